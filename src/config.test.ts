@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.port, 8080);
+    assert.equal(c.gatewayPort, 14240);
+    assert.equal(c.dataDir, path.resolve('./data'));
+    assert.equal(c.databaseUrl, undefined);
+    assert.equal(c.clock, 'system');
+    assert.equal(c.simSpeed, 1);
+    assert.equal(c.baseDomain, 'localhost');
+    assert.equal(c.logLevel, 'info');
+    assert.equal(c.rateLimit, 6000);
+    assert.ok(Object.isFrozen(c));
+  });
+
+  const bad: Array<[string, string, RegExp]> = [
+    ['ACACIA_PORT', '70000', /ACACIA_PORT must be an integer from 0 to 65535/],
+    ['ACACIA_GATEWAY_PORT', '-1', /ACACIA_GATEWAY_PORT must be an integer/],
+    ['DATABASE_URL', 'mysql://x', /DATABASE_URL must be a postgres/],
+    ['ACACIA_BOOTSTRAP_API_KEY', 'short', /ACACIA_BOOTSTRAP_API_KEY must be 32 to 256/],
+    ['ACACIA_CLOCK', 'sundial', /ACACIA_CLOCK must be one of system, manual/],
+    ['ACACIA_SIM_SPEED', 'fast', /ACACIA_SIM_SPEED must be a number/],
+    ['ACACIA_BASE_DOMAIN', 'not a domain', /ACACIA_BASE_DOMAIN must be a DNS domain/],
+    ['ACACIA_LOG_LEVEL', 'loud', /ACACIA_LOG_LEVEL must be one of/],
+    ['ACACIA_RATE_LIMIT', '1.5', /ACACIA_RATE_LIMIT must be an integer/],
+    ['ACACIA_CONFIG', '/nonexistent/acacia.json', /ACACIA_CONFIG cannot be read as JSON/],
+  ];
+  for (const [name, value, message] of bad) {
+    it(`names ${name} when it is invalid`, () => {
+      assert.throws(() => loadConfig({ [name]: value }), message);
+    });
+  }
+
+  it('overrides catalogs from the ACACIA_CONFIG file and validates it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'acacia-config-'));
+    const good = path.join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ tg_versions: ['5.0.0'], regions: { aws: ['us-east-1'], gcp: [], azure: [] } }));
+    const c = loadConfig({ ACACIA_CONFIG: good });
+    assert.deepEqual(c.catalog.tg_versions, ['5.0.0']);
+    assert.deepEqual(c.catalog.regions.aws, ['us-east-1']);
+    assert.equal(c.catalog.workspace_sizes.length, 15, 'parts not given keep their defaults');
+
+    const unknown = path.join(dir, 'unknown.json');
+    writeFileSync(unknown, JSON.stringify({ colours: ['red'] }));
+    assert.throws(() => loadConfig({ ACACIA_CONFIG: unknown }), /ACACIA_CONFIG is invalid/);
+
+    const badTier = path.join(dir, 'tier.json');
+    writeFileSync(badTier, JSON.stringify({ workspace_sizes: [{ typeName: 'S', cpu: 1, memory_gb: 1, partition: 1, max_topology_gb: 1 }] }));
+    assert.throws(() => loadConfig({ ACACIA_CONFIG: badTier }), /tier max_size "TG-4" that is not in workspace_sizes/);
+  });
+});

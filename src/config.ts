@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Value } from '@sinclair/typebox/value';
+import { ConfigFile, type Catalog } from './schemas/catalog.js';
+import { defaultCatalog, mergeCatalog } from './domain/catalog.js';
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type ClockMode = 'system' | 'manual';
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export interface Config {
+  host: string;
+  port: number;
+  gatewayPort: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  bootstrapApiKey: string | undefined;
+  clock: ClockMode;
+  simSpeed: number;
+  baseDomain: string;
+  trustProxy: string[] | undefined;
+  configFile: string | undefined;
+  logLevel: LogLevel;
+  rateLimit: number;
+  catalog: Catalog;
+  bodyLimit: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const int = (min: number, max: number) => (name: string, raw: string) => {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
+  return n;
+};
+const oneOf = <T extends string>(values: readonly T[]) => (name: string, raw: string) => {
+  if (!values.includes(raw as T)) throw new ConfigError(name, `must be one of ${values.join(', ')} (got "${raw}")`);
+  return raw as T;
+};
+const text = (name: string, raw: string) => {
+  if (raw.trim() === '') throw new ConfigError(name, 'must not be empty');
+  return raw;
+};
+
+/**
+ * Every setting: its environment variable, `acacia serve` flag, default and meaning.
+ * The CLI builds its flags and help text from this table, so they cannot drift apart.
+ */
+export const settings = [
+  { env: 'ACACIA_HOST', flag: 'host', def: '127.0.0.1', help: 'address the API and gateway listen on', parse: text },
+  { env: 'ACACIA_PORT', flag: 'port', def: '8080', help: 'API port (0 = pick a free port and log it)', parse: int(0, 65535) },
+  { env: 'ACACIA_GATEWAY_PORT', flag: 'gateway-port', def: '14240', help: 'data-plane gateway port (0 = pick a free port and log it)', parse: int(0, 65535) },
+  { env: 'ACACIA_DATA_DIR', flag: 'data-dir', def: './data', help: 'directory of the SQLite file and the bootstrap key', parse: text },
+  {
+    env: 'DATABASE_URL', flag: 'database-url', def: undefined, help: 'postgres://… selects PostgreSQL instead of SQLite',
+    parse: (name: string, raw: string) => {
+      if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(name, 'must be a postgres:// or postgresql:// URL');
+      return raw;
+    },
+  },
+  {
+    env: 'ACACIA_BOOTSTRAP_API_KEY', flag: 'bootstrap-api-key', def: undefined, help: 'the first org-admin key on an empty store',
+    parse: (name: string, raw: string) => {
+      if (raw.length < 32 || raw.length > 256 || /\s/.test(raw)) throw new ConfigError(name, 'must be 32 to 256 characters without white space');
+      return raw;
+    },
+  },
+  { env: 'ACACIA_CLOCK', flag: 'clock', def: 'system', help: 'system, or manual to enable the test clock and POST /_test/clock', parse: oneOf(['system', 'manual'] as const) },
+  {
+    env: 'ACACIA_SIM_SPEED', flag: 'sim-speed', def: '1', help: 'simulated provisioner speed factor (0 = next tick)',
+    parse: (name: string, raw: string) => {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1000) throw new ConfigError(name, `must be a number from 0 to 1000 (got "${raw}")`);
+      return n;
+    },
+  },
+  {
+    env: 'ACACIA_BASE_DOMAIN', flag: 'base-domain', def: 'localhost', help: 'domain of workspace proxy_host names',
+    parse: (name: string, raw: string) => {
+      if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(raw)) throw new ConfigError(name, `must be a DNS domain (got "${raw}")`);
+      return raw.toLowerCase();
+    },
+  },
+  {
+    env: 'ACACIA_TRUST_PROXY', flag: 'trust-proxy', def: undefined, help: 'comma-separated addresses or CIDRs whose X-Forwarded-For is trusted',
+    parse: (_name: string, raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean),
+  },
+  { env: 'ACACIA_CONFIG', flag: 'config', def: undefined, help: 'JSON file overriding catalogs, tiers and limits', parse: text },
+  { env: 'ACACIA_LOG_LEVEL', flag: 'log-level', def: 'info', help: `log level (${logLevels.join(', ')})`, parse: oneOf(logLevels) },
+  { env: 'ACACIA_RATE_LIMIT', flag: 'rate-limit', def: '6000', help: 'requests per minute per API key (0 = off)', parse: int(0, 10_000_000) },
+] as const;
+
+type Setting = (typeof settings)[number];
+type Parsed<S extends Setting> = ReturnType<S['parse']>;
+
+function read<S extends Setting>(env: Env, s: S): Parsed<S> | undefined {
+  const raw = env[s.env] ?? s.def;
+  if (raw === undefined || raw === '') return undefined;
+  return s.parse(s.env, raw) as Parsed<S>;
+}
+
+function loadConfigFile(file: string): ConfigFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError('ACACIA_CONFIG', `cannot be read as JSON: ${(err as Error).message}`);
+  }
+  const first = Value.Errors(ConfigFile, data).First();
+  if (first) throw new ConfigError('ACACIA_CONFIG', `is invalid at ${first.path || '/'}: ${first.message}`);
+  return data as ConfigFile;
+}
+
+const byEnv = <N extends Setting['env']>(name: N) => settings.find((s) => s.env === name) as Extract<Setting, { env: N }>;
+
+/** Parses and validates the whole configuration once; the result is frozen and passed down. */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const configFile = read(env, byEnv('ACACIA_CONFIG'));
+  const catalog = mergeCatalog(defaultCatalog, configFile ? loadConfigFile(configFile) : undefined);
+  for (const tier of Object.values(catalog.tiers)) {
+    if (!catalog.workspace_sizes.some((s) => s.typeName === tier.max_size)) {
+      throw new ConfigError('ACACIA_CONFIG', `names tier max_size "${tier.max_size}" that is not in workspace_sizes`);
+    }
+  }
+  const config: Config = {
+    host: read(env, byEnv('ACACIA_HOST'))!,
+    port: read(env, byEnv('ACACIA_PORT'))!,
+    gatewayPort: read(env, byEnv('ACACIA_GATEWAY_PORT'))!,
+    dataDir: path.resolve(read(env, byEnv('ACACIA_DATA_DIR'))!),
+    databaseUrl: read(env, byEnv('DATABASE_URL')),
+    bootstrapApiKey: read(env, byEnv('ACACIA_BOOTSTRAP_API_KEY')),
+    clock: read(env, byEnv('ACACIA_CLOCK'))!,
+    simSpeed: read(env, byEnv('ACACIA_SIM_SPEED'))!,
+    baseDomain: read(env, byEnv('ACACIA_BASE_DOMAIN'))!,
+    trustProxy: read(env, byEnv('ACACIA_TRUST_PROXY')),
+    configFile,
+    logLevel: read(env, byEnv('ACACIA_LOG_LEVEL'))!,
+    rateLimit: read(env, byEnv('ACACIA_RATE_LIMIT'))!,
+    catalog,
+    bodyLimit: 1024 * 1024,
+  };
+  return Object.freeze(config);
+}

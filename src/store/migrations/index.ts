@@ -1,0 +1,17 @@
+import type { Migration } from 'kysely';
+import * as foundation from './0001-foundation.js';
+import * as workspaces from './0002-workspaces.js';
+import * as networkAccess from './0004-network-access.js';
+import * as byocAddons from './0005-byoc-addons.js';
+import * as schedules from './0006-schedules.js';
+import * as backups from './0007-backups.js';
+
+/** Every migration in order; names sort in the order they must run. */
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+  '0002-workspaces': workspaces,
+  '0004-network-access': networkAccess,
+  '0005-byoc-addons': byocAddons,
+  '0006-schedules': schedules,
+  '0007-backups': backups,
+};

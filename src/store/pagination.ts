@@ -1,0 +1,38 @@
+import type { Executor } from './store.js';
+
+/** Keyset page request: `limit` rows after `cursor` in (created_at, id) order. */
+export interface Page {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+export interface CursorPosition {
+  createdAt: number;
+  id: string;
+}
+
+export function encodeCursor(pos: CursorPosition): string {
+  return Buffer.from(`${pos.createdAt}:${pos.id}`).toString('base64url');
+}
+
+/** Undefined when the cursor is not one this service issued. */
+export function decodeCursor(cursor: string): CursorPosition | undefined {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^(\d{1,16}):([\w-]{1,64})$/.exec(text);
+  return match ? { createdAt: Number(match[1]), id: match[2]! } : undefined;
+}
+
+/** Cuts a fetched list (limit + 1 rows) into a page and the cursor of the next one. */
+export function toPage<T extends { created_at: number; id: string }>(rows: T[], limit: number | undefined): PageResult<T> {
+  if (limit === undefined || rows.length <= limit) return { items: rows };
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1]!;
+  return { items, nextCursor: encodeCursor({ createdAt: last.created_at, id: last.id }) };
+}
+
+export type { Executor };

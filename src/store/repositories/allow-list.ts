@@ -1,0 +1,44 @@
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { AllowListEntriesTable, DB } from '../schema.js';
+import type { Executor } from '../store.js';
+
+export type AllowListEntry = Selectable<AllowListEntriesTable>;
+
+export type AllowListChanges = Partial<Pick<AllowListEntry, 'cidr' | 'note' | 'expires_at'>>;
+
+/** Entries still in force at `now`: without expiry, or expiring later. */
+function inForce(now: number) {
+  return (eb: ExpressionBuilder<DB, 'allow_list_entries'>) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+}
+
+export async function insertEntry(db: Executor, entry: AllowListEntry): Promise<void> {
+  await db.insertInto('allow_list_entries').values(entry).execute();
+}
+
+export async function findEntry(db: Executor, workgroupId: string, id: string, now: number): Promise<AllowListEntry | undefined> {
+  return db.selectFrom('allow_list_entries').selectAll().where('workgroup_id', '=', workgroupId).where('id', '=', id).where(inForce(now)).executeTakeFirst();
+}
+
+/** The entries of several workgroups in one query, oldest first; with `now`, only those in force. */
+export async function listEntriesOfWorkgroups(db: Executor, workgroupIds: string[], now?: number): Promise<AllowListEntry[]> {
+  if (workgroupIds.length === 0) return [];
+  let query = db.selectFrom('allow_list_entries').selectAll().where('workgroup_id', 'in', workgroupIds);
+  if (now !== undefined) query = query.where(inForce(now));
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+export async function updateEntry(db: Executor, id: string, changes: AllowListChanges, now: number): Promise<void> {
+  await db.updateTable('allow_list_entries').set({ ...changes, updated_at: now }).where('id', '=', id).execute();
+}
+
+export async function deleteEntry(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('allow_list_entries').where('id', '=', id).execute();
+}
+
+/** Removes entries that expired at or before `now` (of one workgroup, or everywhere); returns how many. */
+export async function deleteExpiredEntries(db: Executor, now: number, workgroupId?: string): Promise<number> {
+  let query = db.deleteFrom('allow_list_entries').where('expires_at', '<=', now);
+  if (workgroupId !== undefined) query = query.where('workgroup_id', '=', workgroupId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,117 @@
+import { sql, type Selectable } from 'kysely';
+import type { BackupsTable } from '../schema.js';
+import type { Executor } from '../store.js';
+
+const DAY = 86_400_000;
+
+/** When a backup of the joined schedule expires; bigint arithmetic, or PostgreSQL's integer overflows past 24 days. */
+const expiresAt = sql<number>`b.created_at + cast(s.max_reserved_days as bigint) * ${DAY}`;
+
+export type BackupStatus = 'InProgress' | 'Succeeded' | 'Failed';
+
+/** A backup as the domain sees it: `is_automatic` as a boolean. */
+export interface Backup extends Omit<Selectable<BackupsTable>, 'is_automatic' | 'status'> {
+  is_automatic: boolean;
+  status: BackupStatus;
+}
+
+function fromRow(row: Selectable<BackupsTable>): Backup {
+  return { ...row, is_automatic: row.is_automatic === 1, status: row.status as BackupStatus };
+}
+
+export async function insertBackup(db: Executor, backup: Backup): Promise<void> {
+  await db.insertInto('backups').values({ ...backup, is_automatic: backup.is_automatic ? 1 : 0 }).execute();
+}
+
+export async function findBackup(db: Executor, orgId: string, id: string): Promise<Backup | undefined> {
+  const row = await db.selectFrom('backups').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return row && fromRow(row);
+}
+
+export async function findBackupById(db: Executor, id: string): Promise<Backup | undefined> {
+  const row = await db.selectFrom('backups').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && fromRow(row);
+}
+
+/** The backups of a workspace, oldest first. */
+export async function listBackupsOfWorkspace(db: Executor, workspaceId: string): Promise<Backup[]> {
+  const rows = await db.selectFrom('backups').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(fromRow);
+}
+
+/** How many backups of the workspace count against a quota: those not Failed, manual or automatic. */
+export async function countCountedBackups(db: Executor, workspaceId: string, automatic: boolean): Promise<number> {
+  const row = await db
+    .selectFrom('backups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('is_automatic', '=', automatic ? 1 : 0)
+    .where('status', '!=', 'Failed')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Marks an InProgress backup finished; false when it is gone or already finished. */
+export async function finishBackup(db: Executor, id: string, changes: { status: 'Succeeded' | 'Failed'; size_bytes?: number; error?: string | null }, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('backups')
+    .set({ ...changes, finished_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'InProgress')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Deletes the backup unless it is InProgress; false when nothing was deleted. */
+export async function deleteFinishedBackup(db: Executor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('backups').where('id', '=', id).where('status', '!=', 'InProgress').executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export async function deleteBackups(db: Executor, ids: string[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('backups').where('id', 'in', ids).execute();
+}
+
+/** Sum of Succeeded backups' sizes per database of the workgroups, for folder_statistics.backup_size. */
+export async function backupSizesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Map<string, number>> {
+  if (workgroupIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('backups as b')
+    .innerJoin('databases as d', 'd.id', 'b.database_id')
+    .select((eb) => ['b.database_id', eb.fn.sum<number>('b.size_bytes').as('total')])
+    .where('d.workgroup_id', 'in', workgroupIds)
+    .where('b.status', '=', 'Succeeded')
+    .groupBy('b.database_id')
+    .execute();
+  return new Map(rows.map((r) => [r.database_id, Number(r.total)]));
+}
+
+/**
+ * Automatic Succeeded backups whose age has reached their workspace schedule's
+ * max_reserved_days at `now`.
+ */
+export async function expiredAutomaticBackups(db: Executor, now: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('backups as b')
+    .innerJoin('backup_schedules as s', 's.workspace_id', 'b.workspace_id')
+    .select('b.id')
+    .where('b.is_automatic', '=', 1)
+    .where('b.status', '=', 'Succeeded')
+    .where(expiresAt, '<=', now)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The earliest instant after `after` at which an automatic backup expires. */
+export async function nextBackupExpiryAt(db: Executor, after: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('backups as b')
+    .innerJoin('backup_schedules as s', 's.workspace_id', 'b.workspace_id')
+    .select((eb) => eb.fn.min(expiresAt).as('at'))
+    .where('b.is_automatic', '=', 1)
+    .where('b.status', '=', 'Succeeded')
+    .where(expiresAt, '>', after)
+    .executeTakeFirst();
+  return row?.at == null ? undefined : Number(row.at);
+}

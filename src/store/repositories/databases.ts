@@ -1,0 +1,43 @@
+import type { Selectable } from 'kysely';
+import type { DatabasesTable } from '../schema.js';
+import type { Executor } from '../store.js';
+
+export type Database = Omit<Selectable<DatabasesTable>, 'name_key'>;
+
+const columns = ['id', 'org_id', 'workgroup_id', 'name', 'tg_version', 'rw_workspace_id', 'created_at', 'updated_at', 'version_number'] as const;
+
+export async function insertDatabase(db: Executor, row: Database): Promise<void> {
+  await db.insertInto('databases').values({ ...row, name_key: row.name.toLowerCase() }).execute();
+}
+
+export async function findDatabase(db: Executor, orgId: string, id: string): Promise<Database | undefined> {
+  return db.selectFrom('databases').select(columns).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function listDatabasesOfWorkgroup(db: Executor, workgroupId: string): Promise<Database[]> {
+  return db.selectFrom('databases').select(columns).where('workgroup_id', '=', workgroupId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function listDatabasesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Database[]> {
+  if (workgroupIds.length === 0) return [];
+  return db.selectFrom('databases').select(columns).where('workgroup_id', 'in', workgroupIds).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function renameDatabase(db: Executor, row: Database, name: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('databases')
+    .set({ name, name_key: name.toLowerCase(), updated_at: now, version_number: row.version_number + 1 })
+    .where('id', '=', row.id)
+    .where('version_number', '=', row.version_number)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteDatabase(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('databases').where('id', '=', id).execute();
+}
+
+export async function countDatabasesOfWorkgroup(db: Executor, workgroupId: string): Promise<number> {
+  const row = await db.selectFrom('databases').select((eb) => eb.fn.countAll<number>().as('n')).where('workgroup_id', '=', workgroupId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,149 @@
+import { sql, type Selectable } from 'kysely';
+import type { OperationsTable } from '../schema.js';
+import type { DialectName, Executor } from '../store.js';
+
+export type OperationState = 'pending' | 'running' | 'succeeded' | 'failed';
+
+export interface Operation<P = Record<string, unknown>> extends Omit<Selectable<OperationsTable>, 'params' | 'progress' | 'state'> {
+  state: OperationState;
+  params: P;
+  progress: Record<string, unknown>;
+}
+
+function fromRow(row: Selectable<OperationsTable>): Operation {
+  return { ...row, state: row.state as OperationState, params: JSON.parse(row.params), progress: row.progress ? JSON.parse(row.progress) : {} };
+}
+
+export interface NewOperation {
+  id: string;
+  org_id: string;
+  resource_type: string;
+  resource_id: string;
+  kind: string;
+  params: Record<string, unknown>;
+  max_attempts: number;
+  run_at: number;
+  created_at: number;
+}
+
+export async function insertOperation(db: Executor, op: NewOperation): Promise<void> {
+  await db
+    .insertInto('operations')
+    .values({
+      ...op,
+      params: JSON.stringify(op.params),
+      state: 'pending',
+      attempt: 0,
+      lease_owner: null,
+      lease_expires_at: null,
+      progress: null,
+      error: null,
+      updated_at: op.created_at,
+      finished_at: null,
+    })
+    .execute();
+}
+
+export async function findOperation(db: Executor, orgId: string, id: string): Promise<Operation | undefined> {
+  const row = await db.selectFrom('operations').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return row && fromRow(row);
+}
+
+export async function findOperationById(db: Executor, id: string): Promise<Operation | undefined> {
+  const row = await db.selectFrom('operations').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && fromRow(row);
+}
+
+export async function listOperations(db: Executor, orgId: string, resourceId?: string): Promise<Operation[]> {
+  let query = db.selectFrom('operations').selectAll().where('org_id', '=', orgId);
+  if (resourceId) query = query.where('resource_id', '=', resourceId);
+  const rows = await query.orderBy('created_at').orderBy('id').limit(1000).execute();
+  return rows.map(fromRow);
+}
+
+/**
+ * Leases up to `limit` operations that are due, or whose lease expired (their worker died).
+ * On PostgreSQL, SKIP LOCKED lets several processes claim side by side without waiting on
+ * each other; SQLite has one writer, so the transaction alone serialises claims.
+ */
+export async function claimDueOperations(trx: Executor, dialect: DialectName, owner: string, now: number, leaseMs: number, limit: number): Promise<Operation[]> {
+  let due = trx
+    .selectFrom('operations')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', now)]),
+        eb.and([eb('state', '=', 'running'), eb('lease_expires_at', '<=', now)]),
+      ]),
+    )
+    .orderBy('run_at')
+    .limit(limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const ids = (await due.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  await trx
+    .updateTable('operations')
+    .set({ state: 'running', lease_owner: owner, lease_expires_at: now + leaseMs, attempt: sql<number>`attempt + 1`, updated_at: now })
+    .where('id', 'in', ids)
+    .execute();
+  const rows = await trx.selectFrom('operations').selectAll().where('id', 'in', ids).orderBy('run_at').execute();
+  return rows.map(fromRow);
+}
+
+/** Updates an operation this owner still holds; false when the lease was lost. */
+export async function updateLeasedOperation(
+  db: Executor,
+  id: string,
+  owner: string,
+  changes: { state: OperationState; attempt?: number; run_at?: number; progress?: Record<string, unknown>; error?: string | null; finished_at?: number },
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('operations')
+    .set({
+      state: changes.state,
+      ...(changes.attempt !== undefined ? { attempt: changes.attempt } : {}),
+      ...(changes.run_at !== undefined ? { run_at: changes.run_at } : {}),
+      ...(changes.progress !== undefined ? { progress: JSON.stringify(changes.progress) } : {}),
+      ...(changes.error !== undefined ? { error: changes.error } : {}),
+      ...(changes.finished_at !== undefined ? { finished_at: changes.finished_at } : {}),
+      lease_owner: changes.state === 'running' ? owner : null,
+      lease_expires_at: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The earliest instant after `after` at which an operation becomes due (to run, or to be reclaimed). */
+export async function nextOperationDueAt(db: Executor, after: number): Promise<number | undefined> {
+  const pending = await db.selectFrom('operations').select((eb) => eb.fn.min('run_at').as('at')).where('state', '=', 'pending').where('run_at', '>', after).executeTakeFirst();
+  const leased = await db
+    .selectFrom('operations')
+    .select((eb) => eb.fn.min('lease_expires_at').as('at'))
+    .where('state', '=', 'running')
+    .where('lease_expires_at', '>', after)
+    .executeTakeFirst();
+  const times = [pending?.at, leased?.at].filter((t): t is number => t != null).map(Number);
+  return times.length ? Math.min(...times) : undefined;
+}
+
+/** Operations another worker is running under a lease that has not expired at `now`. */
+export async function countLeasedElsewhere(db: Executor, owner: string, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('operations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'running')
+    .where('lease_owner', '!=', owner)
+    .where('lease_expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countUnfinishedOperations(db: Executor): Promise<number> {
+  const row = await db.selectFrom('operations').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', ['pending', 'running']).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

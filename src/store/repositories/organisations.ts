@@ -1,0 +1,47 @@
+import type { Executor } from '../store.js';
+
+export interface Organisation {
+  id: string;
+  name: string;
+  tier: string;
+  created_at: number;
+}
+
+export async function findOrganisationByName(db: Executor, name: string): Promise<Organisation | undefined> {
+  return db
+    .selectFrom('organisations')
+    .select(['id', 'name', 'tier', 'created_at'])
+    .where('name_key', '=', name.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function countOrganisations(db: Executor): Promise<number> {
+  const row = await db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Inserts the organisation unless one of that name exists; returns whether it inserted. */
+export async function insertOrganisation(db: Executor, org: Organisation): Promise<boolean> {
+  const result = await db
+    .insertInto('organisations')
+    .values({ ...org, name_key: org.name.toLowerCase() })
+    .onConflict((oc) => oc.column('name_key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function updateOrganisationTier(db: Executor, id: string, tier: string): Promise<void> {
+  await db.updateTable('organisations').set({ tier }).where('id', '=', id).execute();
+}
+
+/**
+ * Serialises quota checks of one organisation: on PostgreSQL the row lock is held until the
+ * transaction ends; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockOrganisation(trx: Executor, dialect: 'sqlite' | 'postgres', orgId: string): Promise<void> {
+  if (dialect === 'postgres') await trx.selectFrom('organisations').select('id').where('id', '=', orgId).forUpdate().execute();
+}
+
+export async function findOrganisationById(db: Executor, id: string): Promise<Organisation | undefined> {
+  return db.selectFrom('organisations').select(['id', 'name', 'tier', 'created_at']).where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,80 @@
+import type { Selectable } from 'kysely';
+import type { ScheduleRunsTable, SchedulesTable } from '../schema.js';
+import type { Executor } from '../store.js';
+
+export type Schedule = Selectable<SchedulesTable>;
+export type ScheduleRun = Selectable<ScheduleRunsTable>;
+
+export async function insertSchedule(db: Executor, row: Schedule): Promise<void> {
+  await db.insertInto('schedules').values(row).execute();
+}
+
+export async function findSchedule(db: Executor, orgId: string, id: string): Promise<Schedule | undefined> {
+  return db.selectFrom('schedules').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function listSchedulesOfWorkspace(db: Executor, workspaceId: string): Promise<Schedule[]> {
+  return db.selectFrom('schedules').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function updateSchedule(db: Executor, row: Schedule, changes: Partial<Schedule>, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('schedules')
+    .set({ ...changes, updated_at: now, version_number: row.version_number + 1 })
+    .where('id', '=', row.id)
+    .where('version_number', '=', row.version_number)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteSchedule(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('schedules').where('id', '=', id).execute();
+}
+
+export async function dueSchedules(db: Executor, now: number, limit: number): Promise<Schedule[]> {
+  return db.selectFrom('schedules').selectAll().where('next_run_at', '<=', now).orderBy('next_run_at').limit(limit).execute();
+}
+
+export async function nextScheduleAt(db: Executor, after: number): Promise<number | undefined> {
+  const row = await db.selectFrom('schedules').select((eb) => eb.fn.min('next_run_at').as('at')).where('next_run_at', '>', after).executeTakeFirst();
+  return row?.at == null ? undefined : Number(row.at);
+}
+
+/**
+ * Claims one occurrence: moves next_run_at from the occurrence to the following one only if
+ * nobody did so first. Exactly one process (or request) wins each occurrence.
+ */
+export async function claimOccurrence(db: Executor, id: string, occurrence: number, next: number | null): Promise<boolean> {
+  const result = await db
+    .updateTable('schedules')
+    .set({ next_run_at: next })
+    .where('id', '=', id)
+    .where('next_run_at', '=', occurrence)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertScheduleRun(db: Executor, run: ScheduleRun): Promise<void> {
+  await db.insertInto('schedule_runs').values(run).execute();
+}
+
+/** The latest run of each schedule, for the records. */
+export async function lastRuns(db: Executor, scheduleIds: string[]): Promise<Map<string, ScheduleRun>> {
+  if (scheduleIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('schedule_runs')
+    .selectAll()
+    .where((eb) =>
+      eb(
+        eb.refTuple('schedule_id', 'occurrence_at'),
+        'in',
+        eb.selectFrom('schedule_runs').select(['schedule_id', (e) => e.fn.max('occurrence_at').as('occurrence_at')]).where('schedule_id', 'in', scheduleIds).groupBy('schedule_id').$asTuple('schedule_id', 'occurrence_at'),
+      ),
+    )
+    .execute();
+  return new Map(rows.map((r) => [r.schedule_id, r]));
+}
+
+export async function listScheduleRuns(db: Executor, scheduleId: string): Promise<ScheduleRun[]> {
+  return db.selectFrom('schedule_runs').selectAll().where('schedule_id', '=', scheduleId).orderBy('occurrence_at').execute();
+}

@@ -1,0 +1,103 @@
+import type { Selectable } from 'kysely';
+import type { WorkgroupsTable } from '../schema.js';
+import type { Executor } from '../store.js';
+import { toPage, type CursorPosition, type PageResult } from '../pagination.js';
+
+export interface Workgroup {
+  id: string;
+  org_id: string;
+  name: string;
+  cloud_provider_id: string;
+  platform: string;
+  region: string;
+  enable_allow_list: boolean;
+  enable_application_log: boolean;
+  encryption_method: string | null;
+  shared_storage: boolean;
+  creator: string | null;
+  created_at: number;
+  updated_at: number;
+  version_number: number;
+}
+
+export type WorkgroupChanges = Partial<Pick<Workgroup, 'name' | 'enable_allow_list' | 'enable_application_log' | 'encryption_method'>>;
+
+function fromRow(row: Selectable<WorkgroupsTable>): Workgroup {
+  const { name_key: _nameKey, ...rest } = row;
+  return {
+    ...rest,
+    enable_allow_list: row.enable_allow_list === 1,
+    enable_application_log: row.enable_application_log === 1,
+    shared_storage: row.shared_storage === 1,
+  };
+}
+
+const flag = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
+
+export async function insertWorkgroup(db: Executor, wg: Workgroup): Promise<void> {
+  await db
+    .insertInto('workgroups')
+    .values({
+      ...wg,
+      name_key: wg.name.toLowerCase(),
+      enable_allow_list: flag(wg.enable_allow_list)!,
+      enable_application_log: flag(wg.enable_application_log)!,
+      shared_storage: flag(wg.shared_storage)!,
+    })
+    .execute();
+}
+
+export async function findWorkgroup(db: Executor, orgId: string, id: string): Promise<Workgroup | undefined> {
+  const row = await db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return row && fromRow(row);
+}
+
+/** By id alone, for system paths (the gateway) that act for no organisation. */
+export async function findWorkgroupById(db: Executor, id: string): Promise<Workgroup | undefined> {
+  const row = await db.selectFrom('workgroups').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && fromRow(row);
+}
+
+export async function findWorkgroupByName(db: Executor, orgId: string, name: string): Promise<Workgroup | undefined> {
+  const row = await db
+    .selectFrom('workgroups')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('name_key', '=', name.toLowerCase())
+    .executeTakeFirst();
+  return row && fromRow(row);
+}
+
+export async function listWorkgroups(db: Executor, orgId: string, limit?: number, after?: CursorPosition): Promise<PageResult<Workgroup>> {
+  let query = db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)])]),
+    );
+  }
+  query = query.orderBy('created_at').orderBy('id');
+  if (limit !== undefined) query = query.limit(limit + 1);
+  return toPage((await query.execute()).map(fromRow), limit);
+}
+
+/** Applies the changes only if the row still has the version read; false when it changed meanwhile. */
+export async function updateWorkgroup(db: Executor, wg: Workgroup, changes: WorkgroupChanges, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('workgroups')
+    .set({
+      ...(changes.name !== undefined ? { name: changes.name, name_key: changes.name.toLowerCase() } : {}),
+      enable_allow_list: flag(changes.enable_allow_list),
+      enable_application_log: flag(changes.enable_application_log),
+      ...(changes.encryption_method !== undefined ? { encryption_method: changes.encryption_method } : {}),
+      updated_at: now,
+      version_number: wg.version_number + 1,
+    })
+    .where('id', '=', wg.id)
+    .where('version_number', '=', wg.version_number)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteWorkgroup(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('workgroups').where('id', '=', id).execute();
+}

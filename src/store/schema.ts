@@ -1,0 +1,293 @@
+/**
+ * Table types as Kysely sees them. Timestamps are epoch milliseconds (bigint), booleans are
+ * 0/1 integers and lists are JSON text, identically on SQLite and PostgreSQL, so one
+ * mapper per repository serves both stores.
+ */
+export interface OrganisationsTable {
+  id: string;
+  name: string;
+  name_key: string;
+  tier: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  key_name: string;
+  description: string | null;
+  role: string;
+  workgroup_ids: string;
+  workspace_ids: string;
+  key_hash: string;
+  redacted_key: string;
+  created_by: string | null;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface CloudProvidersTable {
+  id: string;
+  short_id: string;
+  org_id: string | null;
+  name: string;
+  type: string;
+  platform: string;
+  region: string;
+  status: string;
+  created_by: string | null;
+  version: string | null;
+  created_at: number;
+  updated_at: number;
+  version_number: number;
+  // Added by 0005: null on public providers and until the API or provisioner fills them.
+  name_key: string | null;
+  api_tokens: string | null;
+  availability_zones: string | null;
+  cluster_enabled_log_types: string | null;
+  component_versions: string | null;
+  cluster_id: string | null;
+  endpoint_service_name: string | null;
+  last_error: string | null;
+  node_group_config: string | null;
+  options: string | null;
+  role_arn: string | null;
+  role_external_id: string | null;
+  security_group_id: string | null;
+  vpc_id: string | null;
+  subnet_id: string | null;
+  vpc_owned_by_tg: number | null;
+  work_dir: string | null;
+  x_test_env: string | null;
+}
+
+export interface WorkgroupsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  name_key: string;
+  cloud_provider_id: string;
+  platform: string;
+  region: string;
+  enable_allow_list: number;
+  enable_application_log: number;
+  encryption_method: string | null;
+  shared_storage: number;
+  creator: string | null;
+  created_at: number;
+  updated_at: number;
+  version_number: number;
+}
+
+export interface IdempotencyKeysTable {
+  org_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: number;
+}
+
+export interface DatabasesTable {
+  id: string;
+  org_id: string;
+  workgroup_id: string;
+  name: string;
+  name_key: string;
+  tg_version: string;
+  rw_workspace_id: string | null;
+  created_at: number;
+  updated_at: number;
+  version_number: number;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  org_id: string;
+  workgroup_id: string;
+  database_id: string;
+  name: string;
+  name_key: string;
+  is_rw: number;
+  size: string;
+  enable_ha: number;
+  status: string;
+  condition_type: string;
+  err_message: string | null;
+  failed_operation_id: string | null;
+  tg_version: string;
+  desired_tg_version: string | null;
+  update_strategy: string;
+  auto_upgrade_state: string;
+  maintenance_due_at: number | null;
+  last_maintenance: number | null;
+  auto_stop_minutes: number;
+  enable_auto_start: number;
+  mw_day_of_week: number;
+  mw_hour_of_day: number;
+  mw_interval_weeks: number;
+  mw_time_zone: string;
+  addons: string;
+  agent_config: string | null;
+  solution_catalog_id: string | null;
+  x_test_env: string | null;
+  graph_topology_size_bytes: number;
+  vertex_count: number;
+  edge_count: number;
+  refresh_status: string | null;
+  refresh_message: string | null;
+  snapshot_time: number | null;
+  last_activity_at: number;
+  creator: string | null;
+  created_at: number;
+  updated_at: number;
+  version_number: number;
+}
+
+export interface OperationsTable {
+  id: string;
+  org_id: string;
+  resource_type: string;
+  resource_id: string;
+  kind: string;
+  state: string;
+  attempt: number;
+  max_attempts: number;
+  run_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  params: string;
+  progress: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+export interface AllowListEntriesTable {
+  id: string;
+  org_id: string;
+  workgroup_id: string;
+  cidr: string;
+  note: string | null;
+  expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DbUsersTable {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  username: string;
+  username_key: string;
+  password_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InstalledAddonsTable {
+  id: string;
+  org_id: string;
+  addons_id: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+  version_number: number;
+}
+
+export interface AddonConfigsTable {
+  id: string;
+  org_id: string;
+  installed_addon_id: string;
+  config_name: string;
+  config_value: string;
+  created_at: number;
+}
+
+export interface BackupsTable {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  database_id: string;
+  is_automatic: number;
+  status: string;
+  tag: string | null;
+  size_bytes: number;
+  tg_version: string;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface BackupSchedulesTable {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  schedule: string;
+  max_backup_files: number;
+  max_reserved_days: number;
+  max_retry: number;
+  pause: number;
+  next_run_at: number | null;
+  last_run_at: number | null;
+  last_run_outcome: string | null;
+  last_run_reason: string | null;
+  last_backup_id: string | null;
+  created_at: number;
+  updated_at: number;
+  version_number: number;
+}
+
+export interface ManualClockTable {
+  id: number;
+  now: number;
+}
+
+export interface SchedulesTable {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  repeat: string;
+  date: string | null;
+  repeat_on: string | null;
+  time: string;
+  timezone: string;
+  action: string;
+  workspace_type_name: string | null;
+  next_run_at: number | null;
+  created_at: number;
+  updated_at: number;
+  version_number: number;
+}
+
+export interface ScheduleRunsTable {
+  id: string;
+  schedule_id: string;
+  occurrence_at: number;
+  fired_at: number;
+  outcome: string;
+  reason: string | null;
+  operation_id: string | null;
+}
+
+export interface DB {
+  organisations: OrganisationsTable;
+  api_keys: ApiKeysTable;
+  cloud_providers: CloudProvidersTable;
+  workgroups: WorkgroupsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  databases: DatabasesTable;
+  workspaces: WorkspacesTable;
+  operations: OperationsTable;
+  manual_clock: ManualClockTable;
+  schedules: SchedulesTable;
+  schedule_runs: ScheduleRunsTable;
+  allow_list_entries: AllowListEntriesTable;
+  db_users: DbUsersTable;
+  installed_addons: InstalledAddonsTable;
+  addon_configs: AddonConfigsTable;
+  backups: BackupsTable;
+  backup_schedules: BackupSchedulesTable;
+}

@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import type { DB } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+/** Anything queries run on: the database or an open transaction. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface Store {
+  readonly db: Kysely<DB>;
+  readonly dialect: DialectName;
+  /** Runs fn in one transaction; SQLite takes the write lock up front (BEGIN IMMEDIATE). */
+  transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  /** Throws when the store cannot answer a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** Errors of idle PostgreSQL connections (e.g. the server restarted); the pool replaces them. */
+  onIdleError?: (err: Error) => void;
+}
+
+function sqliteDialect(dataDir: string) {
+  mkdirSync(dataDir, { recursive: true });
+  const file = new SqliteDatabase(path.join(dataDir, 'acacia.db'));
+  // WAL lets the CLI and a running server share the file; busy_timeout makes a writer wait
+  // for the other instead of failing at once.
+  file.pragma('journal_mode = WAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  file.pragma('synchronous = NORMAL');
+  return new SqliteDialect({ database: file });
+}
+
+function postgresDialect(connectionString: string, onIdleError: (err: Error) => void) {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    // bigint columns hold epoch milliseconds, well inside Number's exact range.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // Without a listener, an idle connection's error would crash the process.
+  pool.on('error', onIdleError);
+  return new PostgresDialect({ pool });
+}
+
+/** Opens the store named by the options and applies pending migrations (Kysely's migrator locks while it runs). */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
+  const db = new Kysely<DB>({
+    dialect: options.databaseUrl ? postgresDialect(options.databaseUrl, options.onIdleError ?? (() => undefined)) : sqliteDialect(options.dataDir),
+  });
+  try {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const { error } = await migrator.migrateToLatest();
+    if (error) throw error;
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return {
+    db,
+    dialect,
+    transaction: dialect === 'sqlite' ? (fn) => immediateTransaction(db, fn) : (fn) => db.transaction().execute(fn),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * A deferred SQLite transaction that reads and then writes fails at once with SQLITE_BUSY
+ * when another connection (the CLI, another process) wrote in between; taking the write
+ * lock at BEGIN makes it wait for busy_timeout instead.
+ */
+async function immediateTransaction<T>(db: Kysely<DB>, fn: (trx: Executor) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (err) {
+      await sql`rollback`.execute(conn);
+      throw err;
+    }
+  });
+}
+
+/** True when err is a unique-constraint violation on either store. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
