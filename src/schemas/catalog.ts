@@ -1,0 +1,61 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { StringEnum } from './helpers.js';
+
+export const platforms = ['aws', 'azure', 'gcp'] as const;
+export const tiers = ['free', 'paid', 'premium', 'enterprise'] as const;
+
+export const WorkspaceSize = Type.Object({
+  typeName: Type.String({ minLength: 1 }),
+  cpu: Type.Integer({ minimum: 1 }),
+  memory_gb: Type.Integer({ minimum: 1 }),
+  partition: Type.Integer({ minimum: 1 }),
+  max_topology_gb: Type.Integer({ minimum: 1 }),
+});
+
+export const AddonCatalogEntry = Type.Object({
+  addons_id: Type.String({ minLength: 1 }),
+  unique_name: Type.String({ minLength: 1 }),
+  title: Type.String(),
+  is_free: Type.Boolean(),
+  description: Type.String(),
+});
+
+export const TierLimits = Type.Object({
+  max_size: Type.String({ description: 'largest workspace size type allowed' }),
+  rw_workspaces: Type.Integer({ minimum: 0 }),
+  ro_workspaces: Type.Integer({ minimum: 0 }),
+  memory_gb: Type.Integer({ minimum: 0 }),
+  manual_backups: Type.Integer({ minimum: 0, description: 'per RW workspace' }),
+  auto_backups: Type.Integer({ minimum: 0, description: 'per RW workspace' }),
+  byoc: Type.Boolean({ description: 'bring-your-own-cloud providers allowed' }),
+});
+
+const Strict = { additionalProperties: false } as const;
+
+/** The catalogs served by GET /workspaces/meta; every part may be replaced by ACACIA_CONFIG. */
+export const Catalog = Type.Object(
+  {
+    workspace_sizes: Type.Array(WorkspaceSize, { minItems: 1 }),
+    regions: Type.Object(
+      { aws: Type.Array(Type.String()), azure: Type.Array(Type.String()), gcp: Type.Array(Type.String()) },
+      Strict,
+    ),
+    tg_versions: Type.Array(Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$' }), { minItems: 1 }),
+    addons: Type.Array(AddonCatalogEntry),
+    tiers: Type.Object(
+      { free: TierLimits, paid: TierLimits, premium: TierLimits, enterprise: TierLimits },
+      Strict,
+    ),
+  },
+  Strict,
+);
+export type Catalog = Static<typeof Catalog>;
+
+/** Contents of the ACACIA_CONFIG file: any catalog part, replaced whole. */
+export const ConfigFile = Type.Partial(Catalog, Strict);
+export type ConfigFile = Static<typeof ConfigFile>;
+
+export const Platform = StringEnum(platforms);
+export type Platform = Static<typeof Platform>;
+export const Tier = StringEnum(tiers);
+export type Tier = Static<typeof Tier>;
