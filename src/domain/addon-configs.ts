@@ -1,0 +1,54 @@
+import { newId } from './ids.js';
+import type { Store } from '../store/store.js';
+import * as addonsRepo from '../store/repositories/installed-addons.js';
+import { MAX_CONFIG_VALUE_BYTES, type AddonConfigRecord, type CreateAddonConfigBody } from '../schemas/addon.js';
+import type { Clock } from '../engine/clock.js';
+import type { AddonService } from './addons.js';
+import { invalid, notFound } from './errors.js';
+import { authorize } from './permissions.js';
+import type { Principal } from './principal.js';
+import { iso } from './time.js';
+
+/** Name/value configurations of an installed add-on (operations 15–17). */
+export class AddonConfigService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly addons: AddonService,
+  ) {}
+
+  /** Operation 15: returns the new config's id. Several configs may share a name. */
+  async create(p: Principal, installedId: string, body: CreateAddonConfigBody): Promise<string> {
+    authorize(p, 'org:admin');
+    const addon = await this.addons.loadInstalled(this.store.db, p, installedId);
+    const bytes = Buffer.byteLength(body.config_value, 'utf8');
+    if (bytes > MAX_CONFIG_VALUE_BYTES) throw invalid('config_value', `must be at most ${MAX_CONFIG_VALUE_BYTES} bytes (64 KiB); it is ${bytes}`);
+    const id = newId();
+    await addonsRepo.insertAddonConfig(this.store.db, {
+      id,
+      org_id: p.orgId,
+      installed_addon_id: addon.id,
+      config_name: body.config_name,
+      config_value: body.config_value,
+      created_at: this.clock.now(),
+    });
+    return id;
+  }
+
+  /** Operation 16: the configs with that name, oldest first (an empty list when there are none). */
+  async listByName(p: Principal, installedId: string, name: string): Promise<AddonConfigRecord[]> {
+    const addon = await this.addons.loadInstalled(this.store.db, p, installedId);
+    const rows = await addonsRepo.listAddonConfigsByName(this.store.db, addon.id, name);
+    return rows.map((c) => ({ id: c.id, config_name: c.config_name, config_value: c.config_value, created_at: iso(c.created_at) }));
+  }
+
+  /** Operation 17. */
+  async delete(p: Principal, installedId: string, configId: string): Promise<true> {
+    authorize(p, 'org:admin');
+    const addon = await this.addons.loadInstalled(this.store.db, p, installedId);
+    if (!(await addonsRepo.deleteAddonConfig(this.store.db, addon.id, configId))) {
+      throw notFound('configID', `no config "${configId}" on installed add-on ${addon.id}`);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,96 @@
+import { Cron } from 'croner';
+import { newId } from './ids.js';
+import type { Executor } from '../store/store.js';
+import * as backupsRepo from '../store/repositories/backups.js';
+import type { Backup } from '../store/repositories/backups.js';
+import type { BackupSchedule } from '../store/repositories/backup-schedules.js';
+import { insertOperation, type Operation } from '../store/repositories/operations.js';
+import type { Workspace } from '../store/repositories/workspaces.js';
+
+export const BACKUP_KIND = 'backup.create';
+const DAY = 86_400_000;
+
+/** Parameters of a backup operation, stored with it. */
+export interface BackupOpParams {
+  workspace_id: string;
+  automatic: boolean;
+  [key: string]: unknown;
+}
+
+/** The cron expression's next occurrence strictly after `after` (UTC), or null when it has none. */
+export function nextOccurrence(schedule: string, after: number): number | null {
+  const next = new Cron(schedule, { timezone: 'UTC', paused: true }).nextRun(new Date(after));
+  return next ? next.getTime() : null;
+}
+
+/** Why a cron expression is refused, or undefined when it is a valid 5-field expression. */
+export function cronProblem(schedule: string): string | undefined {
+  const fields = schedule.trim().split(/\s+/);
+  if (fields.length !== 5) return `must be a 5-field cron expression (minute hour day-of-month month day-of-week), got ${fields.length} field(s)`;
+  try {
+    new Cron(schedule, { timezone: 'UTC', paused: true });
+  } catch (err) {
+    return `is not a valid cron expression: ${(err as Error).message}`;
+  }
+  return undefined;
+}
+
+/**
+ * Records a new InProgress backup of the workspace and enqueues the operation that takes it,
+ * in the caller's transaction.
+ */
+export async function beginBackup(trx: Executor, ws: Workspace, opts: { automatic: boolean; tag: string | null; maxAttempts: number }, now: number): Promise<Backup> {
+  const backup: Backup = {
+    id: newId(),
+    org_id: ws.org_id,
+    workspace_id: ws.id,
+    database_id: ws.database_id,
+    is_automatic: opts.automatic,
+    status: 'InProgress',
+    tag: opts.tag,
+    size_bytes: 0,
+    tg_version: ws.tg_version,
+    error: null,
+    created_at: now,
+    finished_at: null,
+  };
+  await backupsRepo.insertBackup(trx, backup);
+  const params: BackupOpParams = { workspace_id: ws.id, automatic: opts.automatic };
+  await insertOperation(trx, {
+    id: newId(),
+    org_id: ws.org_id,
+    resource_type: 'backup',
+    resource_id: backup.id,
+    kind: BACKUP_KIND,
+    params,
+    max_attempts: opts.maxAttempts,
+    run_at: now,
+    created_at: now,
+  });
+  return backup;
+}
+
+/** The backup was taken: record its size and apply the schedule's retention. */
+export async function completeBackupOperation(trx: Executor, op: Operation, now: number, sizeBytes: number, schedule: BackupSchedule | undefined, tierLimit: number): Promise<void> {
+  if (!(await backupsRepo.finishBackup(trx, op.resource_id, { status: 'Succeeded', size_bytes: sizeBytes, error: null }, now))) return;
+  const params = op.params as BackupOpParams;
+  if (params.automatic && schedule) await pruneAutomaticBackups(trx, params.workspace_id, schedule, tierLimit, now);
+}
+
+export async function failBackupOperation(trx: Executor, op: Operation, message: string, now: number): Promise<void> {
+  await backupsRepo.finishBackup(trx, op.resource_id, { status: 'Failed', error: message }, now);
+}
+
+/**
+ * Retention of automatic backups: Succeeded ones beyond the newest `max_backup_files` (never
+ * more than the tier allows) and those `max_reserved_days` old or older are deleted. Failed
+ * and InProgress backups are left alone; failed ones count toward nothing.
+ */
+export async function pruneAutomaticBackups(trx: Executor, workspaceId: string, schedule: BackupSchedule, tierLimit: number, now: number): Promise<number> {
+  const keep = Math.min(schedule.max_backup_files, tierLimit);
+  const kept = (await backupsRepo.listBackupsOfWorkspace(trx, workspaceId)).filter((b) => b.is_automatic && b.status === 'Succeeded');
+  const newestFirst = [...kept].reverse();
+  const doomed = newestFirst.filter((b, i) => i >= keep || now - b.created_at >= schedule.max_reserved_days * DAY).map((b) => b.id);
+  await backupsRepo.deleteBackups(trx, doomed);
+  return doomed.length;
+}

@@ -1,0 +1,103 @@
+import { v5 as uuidv5 } from 'uuid';
+import { platforms, type Catalog, type ConfigFile, type Platform } from '../schemas/catalog.js';
+
+export type { Catalog, Platform };
+export type { Tier } from '../schemas/catalog.js';
+
+const GiB = 1024 ** 3;
+
+function size(typeName: string, cpu: number, memory_gb: number, partition: number, max_topology_gb: number) {
+  return { typeName, cpu, memory_gb, partition, max_topology_gb };
+}
+
+/** Seed catalogs: the managed service's public size table, regions, versions, add-ons and tiers. */
+export const defaultCatalog: Catalog = {
+  workspace_sizes: [
+    size('TG-00', 2, 16, 1, 8),
+    size('TG-0', 4, 32, 1, 16),
+    size('TG-1', 8, 64, 1, 32),
+    size('TG-2', 16, 128, 1, 64),
+    size('TG-4', 32, 256, 1, 128),
+    size('TG-6', 48, 384, 1, 192),
+    size('TG-8', 64, 512, 1, 256),
+    size('TG-16', 128, 1024, 2, 512),
+    size('TG-24', 192, 1536, 3, 768),
+    size('TG-32', 256, 2048, 4, 1024),
+    size('TG-40', 320, 2560, 5, 1280),
+    size('TG-48', 384, 3072, 6, 1536),
+    size('TG-56', 448, 3584, 7, 1792),
+    size('TG-64', 512, 4096, 8, 2048),
+    size('TG-128', 1024, 8192, 16, 4096),
+  ],
+  regions: {
+    aws: [
+      'us-east-1', 'us-east-2', 'us-west-2', 'eu-central-1', 'eu-west-1',
+      'eu-west-2', 'sa-east-1', 'ap-southeast-1', 'ap-southeast-2', 'ap-northeast-1',
+    ],
+    gcp: ['us-central1', 'europe-west1'],
+    azure: ['eastus', 'westeurope'],
+  },
+  tg_versions: ['4.1.0', '4.1.2', '4.1.3', '4.2.0', '4.2.1'],
+  addons: [
+    { addons_id: 'e6203cf6-196b-4954-b15b-15e442c0c781', unique_name: 'graphstudio', title: 'GraphStudio', is_free: true, description: 'Visual schema design, data loading and query authoring.' },
+    { addons_id: '2d31030d-9dfa-4144-bb5d-e9ee33dd10ff', unique_name: 'insights', title: 'Insights', is_free: true, description: 'No-code dashboards and graph exploration.' },
+    { addons_id: '09d183ef-441a-497c-ba44-e5f5e316bfa8', unique_name: 'graphql', title: 'GraphQL', is_free: true, description: 'GraphQL endpoint generated from the graph schema.' },
+    { addons_id: '286c80cd-f337-45dd-8f64-71173247f191', unique_name: 'copilot', title: 'CoPilot', is_free: false, description: 'Natural-language questions answered from the graph.' },
+  ],
+  tiers: {
+    free: { max_size: 'TG-4', rw_workspaces: 1, ro_workspaces: 2, memory_gb: 768, manual_backups: 1, auto_backups: 0, byoc: false },
+    paid: { max_size: 'TG-16', rw_workspaces: 2, ro_workspaces: 3, memory_gb: 5120, manual_backups: 1, auto_backups: 3, byoc: false },
+    premium: { max_size: 'TG-32', rw_workspaces: 3, ro_workspaces: 5, memory_gb: 16384, manual_backups: 3, auto_backups: 7, byoc: false },
+    enterprise: { max_size: 'TG-64', rw_workspaces: 4, ro_workspaces: 7, memory_gb: 32768, manual_backups: 5, auto_backups: 7, byoc: true },
+  },
+};
+
+export function mergeCatalog(base: Catalog, override: ConfigFile | undefined): Catalog {
+  return { ...base, ...(override ?? {}) };
+}
+
+/** Namespace for the deterministic ids of public cloud providers, so every process agrees on them. */
+const PUBLIC_PROVIDER_NAMESPACE = '9525f88f-6cb0-40b8-86ff-209c68a259ec';
+
+export interface PublicProvider {
+  id: string;
+  shortId: string;
+  name: string;
+  platform: Platform;
+  region: string;
+}
+
+export function publicProviders(catalog: Catalog): PublicProvider[] {
+  return platforms.flatMap((platform) =>
+    catalog.regions[platform].map((region) => {
+      const id = uuidv5(`public/${platform}/${region}`, PUBLIC_PROVIDER_NAMESPACE);
+      return { id, shortId: id.replace(/-/g, '').slice(0, 8), name: `${platform}-${region}`, platform, region };
+    }),
+  );
+}
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export function newestVersion(catalog: Catalog): string {
+  return [...catalog.tg_versions].sort(compareVersions).at(-1)!;
+}
+
+export function findSize(catalog: Catalog, typeName: string) {
+  return catalog.workspace_sizes.find((s) => s.typeName === typeName);
+}
+
+/** Sizes in catalog order up to and including the tier's max size. */
+export function sizesAllowed(catalog: Catalog, maxSize: string) {
+  const limit = catalog.workspace_sizes.findIndex((s) => s.typeName === maxSize);
+  return limit < 0 ? [] : catalog.workspace_sizes.slice(0, limit + 1);
+}
+
+export const bytesFromGb = (gb: number) => gb * GiB;

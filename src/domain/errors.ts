@@ -1,0 +1,56 @@
+/**
+ * Domain errors. A rule that fails throws an AppError carrying a code and one detail per
+ * offending field; the HTTP layer maps the code to an envelope Type and status
+ * (src/http/error-codes.ts), so the domain never speaks HTTP.
+ */
+export type ErrorCode =
+  | 'invalid' // input breaks a schema or rule
+  | 'conflict' // the resource's current state forbids the change
+  | 'precondition' // If-Match does not match version_number
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'method-not-allowed'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'quota'
+  | 'rate-limited'
+  | 'disabled' // feature off for the organisation's tier
+  | 'unavailable'
+  | 'internal';
+
+export interface ErrorDetail {
+  field: string;
+  reason: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[];
+
+  constructor(code: ErrorCode, details: ErrorDetail[] | ErrorDetail, message?: string) {
+    const list = Array.isArray(details) ? details : [details];
+    super(message ?? list.map((d) => (d.field ? `${d.field}: ${d.reason}` : d.reason)).join('; '));
+    this.name = 'AppError';
+    this.code = code;
+    this.details = list;
+  }
+}
+
+export const invalid = (field: string, reason: string) => new AppError('invalid', { field, reason });
+export const conflict = (field: string, reason: string) => new AppError('conflict', { field, reason });
+export const notFound = (field: string, reason: string) => new AppError('not-found', { field, reason });
+export const forbidden = (field: string, reason: string) => new AppError('forbidden', { field, reason });
+
+/** Collects rule violations so a request reports all of them together. */
+export class Problems {
+  private readonly list: ErrorDetail[] = [];
+
+  add(field: string, reason: string): void {
+    this.list.push({ field, reason });
+  }
+
+  throwIfAny(code: ErrorCode = 'invalid'): void {
+    if (this.list.length > 0) throw new AppError(code, this.list);
+  }
+}

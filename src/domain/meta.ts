@@ -1,0 +1,25 @@
+import type { MetaRecord } from '../schemas/meta.js';
+import { bytesFromGb, compareVersions, newestVersion, sizesAllowed, type Catalog } from './catalog.js';
+import type { Principal } from './principal.js';
+
+/** The catalogs as the caller's organisation sees them. */
+export function describeCatalog(catalog: Catalog, p: Principal): MetaRecord {
+  const limits = catalog.tiers[p.tier];
+  const allowed = new Set(sizesAllowed(catalog, limits.max_size).map((s) => s.typeName));
+  return {
+    workspace_types: catalog.workspace_sizes.map((s) => ({
+      typeName: s.typeName,
+      cpu: String(s.cpu),
+      memory: `${s.memory_gb}Gi`,
+      partition: s.partition,
+      max_topology_size_bytes: bytesFromGb(s.max_topology_gb),
+      allowed: allowed.has(s.typeName),
+    })),
+    tg_versions: [...catalog.tg_versions].sort(compareVersions),
+    default_tg_version: newestVersion(catalog),
+    regions: catalog.regions,
+    addons: catalog.addons,
+    tier: p.tier,
+    tier_limits: limits,
+  };
+}

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isAllowed, type Action } from './permissions.js';
+import type { Principal, Role } from './principal.js';
+
+const principal = (role: Role): Principal => ({
+  orgId: 'o', orgName: 'o', tier: 'enterprise', keyId: 'k', keyName: 'k', role, workgroupIds: ['wg1'], workspaceIds: ['ws1'],
+});
+
+describe('isAllowed', () => {
+  const cases: Array<[Role, Action, { workgroupId?: string; workspaceId?: string }, boolean]> = [
+    ['org-admin', 'org:admin', {}, true],
+    ['org-admin', 'workspace:delete', { workgroupId: 'any' }, true],
+    ['viewer', 'workgroup:edit', { workgroupId: 'wg1' }, false],
+    ['viewer', 'workspace:edit', { workspaceId: 'ws1' }, false],
+    ['workgroup-admin', 'workgroup:edit', { workgroupId: 'wg1' }, true],
+    ['workgroup-admin', 'workgroup:edit', { workgroupId: 'wg2' }, false],
+    ['workgroup-admin', 'workspace:create', { workgroupId: 'wg1' }, true],
+    ['workgroup-admin', 'workspace:delete', { workgroupId: 'wg1' }, true],
+    ['workgroup-admin', 'org:admin', { workgroupId: 'wg1' }, false],
+    ['workspace-admin', 'workspace:edit', { workspaceId: 'ws1' }, true],
+    ['workspace-admin', 'workspace:edit', { workspaceId: 'ws2' }, false],
+    ['workspace-admin', 'workspace:delete', { workspaceId: 'ws1', workgroupId: 'wg1' }, false],
+    ['workspace-admin', 'workgroup:edit', { workgroupId: 'wg1' }, false],
+  ];
+  for (const [role, action, target, expected] of cases) {
+    it(`${role} ${expected ? 'may' : 'may not'} ${action} ${JSON.stringify(target)}`, () => {
+      assert.equal(isAllowed(principal(role), action, target), expected);
+    });
+  }
+});

@@ -1,0 +1,46 @@
+import { forbidden } from './errors.js';
+import type { Principal } from './principal.js';
+
+/**
+ * What a caller wants to do. Reads are open to every role of the organisation; the
+ * organisation boundary itself is enforced by scoping every lookup to principal.orgId.
+ */
+export type Action =
+  | 'org:admin' // API keys, cloud providers, add-on installs, creating and deleting workgroups
+  | 'workgroup:edit'
+  | 'workspace:create'
+  | 'workspace:edit'
+  | 'workspace:delete';
+
+export interface Target {
+  workgroupId?: string;
+  workspaceId?: string;
+}
+
+const describe: Record<Action, string> = {
+  'org:admin': 'perform organisation administration',
+  'workgroup:edit': 'edit this workgroup',
+  'workspace:create': 'create workspaces or databases in this workgroup',
+  'workspace:edit': 'edit this workspace',
+  'workspace:delete': 'delete workspaces or databases in this workgroup',
+};
+
+export function isAllowed(p: Principal, action: Action, target: Target = {}): boolean {
+  switch (p.role) {
+    case 'org-admin':
+      return true;
+    case 'viewer':
+      return false;
+    case 'workgroup-admin':
+      return action !== 'org:admin' && target.workgroupId !== undefined && p.workgroupIds.includes(target.workgroupId);
+    case 'workspace-admin':
+      return action === 'workspace:edit' && target.workspaceId !== undefined && p.workspaceIds.includes(target.workspaceId);
+  }
+}
+
+/** Throws Forbidden unless the principal may perform the action on the target. */
+export function authorize(p: Principal, action: Action, target: Target = {}): void {
+  if (!isAllowed(p, action, target)) {
+    throw forbidden('x-api-key', `a ${p.role} key may not ${describe[action]}`);
+  }
+}

@@ -1,0 +1,180 @@
+import type { Executor } from '../store/store.js';
+import type { CloudProviderRow } from '../store/repositories/cloud-providers.js';
+import { findProvidersByIds } from '../store/repositories/cloud-providers.js';
+import type { AllowListEntry } from '../store/repositories/allow-list.js';
+import { listEntriesOfWorkgroups } from '../store/repositories/allow-list.js';
+import { backupSizesOfWorkgroups } from '../store/repositories/backups.js';
+import type { Database } from '../store/repositories/databases.js';
+import { listDatabasesOfWorkgroups } from '../store/repositories/databases.js';
+import type { Workgroup } from '../store/repositories/workgroups.js';
+import type { Workspace } from '../store/repositories/workspaces.js';
+import { listWorkspacesOfWorkgroups } from '../store/repositories/workspaces.js';
+import type { WorkgroupRecord } from '../schemas/workgroup.js';
+import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
+import { findSize, type Catalog } from './catalog.js';
+import { displayStatus, type WorkspaceStatus } from './workspace-lifecycle.js';
+import { iso, isoOrUndefined } from './time.js';
+
+/** A workgroup with everything its records embed, loaded in a fixed number of queries. */
+export interface WorkgroupView {
+  workgroup: Workgroup;
+  provider: CloudProviderRow | undefined;
+  orgName: string;
+  databases: Database[];
+  workspaces: Workspace[];
+  /** Allow-list entries, loaded only while the workgroup's list is enabled (they decide nothing otherwise). */
+  allowList: AllowListEntry[];
+  /** Sum of Succeeded backups' sizes by database id (absent: none loaded). */
+  backupSizes?: Map<string, number>;
+}
+
+export interface RecordContext {
+  catalog: Catalog;
+  baseDomain: string;
+  /** Whether the caller's address passes the workgroup's allow list. */
+  ipAllowed: (view: WorkgroupView) => boolean;
+}
+
+export async function loadViews(db: Executor, orgName: string, workgroups: Workgroup[]): Promise<WorkgroupView[]> {
+  const ids = workgroups.map((w) => w.id);
+  const [providers, databases, workspaces, entries, backupSizes] = await Promise.all([
+    findProvidersByIds(db, [...new Set(workgroups.map((w) => w.cloud_provider_id))]),
+    listDatabasesOfWorkgroups(db, ids),
+    listWorkspacesOfWorkgroups(db, ids),
+    listEntriesOfWorkgroups(db, workgroups.filter((w) => w.enable_allow_list).map((w) => w.id)),
+    backupSizesOfWorkgroups(db, ids),
+  ]);
+  const byId = new Map(providers.map((p) => [p.id, p]));
+  return workgroups.map((workgroup) => ({
+    workgroup,
+    provider: byId.get(workgroup.cloud_provider_id),
+    orgName,
+    databases: databases.filter((d) => d.workgroup_id === workgroup.id),
+    workspaces: workspaces.filter((w) => w.workgroup_id === workgroup.id),
+    allowList: entries.filter((e) => e.workgroup_id === workgroup.id),
+    backupSizes,
+  }));
+}
+
+export async function loadView(db: Executor, orgName: string, workgroup: Workgroup): Promise<WorkgroupView> {
+  return (await loadViews(db, orgName, [workgroup]))[0]!;
+}
+
+/** Every workspace's size, a total that is their sum, and the database's Succeeded backups' size. */
+function folderStatistics(workspaces: Workspace[], backupSize: number) {
+  const entries = workspaces.map((w) => ({ size: w.graph_topology_size_bytes, workspace_id: w.id }));
+  const total = entries.reduce((sum, e) => sum + e.size, 0);
+  return { total_size: total, billed_size: total, backup_size: backupSize, log_size: 0, vector_size: 0, workspaces: entries };
+}
+
+export function proxyHost(ws: Workspace, view: WorkgroupView, ctx: RecordContext): string {
+  return `${ws.id}.${view.workgroup.region}.i.${ctx.baseDomain}`;
+}
+
+export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordContext): WorkspaceRecord {
+  const size = findSize(ctx.catalog, ws.size);
+  const replicas = ws.enable_ha ? 2 : 1;
+  const database = view.databases.find((d) => d.id === ws.database_id);
+  const provider = view.provider;
+  return {
+    workspace_id: ws.id,
+    name: ws.name,
+    workgroup_id: view.workgroup.id,
+    workgroup_name: view.workgroup.name,
+    database_id: ws.database_id,
+    ...(database ? { database_name: database.name } : {}),
+    org_id: ws.org_id,
+    org_name: view.orgName,
+    region: view.workgroup.region,
+    ...(provider ? { cloud_provider_id: provider.id, cloud_provider_name: provider.name, cloud_provider_short_id: provider.short_id } : {}),
+    status: ws.status,
+    display_status: displayStatus[ws.status as WorkspaceStatus] ?? ws.status,
+    condition_type: ws.condition_type,
+    ...(ws.err_message ? { err_message: ws.err_message } : {}),
+    is_rw: ws.is_rw,
+    enable_ha: ws.enable_ha,
+    replicas,
+    workspace_type: {
+      typeName: ws.size,
+      ...(size ? { cpu: String(size.cpu), memory: `${size.memory_gb}Gi`, partition: size.partition } : {}),
+      ha: replicas,
+    },
+    tg_version: ws.tg_version,
+    ...(ws.desired_tg_version ? { desired_tg_version: ws.desired_tg_version } : {}),
+    update_strategy: ws.update_strategy,
+    auto_upgrade_state: ws.auto_upgrade_state,
+    auto_stop_minutes: ws.auto_stop_minutes,
+    enable_auto_start: ws.enable_auto_start,
+    maintenance_window_day_of_week: ws.mw_day_of_week,
+    maintenance_window_hour_of_day: ws.mw_hour_of_day,
+    maintenance_window_interval_weeks: ws.mw_interval_weeks,
+    maintenance_window_time_zone: ws.mw_time_zone,
+    ...(ws.last_maintenance ? { last_maintenance: iso(ws.last_maintenance) } : {}),
+    proxy_host: proxyHost(ws, view, ctx),
+    addons: ws.addons.map((a) => {
+      const entry = ctx.catalog.addons.find((c) => c.addons_id === a.addons_id);
+      const config = a.enable_configuration;
+      return {
+        addons_id: a.addons_id,
+        enable: a.enable,
+        ...(config !== undefined ? { enable_configuration: config as string | Record<string, unknown> } : {}),
+        ...(entry ? { is_free: entry.is_free, unique_name: entry.unique_name } : {}),
+        workspace_id: ws.id,
+      };
+    }),
+    ...(ws.agent_config ? { agent_config: ws.agent_config } : {}),
+    ...(ws.solution_catalog_id ? { solution_catalog_id: ws.solution_catalog_id } : {}),
+    graph_topology_size_bytes: ws.graph_topology_size_bytes,
+    vertex_count: ws.vertex_count,
+    edge_count: ws.edge_count,
+    ...(ws.refresh_status ? { refresh_status: ws.refresh_status } : {}),
+    ...(ws.refresh_message ? { refresh_message: ws.refresh_message } : {}),
+    ...(ws.snapshot_time ? { snapshot_time: isoOrUndefined(ws.snapshot_time)! } : {}),
+    folder_statistics: folderStatistics(view.workspaces.filter((w) => w.database_id === ws.database_id), view.backupSizes?.get(ws.database_id) ?? 0),
+    ...(ws.creator ? { creator: ws.creator } : {}),
+    created_at: iso(ws.created_at),
+    last_modified_time: iso(ws.updated_at),
+    version_number: ws.version_number,
+  };
+}
+
+export function databaseRecord(db: Database, view: WorkgroupView, ctx: RecordContext): DatabaseRecord & { version_number: number } {
+  const members = view.workspaces.filter((w) => w.database_id === db.id);
+  return {
+    database_id: db.id,
+    name: db.name,
+    workgroup_id: db.workgroup_id,
+    org_id: db.org_id,
+    org_name: view.orgName,
+    region: view.workgroup.region,
+    tg_version: db.tg_version,
+    create_time: iso(db.created_at),
+    folder_statistics: folderStatistics(members, view.backupSizes?.get(db.id) ?? 0),
+    workspaces: members.map((w) => workspaceRecord(w, view, ctx)),
+    version_number: db.version_number,
+  };
+}
+
+export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): WorkgroupRecord {
+  const { workgroup: wg, provider } = view;
+  return {
+    workgroup_id: wg.id,
+    name: wg.name,
+    org_id: wg.org_id,
+    org_name: view.orgName,
+    ...(wg.creator ? { creator: wg.creator } : {}),
+    cloud_provider_id: wg.cloud_provider_id,
+    ...(provider ? { cloud_provider_name: provider.name, cloud_provider_status: provider.status, cloud_provider_type: provider.type } : {}),
+    platform: wg.platform,
+    region: wg.region,
+    enable_allow_list: wg.enable_allow_list,
+    enable_application_log: wg.enable_application_log,
+    ...(wg.encryption_method ? { encryption_method: wg.encryption_method } : {}),
+    is_current_ip_allowed: ctx.ipAllowed(view),
+    shared_storage: wg.shared_storage,
+    tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx)),
+    workspaces: view.workspaces.map((w) => workspaceRecord(w, view, ctx)),
+    created_at: iso(wg.created_at),
+    version_number: wg.version_number,
+  };
+}

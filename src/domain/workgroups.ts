@@ -1,0 +1,157 @@
+import { newId } from './ids.js';
+import type { Executor, Store } from '../store/store.js';
+import { isUniqueViolation } from '../store/store.js';
+import * as wgRepo from '../store/repositories/workgroups.js';
+import type { Workgroup, WorkgroupChanges } from '../store/repositories/workgroups.js';
+import * as providersRepo from '../store/repositories/cloud-providers.js';
+import { decodeCursor, type Page, type PageResult } from '../store/pagination.js';
+import type { Clock } from '../engine/clock.js';
+import type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../schemas/workgroup.js';
+import { checkAddress } from './allow-list-rules.js';
+import type { Catalog, Platform } from './catalog.js';
+import { AppError, Problems, conflict, invalid, notFound } from './errors.js';
+import { authorize } from './permissions.js';
+import type { Principal } from './principal.js';
+import { loadView, loadViews, workgroupRecord, type RecordContext } from './records.js';
+
+/** What the request tells the domain beyond its body. */
+export interface RequestContext {
+  /** The caller's address (after trusted proxies). */
+  ip: string;
+  /** The If-Match version, when the request carried one. */
+  ifMatch?: number | undefined;
+}
+
+export function checkIfMatch(ifMatch: number | undefined, current: number): void {
+  if (ifMatch !== undefined && ifMatch !== current) {
+    throw new AppError('precondition', { field: 'If-Match', reason: `version_number is ${current}, not ${ifMatch}` });
+  }
+}
+
+const concurrentChange = () => conflict('version_number', 'the resource was changed by another request; read it again and retry');
+const duplicateName = (name: string) => conflict('name', `a workgroup named "${name}" already exists in this organisation`);
+
+export class WorkgroupService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly catalog: Catalog,
+    private readonly baseDomain: string,
+  ) {}
+
+  /** How records are rendered for this request. */
+  recordContext(ctx: RequestContext): RecordContext {
+    const now = this.clock.now();
+    return {
+      catalog: this.catalog,
+      baseDomain: this.baseDomain,
+      // The same rule the gateway enforces, so the record never contradicts it.
+      ipAllowed: (view) => checkAddress(view.workgroup.enable_allow_list, view.allowList, ctx.ip, now).allowed,
+    };
+  }
+
+  async create(p: Principal, body: CreateWorkgroupBody, ctx: RequestContext): Promise<WorkgroupRecord> {
+    authorize(p, 'org:admin');
+    const provider = await providersRepo.findVisibleProvider(this.store.db, p.orgId, body.cloud_provider_id);
+    if (!provider) throw notFound('cloud_provider_id', `no cloud provider "${body.cloud_provider_id}"`);
+
+    const problems = new Problems();
+    if (body.platform !== undefined && body.platform !== provider.platform) {
+      problems.add('platform', `must be "${provider.platform}", the platform of cloud provider ${provider.id}`);
+    }
+    if (body.region !== undefined) {
+      const known = this.catalog.regions[(body.platform ?? provider.platform) as Platform] ?? [];
+      if (!known.includes(body.region)) problems.add('region', `"${body.region}" is not a ${provider.platform} region; known: ${known.join(', ')}`);
+      else if (body.region !== provider.region) problems.add('region', `must be "${provider.region}", the region of cloud provider ${provider.id}`);
+    }
+    problems.throwIfAny();
+    if (provider.status !== 'Active') {
+      throw conflict('cloud_provider_id', `cloud provider ${provider.id} is ${provider.status}; workgroups need an Active provider`);
+    }
+
+    const now = this.clock.now();
+    const id = newId();
+    const wg: Workgroup = {
+      id,
+      org_id: p.orgId,
+      name: body.name ?? `workgroup-${id.slice(-8)}`,
+      cloud_provider_id: provider.id,
+      platform: provider.platform,
+      region: provider.region,
+      enable_allow_list: false,
+      enable_application_log: body.enable_application_log ?? false,
+      encryption_method: body.enable_encryption ? 'TMK' : null,
+      shared_storage: body.shared_storage ?? false,
+      creator: p.keyName,
+      created_at: now,
+      updated_at: now,
+      version_number: 1,
+    };
+    try {
+      await wgRepo.insertWorkgroup(this.store.db, wg);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicateName(wg.name);
+      throw err;
+    }
+    return workgroupRecord({ workgroup: wg, provider, orgName: p.orgName, databases: [], workspaces: [], allowList: [] }, this.recordContext(ctx));
+  }
+
+  async get(p: Principal, id: string, ctx: RequestContext): Promise<WorkgroupRecord> {
+    const wg = await this.load(this.store.db, p, id);
+    return workgroupRecord(await loadView(this.store.db, p.orgName, wg), this.recordContext(ctx));
+  }
+
+  async list(p: Principal, page: Page, ctx: RequestContext): Promise<PageResult<WorkgroupRecord>> {
+    const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+    if (page.cursor !== undefined && !after) throw invalid('cursor', 'is not a cursor this service issued');
+    const result = await wgRepo.listWorkgroups(this.store.db, p.orgId, page.limit, after);
+    const views = await loadViews(this.store.db, p.orgName, result.items);
+    const rc = this.recordContext(ctx);
+    return { ...result, items: views.map((v) => workgroupRecord(v, rc)) };
+  }
+
+  async update(p: Principal, id: string, body: UpdateWorkgroupBody, ctx: RequestContext): Promise<WorkgroupRecord> {
+    const wg = await this.load(this.store.db, p, id);
+    authorize(p, 'workgroup:edit', { workgroupId: wg.id });
+    checkIfMatch(ctx.ifMatch, wg.version_number);
+    const changes: WorkgroupChanges = {
+      name: body.workgroup_name,
+      enable_application_log: body.enable_application_log,
+      encryption_method: body.encryption_method,
+    };
+    return this.applyChanges(p, wg, changes, ctx);
+  }
+
+  /** Writes the changes under optimistic concurrency and returns the new record. */
+  async applyChanges(p: Principal, wg: Workgroup, changes: WorkgroupChanges, ctx: RequestContext): Promise<WorkgroupRecord> {
+    let updated: boolean;
+    try {
+      updated = await wgRepo.updateWorkgroup(this.store.db, wg, changes, this.clock.now());
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicateName(changes.name!);
+      throw err;
+    }
+    if (!updated) throw concurrentChange();
+    return this.get(p, wg.id, ctx);
+  }
+
+  async delete(p: Principal, id: string, ctx: RequestContext): Promise<WorkgroupRecord> {
+    const wg = await this.load(this.store.db, p, id);
+    authorize(p, 'org:admin');
+    checkIfMatch(ctx.ifMatch, wg.version_number);
+    const view = await loadView(this.store.db, p.orgName, wg);
+    if (view.workspaces.length > 0 || view.databases.length > 0) {
+      throw conflict('workgroupID', `the workgroup still holds ${view.workspaces.length} workspace(s) and ${view.databases.length} database(s); delete them first`);
+    }
+    // The foreign keys refuse the delete if a child was added since the check.
+    await wgRepo.deleteWorkgroup(this.store.db, wg.id);
+    return workgroupRecord(view, this.recordContext(ctx));
+  }
+
+  /** The workgroup of the caller's organisation, or Not-Found (also for other organisations' ids). */
+  async load(db: Executor, p: Principal, id: string): Promise<Workgroup> {
+    const wg = await wgRepo.findWorkgroup(db, p.orgId, id);
+    if (!wg) throw notFound('workgroupID', `no workgroup "${id}"`);
+    return wg;
+  }
+}

@@ -1,0 +1,395 @@
+import { newId } from './ids.js';
+import type { Executor, Store } from '../store/store.js';
+import { isUniqueViolation } from '../store/store.js';
+import * as dbRepo from '../store/repositories/databases.js';
+import * as wsRepo from '../store/repositories/workspaces.js';
+import type { StoredAddon, Workspace, WorkspaceChanges } from '../store/repositories/workspaces.js';
+import { findOperationById } from '../store/repositories/operations.js';
+import { lockOrganisation } from '../store/repositories/organisations.js';
+import type { Clock } from '../engine/clock.js';
+import type { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceRecord } from '../schemas/workspace.js';
+import { compareVersions, findSize, newestVersion, type Catalog } from './catalog.js';
+import { AppError, Problems, conflict, invalid, notFound } from './errors.js';
+import { isTimeZone } from './maintenance.js';
+import { authorize } from './permissions.js';
+import type { Principal } from './principal.js';
+import { checkTierSize, checkWorkspaceQuota } from './quotas.js';
+import { loadView, workspaceRecord } from './records.js';
+import { unknownDirectives } from './test-env.js';
+import { beginWorkspaceOperation, maintenanceDueAt, type WorkspaceOpParams } from './workspace-operations.js';
+import { requireStatus, type WorkspaceOperation } from './workspace-lifecycle.js';
+import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
+
+export const DEFAULT_SIZE = 'TG-00';
+const FREE_TIER_AUTO_STOP_MINUTES = 60;
+
+/** Whether an add-on may be enabled on workspaces of an organisation. */
+export type AddonGate = (orgId: string, addonId: string) => Promise<boolean>;
+
+type AddonInput = NonNullable<CreateWorkspaceBody['addons']>;
+
+const duplicateName = (name: string) => conflict('name', `a workspace named "${name}" already exists in this workgroup`);
+
+export class WorkspaceService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly catalog: Catalog,
+    private readonly workgroups: WorkgroupService,
+    private readonly addonEnabled: AddonGate,
+    /** Wakes the engine when an operation was enqueued. */
+    private readonly notify: () => void,
+  ) {}
+
+  async create(p: Principal, workgroupId: string, body: CreateWorkspaceBody, ctx: RequestContext): Promise<WorkspaceRecord> {
+    const wg = await this.workgroups.load(this.store.db, p, workgroupId);
+    authorize(p, 'workspace:create', { workgroupId: wg.id });
+
+    const isRw = body.is_rw ?? true;
+    const size = body.workspace_type_name ?? DEFAULT_SIZE;
+    const addons = [...(body.addons ?? []), ...(body.solution_install_request?.addons ?? [])];
+    const problems = new Problems();
+    this.checkSize(problems, 'workspace_type_name', size);
+    if (body.tg_version !== undefined && !this.catalog.tg_versions.includes(body.tg_version)) {
+      problems.add('tg_version', `must be one of ${this.catalog.tg_versions.join(', ')}`);
+    }
+    this.checkWindowZone(problems, body.maintenance_window_time_zone);
+    this.checkTestEnv(problems, body.x_test_env);
+    await this.checkAddons(problems, p, addons, body.addons ? 'addons' : 'solution_install_request.addons');
+    if (!isRw && body.tg_database_id === undefined) problems.add('tg_database_id', 'is required for a read-only workspace: it attaches to an existing database');
+    if (body.tg_database_id !== undefined && body.database_name !== undefined) problems.add('database_name', 'applies only when a new database is created');
+    problems.throwIfAny();
+    checkTierSize(this.catalog, p, 'workspace_type_name', size);
+
+    const now = this.clock.now();
+    const id = newId();
+    const name = body.name ?? `workspace-${id.slice(-8)}`;
+    const autoStop = p.tier === 'free' && !body.auto_stop_minutes ? FREE_TIER_AUTO_STOP_MINUTES : (body.auto_stop_minutes ?? 0);
+
+    const record = await this.store
+      .transaction(async (trx) => {
+        await lockOrganisation(trx, this.store.dialect, p.orgId);
+        if (await wsRepo.findWorkspaceByName(trx, wg.id, name)) throw duplicateName(name);
+        const database = await this.databaseFor(trx, p, wg.id, body, { id, name, isRw, now });
+        const ws: Workspace = {
+          id,
+          org_id: p.orgId,
+          workgroup_id: wg.id,
+          database_id: database.id,
+          name,
+          is_rw: isRw,
+          size,
+          enable_ha: body.enable_ha ?? false,
+          status: 'Creating',
+          condition_type: 'Create',
+          err_message: null,
+          failed_operation_id: null,
+          tg_version: database.tg_version,
+          desired_tg_version: null,
+          update_strategy: body.update_strategy ?? 'maintenance_window',
+          auto_upgrade_state: 'enabled',
+          maintenance_due_at: null,
+          last_maintenance: null,
+          auto_stop_minutes: autoStop,
+          enable_auto_start: body.enable_auto_start ?? false,
+          mw_day_of_week: body.maintenance_window_day_of_week ?? 0,
+          mw_hour_of_day: body.maintenance_window_hour_of_day ?? 2,
+          mw_interval_weeks: body.maintenance_window_interval_weeks ?? 1,
+          mw_time_zone: body.maintenance_window_time_zone ?? 'UTC',
+          addons: toStoredAddons(addons),
+          agent_config: null,
+          solution_catalog_id: body.solution_install_request?.solution_catalog_id ?? null,
+          x_test_env: body.x_test_env ?? null,
+          graph_topology_size_bytes: 0,
+          vertex_count: 0,
+          edge_count: 0,
+          refresh_status: null,
+          refresh_message: null,
+          snapshot_time: null,
+          last_activity_at: now,
+          creator: p.keyName,
+          created_at: now,
+          updated_at: now,
+          version_number: 0,
+        };
+        await checkWorkspaceQuota(trx, this.catalog, p, ws);
+        await wsRepo.insertWorkspace(trx, ws);
+        // Recorded with the status write below, so create is one operation like any other.
+        await beginWorkspaceOperation(trx, ws, { op: 'create' }, now);
+        return this.recordIn(trx, p, wg.id, id, ctx);
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw duplicateName(name);
+        throw err;
+      });
+    this.notify();
+    return record;
+  }
+
+  async get(p: Principal, workgroupId: string, workspaceId: string, ctx: RequestContext): Promise<WorkspaceRecord> {
+    return this.recordIn(this.store.db, p, workgroupId, workspaceId, ctx);
+  }
+
+  /** The record as `db` sees it: inside a transaction, the state this request wrote. */
+  private async recordIn(db: Executor, p: Principal, workgroupId: string, workspaceId: string, ctx: RequestContext): Promise<WorkspaceRecord> {
+    const wg = await this.workgroups.load(db, p, workgroupId);
+    const view = await loadView(db, p.orgName, wg);
+    const ws = view.workspaces.find((w) => w.id === workspaceId);
+    if (!ws) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
+    return workspaceRecord(ws, view, this.workgroups.recordContext(ctx));
+  }
+
+  async list(p: Principal, workgroupId: string, ctx: RequestContext): Promise<WorkspaceRecord[]> {
+    const wg = await this.workgroups.load(this.store.db, p, workgroupId);
+    const view = await loadView(this.store.db, p.orgName, wg);
+    const rc = this.workgroups.recordContext(ctx);
+    return view.workspaces.map((w) => workspaceRecord(w, view, rc));
+  }
+
+  async update(p: Principal, workgroupId: string, workspaceId: string, body: UpdateWorkspaceBody, ctx: RequestContext): Promise<WorkspaceRecord> {
+    const ws = await this.load(p, workgroupId, workspaceId);
+    authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
+    checkIfMatch(ctx.ifMatch, ws.version_number);
+
+    const problems = new Problems();
+    const resize = body.workspace_type_name !== undefined && body.workspace_type_name !== ws.size;
+    const haChange = body.enable_ha !== undefined && body.enable_ha !== ws.enable_ha;
+    const strategy = body.update_strategy ?? ws.update_strategy;
+    const upgrade = body.desired_tg_version !== undefined && body.desired_tg_version !== ws.tg_version;
+    const upgradeNow = upgrade && strategy === 'immediate';
+    if (body.workspace_type_name !== undefined) {
+      this.checkSize(problems, 'workspace_type_name', body.workspace_type_name);
+      if (resize && !ws.is_rw) problems.add('workspace_type_name', 'only read-write workspaces can be resized');
+      const target = findSize(this.catalog, body.workspace_type_name);
+      if (resize && target && ws.graph_topology_size_bytes > target.max_topology_gb * 1024 ** 3) {
+        problems.add('workspace_type_name', `the graph holds ${ws.graph_topology_size_bytes} bytes, more than ${body.workspace_type_name} allows (${target.max_topology_gb} GB)`);
+      }
+    }
+    if (body.desired_tg_version !== undefined) {
+      if (!this.catalog.tg_versions.includes(body.desired_tg_version)) problems.add('desired_tg_version', `must be one of ${this.catalog.tg_versions.join(', ')}`);
+      else if (compareVersions(body.desired_tg_version, ws.tg_version) < 0) problems.add('desired_tg_version', `must not be older than the running version ${ws.tg_version}`);
+    }
+    if (body.pause !== undefined && (resize || haChange || upgradeNow)) {
+      problems.add('pause', 'cannot be combined with a resize, an HA change or an immediate upgrade in one request');
+    }
+    this.checkWindowZone(problems, body.maintenance_window_time_zone);
+    this.checkTestEnv(problems, body.x_test_env);
+    if (body.addons) await this.checkAddons(problems, p, body.addons, 'addons');
+    problems.throwIfAny();
+    if (resize) checkTierSize(this.catalog, p, 'workspace_type_name', body.workspace_type_name!);
+
+    const metadata: WorkspaceChanges = {
+      ...(body.workspace_name !== undefined ? { name: body.workspace_name } : {}),
+      ...(body.auto_stop_minutes !== undefined ? { auto_stop_minutes: p.tier === 'free' && body.auto_stop_minutes === 0 ? FREE_TIER_AUTO_STOP_MINUTES : body.auto_stop_minutes } : {}),
+      ...(body.enable_auto_start !== undefined ? { enable_auto_start: body.enable_auto_start } : {}),
+      ...(body.maintenance_window_day_of_week !== undefined ? { mw_day_of_week: body.maintenance_window_day_of_week } : {}),
+      ...(body.maintenance_window_hour_of_day !== undefined ? { mw_hour_of_day: body.maintenance_window_hour_of_day } : {}),
+      ...(body.maintenance_window_interval_weeks !== undefined ? { mw_interval_weeks: body.maintenance_window_interval_weeks } : {}),
+      ...(body.maintenance_window_time_zone !== undefined ? { mw_time_zone: body.maintenance_window_time_zone } : {}),
+      ...(body.update_strategy !== undefined ? { update_strategy: body.update_strategy } : {}),
+      ...(body.auto_upgrade_state !== undefined ? { auto_upgrade_state: body.auto_upgrade_state } : {}),
+      ...(body.addons !== undefined ? { addons: toStoredAddons(body.addons) } : {}),
+      ...(body.agent_config !== undefined ? { agent_config: { ...(ws.agent_config ?? {}), ...body.agent_config } } : {}),
+      ...(body.x_test_env !== undefined ? { x_test_env: body.x_test_env || null } : {}),
+      ...(body.desired_tg_version !== undefined ? { desired_tg_version: upgrade && !upgradeNow ? body.desired_tg_version : null } : {}),
+    };
+    const now = this.clock.now();
+    const merged = { ...ws, ...metadata };
+    metadata.maintenance_due_at = maintenanceDueAt(merged, now);
+
+    let started = false;
+    const record = await this.inTransaction(async (trx) => {
+      const current = await this.reload(trx, ws, ctx.ifMatch);
+      if (metadata.name !== undefined && metadata.name.toLowerCase() !== current.name.toLowerCase()) {
+        const clash = await wsRepo.findWorkspaceByName(trx, current.workgroup_id, metadata.name);
+        if (clash) throw duplicateName(metadata.name);
+      }
+      if (resize || haChange || upgradeNow) {
+        requireStatus(current.status, 'update');
+        const shape = { is_rw: current.is_rw, size: body.workspace_type_name ?? current.size, enable_ha: body.enable_ha ?? current.enable_ha };
+        await lockOrganisation(trx, this.store.dialect, p.orgId);
+        await checkWorkspaceQuota(trx, this.catalog, p, shape, current.id);
+        const actions = [resize && 'resize', haChange && 'ha', upgradeNow && 'upgrade'].filter((a): a is string => Boolean(a));
+        const params: WorkspaceOpParams = { op: 'update', actions, ...(upgradeNow ? { tg_version: body.desired_tg_version } : {}) };
+        await beginWorkspaceOperation(trx, current, params, now, { ...metadata, size: shape.size, enable_ha: shape.enable_ha });
+        started = true;
+        return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
+      }
+      const op = body.pause === undefined ? undefined : await this.pauseOrResume(trx, current, body.pause);
+      if (op) {
+        await beginWorkspaceOperation(trx, current, op, now, metadata);
+        started = true;
+      } else if (!(await wsRepo.updateWorkspace(trx, current, metadata, now))) {
+        throw conflict('version_number', 'the workspace was changed by another request; read it again and retry');
+      }
+      return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
+    });
+    if (started) this.notify();
+    return record;
+  }
+
+  /** POST …/pause, …/resume, …/refresh. */
+  async act(p: Principal, workgroupId: string, workspaceId: string, action: 'pause' | 'resume' | 'refresh', ctx: RequestContext): Promise<WorkspaceRecord> {
+    if (action !== 'refresh') return this.update(p, workgroupId, workspaceId, { pause: action === 'pause' }, ctx);
+    const ws = await this.load(p, workgroupId, workspaceId);
+    authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
+    checkIfMatch(ctx.ifMatch, ws.version_number);
+    if (ws.is_rw) throw invalid('workspaceID', 'only read-only workspaces refresh; a read-write workspace always has the latest data');
+    const record = await this.inTransaction(async (trx) => {
+      const current = await this.reload(trx, ws, ctx.ifMatch);
+      requireStatus(current.status, 'refresh');
+      await beginWorkspaceOperation(trx, current, { op: 'refresh' }, this.clock.now(), { refresh_status: 'InProgress', refresh_message: null });
+      return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
+    });
+    this.notify();
+    return record;
+  }
+
+  async delete(p: Principal, workgroupId: string, workspaceId: string, ctx: RequestContext): Promise<WorkspaceRecord> {
+    const ws = await this.load(p, workgroupId, workspaceId);
+    authorize(p, 'workspace:delete', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
+    checkIfMatch(ctx.ifMatch, ws.version_number);
+    const record = await this.inTransaction(async (trx) => {
+      const current = await this.reload(trx, ws, ctx.ifMatch);
+      requireStatus(current.status, 'delete');
+      if (current.is_rw) {
+        const readers = (await wsRepo.listWorkspacesOfDatabase(trx, current.database_id)).filter((w) => !w.is_rw);
+        if (readers.length > 0) {
+          throw conflict('workspaceID', `read-only workspaces ${readers.map((r) => r.id).join(', ')} read from this workspace's database; delete them first`);
+        }
+      }
+      await beginWorkspaceOperation(trx, current, { op: 'delete' }, this.clock.now());
+      return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
+    });
+    this.notify();
+    return record;
+  }
+
+  /**
+   * The gateway's resume of an Idle workspace (DESIGN §7), for no principal: the same
+   * compare-and-set as the API's resume. False when it is no longer Idle or another request
+   * or process started the resume first.
+   */
+  async autoResume(workspaceId: string): Promise<boolean> {
+    const started = await this.store
+      .transaction(async (trx) => {
+        const ws = await wsRepo.findWorkspaceById(trx, workspaceId);
+        if (ws?.status !== 'Idle') return false;
+        await beginWorkspaceOperation(trx, ws, { op: 'resume', reason: 'gateway' }, this.clock.now());
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'conflict') return false;
+        throw err;
+      });
+    if (started) this.notify();
+    return started;
+  }
+
+  /** Which operation `pause: true|false` starts from the current state; undefined for a no-op. */
+  private async pauseOrResume(trx: Executor, ws: Workspace, pause: boolean): Promise<WorkspaceOpParams | undefined> {
+    if (pause) {
+      if (ws.status === 'Stopped' || ws.status === 'Idle') return undefined;
+      requireStatus(ws.status, 'pause');
+      return { op: 'pause' };
+    }
+    if (ws.status === 'Active') return undefined;
+    if (ws.status === 'Failed') return this.retryOf(trx, ws);
+    requireStatus(ws.status, 'resume');
+    return { op: 'resume' };
+  }
+
+  /** Resume of a Failed workspace re-runs the operation that failed. */
+  private async retryOf(trx: Executor, ws: Workspace): Promise<WorkspaceOpParams> {
+    const failed = ws.failed_operation_id ? await findOperationById(trx, ws.failed_operation_id) : undefined;
+    const params = (failed?.params as WorkspaceOpParams | undefined) ?? { op: 'resume' as WorkspaceOperation };
+    return params.op === 'delete' ? { op: 'resume' } : params;
+  }
+
+  private async databaseFor(
+    trx: Executor,
+    p: Principal,
+    workgroupId: string,
+    body: CreateWorkspaceBody,
+    ws: { id: string; name: string; isRw: boolean; now: number },
+  ): Promise<dbRepo.Database> {
+    if (body.tg_database_id !== undefined) {
+      const database = await dbRepo.findDatabase(trx, p.orgId, body.tg_database_id);
+      if (!database || database.workgroup_id !== workgroupId) throw notFound('tg_database_id', `no database "${body.tg_database_id}" in this workgroup`);
+      if (ws.isRw) throw invalid('tg_database_id', 'a database has at most one read-write workspace, ever; attach read-only workspaces (is_rw: false) instead');
+      if (body.tg_version !== undefined && body.tg_version !== database.tg_version) {
+        throw invalid('tg_version', `must be the database's version ${database.tg_version}`);
+      }
+      return database;
+    }
+    const name = body.database_name ?? `${ws.name}-db`.slice(0, 64);
+    const database: dbRepo.Database = {
+      id: newId(),
+      org_id: p.orgId,
+      workgroup_id: workgroupId,
+      name,
+      tg_version: body.tg_version ?? newestVersion(this.catalog),
+      rw_workspace_id: ws.id,
+      created_at: ws.now,
+      updated_at: ws.now,
+      version_number: 1,
+    };
+    try {
+      await dbRepo.insertDatabase(trx, database);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('database_name', `a database named "${name}" already exists in this workgroup`);
+      throw err;
+    }
+    return database;
+  }
+
+  private checkSize(problems: Problems, field: string, size: string): void {
+    if (!findSize(this.catalog, size)) problems.add(field, `must be one of ${this.catalog.workspace_sizes.map((s) => s.typeName).join(', ')}`);
+  }
+
+  private checkWindowZone(problems: Problems, zone: string | undefined): void {
+    if (zone !== undefined && !isTimeZone(zone)) problems.add('maintenance_window_time_zone', `"${zone}" is not an IANA time zone`);
+  }
+
+  private checkTestEnv(problems: Problems, text: string | undefined): void {
+    const unknown = text ? unknownDirectives(text) : [];
+    if (unknown.length > 0) problems.add('x_test_env', `unknown directives: ${unknown.join(', ')}`);
+  }
+
+  private async checkAddons(problems: Problems, p: Principal, addons: AddonInput, field: string): Promise<void> {
+    for (const [i, a] of addons.entries()) {
+      if (!this.catalog.addons.some((c) => c.addons_id === a.addons_id)) problems.add(`${field}[${i}].addons_id`, `no add-on "${a.addons_id}" in the catalog`);
+      else if (a.enable && !(await this.addonEnabled(p.orgId, a.addons_id))) {
+        problems.add(`${field}[${i}].enable`, `add-on ${a.addons_id} is not installed and enabled for this organisation`);
+      }
+    }
+  }
+
+  /** The workspace of the caller's organisation in that workgroup, or Not-Found. */
+  async load(p: Principal, workgroupId: string, workspaceId: string): Promise<Workspace> {
+    const wg = await this.workgroups.load(this.store.db, p, workgroupId);
+    const ws = await wsRepo.findWorkspace(this.store.db, p.orgId, workspaceId);
+    if (!ws || ws.workgroup_id !== wg.id) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
+    return ws;
+  }
+
+  /** Re-reads the workspace inside the transaction, where its state decides; If-Match is checked again there. */
+  private async reload(trx: Executor, ws: Workspace, ifMatch: number | undefined): Promise<Workspace> {
+    const current = await wsRepo.findWorkspaceById(trx, ws.id);
+    if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
+    checkIfMatch(ifMatch, current.version_number);
+    return current;
+  }
+
+  private inTransaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+    return this.store.transaction(fn).catch((err: unknown) => {
+      if (err instanceof AppError || !isUniqueViolation(err)) throw err;
+      throw conflict('name', 'a workspace with that name already exists in this workgroup');
+    });
+  }
+}
+
+function toStoredAddons(addons: AddonInput): StoredAddon[] {
+  return addons.map((a) => ({ addons_id: a.addons_id, enable: a.enable, ...(a.enable_configuration !== undefined ? { enable_configuration: a.enable_configuration } : {}) }));
+}
+
