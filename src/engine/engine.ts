@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Catalog } from '../domain/catalog.js';
+import type { Store } from '../store/store.js';
+import { countLeasedElsewhere, nextOperationDueAt } from '../store/repositories/operations.js';
+import { BackupScheduler } from './backup-scheduler.js';
+import { ManualClock, type Clock } from './clock.js';
+import type { ProvisionerDriver } from './driver.js';
+import { allHandlers } from './kinds/index.js';
+import { Reconciler } from './reconciler.js';
+import { Scheduler } from './scheduler.js';
+import { saveManualClock, syncManualClock } from './shared-clock.js';
+import { Worker } from './worker.js';
+
+export interface EngineOptions {
+  store: Store;
+  clock: Clock;
+  driver: ProvisionerDriver;
+  /** Sizes and tier limits the engine applies (scheduled resizes, automatic backups kept). */
+  catalog: Catalog;
+  logger: Logger;
+  /** ACACIA_SIM_SPEED: scales retry back-off like the simulated durations. */
+  speed: number;
+  pollMs?: number;
+  leaseMs?: number;
+}
+
+/** A bound on work done in one call, so a bug cannot spin forever. */
+const MAX_ROUNDS = 10_000;
+/** How long (real time) a clock move waits for work another process has in hand. */
+const SETTLE_MS = 3_000;
+
+/**
+ * The background engine of one process: the operations worker, the schedulers (workspace
+ * and backup) and the reconciler, polled
+ * on an interval and woken at once when the API enqueues work.
+ */
+export class Engine {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly worker: Worker;
+  private readonly reconciler: Reconciler;
+  private readonly scheduler: Scheduler;
+  private readonly backupScheduler: BackupScheduler;
+  private readonly pollMs: number;
+  private loop?: Promise<void>;
+  private stopped = false;
+  private wakeUp?: () => void;
+  private woken = false;
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: EngineOptions) {
+    const { store, clock, driver, catalog, logger, speed } = options;
+    this.pollMs = options.pollMs ?? 250;
+    this.worker = new Worker(store, clock, allHandlers({ store, driver, catalog }), logger, {
+      owner: this.owner,
+      leaseMs: options.leaseMs ?? 30_000,
+      batch: 20,
+      backoffMs: (attempt) => Math.min(2000 * 2 ** (attempt - 1), 60_000) * speed,
+    });
+    this.reconciler = new Reconciler(store, clock, logger);
+    this.scheduler = new Scheduler(store, clock, catalog, logger);
+    this.backupScheduler = new BackupScheduler(store, clock, catalog, logger);
+  }
+
+  get running(): boolean {
+    return this.loop !== undefined && !this.stopped;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.loop = (async () => {
+      while (!this.stopped) {
+        try {
+          await this.drain();
+        } catch (err) {
+          this.options.logger.error({ err }, 'engine tick failed');
+        }
+        await this.sleep();
+      }
+    })();
+  }
+
+  /** Work was enqueued: run it now rather than at the next poll. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeUp?.();
+    await this.loop;
+    await this.tail;
+  }
+
+  /** One pass over everything due now; ticks never overlap within a process. */
+  tick(): Promise<number> {
+    const run = this.tail.then(async () => {
+      const clock = this.options.clock;
+      if (clock instanceof ManualClock) await syncManualClock(this.options.store, clock);
+      return (await this.scheduler.tick()) + (await this.backupScheduler.tick()) + (await this.worker.tick()) + (await this.reconciler.tick());
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Ticks until nothing more is due now. */
+  async drain(): Promise<void> {
+    for (let i = 0; i < MAX_ROUNDS && (await this.tick()) > 0; i++);
+  }
+
+  /**
+   * Manual clock only: moves time to `target`, stopping at every instant where something
+   * becomes due on the way, so each event runs at its own time and in order.
+   */
+  async advanceTo(target: number): Promise<void> {
+    const clock = this.options.clock;
+    if (!(clock instanceof ManualClock)) throw new Error('advanceTo needs the manual clock');
+    await this.settle();
+    for (let i = 0; i < MAX_ROUNDS; i++) {
+      const next = await this.nextDueAt(clock.now());
+      if (next === undefined || next > target) break;
+      clock.set(next);
+      await saveManualClock(this.options.store, clock);
+      await this.settle();
+    }
+    clock.set(target);
+    await saveManualClock(this.options.store, clock);
+    await this.settle();
+  }
+
+  /**
+   * Drains, then waits while another process runs operations under a live lease: moving the
+   * shared clock past their lease expiry would hand them over mid-step. A process that died
+   * holding a lease is waited on only briefly; the clock then moves on and reclaims its work.
+   */
+  private async settle(): Promise<void> {
+    const deadline = Date.now() + SETTLE_MS;
+    for (;;) {
+      await this.drain();
+      if (Date.now() > deadline || (await countLeasedElsewhere(this.options.store.db, this.owner, this.options.clock.now())) === 0) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /**
+   * Manual clock only: moves time to `target` at once, as if the process had been down
+   * meanwhile, then runs what is due (late work is handled as late, e.g. the schedule grace rule).
+   */
+  async jumpTo(target: number): Promise<void> {
+    const clock = this.options.clock;
+    if (!(clock instanceof ManualClock)) throw new Error('jumpTo needs the manual clock');
+    clock.set(target);
+    await saveManualClock(this.options.store, clock);
+    await this.drain();
+  }
+
+  /** The earliest instant after `after` at which something becomes due. */
+  async nextDueAt(after: number): Promise<number | undefined> {
+    const times = [
+      await nextOperationDueAt(this.options.store.db, after),
+      await this.scheduler.nextDueAt(after),
+      await this.reconciler.nextDueAt(after),
+      await this.backupScheduler.nextDueAt(after),
+    ].filter((t): t is number => t !== undefined);
+    return times.length ? Math.min(...times) : undefined;
+  }
+
+  private sleep(): Promise<void> {
+    if (this.woken || this.stopped) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.pollMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = undefined;
+        done();
+      };
+    }).then(() => {
+      this.woken = false;
+    });
+  }
+}
