@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import sjson from 'secure-json-parse';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { AppError } from '../domain/errors.js';
+import type { Services } from '../domain/services.js';
+import { requireApiKey } from './auth.js';
+import { renderAppError, toAppError } from './envelope.js';
+import { idempotentPosts } from './idempotency.js';
+import { instrument } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
+import { limitRequestRate } from './rate-limit.js';
+import { API_PREFIX } from './responses.js';
+import { indexRoutes } from './route-index.js';
+import { allowListRoutes } from './routes/allow-list.js';
+import { addonRoutes } from './routes/addons.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { backupRoutes } from './routes/backups.js';
+import { catalogRoutes } from './routes/catalog.js';
+import { cloudProviderRoutes } from './routes/cloud-providers.js';
+import { operabilityRoutes, type ReadinessChecks } from './routes/operability.js';
+import { testClockRoutes, type TestClock } from './routes/test-clock.js';
+import { databaseRoutes } from './routes/databases.js';
+import { scheduleRoutes } from './routes/schedules.js';
+import { dbUserRoutes } from './routes/db-users.js';
+import { operationRoutes } from './routes/operations.js';
+import { workspaceRoutes } from './routes/workspaces.js';
+import { workgroupRoutes } from './routes/workgroups.js';
+import { validatorCompiler } from './validation.js';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  services: Services;
+  logger: Logger;
+  version: string;
+  readiness: ReadinessChecks;
+  /** Present only with ACACIA_CLOCK=manual. */
+  testClock?: TestClock;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the API app, unstarted: the entry point listens, tests may too. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, services } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+    requestTimeout: 30_000,
+    genReqId: (req) => {
+      const header = req.headers['x-request-id'];
+      return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+    },
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  const allowedMethods = indexRoutes(app);
+  const registry = instrument(app);
+
+  // JSON only; an empty body is no body, and prototype-poisoning keys are refused.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(body as string, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (err) {
+      done(new AppError('invalid', { field: 'body', reason: `is not valid JSON (${(err as Error).message})` }), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // A body-taking route called without a body validates as {} so required fields are named.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.code === 'internal') request.log.error({ err: error }, 'request failed');
+    const { status, body } = renderAppError(appError, request.id);
+    reply.code(status).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = allowedMethods(request.url);
+    const error = allowed.length
+      ? new AppError('method-not-allowed', { field: 'method', reason: `${request.method} is not allowed here; allowed: ${allowed.join(', ')}` })
+      : new AppError('not-found', { field: 'path', reason: `no route ${request.method} ${request.url.split('?')[0]}` });
+    if (allowed.length) reply.header('allow', allowed.join(', '));
+    const { status, body } = renderAppError(error, request.id);
+    reply.code(status).send(body);
+  });
+
+  await registerOpenApi(app, deps.version);
+  operabilityRoutes(app, deps.readiness, registry);
+
+  await app.register(
+    async (api) => {
+      requireApiKey(api, services);
+      await limitRequestRate(api, config.rateLimit);
+      idempotentPosts(api, services);
+      workgroupRoutes(api, services);
+      workspaceRoutes(api, services);
+      scheduleRoutes(api, services);
+      databaseRoutes(api, services);
+      allowListRoutes(api, services);
+      dbUserRoutes(api, services);
+      backupRoutes(api, services);
+      operationRoutes(api, services);
+      catalogRoutes(api, services);
+      cloudProviderRoutes(api, services);
+      addonRoutes(api, services);
+      apiKeyRoutes(api, services);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const testClock = deps.testClock;
+  if (testClock) {
+    // Processes sharing a store share its manual clock: read it before every request, so a
+    // schedule created here counts from the time another process set.
+    app.addHook('onRequest', async () => testClock.sync());
+    await app.register(async (scope) => {
+      requireApiKey(scope, services);
+      testClockRoutes(scope, testClock);
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from '../domain/errors.js';
+import type { ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
+import { errorCodes } from './error-codes.js';
+import { validationDetails, type ValidationError } from './validation.js';
+
+export function ok<T>(request: FastifyRequest, result: T, message = 'OK'): SuccessEnvelope<T> {
+  return { Error: false, ErrorDetails: [], Message: message, RequestID: request.id, Result: result };
+}
+
+export interface RenderedError {
+  status: number;
+  body: ErrorEnvelope;
+}
+
+export function renderAppError(err: AppError, requestId: string): RenderedError {
+  const entry = errorCodes[err.code];
+  return {
+    status: entry.status,
+    body: {
+      Error: true,
+      ErrorDetails: err.details.map((d) => ({ FieldName: d.field, Reason: d.reason, Type: entry.type })),
+      Message: entry.message,
+      RequestID: requestId,
+    },
+  };
+}
+
+/** Framework errors by Fastify code; anything unknown is an internal error. */
+const frameworkErrors: Record<string, { code: ErrorCode; field: string; reason: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', field: 'body', reason: 'exceeds the body size limit' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported-media-type', field: 'Content-Type', reason: 'must be application/json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid', field: 'Content-Length', reason: 'does not match the body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid', field: 'body', reason: 'is empty but Content-Type is application/json' },
+  FST_ERR_BAD_URL: { code: 'invalid', field: 'path', reason: 'is not a valid URL' },
+};
+
+/** Turns any thrown value into an envelope; unknown errors become a generic 500. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { code?: string; validation?: ValidationError[]; validationContext?: string; statusCode?: number; message?: string };
+  if (e?.validation) return new AppError('invalid', validationDetails(e.validation, e.validationContext ?? 'body'));
+  const known = e?.code ? frameworkErrors[e.code] : undefined;
+  if (known) return new AppError(known.code, { field: known.field, reason: known.reason });
+  if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError('invalid', { field: '', reason: e.message ?? 'bad request' });
+  }
+  return new AppError('internal', { field: '', reason: 'an internal error occurred; see the server log for the request ID' });
+}

@@ -1,0 +1,17 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { Envelope, ErrorEnvelope } from '../schemas/envelope.js';
+import type { PageResult } from '../store/pagination.js';
+
+/** Response schemas of a route: the envelope around its Result, and the error envelope. */
+export function replies<T extends TSchema>(result: T) {
+  return { 200: Envelope(result), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
+}
+
+export const API_PREFIX = '/controller/v4/v2';
+
+/** Sends the page's items; the next cursor, if any, travels in X-Next-Cursor. */
+export function pageItems<T>(reply: FastifyReply, page: PageResult<T>): T[] {
+  if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
+  return page.items;
+}
