@@ -1,0 +1,131 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream, Logger } from 'pino';
+import type { Config } from './config.js';
+import { createServices, type Services } from './domain/services.js';
+import { buildGateway } from './gateway/app.js';
+import { systemClock } from './engine/clock.js';
+import { Engine } from './engine/engine.js';
+import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
+import { SimulatedDriver } from './engine/simulated-driver.js';
+import { buildApp } from './http/app.js';
+import { createLogger } from './logger.js';
+import { openStore } from './store/store.js';
+
+export const version: string = createRequire(import.meta.url)('../package.json').version;
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** Base URL of the API, e.g. http://127.0.0.1:8080 */
+  url: string;
+  /** Base URL of the data-plane gateway, e.g. http://127.0.0.1:14240 */
+  gatewayUrl: string;
+  services: Services;
+  engine: Engine;
+  logger: Logger;
+  /** Stops accepting, finishes in-flight requests, then closes the store. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Log destination (default stdout). */
+  logDestination?: DestinationStream;
+  /** Where the one-time bootstrap key notice is written (default stderr). */
+  notice?: (text: string) => void;
+}
+
+/** Writes a generated bootstrap key where only the operator can read it. */
+function saveBootstrapKey(dataDir: string, plaintext: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'bootstrap-key');
+  writeFileSync(file, `${plaintext}\n`, { mode: 0o600 });
+  return file;
+}
+
+/** The URL a listening Fastify answers on (the port it got when asked for 0). */
+function baseUrl(app: FastifyInstance, host: string, fallbackPort: number): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : fallbackPort;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** The composition root: store, domain, HTTP, listening. */
+export async function startServer(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onIdleError: (err) => logger.warn({ err }, 'idle database connection failed; it will be replaced'),
+  });
+  const manualClock = config.clock === 'manual' ? await loadManualClock(store) : undefined;
+  const clock = manualClock ?? systemClock;
+  const syncClock = manualClock && (() => syncManualClock(store, manualClock));
+  const driver = new SimulatedDriver(config.simSpeed);
+  const engine = new Engine({ store, clock, driver, logger, catalog: config.catalog, speed: config.simSpeed });
+  const services = createServices(store, clock, config.catalog, { baseDomain: config.baseDomain, notify: () => engine.wake(), roles: driver });
+
+  try {
+    await services.cloudProviders.seedPublic();
+    const boot = await services.organisations.bootstrap(config.bootstrapApiKey);
+    if (boot?.plaintext && !config.bootstrapApiKey) {
+      const file = saveBootstrapKey(config.dataDir, boot.plaintext);
+      // Shown once, outside the JSON log stream, so it never lands in collected logs.
+      (options.notice ?? ((t) => process.stderr.write(t)))(
+        `\nCreated organisation "default" and its first org-admin API key:\n\n  ${boot.plaintext}\n\nIt is also saved in ${file} (mode 0600). It will not be shown again.\n\n`,
+      );
+    }
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+
+  const app = await buildApp({
+    config,
+    services,
+    logger,
+    version,
+    readiness: { store: async () => (await store.ping(), true), engine: async () => engine.running },
+    ...(manualClock ? { testClock: { now: () => manualClock.now(), sync: syncClock!, moveTo: (target: number) => engine.advanceTo(target), jumpTo: (target: number) => engine.jumpTo(target) } } : {}),
+  });
+  engine.start();
+
+  const purge = setInterval(() => void services.idempotency.purgeExpired().catch((err) => logger.warn({ err }, 'idempotency purge failed')), 3600_000);
+  purge.unref();
+
+  const gateway = buildGateway({ config, services, logger, ...(syncClock ? { syncClock } : {}) });
+  const shutdown = async () => {
+    clearInterval(purge);
+    await app.close();
+    await gateway.close();
+    await engine.stop();
+    await store.close();
+  };
+
+  try {
+    await app.listen({ host: config.host, port: config.port, listenTextResolver: () => '' });
+    await gateway.listen({ host: config.host, port: config.gatewayPort, listenTextResolver: () => '' });
+  } catch (err) {
+    await shutdown();
+    throw err;
+  }
+  const url = baseUrl(app, config.host, config.port);
+  const gatewayUrl = baseUrl(gateway, config.host, config.gatewayPort);
+  logger.info({ api: url, gateway: gatewayUrl, store: store.dialect, clock: config.clock, version }, `Acacia listening: API ${url}, gateway ${gatewayUrl}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    url,
+    gatewayUrl,
+    services,
+    engine,
+    logger,
+    close: () =>
+      (closing ??= (async () => {
+        await shutdown();
+        logger.flush();
+      })()),
+  };
+}
