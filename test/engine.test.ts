@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { ManualClock } from '../src/engine/clock.js';
+import type { OperationHandler } from '../src/engine/kinds/index.js';
+import { Worker } from '../src/engine/worker.js';
+import { claimDueOperations, findOperationById, insertOperation } from '../src/store/repositories/operations.js';
+import { insertOrganisation } from '../src/store/repositories/organisations.js';
+import { openStore, type Store } from '../src/store/store.js';
+import { freshStore, storeName, type StoreLocation } from './helpers/server.js';
+
+// The worker against the real store: leases, reclaiming a dead worker's operation, and
+// several workers sharing a queue. On PostgreSQL each worker has its own connection pool, as
+// separate processes have; SQLite's scale is one process (better-sqlite3 waits for a lock
+// synchronously, so two connections in one process would block each other), so there the
+// workers share one.
+describe(`operations worker (${storeName})`, () => {
+  let location: StoreLocation;
+  let stores: Store[];
+  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  const logger = pino({ level: 'silent' });
+  const orgId = randomUUID();
+  const runs: string[] = [];
+
+  const handler: OperationHandler = {
+    kind: 'test.step',
+    run: async (op) => {
+      runs.push(op.id);
+      if (op.params.fail) throw new Error('boom');
+      return { kind: 'done' };
+    },
+    complete: async () => undefined,
+    fail: async () => undefined,
+  };
+  const worker = (store: Store, owner: string) =>
+    new Worker(store, clock, new Map([[handler.kind, handler]]), logger, { owner, leaseMs: 30_000, batch: 10, backoffMs: () => 5_000 });
+
+  const enqueue = async (params: Record<string, unknown> = {}) => {
+    const id = randomUUID();
+    await insertOperation(stores[0]!.db, { id, org_id: orgId, resource_type: 'test', resource_id: id, kind: 'test.step', params, max_attempts: 3, run_at: clock.now(), created_at: clock.now() });
+    return id;
+  };
+
+  before(async () => {
+    location = await freshStore();
+    const options = { dataDir: location.dataDir, ...(location.databaseUrl ? { databaseUrl: location.databaseUrl } : {}) };
+    const first = await openStore(options);
+    stores = [first, first.dialect === 'postgres' ? await openStore(options) : first];
+    await insertOrganisation(stores[0]!.db, { id: orgId, name: 'engine-test', tier: 'enterprise', created_at: clock.now() });
+  });
+  after(async () => {
+    for (const s of new Set(stores)) await s.close();
+    await location.dispose();
+  });
+
+  it('reclaims an operation whose worker died holding the lease, once the lease expires', async () => {
+    const id = await enqueue();
+    const dead = await stores[0]!.transaction((trx) => claimDueOperations(trx, stores[0]!.dialect, 'dead-worker', clock.now(), 30_000, 10));
+    assert.deepEqual(dead.map((o) => o.id), [id]);
+
+    const survivor = worker(stores[1]!, 'survivor');
+    assert.equal(await survivor.tick(), 0, 'a live lease is respected');
+    clock.advance(30_001);
+    assert.equal(await survivor.tick(), 1);
+    const op = (await findOperationById(stores[0]!.db, id))!;
+    assert.equal(op.state, 'succeeded');
+    assert.equal(op.lease_owner, null);
+    assert.equal(op.attempt, 2, 'the dead worker\'s claim counts as an attempt');
+  });
+
+  it('retries a failing step with back-off and fails it after max_attempts', async () => {
+    const id = await enqueue({ fail: true });
+    const w = worker(stores[0]!, 'retrier');
+    assert.equal(await w.tick(), 1);
+    let op = (await findOperationById(stores[0]!.db, id))!;
+    assert.equal(op.state, 'pending');
+    assert.equal(op.error, 'boom');
+    assert.equal(op.run_at, clock.now() + 5_000);
+    assert.equal(await w.tick(), 0, 'not before the back-off');
+    clock.advance(5_000);
+    await w.tick();
+    clock.advance(5_000);
+    await w.tick();
+    op = (await findOperationById(stores[0]!.db, id))!;
+    assert.equal(op.state, 'failed');
+    assert.equal(op.attempt, 3);
+    assert.ok(op.finished_at);
+  });
+
+  it('lets two workers drain one queue with every operation run exactly once', async () => {
+    runs.length = 0;
+    const ids = new Set<string>();
+    for (let i = 0; i < 60; i++) ids.add(await enqueue());
+    const a = worker(stores[0]!, 'worker-a');
+    const b = worker(stores[1]!, 'worker-b');
+    const drain = async (w: Worker) => {
+      while ((await w.tick()) > 0);
+    };
+    await Promise.all([drain(a), drain(b)]);
+    assert.equal(runs.length, 60);
+    assert.deepEqual(new Set(runs), ids);
+    for (const id of ids) assert.equal((await findOperationById(stores[0]!.db, id))!.state, 'succeeded');
+  });
+});

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
+import type { CreateWorkspaceBody } from '../src/schemas/workspace.js';
+import { assertOk } from './helpers/assert.js';
+import { gatewayGet, loopbackBases } from './helpers/gateway.js';
+import { publicProvider, startTestServer, storeName, type TestServer } from './helpers/server.js';
+
+const alice = { username: 'alice', password: 'Graph-Secret-42' };
+
+describe(`data-plane gateway (${storeName})`, () => {
+  let server: TestServer;
+  let admin: AcaciaClient;
+  let provider: string;
+  let v4: string;
+  let v6: string;
+
+  before(async () => {
+    // Listening on every address, so the same gateway is reached from 127.0.0.1 and ::1.
+    server = await startTestServer({ ACACIA_HOST: '::', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' });
+    admin = new AcaciaClient({ baseUrl: `http://127.0.0.1:${new URL(server.url).port}`, apiKey: server.bootstrapKey });
+    provider = await publicProvider(admin);
+    ({ v4, v6 } = loopbackBases(server.running.gatewayUrl));
+  });
+  // Each test has an organisation of its own, so tier quotas never couple tests.
+  let orgs = 0;
+  beforeEach(async () => {
+    admin = await server.orgClient(`gateway-${++orgs}`);
+  });
+  after(() => server.close());
+
+  /** A workgroup with one Active workspace that has the database user alice. */
+  async function activeWorkspace(name: string, body: CreateWorkspaceBody = {}): Promise<{ wg: string; ws: WorkspaceRecord }> {
+    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name })).workgroup_id;
+    const id = assertOk(await admin.workspaces.create(wg, { name: `${name}-ws`, ...body })).workspace_id!;
+    const ws = await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active');
+    assert.equal(ws?.status, 'Active');
+    assertOk(await admin.dbUsers.create(wg, id, alice));
+    return { wg, ws: ws! };
+  }
+  const status = async (wg: string, ws: string) => assertOk(await admin.workspaces.get(wg, ws)).status;
+
+  it('routes by Host or /w/<id>/ and serves the simulated endpoints to authenticated db users', async () => {
+    const { ws } = await activeWorkspace('gw-routing');
+    const pinged = await gatewayGet(v4, `/w/${ws.workspace_id}/api/ping`, { auth: alice });
+    assert.equal(pinged.status, 200);
+    assert.deepEqual(pinged.body, { error: false, message: 'pong' });
+    assert.match(String(pinged.headers['content-type']), /application\/json/);
+
+    const version = await gatewayGet(v6, '/api/version', { host: `${ws.proxy_host}:443`, auth: alice });
+    assert.equal(version.status, 200);
+    assert.deepEqual(version.body.results, { tigergraph_version: ws.tg_version, workspace_id: ws.workspace_id });
+    assert.equal((await gatewayGet(v4, '/restpp/echo?x=1', { host: ws.proxy_host!, auth: alice })).body.message, 'Hello GSQL');
+
+    const unknownPath = await gatewayGet(v4, `/w/${ws.workspace_id}/api/nothing`, { auth: alice });
+    assert.equal(unknownPath.status, 404);
+    assert.equal(unknownPath.body.error, true);
+    assert.equal((await gatewayGet(v4, '/w/no-such-workspace/api/ping', { auth: alice })).status, 404);
+    const unrouted = await gatewayGet(v4, '/api/ping', { auth: alice });
+    assert.equal(unrouted.status, 404);
+    assert.match(String(unrouted.body.message), /proxy_host/);
+  });
+
+  it('authenticates database users with Basic auth (401 with WWW-Authenticate otherwise)', async () => {
+    const { wg, ws } = await activeWorkspace('gw-auth');
+    const path = `/w/${ws.workspace_id}/api/ping`;
+    for (const auth of [undefined, { username: 'alice', password: 'Wrong-Secret-42' }, { username: 'mallory', password: alice.password }]) {
+      const res = await gatewayGet(v4, path, auth ? { auth } : {});
+      assert.equal(res.status, 401);
+      assert.match(String(res.headers['www-authenticate']), /^Basic realm=/);
+      assert.equal(res.body.code, 'unauthenticated');
+    }
+    assert.equal((await gatewayGet(v4, path, { auth: { username: 'ALICE', password: alice.password } })).status, 200);
+    assertOk(await admin.dbUsers.update(wg, ws.workspace_id!, { username: 'alice', password: 'Rotated-Secret-7' }));
+    assert.equal((await gatewayGet(v4, path, { auth: alice })).status, 401, 'the old password stops working at once');
+    assert.equal((await gatewayGet(v4, path, { auth: { username: 'alice', password: 'Rotated-Secret-7' } })).status, 200);
+    assert.equal(server.logs.some((l) => l.includes('Rotated-Secret-7') || /basic [a-z0-9+/=]{8,}/i.test(l)), false, 'credentials never reach the log');
+  });
+
+  it('enforces the allow list for IPv4 and IPv6 callers while it is enabled; changes apply at once', async () => {
+    const { wg, ws } = await activeWorkspace('gw-allow');
+    const path = `/w/${ws.workspace_id}/api/ping`;
+    const codes = async () => [(await gatewayGet(v4, path, { auth: alice })).status, (await gatewayGet(v6, path, { auth: alice })).status];
+    const v4Entry = assertOk(await admin.allowList.create(wg, { cidr: '127.0.0.0/8' }));
+    assert.deepEqual(await codes(), [200, 200], 'a disabled list allows everyone');
+
+    assertOk(await admin.allowList.enable(wg));
+    assert.deepEqual(await codes(), [200, 403], 'IPv4-mapped callers match IPv4 entries; ::1 is not listed');
+    const refused = await gatewayGet(v6, path, { auth: alice });
+    assert.equal(refused.body.code, 'forbidden');
+    assert.equal(refused.body.ip, '::1');
+    assert.match(String(refused.body.message), /::1 is not in the allow list/);
+
+    assertOk(await admin.allowList.create(wg, { cidr: '::1' }));
+    assert.deepEqual(await codes(), [200, 200]);
+    assertOk(await admin.allowList.delete(wg, v4Entry.id));
+    assert.deepEqual(await codes(), [403, 200]);
+    const v4Refused = await gatewayGet(v4, path, { auth: alice });
+    assert.equal(v4Refused.body.ip, '127.0.0.1');
+    // Proxy headers count only from ACACIA_TRUST_PROXY addresses.
+    assert.equal((await gatewayGet(v4, path, { auth: alice, headers: { 'x-forwarded-for': '::1' } })).status, 403);
+
+    assertOk(await admin.allowList.disable(wg));
+    assert.deepEqual(await codes(), [200, 200]);
+    // The allow list is checked before credentials: a refused address learns nothing about users.
+    assertOk(await admin.allowList.enable(wg));
+    assert.equal((await gatewayGet(v4, path)).status, 403);
+  });
+
+  it('auto-stops after inactivity; authorised traffic postpones it, refused traffic does not', async () => {
+    const { wg, ws } = await activeWorkspace('gw-activity', { auto_stop_minutes: 10 });
+    const id = ws.workspace_id!;
+    const path = `/w/${id}/api/ping`;
+    assertOk(await admin.moveClock({ advance_seconds: 8 * 60 }));
+    assert.equal((await gatewayGet(v4, path, { auth: alice })).status, 200);
+    assertOk(await admin.moveClock({ advance_seconds: 8 * 60 }));
+    assert.equal(await status(wg, id), 'Active', '16 minutes after start, 8 after the last request');
+
+    assert.equal((await gatewayGet(v4, path, { auth: { username: 'alice', password: 'Wrong-Secret-42' } })).status, 401);
+    assertOk(await admin.moveClock({ advance_seconds: 3 * 60 }));
+    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Stopped'))?.status, 'Stopped', 'the refused request did not count');
+
+    const stopped = await gatewayGet(v4, path, { auth: alice });
+    assert.equal(stopped.status, 503);
+    assert.equal(stopped.body.status, 'Stopped');
+    assert.match(String(stopped.body.message), /start it with resume/);
+    assert.equal(stopped.headers['retry-after'], undefined);
+  });
+
+  it('resumes an Idle workspace on an authorised request and answers 503 with Retry-After until it is Active', async () => {
+    const { wg, ws } = await activeWorkspace('gw-resume', { auto_stop_minutes: 10, enable_auto_start: true, x_test_env: 'slow:resume=30s' });
+    const id = ws.workspace_id!;
+    const path = `/w/${id}/api/ping`;
+    assertOk(await admin.moveClock({ advance_seconds: 11 * 60 }));
+    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Idle'))?.status, 'Idle');
+
+    assert.equal((await gatewayGet(v4, path)).status, 401);
+    assert.equal(await status(wg, id), 'Idle', 'an unauthenticated request starts nothing');
+
+    const first = await gatewayGet(v6, path, { auth: alice });
+    assert.equal(first.status, 503);
+    assert.equal(first.headers['retry-after'], '30');
+    assert.equal(first.body.code, 'unavailable');
+    assert.equal(first.body.status, 'Resuming');
+    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Resuming'))?.status, 'Resuming');
+
+    const again = await gatewayGet(v4, path, { auth: alice });
+    assert.equal(again.status, 503);
+    assert.match(String(again.body.message), /Resuming/);
+    assert.ok(again.headers['retry-after']);
+
+    assertOk(await admin.moveClock({ advance_seconds: 30 }));
+    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active'))?.status, 'Active');
+    assert.equal((await gatewayGet(v4, path, { auth: alice })).status, 200);
+  });
+});
+
+describe(`data-plane gateway behind a trusted proxy (${storeName})`, () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ ACACIA_TRUST_PROXY: '127.0.0.1', ACACIA_SIM_SPEED: '0' });
+  });
+  after(() => server.close());
+
+  it('takes the caller from X-Forwarded-For when the proxy is trusted', async () => {
+    const admin = server.client;
+    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: await publicProvider(admin), name: 'gw-proxy' })).workgroup_id;
+    const id = assertOk(await admin.workspaces.create(wg, { name: 'gw-proxy-ws' })).workspace_id!;
+    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active'))?.status, 'Active');
+    assertOk(await admin.dbUsers.create(wg, id, alice));
+    assertOk(await admin.allowList.create(wg, { cidr: '198.51.100.0/24' }));
+    assertOk(await admin.allowList.enable(wg));
+
+    const path = `/w/${id}/api/ping`;
+    assert.equal((await gatewayGet(server.running.gatewayUrl, path, { auth: alice })).status, 403);
+    assert.equal((await gatewayGet(server.running.gatewayUrl, path, { auth: alice, headers: { 'x-forwarded-for': '198.51.100.20' } })).status, 200);
+    const refused = await gatewayGet(server.running.gatewayUrl, path, { auth: alice, headers: { 'x-forwarded-for': '203.0.113.9' } });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.ip, '203.0.113.9');
+    const current = await admin.request('GET', `/controller/v4/v2/workgroups/${wg}/allow_list/current`, { headers: { 'x-forwarded-for': '198.51.100.20' } });
+    assert.equal(assertOk(current as Awaited<ReturnType<typeof admin.allowList.current>>).allowed, true, 'the API applies the same rule');
+  });
+});

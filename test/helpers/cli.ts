@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StoreLocation } from './server.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Environment that points the CLI at a test store. */
+export function storeEnv(store: StoreLocation): Record<string, string> {
+  return { ACACIA_DATA_DIR: store.dataDir, ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}) };
+}
+
+/** Starts `acacia <args>` from the sources, as `npx acacia` runs it from a checkout. */
+export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ACACIA_') && k !== 'DATABASE_URL'));
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/index.ts'), ...args], {
+    cwd: root,
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
+/** Resolves with the API URL once a spawned `acacia serve` logs that it listens. */
+export function listeningUrl(child: ChildProcess, output: { stdout: string; stderr: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output.stderr}`)), 20_000);
+    child.stdout!.on('data', (d) => {
+      output.stdout += d;
+      const m = /"api":"(http:\/\/[^"]+)"/.exec(output.stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.stderr!.on('data', (d) => (output.stderr += d));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${output.stderr}`));
+    });
+  });
+}

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { AcaciaClient, resultOf } from '../../src/client/index.js';
+import { loadConfig } from '../../src/config.js';
+import type { Role } from '../../src/domain/principal.js';
+import type { Tier } from '../../src/schemas/catalog.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+
+/**
+ * The suite runs on SQLite by default; with ACACIA_TEST_DATABASE_URL (an admin connection
+ * to a PostgreSQL server) every test server gets a fresh database of its own.
+ */
+const pgAdminUrl = process.env.ACACIA_TEST_DATABASE_URL;
+export const storeName = pgAdminUrl ? 'postgres' : 'sqlite';
+
+export interface StoreLocation {
+  dataDir: string;
+  databaseUrl?: string;
+  dispose(): Promise<void>;
+}
+
+export async function freshStore(): Promise<StoreLocation> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'acacia-test-'));
+  if (!pgAdminUrl) return { dataDir, dispose: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  const name = `acacia_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    databaseUrl: url.toString(),
+    dispose: async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      const c = new pg.Client({ connectionString: pgAdminUrl });
+      await c.connect();
+      // A closed pool's connections end asynchronously; forcing the drop while they are
+      // still closing would make them report an error. Wait for them to go first.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export function newKeyText(): string {
+  return `acacia_sk_test${randomBytes(24).toString('base64url')}`;
+}
+
+export interface TestServer {
+  url: string;
+  /** Client with the bootstrap org-admin key of organisation `default` (enterprise). */
+  client: AcaciaClient;
+  bootstrapKey: string;
+  running: RunningServer;
+  store: StoreLocation;
+  /** Every log line the server wrote. */
+  logs: string[];
+  /** A new organisation (or an existing one) and a key for it, as `acacia keys create` makes them. */
+  orgClient(org: string, opts?: { tier?: Tier; role?: Role; workgroupIds?: string[]; workspaceIds?: string[] }): Promise<AcaciaClient>;
+  /** Stops the server and starts it again on the same store. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, store?: StoreLocation): Promise<TestServer> {
+  const location = store ?? (await freshStore());
+  const bootstrapKey = newKeyText();
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const env0 = {
+    ACACIA_PORT: '0',
+    ACACIA_GATEWAY_PORT: '0',
+    ACACIA_DATA_DIR: location.dataDir,
+    ACACIA_BOOTSTRAP_API_KEY: bootstrapKey,
+    ACACIA_LOG_LEVEL: 'info',
+    ...(location.databaseUrl ? { DATABASE_URL: location.databaseUrl } : {}),
+    ...env,
+  };
+  const start = (port = env0.ACACIA_PORT) =>
+    startServer(loadConfig({ ...env0, ACACIA_PORT: port }), { logDestination: sink, notice: (t) => logs.push(t) });
+  let running = await start();
+  let seq = 0;
+
+  const server: TestServer = {
+    get url() {
+      return running.url;
+    },
+    get client() {
+      return new AcaciaClient({ baseUrl: running.url, apiKey: bootstrapKey });
+    },
+    bootstrapKey,
+    get running() {
+      return running;
+    },
+    store: location,
+    logs,
+    async orgClient(orgName, opts = {}) {
+      const services = running.services;
+      const org = await services.organisations.ensure(orgName, opts.tier ?? 'enterprise');
+      const key = await services.apiKeys.issue({
+        orgId: org.id,
+        keyName: `test-${++seq}`,
+        role: opts.role ?? 'org-admin',
+        workgroupIds: opts.workgroupIds,
+        workspaceIds: opts.workspaceIds,
+      });
+      return new AcaciaClient({ baseUrl: running.url, apiKey: key.plaintext_key! });
+    },
+    /** Restarts on the same port, so clients made before keep working. */
+    async restart() {
+      const port = new URL(running.url).port;
+      await running.close();
+      running = await start(port);
+    },
+    async close() {
+      await running.close();
+      if (!store) await location.dispose();
+    },
+  };
+  return server;
+}
+
+/** The id of an Active public provider for the platform and region. */
+export async function publicProvider(client: AcaciaClient, platform = 'aws', region = 'us-east-1'): Promise<string> {
+  const providers = resultOf(await client.cloudProviders.list());
+  const found = providers.find((p) => p.type === 'public' && p.platform === platform && p.region === region);
+  if (!found) throw new Error(`no public provider ${platform}/${region}`);
+  return found.id;
+}

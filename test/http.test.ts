@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { request } from 'undici';
+import type { AcaciaClient } from '../src/client/index.js';
+import { assertError, assertOk } from './helpers/assert.js';
+import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+
+const API = '/controller/v4/v2';
+
+describe(`HTTP contract (${storeName})`, () => {
+  let server: TestServer;
+  let client: AcaciaClient;
+
+  before(async () => {
+    server = await startTestServer();
+    client = server.client;
+  });
+  after(() => server.close());
+
+  it('answers an unknown route with a 404 envelope', async () => {
+    assertError(await client.request('GET', `${API}/nothing-here`), 404, 'Not-Found', 'path');
+    assertError(await client.request('GET', '/not/even/the/api'), 404, 'Not-Found', 'path');
+  });
+
+  it('answers a known path with the wrong method with 405 and Allow', async () => {
+    const res = await client.request('PATCH', `${API}/workgroups`);
+    assertError(res, 405, 'Bad-Request', 'method');
+    assert.equal(res.headers.allow, 'GET, HEAD, POST');
+    const res2 = await client.request('POST', `${API}/workgroups/some-id`, { body: {} });
+    assertError(res2, 405, 'Bad-Request', 'method');
+    assert.match(String(res2.headers.allow), /DELETE.*GET.*PUT/);
+  });
+
+  it('answers malformed JSON with 400 naming the body', async () => {
+    assertError(await client.request('POST', `${API}/workgroups`, { body: '{"name": ' }), 400, 'Bad-Request', 'body');
+    assertError(await client.request('POST', `${API}/workgroups`, { body: '[1,2]' }), 400, 'Bad-Request', 'body');
+    assertError(await client.request('POST', `${API}/workgroups`, { body: '{"__proto__": {"x": 1}}' }), 400, 'Bad-Request', 'body');
+  });
+
+  it('answers a non-JSON body with 415', async () => {
+    const res = await client.request('POST', `${API}/workgroups`, { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assertError(res, 415, 'Bad-Request', 'Content-Type');
+    assertError(await client.request('POST', `${API}/workgroups`, { body: 'hello', headers: { 'content-type': 'text/plain' } }), 415, 'Bad-Request', 'Content-Type');
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const res = await client.request('POST', `${API}/workgroups`, { body: { cloud_provider_id: 'x', name: 'y'.repeat(1024 * 1024 + 10) } });
+    assertError(res, 413, 'Bad-Request', 'body');
+  });
+
+  it('names the missing required field when a body-taking route gets no body', async () => {
+    assertError(await client.request('POST', `${API}/workgroups`), 400, 'Bad-Request', 'cloud_provider_id');
+  });
+
+  it('echoes a safe X-Request-ID and invents one otherwise', async () => {
+    const res = await client.request('GET', `${API}/workgroups`, { headers: { 'x-request-id': 'trace-abc.123' } });
+    assert.equal(res.headers['x-request-id'], 'trace-abc.123');
+    assert.equal(res.body.RequestID, 'trace-abc.123');
+    const err = await client.request('GET', `${API}/nope`, { headers: { 'x-request-id': 'trace-err' } });
+    assert.equal(err.body.RequestID, 'trace-err');
+    const unsafe = await client.request('GET', `${API}/workgroups`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    assert.match(unsafe.body.RequestID, /^[0-9a-f-]{36}$/);
+    assert.equal(unsafe.headers['x-request-id'], unsafe.body.RequestID);
+  });
+
+  it('serves health, readiness and metrics without a key', async () => {
+    const anon = client.withKey(undefined);
+    assert.deepEqual(assertOk(await anon.request('GET', '/healthz')), { status: 'ok' });
+    const ready = assertOk(await anon.request<{ status: string; checks: Record<string, boolean> }>('GET', '/readyz'));
+    assert.equal(ready.status, 'ready');
+    assert.equal(ready.checks.store, true);
+    await client.workgroups.list();
+    const metrics = await request(`${server.url}/metrics`);
+    assert.equal(metrics.statusCode, 200);
+    const text = await metrics.body.text();
+    assert.match(text, /acacia_http_requests_total\{method="GET",route="\/controller\/v4\/v2\/workgroups",status_code="200"\} \d+/);
+    assert.match(text, /acacia_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/controller\/v4\/v2\/workgroups",status_code="200"\}/);
+  });
+
+  it('publishes a valid OpenAPI 3.1 document listing every route with the x-api-key scheme', async () => {
+    const res = await request(`${server.url}/openapi.json`);
+    assert.equal(res.statusCode, 200);
+    const doc = (await res.body.json()) as { openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>>; components: { securitySchemes: Record<string, { type: string; name: string; in: string }> } };
+    assert.equal(doc.openapi, '3.1.0');
+    const validation = await new Validator().validate(doc as never);
+    assert.equal(validation.valid, true, JSON.stringify(validation.errors));
+    assert.deepEqual(doc.components.securitySchemes['x-api-key'], { type: 'apiKey', in: 'header', name: 'x-api-key' });
+
+    const listed = new Set(Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
+    const routes = server.running.app.printRoutes({ commonPrefix: false });
+    const expected = [
+      `POST ${API}/workgroups`, `GET ${API}/workgroups`, `GET ${API}/workgroups/{workgroupID}`, `PUT ${API}/workgroups/{workgroupID}`,
+      `DELETE ${API}/workgroups/{workgroupID}`, `GET ${API}/workspaces/meta`, `GET ${API}/cloud-providers`, `GET ${API}/cloud-providers/{cloudProviderID}`,
+      `POST ${API}/apikeys`, `GET ${API}/apikeys`, `DELETE ${API}/apikeys/{key_name}`, 'GET /healthz', 'GET /readyz', 'GET /metrics',
+    ];
+    for (const route of expected) assert.ok(listed.has(route), `${route} is missing from /openapi.json`);
+    // Every API route of the running app is in the document.
+    for (const line of routes.split('\n')) {
+      const m = /(\/controller\/v4\/v2\S*) \(([A-Z, ]+)\)/.exec(line);
+      if (!m) continue;
+      const path = m[1]!.replace(/:(\w+)/g, '{$1}');
+      for (const method of m[2]!.split(', ').filter((x) => x !== 'HEAD')) assert.ok(listed.has(`${method} ${path}`), `${method} ${path} is not documented`);
+    }
+    assert.deepEqual(doc.paths['/healthz']!.get!.security, []);
+  });
+
+  it('serves a browsable reference at /docs', async () => {
+    const res = await request(`${server.url}/docs`);
+    const body = await res.body.text();
+    assert.equal(res.statusCode, 200);
+    assert.match(body, /swagger-ui/i);
+  });
+
+  it('answers GET /workspaces/meta with the catalogs and the tier limits', async () => {
+    const meta = assertOk(await client.meta());
+    assert.equal(meta.tier, 'enterprise');
+    assert.equal(meta.default_tg_version, '4.2.1');
+    assert.deepEqual(meta.workspace_types.find((t) => t.typeName === 'TG-1'), {
+      typeName: 'TG-1', cpu: '8', memory: '64Gi', partition: 1, max_topology_size_bytes: 32 * 1024 ** 3, allowed: true,
+    });
+    assert.equal(meta.workspace_types.find((t) => t.typeName === 'TG-128')!.allowed, false, 'above the enterprise max size');
+    assert.equal(meta.regions.aws.length, 10);
+    assert.deepEqual(meta.addons.map((a) => a.title), ['GraphStudio', 'Insights', 'GraphQL', 'CoPilot']);
+    assert.equal(meta.tier_limits.rw_workspaces, 4);
+    const free = await server.orgClient('free-org', { tier: 'free' });
+    const freeMeta = assertOk(await free.meta());
+    assert.equal(freeMeta.tier, 'free');
+    assert.equal(freeMeta.workspace_types.find((t) => t.typeName === 'TG-6')!.allowed, false);
+  });
+
+  it('lists one Active public provider per platform and region, visible to every organisation', async () => {
+    const providers = assertOk(await client.cloudProviders.list());
+    assert.equal(providers.length, 14);
+    assert.ok(providers.every((p) => p.type === 'public' && p.status === 'Active' && p.org_id === undefined));
+    const other = await server.orgClient('another-org');
+    assert.deepEqual(assertOk(await other.cloudProviders.list()).map((p) => p.id), providers.map((p) => p.id));
+    const one = await client.cloudProviders.get(providers[0]!.id);
+    assert.deepEqual(assertOk(one), providers[0]);
+    assert.equal(one.headers.etag, '"1"');
+    assertError(await client.cloudProviders.get('missing'), 404, 'Not-Found', 'cloudProviderID');
+  });
+});
