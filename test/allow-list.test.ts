@@ -64,6 +64,8 @@ describe(`allow list (${storeName})`, () => {
     assertError(await admin.allowList.create(wg, { cidr: '10.0.0.0/8', expires_at: iso(now - 1000) }), 400, 'Bad-Request', 'expires_at');
     assertError(await admin.allowList.create(wg, { cidr: '10.0.0.0/8', expires_at: iso(now + 8 * 86_400_000) }), 400, 'Bad-Request', 'expires_at');
     const both = await admin.allowList.create(wg, { cidr: '10.0.0.1/8', expires_at: iso(now - 1000) });
+    assertError(both, 400, 'Bad-Request', 'cidr');
+    assertError(both, 400, 'Bad-Request', 'expires_at');
     assert.equal(both.body.ErrorDetails.length, 2, 'cidr and expires_at problems are reported together');
     assertError(await admin.allowList.create('no-such-workgroup', { cidr: '10.0.0.0/8' }), 404, 'Not-Found', 'workgroupID');
     assert.deepEqual(assertOk(await admin.allowList.list(wg)), [], 'refused requests add nothing');

@@ -57,6 +57,8 @@ describe(`database users (${storeName})`, () => {
     assertError(await bad('dave', 'onlylowercaseletters'), 400, 'Bad-Request', 'password');
     assertError(await bad('dave', 'My-DAVE-password-1'), 400, 'Bad-Request', 'password');
     const both = await bad('root', 'weak');
+    assertError(both, 400, 'Bad-Request', 'username');
+    assertError(both, 400, 'Bad-Request', 'password');
     assert.equal(both.body.ErrorDetails.length, 2, 'username and password problems are reported together');
     assert.equal(JSON.stringify(both.body).includes('weak'), false, 'a refused password is not echoed');
     assertError(await admin.dbUsers.update(wg, ws, { username: 'carol', password: 'weakweakweak' }), 400, 'Bad-Request', 'password');

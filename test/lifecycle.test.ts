@@ -148,6 +148,12 @@ describe(`workspace lifecycle (${storeName})`, () => {
     await waitForStatus(c, wg, stopped.workspace_id!, 'Stopped');
     assertOk(await c.workspaces.delete(wg, stopped.workspace_id!));
     await waitForDeletion(c, wg, stopped.workspace_id!);
+
+    const idle = await activeWorkspace(c, wg, { name: 'row-delete-idle', enable_auto_start: true });
+    assertOk(await c.workspaces.pause(wg, idle.workspace_id!));
+    await waitForStatus(c, wg, idle.workspace_id!, 'Idle');
+    assert.equal(assertOk(await c.workspaces.delete(wg, idle.workspace_id!)).status, 'Deleting');
+    await waitForDeletion(c, wg, idle.workspace_id!);
   });
 
   it('a driver failure after retries leaves the workspace Failed; resume re-runs the failed step, delete works', async () => {
@@ -171,7 +177,7 @@ describe(`workspace lifecycle (${storeName})`, () => {
   });
 
   describe('409 for infrastructure changes in the wrong state, metadata accepted in every state', () => {
-    it('refuses resize, HA, upgrade, refresh and pause while Resuming; accepts renames', async () => {
+    it('refuses resize, HA, upgrade, pause and delete while Resuming; accepts renames', async () => {
       const ws = await activeWorkspace(c, wg, { name: 'conflict-resuming', tg_version: '4.1.0', x_test_env: 'slow:resume=120s' });
       const id = ws.workspace_id!;
       assertOk(await c.workspaces.pause(wg, id));
@@ -193,7 +199,7 @@ describe(`workspace lifecycle (${storeName})`, () => {
       assert.equal(active.auto_stop_minutes, 15);
     });
 
-    it('refuses resize and refresh of a Stopped workspace but accepts every metadata edit', async () => {
+    it('refuses resize of a Stopped workspace but accepts every metadata edit', async () => {
       const rw = await activeWorkspace(c, wg, { name: 'conflict-stopped' });
       const id = rw.workspace_id!;
       assertOk(await c.workspaces.pause(wg, id));
@@ -210,9 +216,32 @@ describe(`workspace lifecycle (${storeName})`, () => {
       assert.deepEqual(edited.agent_config, { heartbeat_interval_seconds: 30 });
     });
 
-    it('refuses pause while Creating', async () => {
+    it('refuses refresh of a read-only workspace that is not Active', async () => {
+      const rw = await activeWorkspace(c, wg, { name: 'conflict-refresh-rw' });
+      const ro = await activeWorkspace(c, wg, { name: 'conflict-refresh-ro', is_rw: false, tg_database_id: rw.database_id! });
+      assertOk(await c.workspaces.pause(wg, ro.workspace_id!));
+      await waitForStatus(c, wg, ro.workspace_id!, 'Stopped');
+      const refresh = await c.workspaces.refresh(wg, ro.workspace_id!);
+      assertError(refresh, 409, 'Bad-Request', 'status');
+      assert.match(refresh.body.ErrorDetails[0]!.Reason, /Stopped.*must be Active/);
+    });
+
+    it('refuses resume while Pausing', async () => {
+      const ws = await activeWorkspace(c, wg, { name: 'conflict-pausing', x_test_env: 'slow:pause=60s' });
+      assert.equal(assertOk(await c.workspaces.pause(wg, ws.workspace_id!)).status, 'Pausing');
+      const resume = await c.workspaces.resume(wg, ws.workspace_id!);
+      assertError(resume, 409, 'Bad-Request', 'status');
+      assert.match(resume.body.ErrorDetails[0]!.Reason, /Pausing/);
+      assertError(await c.workspaces.update(wg, ws.workspace_id!, { pause: false }), 409, 'Bad-Request', 'status');
+      await advance(60);
+      await waitForStatus(c, wg, ws.workspace_id!, 'Stopped');
+    });
+
+    it('refuses pause, resume and delete while Creating', async () => {
       const created = assertOk(await c.workspaces.create(wg, { name: 'conflict-creating', x_test_env: 'slow:create=60s' }));
       assertError(await c.workspaces.pause(wg, created.workspace_id!), 409, 'Bad-Request', 'status');
+      assertError(await c.workspaces.resume(wg, created.workspace_id!), 409, 'Bad-Request', 'status');
+      assertError(await c.workspaces.delete(wg, created.workspace_id!), 409, 'Bad-Request', 'status');
       assert.equal(assertOk(await c.workspaces.update(wg, created.workspace_id!, { workspace_name: 'still-creating' })).status, 'Creating');
       await advance(60);
       await waitForStatus(c, wg, created.workspace_id!, 'Active');
