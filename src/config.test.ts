@@ -18,7 +18,13 @@ describe('loadConfig', () => {
     assert.equal(c.baseDomain, 'localhost');
     assert.equal(c.logLevel, 'info');
     assert.equal(c.rateLimit, 6000);
+    assert.deepEqual([c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections], [10_000, 30_000, 72_000, 1000]);
     assert.ok(Object.isFrozen(c));
+  });
+
+  it('reads the listener timeouts in seconds (fractions allowed) and the connection cap', () => {
+    const c = loadConfig({ ACACIA_HEADERS_TIMEOUT: '0.25', ACACIA_REQUEST_TIMEOUT: '2', ACACIA_KEEP_ALIVE_TIMEOUT: '5', ACACIA_MAX_CONNECTIONS: '0' });
+    assert.deepEqual([c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections], [250, 2000, 5000, 0]);
   });
 
   const bad: Array<[string, string, RegExp]> = [
@@ -31,6 +37,11 @@ describe('loadConfig', () => {
     ['ACACIA_BASE_DOMAIN', 'not a domain', /ACACIA_BASE_DOMAIN must be a DNS domain/],
     ['ACACIA_LOG_LEVEL', 'loud', /ACACIA_LOG_LEVEL must be one of/],
     ['ACACIA_RATE_LIMIT', '1.5', /ACACIA_RATE_LIMIT must be an integer/],
+    ['ACACIA_HEADERS_TIMEOUT', '0', /ACACIA_HEADERS_TIMEOUT must be a number of seconds from 0.1 to 3600/],
+    ['ACACIA_HEADERS_TIMEOUT', '40', /ACACIA_HEADERS_TIMEOUT must not exceed ACACIA_REQUEST_TIMEOUT/],
+    ['ACACIA_REQUEST_TIMEOUT', 'soon', /ACACIA_REQUEST_TIMEOUT must be a number of seconds/],
+    ['ACACIA_KEEP_ALIVE_TIMEOUT', 'long', /ACACIA_KEEP_ALIVE_TIMEOUT must be a number of seconds/],
+    ['ACACIA_MAX_CONNECTIONS', '-1', /ACACIA_MAX_CONNECTIONS must be an integer/],
     ['ACACIA_CONFIG', '/nonexistent/acacia.json', /ACACIA_CONFIG cannot be read as JSON/],
   ];
   for (const [name, value, message] of bad) {

@@ -31,6 +31,13 @@ export interface Config {
   rateLimit: number;
   catalog: Catalog;
   bodyLimit: number;
+  /** Time a client may take to send a request's headers, then its whole request (ms). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Time an idle keep-alive connection stays open (ms). */
+  keepAliveTimeoutMs: number;
+  /** Open connections per listener; 0 = no cap. */
+  maxConnections: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -43,6 +50,11 @@ const int = (min: number, max: number) => (name: string, raw: string) => {
 const oneOf = <T extends string>(values: readonly T[]) => (name: string, raw: string) => {
   if (!values.includes(raw as T)) throw new ConfigError(name, `must be one of ${values.join(', ')} (got "${raw}")`);
   return raw as T;
+};
+const seconds = (min: number, max: number) => (name: string, raw: string) => {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ConfigError(name, `must be a number of seconds from ${min} to ${max} (got "${raw}")`);
+  return n;
 };
 const text = (name: string, raw: string) => {
   if (raw.trim() === '') throw new ConfigError(name, 'must not be empty');
@@ -95,6 +107,10 @@ export const settings = [
   { env: 'ACACIA_CONFIG', flag: 'config', def: undefined, help: 'JSON file overriding catalogs, tiers and limits', parse: text },
   { env: 'ACACIA_LOG_LEVEL', flag: 'log-level', def: 'info', help: `log level (${logLevels.join(', ')})`, parse: oneOf(logLevels) },
   { env: 'ACACIA_RATE_LIMIT', flag: 'rate-limit', def: '6000', help: 'requests per minute per API key (0 = off)', parse: int(0, 10_000_000) },
+  { env: 'ACACIA_HEADERS_TIMEOUT', flag: 'headers-timeout', def: '10', help: 'seconds a client may take to send the headers of a request (API and gateway)', parse: seconds(0.1, 3600) },
+  { env: 'ACACIA_REQUEST_TIMEOUT', flag: 'request-timeout', def: '30', help: 'seconds a client may take to send a whole request (API and gateway)', parse: seconds(0.1, 3600) },
+  { env: 'ACACIA_KEEP_ALIVE_TIMEOUT', flag: 'keep-alive-timeout', def: '72', help: 'seconds an idle keep-alive connection stays open (API and gateway)', parse: seconds(0.1, 3600) },
+  { env: 'ACACIA_MAX_CONNECTIONS', flag: 'max-connections', def: '1000', help: 'open connections per listener, API and gateway each (0 = no cap)', parse: int(0, 1_000_000) },
 ] as const;
 
 type Setting = (typeof settings)[number];
@@ -145,6 +161,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     rateLimit: read(env, byEnv('ACACIA_RATE_LIMIT'))!,
     catalog,
     bodyLimit: 1024 * 1024,
+    headersTimeoutMs: Math.round(read(env, byEnv('ACACIA_HEADERS_TIMEOUT'))! * 1000),
+    requestTimeoutMs: Math.round(read(env, byEnv('ACACIA_REQUEST_TIMEOUT'))! * 1000),
+    keepAliveTimeoutMs: Math.round(read(env, byEnv('ACACIA_KEEP_ALIVE_TIMEOUT'))! * 1000),
+    maxConnections: read(env, byEnv('ACACIA_MAX_CONNECTIONS'))!,
   };
+  // Node refuses a headers timeout longer than the request timeout it is part of.
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError('ACACIA_HEADERS_TIMEOUT', `must not exceed ACACIA_REQUEST_TIMEOUT (${config.headersTimeoutMs / 1000} s > ${config.requestTimeoutMs / 1000} s)`);
+  }
   return Object.freeze(config);
 }

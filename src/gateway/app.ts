@@ -6,6 +6,8 @@ import { GatewayRefusal, type Credentials } from '../domain/gateway.js';
 import type { Services } from '../domain/services.js';
 import { toAppError } from '../http/envelope.js';
 import { errorCodes } from '../http/error-codes.js';
+import { capConnections, clientErrorHandler, listenerOptions, MAX_PARAM_LENGTH, type ConnectionRefusal } from '../http/listener-limits.js';
+import { requireHost } from '../http/request-context.js';
 import { routeRequest } from './routing.js';
 import { simulatedReply } from './simulated-workspace.js';
 
@@ -38,16 +40,25 @@ function refuse(reply: FastifyReply, err: AppError, workspaceId?: string): Fasti
   return reply.code(errorCodes[err.code].status).send({ error: true, code: err.code, message, ...info });
 }
 
+/** A request refused on the connection, before routing, in the gateway's own shape. */
+function refusalBody(refusal: ConnectionRefusal): Record<string, unknown> {
+  return { error: true, code: refusal.status === 408 ? 'request-timeout' : 'invalid', message: `${refusal.field} ${refusal.reason}` };
+}
+
 /** The data-plane listener (DESIGN §9), unstarted. */
 export function buildGateway(deps: GatewayDeps): FastifyInstance {
   const { config, services } = deps;
   const app = Fastify({
+    ...listenerOptions(config),
     // The shared logger redacts Authorization wherever it appears.
     loggerInstance: deps.logger.child({ listener: 'gateway' }) as FastifyBaseLogger,
     trustProxy: config.trustProxy ?? false,
     bodyLimit: config.bodyLimit,
-    requestTimeout: 30_000,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler: clientErrorHandler(config, (refusal) => refusalBody(refusal)),
+    frameworkErrors: (error, _request, reply) => void refuse(reply, toAppError(error)),
   });
+  capConnections(app, config.maxConnections);
 
   // The workspace decides what a body means; the gateway only forwards, so it parses none.
   app.removeAllContentTypeParsers();
@@ -60,6 +71,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
     return refuse(reply, appError);
   });
 
+  app.addHook('onRequest', async (request) => requireHost(request));
   const syncClock = deps.syncClock;
   if (syncClock) app.addHook('onRequest', async () => syncClock());
 

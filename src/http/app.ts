@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import sjson from 'secure-json-parse';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { requireApiKey } from './auth.js';
-import { renderAppError, toAppError } from './envelope.js';
+import { renderAppError, renderConnectionRefusal, toAppError } from './envelope.js';
 import { idempotentPosts } from './idempotency.js';
+import { parseJsonBody, refuseUnexpectedBody } from './json-body.js';
+import { MAX_PARAM_LENGTH, capConnections, clientErrorHandler, listenerOptions } from './listener-limits.js';
 import { instrument } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { limitRequestRate } from './rate-limit.js';
+import { checkIfMatch, refuseNulInParameters, requireHost } from './request-context.js';
 import { API_PREFIX } from './responses.js';
 import { indexRoutes } from './route-index.js';
 import { allowListRoutes } from './routes/allow-list.js';
@@ -45,39 +47,51 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
   const app = Fastify({
+    ...listenerOptions(config),
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy ?? false,
-    routerOptions: { ignoreTrailingSlash: true },
-    requestTimeout: 30_000,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     genReqId: (req) => {
       const header = req.headers['x-request-id'];
       return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
     },
+    // Requests the HTTP parser refuses, and timeouts, never reach a route: answer them here.
+    clientErrorHandler: clientErrorHandler(config, renderConnectionRefusal),
+    // Bad percent-encoding and over-long path parameters are found before routing.
+    frameworkErrors: (error, request, reply) => {
+      const { status, body } = renderAppError(toAppError(error), request.id);
+      (reply as FastifyReply).code(status).header('x-request-id', request.id).send(body);
+    },
   });
+  capConnections(app, config.maxConnections);
 
   app.setValidatorCompiler(validatorCompiler);
   const allowedMethods = indexRoutes(app);
   const registry = instrument(app);
 
-  // JSON only; an empty body is no body, and prototype-poisoning keys are refused.
+  // JSON only, parsed strictly (see parseJsonBody); an empty body is no body.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    if (body === '') return done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
     try {
-      done(null, sjson.parse(body as string, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, parseJsonBody(body as Buffer));
     } catch (err) {
-      done(new AppError('invalid', { field: 'body', reason: `is not valid JSON (${(err as Error).message})` }), undefined);
+      done(err as Error, undefined);
     }
   });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    requireHost(request);
   });
 
-  // A body-taking route called without a body validates as {} so required fields are named.
+  // A body-taking route called without a body validates as {} so required fields are named;
+  // a route that takes no body refuses one with fields in it, as a strict body would.
   app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    refuseNulInParameters(request);
+    if (request.routeOptions.schema?.body) {
+      if (request.body === undefined) request.body = {};
+    } else request.body = refuseUnexpectedBody(request.body);
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -103,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       requireApiKey(api, services);
+      checkIfMatch(api);
       await limitRequestRate(api, config.rateLimit);
       idempotentPosts(api, services);
       workgroupRoutes(api, services);
@@ -128,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onRequest', async () => testClock.sync());
     await app.register(async (scope) => {
       requireApiKey(scope, services);
+      checkIfMatch(scope);
       testClockRoutes(scope, testClock);
     });
   }

@@ -14,7 +14,7 @@ export type AllowListEntryRecord = Static<typeof AllowListEntryRecord>;
 export const AllowListEntryBody = Body({
   cidr: Type.String({ minLength: 1, maxLength: 64, description: 'an IPv4 or IPv6 address or CIDR range' }),
   note: Type.Optional(Type.String({ maxLength: 256 })),
-  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'RFC 3339; the entry stops applying at that instant' }))),
+  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time', maxLength: 64, description: 'RFC 3339; the entry stops applying at that instant' }))),
 });
 export type AllowListEntryBody = Static<typeof AllowListEntryBody>;
 

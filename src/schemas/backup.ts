@@ -43,7 +43,7 @@ export type RestoreStatusRecord = Static<typeof RestoreStatusRecord>;
 /** POST …/backups/schedule: creates or updates the workspace's backup schedule (omitted fields keep their values). */
 export const BackupScheduleBody = Body({
   schedule: Opt(Type.String({ minLength: 1, maxLength: 128, description: '5-field cron expression, in UTC' })),
-  max_backup_files: Opt(Type.Integer({ minimum: 1, description: "automatic backups kept; at most the tier's automatic backups" })),
+  max_backup_files: Opt(Type.Integer({ minimum: 1, maximum: 1000, description: "automatic backups kept; at most the tier's automatic backups" })),
   max_reserved_days: Opt(Type.Integer({ minimum: 1, maximum: 3650, description: 'automatic backups this many days old are deleted' })),
   max_retry: Opt(Type.Integer({ minimum: 0, maximum: 10, description: 'retries of a failed automatic backup' })),
   pause: Opt(Type.Boolean({ description: 'true stops firings; retention still applies' })),

@@ -100,8 +100,10 @@ export const UpdateCloudProviderBody = Body({
 });
 export type UpdateCloudProviderBody = Static<typeof UpdateCloudProviderBody>;
 
+/** Far above any real node group (EKS allows 450 nodes per group), so only nonsense is refused. */
+const NodeCount = Type.Integer({ minimum: 0, maximum: 1000 });
 const NodeGroupInput = Type.Object(
-  { max_size: Opt(Type.Integer({ minimum: 0 })), min_size: Opt(Type.Integer({ minimum: 0 })), overprovisioning_factor: Opt(Type.Integer({ minimum: 0 })) },
+  { max_size: Opt(NodeCount), min_size: Opt(NodeCount), overprovisioning_factor: Opt(NodeCount) },
   { additionalProperties: false },
 );
 

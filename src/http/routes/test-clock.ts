@@ -10,7 +10,7 @@ import { replies } from '../responses.js';
 
 const ClockBody = Body({
   advance_seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 366 * 24 * 3600 })),
-  now: Type.Optional(Type.String({ format: 'date-time' })),
+  now: Type.Optional(Type.String({ format: 'date-time', maxLength: 64 })),
   skip_due: Type.Optional(Type.Boolean({ description: 'move at once, as if the process had been down meanwhile, then run what is due (late)' })),
 });
 
