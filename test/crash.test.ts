@@ -1,32 +1,13 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { AcaciaClient, resultOf } from '../src/client/index.js';
+import { resultOf } from '../src/client/index.js';
 import { assertOk } from './helpers/assert.js';
-import { listeningUrl, spawnCli, storeEnv } from './helpers/cli.js';
+import { serveProcess, stopProcess } from './helpers/serve.js';
 import { freshStore, newKeyText, storeName, type StoreLocation } from './helpers/server.js';
 import { newWorkgroup } from './helpers/workspaces.js';
 
-async function serve(store: StoreLocation, key: string): Promise<{ child: ChildProcess; client: AcaciaClient }> {
-  const child = spawnCli(['serve'], {
-    ...storeEnv(store), ACACIA_PORT: '0', ACACIA_GATEWAY_PORT: '0', ACACIA_BOOTSTRAP_API_KEY: key,
-    ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '1',
-  });
-  try {
-    const url = await listeningUrl(child, { stdout: '', stderr: '' });
-    return { child, client: new AcaciaClient({ baseUrl: url, apiKey: key }) };
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw err;
-  }
-}
-
-async function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill(signal);
-  await exited;
-}
+// Realistic simulated durations, so operations are still in flight at the kill.
+const serve = (store: StoreLocation, key: string) => serveProcess(store, key, { ACACIA_SIM_SPEED: '1' });
 
 describe(`crash recovery (${storeName})`, () => {
   it('after SIGKILL with operations in flight, a restarted server brings every workspace to its target once', async () => {
@@ -50,7 +31,7 @@ describe(`crash recovery (${storeName})`, () => {
       const inFlight = resultOf(await client.operations.list()).filter((o) => o.state === 'pending' || o.state === 'running');
       assert.equal(inFlight.length, 8, 'every create is still in flight at the kill');
 
-      await kill(child, 'SIGKILL');
+      await stopProcess(child, 'SIGKILL');
       ({ child, client } = await serve(store, key));
 
       // Past every simulated duration and any lease the dead process held.
@@ -70,7 +51,7 @@ describe(`crash recovery (${storeName})`, () => {
       assertOk(await client.moveClock({ advance_seconds: 60 }));
       assert.equal(resultOf(await client.workspaces.get(wg, ids[0]!)).status, 'Stopped');
     } finally {
-      await kill(child, 'SIGKILL');
+      await stopProcess(child, 'SIGKILL');
       await store.dispose();
     }
   });

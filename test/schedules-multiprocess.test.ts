@@ -1,28 +1,19 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { AcaciaClient, resultOf } from '../src/client/index.js';
+import { resultOf, type AcaciaClient } from '../src/client/index.js';
 import { assertOk } from './helpers/assert.js';
-import { listeningUrl, spawnCli, storeEnv } from './helpers/cli.js';
+import { serveProcess, stopProcess, type ServeProcess } from './helpers/serve.js';
 import { freshStore, newKeyText, storeName, type StoreLocation } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
 
-async function serve(store: StoreLocation, key: string): Promise<{ child: ChildProcess; client: AcaciaClient }> {
-  const child = spawnCli(['serve'], { ...storeEnv(store), ACACIA_PORT: '0', ACACIA_GATEWAY_PORT: '0', ACACIA_BOOTSTRAP_API_KEY: key, ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' });
-  try {
-    return { child, client: new AcaciaClient({ baseUrl: await listeningUrl(child, { stdout: '', stderr: '' }), apiKey: key }) };
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw err;
-  }
-}
+const serve = (store: StoreLocation, key: string) => serveProcess(store, key, { ACACIA_SIM_SPEED: '0' });
 
 // Several processes share one PostgreSQL (DESIGN §10); SQLite's scale is one process.
 describe(`schedules across processes (${storeName})`, { skip: storeName !== 'postgres' && 'needs PostgreSQL' }, () => {
   it('two servers on one database fire each occurrence exactly once', async () => {
     const store = await freshStore();
     const key = newKeyText();
-    const servers: Array<{ child: ChildProcess; client: AcaciaClient }> = [];
+    const servers: ServeProcess[] = [];
     try {
       servers.push(await serve(store, key));
       servers.push(await serve(store, key));
@@ -45,8 +36,7 @@ describe(`schedules across processes (${storeName})`, { skip: storeName !== 'pos
       assert.ok(ops.every((o) => o.state === 'succeeded'));
       assert.equal(resultOf(await b.schedules.get(wg, ws, pause.id)).last_run?.occurrence_at, '2027-09-10T18:00:00Z');
     } finally {
-      for (const s of servers) s.child.kill('SIGKILL');
-      await Promise.all(servers.map((s) => new Promise((r) => (s.child.exitCode !== null ? r(null) : s.child.once('exit', r)))));
+      await Promise.all(servers.map((s) => stopProcess(s.child, 'SIGKILL')));
       await store.dispose();
     }
   });

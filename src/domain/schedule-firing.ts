@@ -52,21 +52,32 @@ export async function fireOccurrence(trx: Executor, dialect: DialectName, catalo
   return result;
 }
 
+/** Reads of the workspace before a run gives up on requests that keep changing it. */
+const START_ATTEMPTS = 5;
+
 async function startAction(trx: Executor, dialect: DialectName, catalog: Catalog, s: Schedule, now: number): Promise<FiringOutcome> {
-  const ws = await findWorkspaceById(trx, s.workspace_id);
-  if (!ws) return skipped('the workspace no longer exists');
-  try {
-    const params = await actionParams(trx, dialect, catalog, s, ws);
-    if (typeof params === 'string') return skipped(params);
-    const changes = s.action === 'resize' ? { size: s.workspace_type_name! } : {};
-    const { operationId } = await beginWorkspaceOperation(trx, ws, params, now, changes);
-    return { outcome: 'started', operationId };
-  } catch (err) {
-    // A rule of the workspace's current state or quota forbids it now: say which.
-    if (err instanceof AppError && err.code !== 'internal') return skipped(err.details.map((d) => d.reason).join('; '));
-    throw err;
+  for (let attempt = 1; ; attempt++) {
+    const ws = await findWorkspaceById(trx, s.workspace_id);
+    if (!ws) return skipped('the workspace no longer exists');
+    try {
+      const params = await actionParams(trx, dialect, catalog, s, ws);
+      if (typeof params === 'string') return skipped(params);
+      const changes = s.action === 'resize' ? { size: s.workspace_type_name! } : {};
+      const { operationId } = await beginWorkspaceOperation(trx, ws, params, now, changes);
+      return { outcome: 'started', operationId };
+    } catch (err) {
+      // A request changed the workspace since it was read (a rename, say): judge the
+      // occurrence on the workspace as it is now (each read in the transaction sees the
+      // latest commit) rather than skip it for a race.
+      if (isConcurrentChange(err) && attempt < START_ATTEMPTS) continue;
+      // A rule of the workspace's current state or quota forbids it now: say which.
+      if (err instanceof AppError && err.code !== 'internal') return skipped(err.details.map((d) => d.reason).join('; '));
+      throw err;
+    }
   }
 }
+
+const isConcurrentChange = (err: unknown) => err instanceof AppError && err.code === 'conflict' && err.details.some((d) => d.field === 'version_number');
 
 /** The operation the action starts, or the reason it has nothing to do. */
 async function actionParams(trx: Executor, dialect: DialectName, catalog: Catalog, s: Schedule, ws: Workspace): Promise<WorkspaceOpParams | string> {

@@ -62,60 +62,79 @@ export async function beginWorkspaceOperation(
 /** Applies a finished operation's effect to its workspace (inside the completing transaction). */
 export async function completeWorkspaceOperation(trx: Executor, op: Operation, now: number, result: { topologyBytes?: number } = {}): Promise<void> {
   const params = op.params as WorkspaceOpParams;
-  const ws = await wsRepo.findWorkspaceById(trx, op.resource_id);
-  if (!ws) return; // deleted meanwhile: nothing left to apply to
   if (params.op === 'delete') {
-    await wsRepo.deleteWorkspace(trx, ws.id);
+    await wsRepo.deleteWorkspace(trx, op.resource_id);
     return;
   }
-  const changes: WorkspaceChanges = {
-    status: finalStatus(params.op, ws.enable_auto_start),
-    condition_type: NORMAL_CONDITION,
-    err_message: null,
-    failed_operation_id: null,
-  };
-  if (params.op === 'create' || params.op === 'resume') changes.last_activity_at = now;
-  if (params.op === 'create' && result.topologyBytes !== undefined) changes.graph_topology_size_bytes = result.topologyBytes;
-  if (params.op === 'update' && params.tg_version) {
-    changes.tg_version = params.tg_version;
-    if (ws.desired_tg_version === params.tg_version) {
-      changes.desired_tg_version = null;
-      changes.maintenance_due_at = null;
+  await updateLatest(trx, op.resource_id, now, async (ws) => {
+    const changes: WorkspaceChanges = {
+      status: finalStatus(params.op, ws.enable_auto_start),
+      condition_type: NORMAL_CONDITION,
+      err_message: null,
+      failed_operation_id: null,
+    };
+    if (params.op === 'create' || params.op === 'resume') changes.last_activity_at = now;
+    if (params.op === 'create' && result.topologyBytes !== undefined) changes.graph_topology_size_bytes = result.topologyBytes;
+    if (params.op === 'update' && params.tg_version) {
+      changes.tg_version = params.tg_version;
+      if (ws.desired_tg_version === params.tg_version) {
+        changes.desired_tg_version = null;
+        changes.maintenance_due_at = null;
+      }
+      if (params.maintenance) changes.last_maintenance = now;
     }
-    if (params.maintenance) changes.last_maintenance = now;
-  }
-  if (params.op === 'restore' && params.backup_id) {
-    // The data is the backup's again: its size, as of the instant it was taken.
-    const backup = await findBackupById(trx, params.backup_id);
-    if (backup) {
-      changes.graph_topology_size_bytes = backup.size_bytes;
-      changes.snapshot_time = backup.created_at;
+    if (params.op === 'restore' && params.backup_id) {
+      // The data is the backup's again: its size, as of the instant it was taken.
+      const backup = await findBackupById(trx, params.backup_id);
+      if (backup) {
+        changes.graph_topology_size_bytes = backup.size_bytes;
+        changes.snapshot_time = backup.created_at;
+      }
     }
-  }
-  if (params.op === 'refresh') {
-    changes.refresh_status = 'Succeeded';
-    changes.refresh_message = 'refreshed from the read-write workspace of the database';
-    changes.snapshot_time = now;
-    const rw = (await wsRepo.listWorkspacesOfDatabase(trx, ws.database_id)).find((w) => w.is_rw);
-    if (rw) {
-      changes.graph_topology_size_bytes = rw.graph_topology_size_bytes;
-      changes.vertex_count = rw.vertex_count;
-      changes.edge_count = rw.edge_count;
+    if (params.op === 'refresh') {
+      changes.refresh_status = 'Succeeded';
+      changes.refresh_message = 'refreshed from the read-write workspace of the database';
+      changes.snapshot_time = now;
+      const rw = (await wsRepo.listWorkspacesOfDatabase(trx, ws.database_id)).find((w) => w.is_rw);
+      if (rw) {
+        changes.graph_topology_size_bytes = rw.graph_topology_size_bytes;
+        changes.vertex_count = rw.vertex_count;
+        changes.edge_count = rw.edge_count;
+      }
     }
-  }
-  await wsRepo.updateWorkspace(trx, ws, changes, now);
+    return changes;
+  });
 }
 
 /** Marks the workspace Failed with the driver's message, remembering the operation for a retry. */
 export async function failWorkspaceOperation(trx: Executor, op: Operation, message: string, now: number): Promise<void> {
-  const ws = await wsRepo.findWorkspaceById(trx, op.resource_id);
-  if (!ws) return;
-  const changes: WorkspaceChanges = { status: 'Failed', condition_type: NORMAL_CONDITION, err_message: message, failed_operation_id: op.id };
-  if ((op.params as WorkspaceOpParams).op === 'refresh') {
-    changes.refresh_status = 'Failed';
-    changes.refresh_message = message;
+  await updateLatest(trx, op.resource_id, now, () => {
+    const changes: WorkspaceChanges = { status: 'Failed', condition_type: NORMAL_CONDITION, err_message: message, failed_operation_id: op.id };
+    if ((op.params as WorkspaceOpParams).op === 'refresh') {
+      changes.refresh_status = 'Failed';
+      changes.refresh_message = message;
+    }
+    return changes;
+  });
+}
+
+/** Compare-and-set attempts before an operation's outcome gives up (and its transaction rolls back). */
+const OUTCOME_ATTEMPTS = 5;
+
+/**
+ * Writes an operation's outcome on the workspace as it is now. While an operation runs,
+ * requests may still change metadata (a rename, say) and bump the version between the read
+ * and the compare-and-set; the outcome must not be lost to that, or the workspace would stay
+ * in its transitional status for good. So it reads again and reapplies; within the
+ * transaction each read sees the latest committed row. Nothing to do once the workspace is gone.
+ */
+async function updateLatest(trx: Executor, id: string, now: number, changesFor: (ws: Workspace) => WorkspaceChanges | Promise<WorkspaceChanges>): Promise<void> {
+  for (let i = 0; i < OUTCOME_ATTEMPTS; i++) {
+    const ws = await wsRepo.findWorkspaceById(trx, id);
+    if (!ws) return; // deleted meanwhile: nothing left to apply to
+    if (await wsRepo.updateWorkspace(trx, ws, await changesFor(ws), now)) return;
   }
-  await wsRepo.updateWorkspace(trx, ws, changes, now);
+  throw new Error(`workspace ${id} kept changing while the outcome of an operation was written`);
 }
 
 /** Recomputes when a pending upgrade may run: the next window, or never while auto-upgrade is disabled. */

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Catalog } from '../domain/catalog.js';
 import type { Store } from '../store/store.js';
-import { countLeasedElsewhere, nextOperationDueAt } from '../store/repositories/operations.js';
+import { leasesHeldElsewhere, nextOperationDueAt } from '../store/repositories/operations.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { ManualClock, type Clock } from './clock.js';
 import type { ProvisionerDriver } from './driver.js';
@@ -48,6 +48,8 @@ export class Engine {
   private wakeUp?: () => void;
   private woken = false;
   private tail: Promise<unknown> = Promise.resolve();
+  /** Leases of other processes that a clock move waited out without their release (see settle). */
+  private readonly abandonedLeases = new Set<string>();
 
   constructor(private readonly options: EngineOptions) {
     const { store, clock, driver, catalog, logger, speed } = options;
@@ -133,13 +135,22 @@ export class Engine {
   /**
    * Drains, then waits while another process runs operations under a live lease: moving the
    * shared clock past their lease expiry would hand them over mid-step. A process that died
-   * holding a lease is waited on only briefly; the clock then moves on and reclaims its work.
+   * holding a lease is waited on only briefly, and once: a lease waited on for SETTLE_MS is
+   * taken for dead and not waited on again (a clock move stops at many instants before that
+   * lease expires), so the clock moves on and reclaims its work.
    */
   private async settle(): Promise<void> {
     const deadline = Date.now() + SETTLE_MS;
     for (;;) {
       await this.drain();
-      if (Date.now() > deadline || (await countLeasedElsewhere(this.options.store.db, this.owner, this.options.clock.now())) === 0) return;
+      const held = await leasesHeldElsewhere(this.options.store.db, this.owner, this.options.clock.now());
+      for (const lease of this.abandonedLeases) if (!held.includes(lease)) this.abandonedLeases.delete(lease);
+      const awaited = held.filter((lease) => !this.abandonedLeases.has(lease));
+      if (awaited.length === 0) return;
+      if (Date.now() > deadline) {
+        for (const lease of awaited) this.abandonedLeases.add(lease);
+        return;
+      }
       await new Promise((r) => setTimeout(r, 20));
     }
   }

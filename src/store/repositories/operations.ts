@@ -131,16 +131,19 @@ export async function nextOperationDueAt(db: Executor, after: number): Promise<n
   return times.length ? Math.min(...times) : undefined;
 }
 
-/** Operations another worker is running under a lease that has not expired at `now`. */
-export async function countLeasedElsewhere(db: Executor, owner: string, now: number): Promise<number> {
-  const row = await db
+/**
+ * The leases other workers hold at `now` (unexpired), one key per operation and lease: a
+ * lease taken again, even of the same operation, is a new key.
+ */
+export async function leasesHeldElsewhere(db: Executor, owner: string, now: number): Promise<string[]> {
+  const rows = await db
     .selectFrom('operations')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select(['id', 'lease_owner', 'lease_expires_at'])
     .where('state', '=', 'running')
     .where('lease_owner', '!=', owner)
     .where('lease_expires_at', '>', now)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .execute();
+  return rows.map((r) => `${r.id}:${r.lease_owner}:${r.lease_expires_at}`);
 }
 
 export async function countUnfinishedOperations(db: Executor): Promise<number> {

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { resultOf, type AcaciaClient } from '../src/client/index.js';
+import { assertOk } from './helpers/assert.js';
+import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { newWorkgroup, waitForStatus } from './helpers/workspaces.js';
+
+// On PostgreSQL a request may commit a change to a workspace between the engine's read of it
+// and its compare-and-set. Here a rename's transaction holds the row while the engine reads
+// it and waits on it, and commits then. SQLite takes its one write lock for a whole
+// transaction, so there the two cannot interleave.
+describe(`engine and a concurrent edit (${storeName})`, { skip: storeName !== 'postgres' && 'needs PostgreSQL' }, () => {
+  let server: TestServer;
+  let c: AcaciaClient;
+  let watcher: pg.Client;
+
+  before(async () => {
+    server = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '1' });
+    c = server.client;
+    watcher = new pg.Client({ connectionString: server.store.databaseUrl });
+    await watcher.connect();
+  });
+  after(async () => {
+    await watcher.end();
+    await server.close();
+  });
+
+  /** Renames the workspace in a transaction that commits only once `engineMove` waits on the row. */
+  async function renameDuring(ws: string, name: string, engineMove: () => Promise<unknown>): Promise<void> {
+    const editor = new pg.Client({ connectionString: server.store.databaseUrl });
+    await editor.connect();
+    try {
+      await editor.query('begin');
+      await editor.query('update workspaces set name = $2, version_number = version_number + 1 where id = $1', [ws, name]);
+      const moved = engineMove();
+      const waiting = async () =>
+        (await watcher.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0].n;
+      for (let i = 0; i < 500 && (await waiting()) === 0; i++) await sleep(10);
+      assert.ok((await waiting()) > 0, 'the engine waits on the edited row');
+      await editor.query('commit');
+      await moved;
+    } finally {
+      await editor.end();
+    }
+  }
+
+  it('the outcome of an operation is written on the edited workspace, not lost', async () => {
+    const wg = await newWorkgroup(c);
+    const ws = resultOf(await c.workspaces.create(wg, { name: 'raced' })).workspace_id!;
+    // The first step has run: the create now waits out its simulated 90 seconds.
+    for (let i = 0; i < 200 && resultOf(await c.operations.list(ws))[0]?.state !== 'pending'; i++) await sleep(20);
+    await renameDuring(ws, 'raced-renamed', async () => assertOk(await c.moveClock({ advance_seconds: 120 })));
+    const record = resultOf(await c.workspaces.get(wg, ws));
+    assert.deepEqual([record.status, record.name], ['Active', 'raced-renamed']);
+    assert.deepEqual(resultOf(await c.operations.list(ws)).map((o) => o.state), ['succeeded']);
+  });
+
+  it('a scheduled occurrence starts on the edited workspace rather than being skipped', async () => {
+    const wg = await newWorkgroup(c);
+    const ws = resultOf(await c.workspaces.create(wg, { name: 'scheduled' })).workspace_id!;
+    assertOk(await c.moveClock({ advance_seconds: 120 }));
+    await waitForStatus(c, wg, ws, 'Active');
+    const now = Date.parse(assertOk(await c.moveClock({ advance_seconds: 0 })).now);
+    const at = new Date(Math.ceil((now + 60_000) / 60_000) * 60_000 + 60_000);
+    const time = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
+    const s = assertOk(await c.schedules.create(wg, ws, { repeat: 'daily', time, timezone: 'UTC', action: 'pause', workspace_id: ws }));
+    await renameDuring(ws, 'scheduled-renamed', async () => assertOk(await c.moveClock({ now: at.toISOString() })));
+    const run = resultOf(await c.schedules.get(wg, ws, s.id)).last_run;
+    assert.equal(run?.outcome, 'started', JSON.stringify(run));
+    assert.equal(resultOf(await c.workspaces.get(wg, ws)).name, 'scheduled-renamed');
+  });
+});
