@@ -35,6 +35,8 @@ describe('loadConfig', () => {
     ['ACACIA_CLOCK', 'sundial', /ACACIA_CLOCK must be one of system, manual/],
     ['ACACIA_SIM_SPEED', 'fast', /ACACIA_SIM_SPEED must be a number/],
     ['ACACIA_BASE_DOMAIN', 'not a domain', /ACACIA_BASE_DOMAIN must be a DNS domain/],
+    ['ACACIA_TRUST_PROXY', '10.0.0.1,not-an-address', /ACACIA_TRUST_PROXY has an entry that is not an address or CIDR range: "not-an-address"/],
+    ['ACACIA_TRUST_PROXY', '10.0.0.1/24', /ACACIA_TRUST_PROXY has an entry .*did you mean 10.0.0.0\/24/],
     ['ACACIA_LOG_LEVEL', 'loud', /ACACIA_LOG_LEVEL must be one of/],
     ['ACACIA_RATE_LIMIT', '1.5', /ACACIA_RATE_LIMIT must be an integer/],
     ['ACACIA_HEADERS_TIMEOUT', '0', /ACACIA_HEADERS_TIMEOUT must be a number of seconds from 0.1 to 3600/],
@@ -49,6 +51,10 @@ describe('loadConfig', () => {
       assert.throws(() => loadConfig({ [name]: value }), message);
     });
   }
+
+  it('normalises ACACIA_TRUST_PROXY entries and keeps the named ranges', () => {
+    assert.deepEqual(loadConfig({ ACACIA_TRUST_PROXY: '10.0.0.1, loopback,2001:DB8::/32' }).trustProxy, ['10.0.0.1/32', 'loopback', '2001:db8::/32']);
+  });
 
   it('overrides catalogs from the ACACIA_CONFIG file and validates it', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'acacia-config-'));

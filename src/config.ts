@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigFile, type Catalog } from './schemas/catalog.js';
 import { defaultCatalog, mergeCatalog } from './domain/catalog.js';
+import { normaliseCidr } from './domain/cidr.js';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -101,8 +102,16 @@ export const settings = [
     },
   },
   {
-    env: 'ACACIA_TRUST_PROXY', flag: 'trust-proxy', def: undefined, help: 'comma-separated addresses or CIDRs whose X-Forwarded-For is trusted',
-    parse: (_name: string, raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean),
+    env: 'ACACIA_TRUST_PROXY', flag: 'trust-proxy', def: undefined,
+    help: 'comma-separated addresses or CIDRs (or loopback, linklocal, uniquelocal) whose X-Forwarded-For is trusted',
+    parse: (name: string, raw: string) =>
+      raw.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
+        // The names are the ranges proxy-addr (Fastify's trustProxy) knows by name.
+        if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return entry;
+        const parsed = normaliseCidr(entry);
+        if (!parsed.ok) throw new ConfigError(name, `has an entry that is not an address or CIDR range: ${parsed.reason}`);
+        return parsed.cidr;
+      }),
   },
   { env: 'ACACIA_CONFIG', flag: 'config', def: undefined, help: 'JSON file overriding catalogs, tiers and limits', parse: text },
   { env: 'ACACIA_LOG_LEVEL', flag: 'log-level', def: 'info', help: `log level (${logLevels.join(', ')})`, parse: oneOf(logLevels) },
