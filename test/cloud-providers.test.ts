@@ -105,6 +105,7 @@ describe(`cloud providers (${storeName})`, () => {
     assertError(await register(admin, { vpc_id: 'vpc-1' }), 400, 'Bad-Request', 'vpc_id');
     assertError(await register(admin, { options: { secure_connection: 'yes' } }), 400, 'Bad-Request', 'options.secure_connection');
     assertError(await register(admin, { x_test_env: 'explode:now' }), 400, 'Bad-Request', 'x_test_env');
+    assertError(await register(admin, { x_test_env: 'fail:create' }), 400, 'Bad-Request', 'x_test_env');
 
     const gcp = assertOk(await admin.cloudProviders.create({ name: 'gcp-one', platform: 'gcp', region: 'us-central1', role_arn: 'acacia@proj.iam.gserviceaccount.com' }));
     assert.equal(gcp.platform, 'gcp');

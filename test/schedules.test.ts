@@ -101,6 +101,17 @@ describe(`workspace schedules (${storeName})`, () => {
     assert.equal(resultOf(await c.workspaces.get(wg, ws)).workspace_type?.typeName, 'TG-0');
   });
 
+  it('a scheduled shrink below the graph size is skipped with the reason, not run', async () => {
+    await jump('2027-06-10T00:00:00Z');
+    const big = (await activeWorkspace(c, wg, { name: 'big-graph', workspace_type_name: 'TG-1', x_test_env: 'topology=20GiB' })).workspace_id!;
+    const s = assertOk(await c.schedules.create(wg, big, { workspace_id: big, repeat: 'daily', time: '10:00', timezone: 'UTC', workspace_type_name: 'TG-00' }));
+    await to('2027-06-10T10:00:00Z');
+    const run = assertOk(await c.schedules.get(wg, big, s.id)).last_run!;
+    assert.equal(run.outcome, 'skipped');
+    assert.match(run.reason!, /more than TG-00 allows \(8 GB\)/);
+    assert.equal(resultOf(await c.workspaces.get(wg, big)).workspace_type?.typeName, 'TG-1');
+  });
+
   it('grace rule: a run up to 15 minutes late still happens; later than that it is skipped and recorded', async () => {
     await jump('2027-07-01T00:00:00Z');
     const s = await create({ repeat: 'daily', time: '10:00', timezone: 'UTC', action: 'pause' });

@@ -88,6 +88,8 @@ describe(`workspaces and databases (${storeName})`, () => {
       ['add-on not installed', { addons: [{ addons_id: 'e6203cf6-196b-4954-b15b-15e442c0c781', enable: true }] }, 400, 'Bad-Request', 'addons[0].enable'],
       ['add-on ref without enable', { addons: [{ addons_id: 'e6203cf6-196b-4954-b15b-15e442c0c781' }] }, 400, 'Bad-Request', 'addons[0].enable'],
       ['unknown test directive', { x_test_env: 'explode:now' }, 400, 'Bad-Request', 'x_test_env'],
+      ['test directive for an unknown action', { x_test_env: 'fail:crate' }, 400, 'Bad-Request', 'x_test_env'],
+      ['database_name for an existing database', { is_rw: false, tg_database_id: 'any-db', database_name: 'mine' }, 400, 'Bad-Request', 'database_name'],
     ];
     for (const [name, body, status, type, field] of cases) {
       it(`refuses ${name}`, async () => {

@@ -94,6 +94,13 @@ export function findSize(catalog: Catalog, typeName: string) {
   return catalog.workspace_sizes.find((s) => s.typeName === typeName);
 }
 
+/** Why a workspace holding `graphBytes` cannot shrink to `typeName`, or undefined when it fits. */
+export function topologyMisfit(catalog: Catalog, typeName: string, graphBytes: number): string | undefined {
+  const target = findSize(catalog, typeName);
+  if (!target || graphBytes <= target.max_topology_gb * 1024 ** 3) return undefined;
+  return `the graph holds ${graphBytes} bytes, more than ${typeName} allows (${target.max_topology_gb} GB)`;
+}
+
 /** Sizes in catalog order up to and including the tier's max size. */
 export function sizesAllowed(catalog: Catalog, maxSize: string) {
   const limit = catalog.workspace_sizes.findIndex((s) => s.typeName === maxSize);

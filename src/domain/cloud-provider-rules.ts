@@ -4,7 +4,7 @@ import { nodeGroupKeys } from '../schemas/cloud-provider.js';
 import { platforms } from '../schemas/catalog.js';
 import type { Catalog, Platform } from './catalog.js';
 import type { Problems } from './errors.js';
-import { unknownDirectives } from './test-env.js';
+import { providerTestActions, unknownDirectives } from './test-env.js';
 
 /** `arn:aws:iam::<12-digit account>:role/<optional path/>name` (IAM's allowed name characters). */
 const AWS_ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/((?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,64}))$/;
@@ -58,8 +58,8 @@ export function checkRegistration(problems: Problems, catalog: Catalog, input: R
 }
 
 export function checkTestEnv(problems: Problems, text: string | undefined): void {
-  const bad = text === undefined ? [] : unknownDirectives(text);
-  if (bad.length > 0) problems.add('x_test_env', `unknown directive(s): ${bad.join(', ')}; use fail:<action> or slow:<action>=<n>[s|m|h]`);
+  const bad = text === undefined ? [] : unknownDirectives(text, providerTestActions, { topology: false });
+  if (bad.length > 0) problems.add('x_test_env', `unknown directive(s): ${bad.join(', ')}; use fail:<action> or slow:<action>=<n>[s|m|h] with an action of ${providerTestActions.join(', ')}`);
 }
 
 /**

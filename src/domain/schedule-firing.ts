@@ -3,7 +3,7 @@ import { findOrganisationById, lockOrganisation } from '../store/repositories/or
 import { claimOccurrence, insertScheduleRun, type Schedule } from '../store/repositories/schedules.js';
 import { findWorkspaceById, type Workspace } from '../store/repositories/workspaces.js';
 import type { DialectName } from '../store/store.js';
-import type { Catalog, Tier } from './catalog.js';
+import { topologyMisfit, type Catalog, type Tier } from './catalog.js';
 import { AppError } from './errors.js';
 import { newId } from './ids.js';
 import type { Principal } from './principal.js';
@@ -94,6 +94,9 @@ async function actionParams(trx: Executor, dialect: DialectName, catalog: Catalo
       const size = s.workspace_type_name!;
       if (ws.size === size) return `the workspace is already ${size}`;
       requireStatus(ws.status, 'update');
+      // The graph may have grown since the schedule was made.
+      const misfit = topologyMisfit(catalog, size, ws.graph_topology_size_bytes);
+      if (misfit) return misfit;
       const org = await findOrganisationById(trx, ws.org_id);
       const p = { orgId: ws.org_id, orgName: org?.name ?? '', tier: (org?.tier ?? 'free') as Tier } as Principal;
       checkTierSize(catalog, p, 'workspace_type_name', size);

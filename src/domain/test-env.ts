@@ -29,11 +29,21 @@ export function parseTestEnv(text: string | null | undefined): TestEnv {
   return env;
 }
 
-/** The directives that do not parse, so a create can refuse them with a clear reason. */
-export function unknownDirectives(text: string): string[] {
+export const workspaceTestActions = ['create', 'pause', 'resume', 'resize', 'ha', 'upgrade', 'refresh', 'restore', 'backup', 'delete'] as const;
+export const providerTestActions = ['provision', 'upgrade', 'validate'] as const;
+
+/**
+ * The directives that do not parse or name an action the resource does not have, so a
+ * request can refuse them with a clear reason (`fail:crate` must not silently do nothing).
+ */
+export function unknownDirectives(text: string, actions: readonly string[], opts: { topology: boolean }): string[] {
   return text
     .split(/[;,]/)
     .map((s) => s.trim())
     .filter(Boolean)
-    .filter((p) => !/^(fail:[a-z]+|slow:[a-z]+=\d+(s|m|h)?|topology=\d+(kib|mib|gib)?)$/i.test(p));
+    .filter((p) => {
+      const m = /^(?:fail:([a-z]+)|slow:([a-z]+)=\d+(?:s|m|h)?)$/i.exec(p);
+      if (m) return !actions.includes((m[1] ?? m[2])!.toLowerCase());
+      return !(opts.topology && /^topology=\d+(kib|mib|gib)?$/i.test(p));
+    });
 }

@@ -8,14 +8,14 @@ import { findOperationById } from '../store/repositories/operations.js';
 import { lockOrganisation } from '../store/repositories/organisations.js';
 import type { Clock } from '../engine/clock.js';
 import type { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceRecord } from '../schemas/workspace.js';
-import { compareVersions, findSize, newestVersion, type Catalog } from './catalog.js';
+import { compareVersions, findSize, newestVersion, topologyMisfit, type Catalog } from './catalog.js';
 import { AppError, Problems, conflict, invalid, notFound } from './errors.js';
 import { isTimeZone } from './maintenance.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { checkTierSize, checkWorkspaceQuota } from './quotas.js';
 import { loadView, workspaceRecord } from './records.js';
-import { unknownDirectives } from './test-env.js';
+import { unknownDirectives, workspaceTestActions } from './test-env.js';
 import { beginWorkspaceOperation, maintenanceDueAt, type WorkspaceOpParams } from './workspace-operations.js';
 import { requireStatus, type WorkspaceOperation } from './workspace-lifecycle.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
@@ -160,10 +160,8 @@ export class WorkspaceService {
     if (body.workspace_type_name !== undefined) {
       this.checkSize(problems, 'workspace_type_name', body.workspace_type_name);
       if (resize && !ws.is_rw) problems.add('workspace_type_name', 'only read-write workspaces can be resized');
-      const target = findSize(this.catalog, body.workspace_type_name);
-      if (resize && target && ws.graph_topology_size_bytes > target.max_topology_gb * 1024 ** 3) {
-        problems.add('workspace_type_name', `the graph holds ${ws.graph_topology_size_bytes} bytes, more than ${body.workspace_type_name} allows (${target.max_topology_gb} GB)`);
-      }
+      const misfit = resize ? topologyMisfit(this.catalog, body.workspace_type_name, ws.graph_topology_size_bytes) : undefined;
+      if (misfit) problems.add('workspace_type_name', misfit);
     }
     if (body.desired_tg_version !== undefined) {
       if (!this.catalog.tg_versions.includes(body.desired_tg_version)) problems.add('desired_tg_version', `must be one of ${this.catalog.tg_versions.join(', ')}`);
@@ -352,8 +350,10 @@ export class WorkspaceService {
   }
 
   private checkTestEnv(problems: Problems, text: string | undefined): void {
-    const unknown = text ? unknownDirectives(text) : [];
-    if (unknown.length > 0) problems.add('x_test_env', `unknown directives: ${unknown.join(', ')}`);
+    const unknown = text ? unknownDirectives(text, workspaceTestActions, { topology: true }) : [];
+    if (unknown.length > 0) {
+      problems.add('x_test_env', `unknown directives: ${unknown.join(', ')}; use fail:<action>, slow:<action>=<n>[s|m|h] or topology=<n>[KiB|MiB|GiB] with an action of ${workspaceTestActions.join(', ')}`);
+    }
   }
 
   private async checkAddons(problems: Problems, p: Principal, addons: AddonInput, field: string): Promise<void> {
