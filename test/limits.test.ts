@@ -104,7 +104,7 @@ describe(`listener limits: slow and abusive clients (${storeName})`, () => {
     assert.deepEqual(JSON.parse(slow.response.body.toString()), { error: true, code: 'request-timeout', message: `request was not received in time (headers within ${HEADERS_S} s, the whole request within ${REQUEST_S} s)` });
     const big = await rawExchange(gateway, requestBytes('GET', '/api/ping', [['host', 'x'], ['x-big', 'b'.repeat(17 * 1024)]]));
     assert.equal(big.response?.status, 431);
-    assert.equal(JSON.parse(big.response.body.toString()).code, 'invalid');
+    assert.equal(JSON.parse(big.response.body.toString()).code, 'headers-too-large');
   });
 });
 

@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'conflict' // the resource's current state forbids the change
   | 'precondition' // If-Match does not match version_number
   | 'payload-too-large'
+  | 'request-timeout' // the client did not send its request in time
+  | 'headers-too-large'
   | 'unsupported-media-type'
   | 'method-not-allowed'
   | 'unauthenticated'

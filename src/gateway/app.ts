@@ -6,7 +6,7 @@ import { GatewayRefusal, type Credentials } from '../domain/gateway.js';
 import type { Services } from '../domain/services.js';
 import { toAppError } from '../http/envelope.js';
 import { errorCodes } from '../http/error-codes.js';
-import { capConnections, clientErrorHandler, listenerOptions, MAX_PARAM_LENGTH, type ConnectionRefusal } from '../http/listener-limits.js';
+import { capConnections, clientErrorHandler, listenerOptions, MAX_PARAM_LENGTH } from '../http/listener-limits.js';
 import { requireHost } from '../http/request-context.js';
 import { routeRequest } from './routing.js';
 import { simulatedReply } from './simulated-workspace.js';
@@ -41,8 +41,8 @@ function refuse(reply: FastifyReply, err: AppError, workspaceId?: string): Fasti
 }
 
 /** A request refused on the connection, before routing, in the gateway's own shape. */
-function refusalBody(refusal: ConnectionRefusal): Record<string, unknown> {
-  return { error: true, code: refusal.status === 408 ? 'request-timeout' : 'invalid', message: `${refusal.field} ${refusal.reason}` };
+function refusalBody(refusal: AppError): Record<string, unknown> {
+  return { error: true, code: refusal.code, message: refusal.details.map((d) => `${d.field} ${d.reason}`).join('; ') };
 }
 
 /** The data-plane listener (DESIGN §9), unstarted. */

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { requireApiKey } from './auth.js';
-import { renderAppError, renderConnectionRefusal, toAppError } from './envelope.js';
+import { renderAppError, toAppError } from './envelope.js';
 import { idempotentPosts } from './idempotency.js';
 import { parseJsonBody, refuseUnexpectedBody } from './json-body.js';
 import { MAX_PARAM_LENGTH, capConnections, clientErrorHandler, listenerOptions } from './listener-limits.js';
@@ -57,7 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
     },
     // Requests the HTTP parser refuses, and timeouts, never reach a route: answer them here.
-    clientErrorHandler: clientErrorHandler(config, renderConnectionRefusal),
+    clientErrorHandler: clientErrorHandler(config, (refusal, requestId) => renderAppError(refusal, requestId).body),
     // Bad percent-encoding and over-long path parameters are found before routing.
     frameworkErrors: (error, request, reply) => {
       const { status, body } = renderAppError(toAppError(error), request.id);

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
 import { errorCodes } from './error-codes.js';
-import { MAX_PARAM_LENGTH, type ConnectionRefusal } from './listener-limits.js';
+import { MAX_PARAM_LENGTH } from './listener-limits.js';
 import { validationDetails, type ValidationError } from './validation.js';
 
 export function ok<T>(request: FastifyRequest, result: T, message = 'OK'): SuccessEnvelope<T> {
@@ -36,21 +36,6 @@ const frameworkErrors: Record<string, { code: ErrorCode; field: string; reason: 
   FST_ERR_BAD_URL: { code: 'invalid', field: 'path', reason: 'is not a valid URL' },
   FST_ERR_MAX_PARAM_LENGTH: { code: 'invalid', field: 'path', reason: `has a parameter longer than ${MAX_PARAM_LENGTH} characters` },
 };
-
-const refusalMessages: Record<number, string> = {
-  408: 'The request was not received in time.',
-  431: 'The request headers are too large.',
-};
-
-/** The envelope for a request refused on the connection, before any route (see listener-limits). */
-export function renderConnectionRefusal(refusal: ConnectionRefusal, requestId: string): ErrorEnvelope {
-  return {
-    Error: true,
-    ErrorDetails: [{ FieldName: refusal.field, Reason: refusal.reason, Type: 'Bad-Request' }],
-    Message: refusalMessages[refusal.status] ?? errorCodes.invalid.message,
-    RequestID: requestId,
-  };
-}
 
 /** Turns any thrown value into an envelope; unknown errors become a generic 500. */
 export function toAppError(err: unknown): AppError {

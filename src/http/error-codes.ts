@@ -9,6 +9,8 @@ export const errorCodes: Record<ErrorCode, { type: ErrorType; status: number; me
   conflict: { type: 'Bad-Request', status: 409, message: 'The resource is not in a state that allows this request.' },
   precondition: { type: 'Bad-Request', status: 412, message: 'The resource has changed since the version given in If-Match.' },
   'payload-too-large': { type: 'Bad-Request', status: 413, message: 'The request body is too large.' },
+  'request-timeout': { type: 'Bad-Request', status: 408, message: 'The request was not received in time.' },
+  'headers-too-large': { type: 'Bad-Request', status: 431, message: 'The request headers are too large.' },
   'unsupported-media-type': { type: 'Bad-Request', status: 415, message: 'The request body must be application/json.' },
   'method-not-allowed': { type: 'Bad-Request', status: 405, message: 'The method is not allowed on this path.' },
   unauthenticated: { type: 'Unauthorized', status: 401, message: 'Authentication failed.' },

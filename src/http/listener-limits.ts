@@ -3,6 +3,8 @@ import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { AppError } from '../domain/errors.js';
+import { errorCodes } from './error-codes.js';
 
 /** The largest request line plus headers accepted (Node's default, pinned so a runtime flag cannot raise it). */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -45,14 +47,7 @@ export function capConnections(app: FastifyInstance, maxConnections: number): vo
   if (maxConnections > 0) app.server.maxConnections = maxConnections;
 }
 
-/** Why the HTTP parser or a timeout ended a request before any route saw it. */
-export interface ConnectionRefusal {
-  status: number;
-  field: string;
-  reason: string;
-}
-
-const parserErrors: Record<string, Omit<ConnectionRefusal, 'status'>> = {
+const parserErrors: Record<string, { field: string; reason: string }> = {
   HPE_INVALID_METHOD: { field: 'method', reason: 'is not an HTTP method' },
   HPE_INVALID_URL: { field: 'path', reason: 'is not a valid request target' },
   HPE_INVALID_VERSION: { field: 'version', reason: 'must be HTTP/1.0 or HTTP/1.1' },
@@ -63,21 +58,21 @@ const parserErrors: Record<string, Omit<ConnectionRefusal, 'status'>> = {
   HPE_INVALID_CHUNK_SIZE: { field: 'body', reason: 'has a malformed chunk size' },
 };
 
-/** Maps a Node client error to the refusal to send, or undefined when nothing can be sent. */
-export function describeClientError(err: { code?: string }, timeouts: LimitSettings): ConnectionRefusal | undefined {
+/** Why the HTTP parser or a timeout ended a request before any route saw it; undefined when nothing can be sent. */
+export function describeClientError(err: { code?: string }, timeouts: LimitSettings): AppError | undefined {
   switch (err.code) {
     case 'ECONNRESET':
       return undefined;
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return {
-        status: 408, field: 'request',
+      return new AppError('request-timeout', {
+        field: 'request',
         reason: `was not received in time (headers within ${timeouts.headersTimeoutMs / 1000} s, the whole request within ${timeouts.requestTimeoutMs / 1000} s)`,
-      };
+      });
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, field: 'headers', reason: `the request line and headers exceed ${MAX_HEADER_BYTES / 1024} KiB` };
+      return new AppError('headers-too-large', { field: 'headers', reason: `the request line and headers exceed ${MAX_HEADER_BYTES / 1024} KiB` });
     default: {
       const known = err.code ? parserErrors[err.code] : undefined;
-      return { status: 400, ...(known ?? { field: 'request', reason: 'is not a well-formed HTTP/1.1 request' }) };
+      return new AppError('invalid', known ?? { field: 'request', reason: 'is not a well-formed HTTP/1.1 request' });
     }
   }
 }
@@ -87,7 +82,7 @@ export function describeClientError(err: { code?: string }, timeouts: LimitSetti
  * timeouts, before any route or hook runs, so the response is written on the raw socket.
  * `render` gives the listener's own error body.
  */
-export function clientErrorHandler(timeouts: LimitSettings, render: (refusal: ConnectionRefusal, requestId: string) => unknown) {
+export function clientErrorHandler(timeouts: LimitSettings, render: (refusal: AppError, requestId: string) => unknown) {
   return function onClientError(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
     const refusal = socket.destroyed ? undefined : describeClientError(err, timeouts);
     // A response already under way (answered before its request was fully read) cannot be
@@ -96,12 +91,13 @@ export function clientErrorHandler(timeouts: LimitSettings, render: (refusal: Co
     if (refusal && socket.writable && !inFlight?.headersSent) {
       const requestId = randomUUID();
       const body = JSON.stringify(render(refusal, requestId));
+      const status = errorCodes[refusal.code].status;
       socket.write(
-        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
           `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
           `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
       );
-      this.log.debug({ err, reqId: requestId }, `client error ${refusal.status}`);
+      this.log.debug({ err, reqId: requestId }, `client error ${status}`);
     }
     socket.destroy();
   };
