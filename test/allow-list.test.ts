@@ -41,6 +41,8 @@ describe(`allow list (${storeName})`, () => {
     assert.equal(updated.cidr, '203.0.113.0/24');
     assert.equal(updated.note, 'office', 'an omitted note keeps its value');
     assert.equal(updated.id, single.id);
+    // The entry's fields sent back with its id are a valid update.
+    assert.equal(assertOk(await admin.allowList.update(wg, single.id, { id: single.id, cidr: updated.cidr, note: 'office 2' })).note, 'office 2');
 
     const deleted = assertOk(await admin.allowList.delete(wg, v6.id));
     assert.equal(deleted.cidr, '2001:db8::/64');
@@ -69,6 +71,20 @@ describe(`allow list (${storeName})`, () => {
     assert.equal(both.body.ErrorDetails.length, 2, 'cidr and expires_at problems are reported together');
     assertError(await admin.allowList.create('no-such-workgroup', { cidr: '10.0.0.0/8' }), 404, 'Not-Found', 'workgroupID');
     assert.deepEqual(assertOk(await admin.allowList.list(wg)), [], 'refused requests add nothing');
+  });
+
+  it('refuses invalid updates, naming the field, and changes nothing', async () => {
+    const wg = await newWorkgroup('al-bad-update');
+    const entry = assertOk(await admin.allowList.create(wg, { cidr: '10.1.0.0/16', note: 'vpn' }));
+    const hostBits = await admin.allowList.update(wg, entry.id, { cidr: '10.1.2.3/16' });
+    assertError(hostBits, 400, 'Bad-Request', 'cidr');
+    assert.match(hostBits.body.ErrorDetails[0]!.Reason, /did you mean 10\.1\.0\.0\/16\?/);
+    assertError(await admin.allowList.update(wg, entry.id, { cidr: '10.1.0.0/16', expires_at: 'soon' }), 400, 'Bad-Request', 'expires_at');
+    const now = await clockNow();
+    assertError(await admin.allowList.update(wg, entry.id, { cidr: '10.1.0.0/16', expires_at: iso(now + 8 * 86_400_000) }), 400, 'Bad-Request', 'expires_at');
+    assertError(await admin.request('PUT', `/controller/v4/v2/workgroups/${wg}/allow_list/${entry.id}`, { body: { note: 'no cidr' } }), 400, 'Bad-Request', 'cidr');
+    assertError(await admin.request('PUT', `/controller/v4/v2/workgroups/${wg}/allow_list/${entry.id}`, { body: { id: 'another-id', cidr: '10.1.0.0/16' } }), 400, 'Bad-Request', 'id');
+    assert.deepEqual(assertOk(await admin.allowList.list(wg)), [entry], 'refused updates change nothing');
   });
 
   it('refuses duplicates within a workgroup, also after normalisation', async () => {
@@ -151,7 +167,7 @@ describe(`allow list (${storeName})`, () => {
     assertError(await stranger.allowList.delete(wg, entry.id), 404, 'Not-Found', 'workgroupID');
   });
 
-  it('errors carry no Result (operations 11 and 12 declare a string Result on 400)', async () => {
+  it('error envelopes carry no Result (the string Result type of operations 11 and 12 is only declared)', async () => {
     const wg = await newWorkgroup('al-envelope');
     const res = await admin.allowList.create(wg, { cidr: 'bad' });
     assertError(res, 400, 'Bad-Request', 'cidr');

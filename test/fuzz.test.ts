@@ -64,7 +64,7 @@ function hintsOf(f: Fixture): Hints {
     cloud_provider_id: f.publicProvider, workspace_id: f.workspace, tg_database_id: f.database, backup_id: f.backup, addons_id: f.addon,
     platform: 'aws', region: 'us-east-1', role_arn: ARN, cidr: '10.8.0.0/16', repeat: 'daily', time: '04:00', timezone: 'UTC',
     key_name: 'fuzz-key', role: 'viewer', username: 'fuzzer', password: 'Fuzz-Passw0rd!2', config_name: 'fuzzcfg', config_value: 'w',
-    tg_database_name: 'fuzz-db-renamed', name: 'fuzz-name', workgroup_name: 'fuzz-wg-renamed',
+    tg_database_name: 'fuzz-db-renamed', name: 'fuzz-name', workgroup_name: 'fuzz-wg-renamed', enable: 'true',
   };
 }
 

@@ -66,9 +66,9 @@ export class AddonService {
    * Operation 13: installs the add-on for the organisation, or enables or disables it.
    * Disabling is refused while workspaces still have the add-on enabled.
    */
-  async install(p: Principal, addonsId: string, enable: string | undefined): Promise<InstalledAddonRecord> {
+  async install(p: Principal, addonsId: string, enable: string): Promise<InstalledAddonRecord> {
     authorize(p, 'org:admin');
-    if (enable !== 'true' && enable !== 'false') throw invalid('enable', `must be "true" or "false"${enable === undefined ? '; it is required' : `, not "${enable}"`}`);
+    if (enable !== 'true' && enable !== 'false') throw invalid('enable', `must be "true" or "false", not "${enable}"`);
     const entry = this.entry(addonsId);
     if (!entry) throw notFound('addonsID', `no add-on "${addonsId}" in the catalog`);
     const wanted = enable === 'true';

@@ -9,7 +9,7 @@ import type { AllowListEntryBody, AllowListEntryRecord, CurrentIpRecord } from '
 import type { WorkgroupRecord } from '../schemas/workgroup.js';
 import { checkAddress, expiresProblem } from './allow-list-rules.js';
 import { displayAddress, normaliseCidr } from './cidr.js';
-import { Problems, conflict, notFound } from './errors.js';
+import { Problems, conflict, invalid, notFound } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { iso } from './time.js';
@@ -70,6 +70,7 @@ export class AllowListService {
     const wg = await this.editable(p, workgroupId);
     const now = this.clock.now();
     const entry = await this.find(wg, id, now);
+    if (body.id !== undefined && body.id !== id) throw invalid('id', `must be the allow list entry id of the path, ${id}`);
     const changes: AllowListChanges = {
       ...this.validate(body, now),
       ...(body.note !== undefined ? { note: body.note } : {}),

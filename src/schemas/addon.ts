@@ -46,8 +46,8 @@ export const CreateAddonConfigBody = Body({
 });
 export type CreateAddonConfigBody = Static<typeof CreateAddonConfigBody>;
 
-/** `enable` is declared as the contract's string; the domain says what values it takes. */
-export const InstallQuery = Type.Object({ enable: Type.Optional(Type.String({ maxLength: 16 })) });
+/** `enable` is the contract's required string; the domain says what values it takes. */
+export const InstallQuery = Type.Object({ enable: Type.String({ maxLength: 16, description: 'true or false' }) });
 
 export const AddonParams = Type.Object({ addonsID: Id });
 export const InstalledAddonParams = Type.Object({ installedAddonsID: Id });

@@ -10,8 +10,13 @@ export const AllowListEntryRecord = Type.Object({
 });
 export type AllowListEntryRecord = Static<typeof AllowListEntryRecord>;
 
-/** Operations 11 and 12. `expires_at` is an extension: temporary access, at most 7 days ahead; null removes it. */
+/**
+ * Operations 11 and 12: the allow list entry as a request. `id` is assigned by the service (a
+ * create ignores it; an update needs it to be the path's). `expires_at` is an extension:
+ * temporary access, at most 7 days ahead; null removes it.
+ */
 export const AllowListEntryBody = Body({
+  id: Type.Optional(Type.String({ maxLength: 64 })),
   cidr: Type.String({ minLength: 1, maxLength: 64, description: 'an IPv4 or IPv6 address or CIDR range' }),
   note: Type.Optional(Type.String({ maxLength: 256 })),
   expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time', maxLength: 64, description: 'RFC 3339; the entry stops applying at that instant' }))),

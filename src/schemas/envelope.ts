@@ -30,6 +30,14 @@ export const ErrorEnvelope = Type.Object({
 });
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 
+/**
+ * The error envelope of an operation whose seed spec declares a Result type for its error
+ * statuses (operations 8, 11 and 12). The type is published; no error carries a Result.
+ */
+export function ErrorEnvelopeDeclaring<T extends TSchema>(result: T) {
+  return Type.Composite([ErrorEnvelope, Type.Object({ Result: Type.Optional(result) })]);
+}
+
 export interface SuccessEnvelope<T> {
   Error: false;
   ErrorDetails: [];

@@ -95,7 +95,8 @@ interface Builder {
   ctx: FuzzContext;
   rng: SeededRandom;
   add(label: string, request: Buffer, expect?: Expectation): void;
-  target(override?: Record<string, string>): string;
+  /** The path with fixture ids, and the operation's required query parameters unless `query` is false. */
+  target(override?: Record<string, string>, query?: boolean): string;
   headers(extra?: RawHeaders, apiKey?: string | Buffer | null): RawHeaders;
   json(body: Buffer | string, extra?: RawHeaders, path?: string): Buffer;
   /** The request with nothing wrong in it but what `extra` or `path` add. */
@@ -106,8 +107,13 @@ interface Builder {
 
 function builderFor(op: Operation, ctx: FuzzContext, cases: FuzzCase[]): Builder {
   const name = `${op.method} ${op.path}`;
-  const target = (override: Record<string, string> = {}) =>
-    op.path.replace(/\{([^}]+)\}/g, (_, p: string) => override[p] ?? encodeURIComponent(ctx.paramValue(op, p)));
+  // Required query parameters carry a valid value, so each case is refused for its own fault.
+  const requiredQuery = op.params
+    .filter((p) => p.in === 'query' && p.required)
+    .map((p) => `${p.name}=${encodeURIComponent(String(exampleOf(p.schema, ctx.hints, p.name)))}`)
+    .join('&');
+  const target = (override: Record<string, string> = {}, query = true) =>
+    op.path.replace(/\{([^}]+)\}/g, (_, p: string) => override[p] ?? encodeURIComponent(ctx.paramValue(op, p))) + (query && requiredQuery ? `?${requiredQuery}` : '');
   const headers = (extra: RawHeaders = [], apiKey: string | Buffer | null = ctx.apiKey): RawHeaders => [
     ['host', ctx.host],
     ...(apiKey === null ? [] : ([['x-api-key', apiKey]] as RawHeaders)),
@@ -182,8 +188,8 @@ function queryCases(b: Builder): void {
     if (s.maxLength !== undefined) values.push('q'.repeat(s.maxLength + 1));
     if ((s.minLength ?? 0) > 0) values.push('');
     if (s.type === 'string') values.push('a\u0000b');
-    for (const v of values) b.add(`?${q.name}=${v.slice(0, 20)}`, b.plain([], `${b.target()}?${q.name}=${encodeURIComponent(v)}`), { status: 400, field: q.name });
-    b.add(`?${q.name} given twice`, b.plain([], `${b.target()}?${q.name}=1&${q.name}=2`), { status: 400, field: q.name });
+    for (const v of values) b.add(`?${q.name}=${v.slice(0, 20)}`, b.plain([], `${b.target({}, false)}?${q.name}=${encodeURIComponent(v)}`), { status: 400, field: q.name });
+    b.add(`?${q.name} given twice`, b.plain([], `${b.target({}, false)}?${q.name}=1&${q.name}=2`), { status: 400, field: q.name });
   }
 }
 
@@ -221,7 +227,7 @@ function headerCases(b: Builder): void {
   }
   // An unusable X-Request-ID is replaced, never echoed; paired with a garbage path so the request is refused.
   const first = op.params.find((p) => p.in === 'path');
-  const refusedPath = first ? b.target({ [first.name]: 'no-such-id' }) : `${b.target()}/no-such-route`;
+  const refusedPath = first ? b.target({ [first.name]: 'no-such-id' }) : `${b.target({}, false)}/no-such-route`;
   for (const [label, value] of [['10 KiB', 'r'.repeat(10 * 1024)], ['with spaces', 'not a safe id'], ['invalid UTF-8', Buffer.concat([Buffer.from('req-'), bad()])]] as const) {
     b.add(`X-Request-ID ${label}`, b.plain([['x-request-id', value]], refusedPath), { freshRequestId: true });
   }
@@ -242,7 +248,7 @@ function framingCases(b: Builder): void {
   b.add('unknown method', frame(`FUZZ ${b.target()} HTTP/1.1\r\n${common}\r\n`), { status: 400 });
   b.add('folded header line', frame(`${line}${common}x-fuzz: a\r\n b\r\n\r\n`), { status: 400 });
   b.add('TLS handshake bytes', Buffer.concat([Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]), Buffer.from('\r\n\r\n')]), { status: 400 });
-  b.add('raw bytes in the path', Buffer.concat([frame(`${op.method} ${b.target()}/`), b.rng.pick(invalidUtf8), frame(` HTTP/1.1\r\n${common}\r\n`)]));
+  b.add('raw bytes in the path', Buffer.concat([frame(`${op.method} ${b.target({}, false)}/`), b.rng.pick(invalidUtf8), frame(` HTTP/1.1\r\n${common}\r\n`)]));
   b.add('no Host header', frame(`${line}x-api-key: ${ctx.apiKey}\r\nconnection: close\r\n\r\n`), { status: 400 });
 }
 

@@ -6,7 +6,7 @@ import { AllowListEntryBody, AllowListEntryParams, AllowListEntryRecord, Current
 import { WorkgroupParams, WorkgroupRecord } from '../../schemas/workgroup.js';
 import { ok } from '../envelope.js';
 import { requestContext, setEtag } from '../request-context.js';
-import { replies } from '../responses.js';
+import { replies, repliesDeclaringErrorResult } from '../responses.js';
 
 const tags = ['allow list'];
 const base = '/workgroups/:workgroupID/allow_list';
@@ -16,7 +16,7 @@ export function allowListRoutes(scope: FastifyInstance, services: Services): voi
   const { allowList } = services;
 
   api.post(base, {
-    schema: { operationId: 'addAllowedIp', summary: 'Add an IP address or CIDR range to the allow list', tags, params: WorkgroupParams, body: AllowListEntryBody, response: replies(AllowListEntryRecord) },
+    schema: { operationId: 'addAllowedIp', summary: 'Add an IP address or CIDR range to the allow list', tags, params: WorkgroupParams, body: AllowListEntryBody, response: repliesDeclaringErrorResult(AllowListEntryRecord, Type.String()) },
     handler: async (request) => ok(request, await allowList.create(request.principal, request.params.workgroupID, request.body), 'Allow list entry added.'),
   });
 
@@ -43,7 +43,7 @@ export function allowListRoutes(scope: FastifyInstance, services: Services): voi
   }
 
   api.put(`${base}/:id`, {
-    schema: { operationId: 'updateAllowedIp', summary: 'Update an allow list entry', tags, params: AllowListEntryParams, body: AllowListEntryBody, response: replies(AllowListEntryRecord) },
+    schema: { operationId: 'updateAllowedIp', summary: 'Update an allow list entry', tags, params: AllowListEntryParams, body: AllowListEntryBody, response: repliesDeclaringErrorResult(AllowListEntryRecord, Type.String()) },
     handler: async (request) =>
       ok(request, await allowList.update(request.principal, request.params.workgroupID, request.params.id, request.body), 'Allow list entry updated.'),
   });

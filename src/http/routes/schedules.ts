@@ -7,7 +7,7 @@ import { ScheduleBody, ScheduleParams, ScheduleRecord, ShortScheduleParams, Shor
 import { WorkspaceParams } from '../../schemas/workspace.js';
 import { ok } from '../envelope.js';
 import { requestContext, setEtag } from '../request-context.js';
-import { replies } from '../responses.js';
+import { replies, repliesDeclaringErrorResult } from '../responses.js';
 
 const tags = ['schedules'];
 
@@ -52,7 +52,7 @@ export function scheduleRoutes(scope: FastifyInstance, services: Services): void
     api.put(`${base}/:scheduleID`, {
       schema: {
         operationId: `updateSchedule${form.suffix}`, summary: 'Update a workspace schedule (Result: the schedule id)', tags,
-        params: form.one, body: ScheduleBody, response: replies(Type.String()),
+        params: form.one, body: ScheduleBody, response: repliesDeclaringErrorResult(Type.String(), Type.Object({})),
       },
       handler: async (request) =>
         ok(request, await schedules.update(request.principal, refOf(request.params), request.params.scheduleID, request.body, requestContext(request)), 'Schedule updated.'),
