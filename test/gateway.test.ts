@@ -127,6 +127,31 @@ describe(`data-plane gateway (${storeName})`, () => {
     assert.equal(stopped.headers['retry-after'], undefined);
   });
 
+  it('answers 503 with Retry-After while the workspace is Creating or Updating, then serves it', async () => {
+    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'gw-busy' })).workgroup_id;
+    const id = assertOk(await admin.workspaces.create(wg, { name: 'gw-busy-ws', x_test_env: 'slow:create=60s,slow:resize=60s' })).workspace_id!;
+    assertOk(await admin.dbUsers.create(wg, id, alice));
+    const path = `/w/${id}/api/ping`;
+    const creating = await gatewayGet(v4, path, { auth: alice });
+    assert.equal(creating.status, 503);
+    assert.equal(creating.body.status, 'Creating');
+    assert.match(String(creating.body.message), /Creating; retry when it is Active/);
+    assert.equal(creating.headers['retry-after'], '30');
+
+    assertOk(await admin.moveClock({ advance_seconds: 60 }));
+    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active'))?.status, 'Active');
+    assert.equal((await gatewayGet(v4, path, { auth: alice })).status, 200);
+
+    assert.equal(assertOk(await admin.workspaces.update(wg, id, { workspace_type_name: 'TG-1' })).status, 'Updating');
+    const updating = await gatewayGet(v6, path, { auth: alice });
+    assert.equal(updating.status, 503);
+    assert.equal(updating.body.status, 'Updating');
+    assert.equal(updating.headers['retry-after'], '30');
+    assertOk(await admin.moveClock({ advance_seconds: 60 }));
+    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active'))?.status, 'Active');
+    assert.equal((await gatewayGet(v6, path, { auth: alice })).status, 200);
+  });
+
   it('resumes an Idle workspace on an authorised request and answers 503 with Retry-After until it is Active', async () => {
     const { wg, ws } = await activeWorkspace('gw-resume', { auto_stop_minutes: 10, enable_auto_start: true, x_test_env: 'slow:resume=30s' });
     const id = ws.workspace_id!;

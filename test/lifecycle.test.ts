@@ -35,6 +35,7 @@ describe(`workspace lifecycle (${storeName})`, () => {
     assert.equal(ws.condition_type, 'Normal');
     assert.equal(ws.display_status, 'Ready');
     assert.deepEqual(ws.workspace_type, { typeName: 'TG-1', cpu: '8', memory: '64Gi', partition: 1, ha: 1 });
+    assert.equal('vertex_count' in ws || 'edge_count' in ws, false, 'counts no driver reports are absent, not 0');
     const list = await ops(ws.workspace_id!);
     assert.deepEqual(list.map((o) => [o.kind, o.state]), [['workspace.create', 'succeeded']]);
     assert.deepEqual(assertOk(await c.operations.get(list[0]!.id)), list[0]);
@@ -122,6 +123,20 @@ describe(`workspace lifecycle (${storeName})`, () => {
     assert.ok(upgraded.last_maintenance);
     const local = new Date(upgraded.last_maintenance!).toLocaleString('en-US', { timeZone: 'Asia/Tokyo', weekday: 'long', hour: 'numeric', hour12: false });
     assert.match(local, /Wednesday.*03|Wednesday, 3/);
+  });
+
+  it('auto_upgrade_state disabled holds a pending upgrade back until it is enabled again', async () => {
+    const ws = await activeWorkspace(c, wg, { name: 'row-upgrade-held', tg_version: '4.1.0', maintenance_window_day_of_week: 1, maintenance_window_hour_of_day: 4 });
+    const id = ws.workspace_id!;
+    const held = assertOk(await c.workspaces.update(wg, id, { desired_tg_version: '4.2.0', auto_upgrade_state: 'disabled' }));
+    assert.equal(held.auto_upgrade_state, 'disabled');
+    await advance(15 * 24 * 3600);
+    const waiting = resultOf(await c.workspaces.get(wg, id));
+    assert.equal(waiting.tg_version, '4.1.0', 'two maintenance windows passed without the upgrade');
+    assert.equal(waiting.desired_tg_version, '4.2.0');
+    assertOk(await c.workspaces.update(wg, id, { auto_upgrade_state: 'enabled' }));
+    await advance(8 * 24 * 3600);
+    assert.equal((await waitForStatus(c, wg, id, 'Active')).tg_version, '4.2.0', 'the next window ran it');
   });
 
   it('refresh of a read-only workspace: Active → Refreshing → Active; a read-write one refuses', async () => {

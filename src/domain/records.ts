@@ -124,9 +124,8 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
     }),
     ...(ws.agent_config ? { agent_config: ws.agent_config } : {}),
     ...(ws.solution_catalog_id ? { solution_catalog_id: ws.solution_catalog_id } : {}),
+    // vertex_count and edge_count stay absent: no driver reports them, and 0 would be invented.
     graph_topology_size_bytes: ws.graph_topology_size_bytes,
-    vertex_count: ws.vertex_count,
-    edge_count: ws.edge_count,
     ...(ws.refresh_status ? { refresh_status: ws.refresh_status } : {}),
     ...(ws.refresh_message ? { refresh_message: ws.refresh_message } : {}),
     ...(ws.snapshot_time ? { snapshot_time: isoOrUndefined(ws.snapshot_time)! } : {}),
