@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
+import { requestFingerprint } from '../src/domain/idempotency.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { publicProvider, startTestServer, storeName, type TestServer } from './helpers/server.js';
 
@@ -234,6 +235,14 @@ describe(`workgroups (${storeName})`, () => {
         const again = await client.workgroups.create({ cloud_provider_id: pid, name: 'day-1' }, { idempotencyKey: 'daily' });
         assertError(again, 409, 'Bad-Request', 'name');
         assert.equal(resultOf(await client.workgroups.get(first.workgroup_id)).name, 'day-1');
+
+        // A claim left by a process that died mid-request blocks retries only for a while.
+        const body = { cloud_provider_id: pid, name: 'after-crash' };
+        const org = (await clocked.running.services.organisations.ensure('default')).id;
+        await clocked.running.services.idempotency.begin(org, 'orphaned', requestFingerprint('POST', '/controller/v4/v2/workgroups', body));
+        assertError(await client.workgroups.create(body, { idempotencyKey: 'orphaned' }), 409, 'Bad-Request', 'Idempotency-Key');
+        assertOk(await client.moveClock({ advance_seconds: 5 * 60 }));
+        assert.equal(assertOk(await client.workgroups.create(body, { idempotencyKey: 'orphaned' })).name, 'after-crash');
       } finally {
         await clocked.close();
       }

@@ -5,6 +5,11 @@ import type { Clock } from '../engine/clock.js';
 import { AppError, conflict } from './errors.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/**
+ * A claim still without a response after this long belongs to a request whose process died
+ * (no request runs this long); it is given up so the client's retry can run.
+ */
+export const ABANDONED_CLAIM_MS = 5 * 60 * 1000;
 
 export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; statusCode: number; body: string };
 
@@ -28,7 +33,8 @@ export class IdempotencyService {
       if (await repo.claimIdempotencyKey(this.store.db, orgId, key, fingerprint, now)) return { kind: 'new' };
       const existing = await repo.findIdempotencyRecord(this.store.db, orgId, key);
       if (!existing) continue; // released between the two statements: claim again
-      if (existing.created_at <= now - IDEMPOTENCY_TTL_MS) {
+      const abandoned = existing.status_code === null && existing.created_at <= now - ABANDONED_CLAIM_MS;
+      if (abandoned || existing.created_at <= now - IDEMPOTENCY_TTL_MS) {
         await repo.releaseIdempotencyKey(this.store.db, orgId, key);
         continue;
       }
