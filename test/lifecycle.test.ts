@@ -61,6 +61,25 @@ describe(`workspace lifecycle (${storeName})`, () => {
     await waitForStatus(c, wg, id, 'Active');
   });
 
+  it('lists operations in pages with limit and cursor', async () => {
+    const ws = await activeWorkspace(c, wg, { name: 'row-ops-pages' });
+    const id = ws.workspace_id!;
+    assertOk(await c.workspaces.pause(wg, id));
+    await waitForStatus(c, wg, id, 'Stopped');
+    assertOk(await c.workspaces.resume(wg, id));
+    await waitForStatus(c, wg, id, 'Active');
+    const all = (await ops(id)).map((o) => o.kind);
+    assert.deepEqual(all, ['workspace.create', 'workspace.pause', 'workspace.resume']);
+    const first = await c.operations.list(id, { limit: 2 });
+    assert.deepEqual(assertOk(first).map((o) => o.kind), all.slice(0, 2));
+    const cursor = first.headers['x-next-cursor'] as string;
+    const second = await c.operations.list(id, { limit: 2, cursor });
+    assert.deepEqual(assertOk(second).map((o) => o.kind), all.slice(2));
+    assert.equal(second.headers['x-next-cursor'], undefined, 'the last page has no next cursor');
+    assertError(await c.operations.list(id, { limit: 1001 }), 400, 'Bad-Request', 'limit');
+    assertError(await c.operations.list(id, { cursor: 'bogus' }), 400, 'Bad-Request', 'cursor');
+  });
+
   it('pause of a Stopped workspace and resume of an Active one are no-ops', async () => {
     const ws = await activeWorkspace(c, wg, { name: 'row-noop' });
     const id = ws.workspace_id!;

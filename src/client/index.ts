@@ -170,7 +170,8 @@ export class AcaciaClient {
 
   readonly operations = {
     get: (id: string) => this.request<OperationRecord>('GET', `${API_PREFIX}/operations/${enc(id)}`),
-    list: (resourceId?: string) => this.request<OperationRecord[]>('GET', `${API_PREFIX}/operations`, { query: { resource_id: resourceId } }),
+    list: (resourceId?: string, page: { limit?: number; cursor?: string } = {}) =>
+      this.request<OperationRecord[]>('GET', `${API_PREFIX}/operations`, { query: { resource_id: resourceId, ...page } }),
   };
 
   /**

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.js';
 import * as backupsRepo from '../store/repositories/backups.js';
 import type { Backup } from '../store/repositories/backups.js';
-import { findOperation, listOperations } from '../store/repositories/operations.js';
+import { findOperation, unfinishedOperationsOf } from '../store/repositories/operations.js';
 import { lockOrganisation } from '../store/repositories/organisations.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
@@ -79,9 +79,7 @@ export class BackupService {
     const ws = await this.editable(p, workgroupId, workspaceId);
     const backup = await this.backupOf(ws, backupId);
     if (backup.status === 'InProgress') throw conflict('backup_id', `backup ${backupId} is InProgress; it can be deleted once it has Succeeded or Failed`);
-    const restoring = (await listOperations(this.store.db, p.orgId, ws.id)).some(
-      (op) => op.kind === RESTORE_KIND && unfinished(op.state) && (op.params as WorkspaceOpParams).backup_id === backupId,
-    );
+    const restoring = (await unfinishedOperationsOf(this.store.db, ws.id, RESTORE_KIND)).some((op) => (op.params as WorkspaceOpParams).backup_id === backupId);
     if (restoring) throw conflict('backup_id', `the workspace is being restored from backup ${backupId}; delete it after the restore finished`);
     if (!(await backupsRepo.deleteFinishedBackup(this.store.db, backup.id))) throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
     return backup.id;

@@ -2,7 +2,9 @@ import type { Store } from '../store/store.js';
 import * as opsRepo from '../store/repositories/operations.js';
 import type { Operation } from '../store/repositories/operations.js';
 import type { OperationRecord } from '../schemas/operation.js';
+import type { Page, PageResult } from '../store/pagination.js';
 import { notFound } from './errors.js';
+import { resumeAfter } from './paging.js';
 import type { Principal } from './principal.js';
 import { iso, isoOrUndefined } from './time.js';
 
@@ -33,7 +35,8 @@ export class OperationService {
     return operationRecord(op);
   }
 
-  async list(p: Principal, resourceId: string | undefined): Promise<OperationRecord[]> {
-    return (await opsRepo.listOperations(this.store.db, p.orgId, resourceId)).map(operationRecord);
+  async list(p: Principal, resourceId: string | undefined, page: Page = {}): Promise<PageResult<OperationRecord>> {
+    const result = await opsRepo.listOperations(this.store.db, p.orgId, resourceId, page.limit, resumeAfter(page));
+    return { ...result, items: result.items.map(operationRecord) };
   }
 }

@@ -4,12 +4,13 @@ import { isUniqueViolation } from '../store/store.js';
 import * as wgRepo from '../store/repositories/workgroups.js';
 import type { Workgroup, WorkgroupChanges } from '../store/repositories/workgroups.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
-import { decodeCursor, type Page, type PageResult } from '../store/pagination.js';
+import type { Page, PageResult } from '../store/pagination.js';
 import type { Clock } from '../engine/clock.js';
 import type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../schemas/workgroup.js';
 import { checkAddress } from './allow-list-rules.js';
 import type { Catalog, Platform } from './catalog.js';
-import { AppError, Problems, conflict, invalid, notFound } from './errors.js';
+import { AppError, Problems, conflict, notFound } from './errors.js';
+import { resumeAfter } from './paging.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { loadView, loadViews, workgroupRecord, type RecordContext } from './records.js';
@@ -102,9 +103,7 @@ export class WorkgroupService {
   }
 
   async list(p: Principal, page: Page, ctx: RequestContext): Promise<PageResult<WorkgroupRecord>> {
-    const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
-    if (page.cursor !== undefined && !after) throw invalid('cursor', 'is not a cursor this service issued');
-    const result = await wgRepo.listWorkgroups(this.store.db, p.orgId, page.limit, after);
+    const result = await wgRepo.listWorkgroups(this.store.db, p.orgId, page.limit, resumeAfter(page));
     const views = await loadViews(this.store.db, p.orgName, result.items);
     const rc = this.recordContext(ctx);
     return { ...result, items: views.map((v) => workgroupRecord(v, rc)) };

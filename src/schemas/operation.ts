@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Timestamp } from './helpers.js';
+import { Id, ListQuery, Timestamp } from './helpers.js';
 
 /** An asynchronous operation of the engine (extension of the contract). */
 export const OperationRecord = Type.Object({
@@ -20,4 +20,4 @@ export const OperationRecord = Type.Object({
 export type OperationRecord = Static<typeof OperationRecord>;
 
 export const OperationParams = Type.Object({ id: Id });
-export const OperationsQuery = Type.Object({ resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
+export const OperationsQuery = Type.Composite([ListQuery, Type.Object({ resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) })]);

@@ -1,3 +1,4 @@
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Executor } from './store.js';
 
 /** Keyset page request: `limit` rows after `cursor` in (created_at, id) order. */
@@ -25,6 +26,17 @@ export function decodeCursor(cursor: string): CursorPosition | undefined {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const match = /^(\d{1,16}):([\w-]{1,64})$/.exec(text);
   return match ? { createdAt: Number(match[1]), id: match[2]! } : undefined;
+}
+
+/**
+ * Orders a single-table query by (created_at, id) and keeps the rows after the cursor, one
+ * more than the limit so toPage can tell whether a next page exists. The row-value comparison
+ * runs on both stores and uses a (…, created_at, id) index.
+ */
+export function keyset<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, limit: number | undefined, after: CursorPosition | undefined): SelectQueryBuilder<DB, TB, O> {
+  const rest = after ? query.where(sql<SqlBool>`(created_at, id) > (${after.createdAt}, ${after.id})`) : query;
+  const ordered = rest.orderBy(sql`created_at`).orderBy(sql`id`);
+  return limit === undefined ? ordered : ordered.limit(limit + 1);
 }
 
 /** Cuts a fetched list (limit + 1 rows) into a page and the cursor of the next one. */

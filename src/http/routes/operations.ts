@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { OperationParams, OperationRecord, OperationsQuery } from '../../schemas/operation.js';
 import { ok } from '../envelope.js';
-import { replies } from '../responses.js';
+import { pageItems, replies } from '../responses.js';
 
 const tags = ['operations'];
 
@@ -18,6 +18,9 @@ export function operationRoutes(scope: FastifyInstance, services: Services): voi
 
   api.get('/operations', {
     schema: { operationId: 'listOperations', summary: 'List operations, optionally of one resource', tags, querystring: OperationsQuery, response: replies(Type.Array(OperationRecord)) },
-    handler: async (request) => ok(request, await services.operations.list(request.principal, request.query.resource_id)),
+    handler: async (request, reply) => {
+      const { resource_id, ...page } = request.query;
+      return ok(request, pageItems(reply, await services.operations.list(request.principal, resource_id, page)));
+    },
   });
 }

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { OperationsTable } from '../schema.js';
 import type { DialectName, Executor } from '../store.js';
+import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
 
 export type OperationState = 'pending' | 'running' | 'succeeded' | 'failed';
 
@@ -54,10 +55,16 @@ export async function findOperationById(db: Executor, id: string): Promise<Opera
   return row && fromRow(row);
 }
 
-export async function listOperations(db: Executor, orgId: string, resourceId?: string): Promise<Operation[]> {
+export async function listOperations(db: Executor, orgId: string, resourceId: string | undefined, limit?: number, after?: CursorPosition): Promise<PageResult<Operation>> {
   let query = db.selectFrom('operations').selectAll().where('org_id', '=', orgId);
   if (resourceId) query = query.where('resource_id', '=', resourceId);
-  const rows = await query.orderBy('created_at').orderBy('id').limit(1000).execute();
+  const rows = await keyset(query, limit, after).execute();
+  return toPage(rows.map(fromRow), limit);
+}
+
+/** The operations of one kind still pending or running on a resource. */
+export async function unfinishedOperationsOf(db: Executor, resourceId: string, kind: string): Promise<Operation[]> {
+  const rows = await db.selectFrom('operations').selectAll().where('resource_id', '=', resourceId).where('kind', '=', kind).where('state', 'in', ['pending', 'running']).execute();
   return rows.map(fromRow);
 }
 

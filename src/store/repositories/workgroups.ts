@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { WorkgroupsTable } from '../schema.js';
 import type { Executor } from '../store.js';
-import { toPage, type CursorPosition, type PageResult } from '../pagination.js';
+import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
 
 export interface Workgroup {
   id: string;
@@ -69,15 +69,8 @@ export async function findWorkgroupByName(db: Executor, orgId: string, name: str
 }
 
 export async function listWorkgroups(db: Executor, orgId: string, limit?: number, after?: CursorPosition): Promise<PageResult<Workgroup>> {
-  let query = db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId);
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)])]),
-    );
-  }
-  query = query.orderBy('created_at').orderBy('id');
-  if (limit !== undefined) query = query.limit(limit + 1);
-  return toPage((await query.execute()).map(fromRow), limit);
+  const rows = await keyset(db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId), limit, after).execute();
+  return toPage(rows.map(fromRow), limit);
 }
 
 /** Applies the changes only if the row still has the version read; false when it changed meanwhile. */
