@@ -5,6 +5,7 @@ import * as networkAccess from './0004-network-access.js';
 import * as byocAddons from './0005-byoc-addons.js';
 import * as schedules from './0006-schedules.js';
 import * as backups from './0007-backups.js';
+import * as autoStopIndex from './0008-auto-stop-index.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0005-byoc-addons': byocAddons,
   '0006-schedules': schedules,
   '0007-backups': backups,
+  '0008-auto-stop-index': autoStopIndex,
 };

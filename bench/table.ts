@@ -1,0 +1,73 @@
+import type { ApiRow } from './api-bench.js';
+import type { ScaleRow } from './scale-bench.js';
+
+const MiB = 1024 * 1024;
+
+/** A Markdown table: it reads as text in a terminal and pastes into the README as it is. */
+export function markdownTable(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map((_, i) => (i < 2 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}
+
+const int = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en'));
+const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+/** autocannon's latencies are whole milliseconds; 0 means under one. */
+const lat = (n: number) => (n === 0 ? '<1' : String(Math.round(n)));
+const size = (bytes: number) => (bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`);
+const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+const flag = (failures: number) => (failures > 0 ? ` (${failures} failed)` : '');
+
+export function apiTable(rows: ApiRow[]): string {
+  return markdownTable(
+    ['scenario', 'store', 'response', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS', 'node:http req/s', 'node:http p50 / p99 ms', 'req/s ÷ node:http'],
+    rows.map((r) => [
+      r.scenario,
+      r.store,
+      size(r.bytes),
+      int(r.acacia.rps) + flag(r.acacia.failures),
+      lat(r.acacia.p50),
+      lat(r.acacia.p99),
+      mib(r.peakRss),
+      int(r.baseline.rps) + flag(r.baseline.failures),
+      `${lat(r.baseline.p50)} / ${lat(r.baseline.p99)}`,
+      ratio(r.acacia.rps, r.baseline.rps),
+    ]),
+  );
+}
+
+export function scaleTable(rows: ScaleRow[]): string {
+  const body = rows.map((r) => [
+    r.schedules.toLocaleString('en'),
+    r.store,
+    r.workspaces.toLocaleString('en'),
+    `${ms(r.ticks.idleP50)} / ${ms(r.ticks.idleP99)}`,
+    ms(r.ticks.batch),
+    ms(r.ticks.engineIdleP50),
+    `${int(r.list.rps)}${flag(r.list.failures)}, ${lat(r.list.p50)} / ${lat(r.list.p99)}`,
+    `${int(r.one.rps)}${flag(r.one.failures)}, ${lat(r.one.p50)} / ${lat(r.one.p99)}`,
+    mib(r.peakRss),
+  ]);
+  // Growth from the smallest to the largest size, per store: the target is at most 2×.
+  for (const store of [...new Set(rows.map((r) => r.store))]) {
+    const mine = rows.filter((r) => r.store === store);
+    const [a, b] = [mine[0]!, mine[mine.length - 1]!];
+    if (a === b) continue;
+    const g = (x: number, y: number) => ratio(y, x);
+    body.push([
+      `growth ${b.schedules / 1000}k ÷ ${a.schedules / 1000}k`,
+      store,
+      '',
+      `${g(a.ticks.idleP50, b.ticks.idleP50)} / ${g(a.ticks.idleP99, b.ticks.idleP99)}`,
+      g(a.ticks.batch, b.ticks.batch),
+      g(a.ticks.engineIdleP50, b.ticks.engineIdleP50),
+      `${g(a.list.p50, b.list.p50)} / ${g(a.list.p99, b.list.p99)}`,
+      `${g(a.one.p50, b.one.p50)} / ${g(a.one.p99, b.one.p99)}`,
+      g(a.peakRss, b.peakRss),
+    ]);
+  }
+  return markdownTable(
+    ['schedules', 'store', 'workspaces', 'scheduler tick, none due, p50 / p99 ms', `scheduler tick firing ${rows[0]?.ticks.batchSize ?? 50}, ms`, 'engine tick, none due, p50 ms', 'GET schedules list: req/s, p50 / p99 ms', 'GET one schedule: req/s, p50 / p99 ms', 'peak RSS'],
+    body,
+  );
+}
