@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
 
@@ -36,7 +36,30 @@ function sqliteDialect(dataDir: string) {
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
-  return new SqliteDialect({ database: file });
+  return new SqliteDialect({ database: reusingStatements(file) });
+}
+
+/** How many distinct SQL texts keep their prepared statement (the queries are a fixed set, plus `in (…)` lists of varying length). */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely's SQLite driver prepares every query anew, which costs about as much as running a
+ * small one. Statements are reused per SQL text, least recently used dropped first. Reuse is
+ * safe: better-sqlite3 runs a statement synchronously to completion before the next call.
+ */
+function reusingStatements(file: KyselySqliteDatabase): KyselySqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => file.close(),
+    prepare(text: string) {
+      const statement = cache.get(text) ?? file.prepare(text);
+      // Re-inserting moves the text to the end: the Map's first key is the least recently used.
+      cache.delete(text);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 function postgresDialect(connectionString: string, onIdleError: (err: Error) => void) {
