@@ -71,4 +71,15 @@ describe(`engine and a concurrent edit (${storeName})`, { skip: storeName !== 'p
     assert.equal(run?.outcome, 'started', JSON.stringify(run));
     assert.equal(resultOf(await c.workspaces.get(wg, ws)).name, 'scheduled-renamed');
   });
+
+  it('an update without If-Match waits for a concurrent write to the workspace instead of failing', async () => {
+    const wg = await newWorkgroup(c);
+    const ws = resultOf(await c.workspaces.create(wg, { name: 'contended' })).workspace_id!;
+    assertOk(await c.moveClock({ advance_seconds: 120 }));
+    await waitForStatus(c, wg, ws, 'Active');
+    // The held write stands for the engine finishing an operation at the same moment.
+    await renameDuring(ws, 'written-meanwhile', async () => assertOk(await c.workspaces.update(wg, ws, { auto_stop_minutes: 45 })));
+    const record = resultOf(await c.workspaces.get(wg, ws));
+    assert.deepEqual([record.name, record.auto_stop_minutes], ['written-meanwhile', 45]);
+  });
 });

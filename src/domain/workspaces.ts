@@ -196,16 +196,18 @@ export class WorkspaceService {
     metadata.maintenance_due_at = maintenanceDueAt(merged, now);
 
     let started = false;
+    const infrastructure = resize || haChange || upgradeNow;
     const record = await this.inTransaction(async (trx) => {
+      // Organisation before workspace, the order every quota-checking writer locks in.
+      if (infrastructure) await lockOrganisation(trx, this.store.dialect, p.orgId);
       const current = await this.reload(trx, ws, ctx.ifMatch);
       if (metadata.name !== undefined && metadata.name.toLowerCase() !== current.name.toLowerCase()) {
         const clash = await wsRepo.findWorkspaceByName(trx, current.workgroup_id, metadata.name);
         if (clash) throw duplicateName(metadata.name);
       }
-      if (resize || haChange || upgradeNow) {
+      if (infrastructure) {
         requireStatus(current.status, 'update');
         const shape = { is_rw: current.is_rw, size: body.workspace_type_name ?? current.size, enable_ha: body.enable_ha ?? current.enable_ha };
-        await lockOrganisation(trx, this.store.dialect, p.orgId);
         await checkWorkspaceQuota(trx, this.catalog, p, shape, current.id);
         const actions = [resize && 'resize', haChange && 'ha', upgradeNow && 'upgrade'].filter((a): a is string => Boolean(a));
         const params: WorkspaceOpParams = { op: 'update', actions, ...(upgradeNow ? { tg_version: body.desired_tg_version } : {}) };
@@ -374,8 +376,9 @@ export class WorkspaceService {
   }
 
   /** Re-reads the workspace inside the transaction, where its state decides; If-Match is checked again there. */
+  /** The workspace as this transaction will change it, locked against concurrent writers. */
   private async reload(trx: Executor, ws: Workspace, ifMatch: number | undefined): Promise<Workspace> {
-    const current = await wsRepo.findWorkspaceById(trx, ws.id);
+    const current = await wsRepo.lockWorkspaceById(trx, this.store.dialect, ws.id);
     if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
     checkIfMatch(ifMatch, current.version_number);
     return current;

@@ -97,6 +97,18 @@ export async function findWorkspaceById(db: Executor, id: string): Promise<Works
   return row && fromRow(row);
 }
 
+/**
+ * Reads a workspace to change it in this transaction: on PostgreSQL the row stays locked until
+ * the transaction ends, so a concurrent writer (the engine finishing an operation) waits
+ * instead of making this change's compare-and-set fail; SQLite's transaction holds the
+ * write lock already.
+ */
+export async function lockWorkspaceById(trx: Executor, dialect: 'sqlite' | 'postgres', id: string): Promise<Workspace | undefined> {
+  const query = trx.selectFrom('workspaces').selectAll().where('id', '=', id);
+  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  return row && fromRow(row);
+}
+
 export async function listWorkspacesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Workspace[]> {
   if (workgroupIds.length === 0) return [];
   const rows = await db.selectFrom('workspaces').selectAll().where('workgroup_id', 'in', workgroupIds).orderBy('created_at').orderBy('id').execute();
