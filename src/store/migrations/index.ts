@@ -6,6 +6,7 @@ import * as byocAddons from './0005-byoc-addons.js';
 import * as schedules from './0006-schedules.js';
 import * as backups from './0007-backups.js';
 import * as autoStopIndex from './0008-auto-stop-index.js';
+import * as operationsOrgIndex from './0009-operations-org-index.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0006-schedules': schedules,
   '0007-backups': backups,
   '0008-auto-stop-index': autoStopIndex,
+  '0009-operations-org-index': operationsOrgIndex,
 };
