@@ -4,13 +4,14 @@ import { apiBench, type ApiRow } from './api-bench.js';
 import { startBaseline } from './baseline.js';
 import { scaleBench, type ScaleRow } from './scale-bench.js';
 import { postgresVersion, type StoreKind } from './store-location.js';
-import { apiTable, scaleTable } from './table.js';
+import { lifecycleSteps, type StepRow } from './lifecycle-steps.js';
+import { apiTable, scaleTable, stepsTable } from './table.js';
 
 const usage = `npm run bench [-- options]
 
   --stores sqlite,postgres   stores to measure (default both; PostgreSQL from ACACIA_BENCH_DATABASE_URL,
                              default postgres://postgres@127.0.0.1:5432/postgres, a fresh database per run)
-  --only api|scale           run one of the two benchmarks
+  --only api|scale|lifecycle run one of the benchmarks
   --duration <s>             seconds per load run (default 5; the scale benchmark's reads take the
                              median of three runs of at most 2 s)
   --connections <n>          concurrent connections per load run (default 10)
@@ -36,7 +37,9 @@ if (values.help) {
 
 const stores = values.stores.split(',').map((s) => s.trim()) as StoreKind[];
 if (stores.some((s) => s !== 'sqlite' && s !== 'postgres')) throw new Error(`--stores takes sqlite and/or postgres, not ${values.stores}`);
-if (values.only !== undefined && values.only !== 'api' && values.only !== 'scale') throw new Error(`--only takes api or scale, not ${values.only}`);
+const parts = ['api', 'scale', 'lifecycle'];
+if (values.only !== undefined && !parts.includes(values.only)) throw new Error(`--only takes ${parts.join(', ')}, not ${values.only}`);
+const runs = (part: string) => values.only === undefined || values.only === part;
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const sizes = values.sizes.split(',').map(Number);
@@ -49,7 +52,7 @@ out(`Acacia benchmarks, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`);
 out(`machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}${pg ? `, PostgreSQL ${pg}` : ''}`);
 out(`load: autocannon, ${connections} connections, ${duration} s per run, loopback; server logs at warn, rate limit off, ACACIA_SIM_SPEED=0`);
 
-if (values.only !== 'scale') {
+if (runs('api')) {
   const baseline = await startBaseline();
   const rows: ApiRow[] = [];
   try {
@@ -57,15 +60,22 @@ if (values.only !== 'scale') {
   } finally {
     await baseline.stop();
   }
-  out('\nAPI (issue 7, item 1)\n');
+  out('\nAPI\n');
   out(apiTable(rows));
 }
 
-if (values.only !== 'api') {
+if (runs('scale')) {
   const rows: ScaleRow[] = [];
   for (const kind of stores) rows.push(...(await scaleBench(kind, { sizes, duration: Math.min(duration, 2), connections, progress })));
-  out('\nScale (issue 7, item 2)\n');
+  out('\nScale\n');
   out(scaleTable(rows));
+}
+
+if (runs('lifecycle')) {
+  const rows: StepRow[] = [];
+  for (const kind of stores) rows.push(...(await lifecycleSteps(kind, { runs: 20, progress })));
+  out('\nLifecycle steps (ACACIA_SIM_SPEED=0, manual clock; wall time from the request until a poll shows the state)\n');
+  out(stepsTable(rows));
 }
 
 out(`\nfinished in ${Math.round((Date.now() - started) / 1000)} s`);

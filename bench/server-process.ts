@@ -50,7 +50,7 @@ function statusField(pid: number, field: string): number {
  * the log pipe rather than the API. The port is chosen here because the start-up line
  * that names it is logged at info.
  */
-export async function startServer(store: StoreLocation, opts: { apiKey: string; configFile?: string }): Promise<ServerProcess> {
+export async function startServer(store: StoreLocation, opts: { apiKey: string; configFile?: string; env?: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ACACIA_') && k !== 'DATABASE_URL'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/index.ts'), 'serve'], {
@@ -67,6 +67,7 @@ export async function startServer(store: StoreLocation, opts: { apiKey: string; 
       ACACIA_SIM_SPEED: '0',
       ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
       ...(opts.configFile ? { ACACIA_CONFIG: opts.configFile } : {}),
+      ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

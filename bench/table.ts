@@ -1,4 +1,5 @@
 import type { ApiRow } from './api-bench.js';
+import type { StepRow } from './lifecycle-steps.js';
 import type { ScaleRow } from './scale-bench.js';
 
 const MiB = 1024 * 1024;
@@ -70,4 +71,8 @@ export function scaleTable(rows: ScaleRow[]): string {
     ['schedules', 'store', 'workspaces', 'scheduler tick, none due, p50 / p99 ms', `scheduler tick firing ${rows[0]?.ticks.batchSize ?? 50}, ms`, 'engine tick, none due, p50 ms', 'GET schedules list: req/s, p50 / p99 ms', 'GET one schedule: req/s, p50 / p99 ms', 'peak RSS'],
     body,
   );
+}
+
+export function stepsTable(rows: StepRow[]): string {
+  return markdownTable(['step', 'store', 'runs', 'p50 ms', 'max ms'], rows.map((r) => [r.step, r.store, String(r.runs), ms(r.p50), ms(r.max)]));
 }
