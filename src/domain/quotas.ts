@@ -29,18 +29,15 @@ export function checkTierSize(catalog: Catalog, p: Principal, field: string, siz
  */
 export async function checkWorkspaceQuota(trx: Executor, catalog: Catalog, p: Principal, change: QuotaShape, replaces?: string): Promise<void> {
   const limits = catalog.tiers[p.tier];
-  const others = (await workspaceUsage(trx, p.orgId))
-    .filter((w) => w.id !== replaces)
-    .map((w) => ({ is_rw: w.is_rw === 1, size: w.size, enable_ha: w.enable_ha === 1 }));
-  const all = [...others, change];
+  const all = [...(await workspaceUsage(trx, p.orgId, replaces)), { ...change, count: 1 }];
   const problems: Array<{ field: string; reason: string }> = [];
   if (replaces === undefined) {
     const kind = change.is_rw ? 'rw' : 'ro';
-    const count = all.filter((w) => w.is_rw === change.is_rw).length;
+    const count = all.filter((w) => w.is_rw === change.is_rw).reduce((sum, w) => sum + w.count, 0);
     const max = change.is_rw ? limits.rw_workspaces : limits.ro_workspaces;
     if (count > max) problems.push({ field: 'is_rw', reason: `the ${p.tier} tier allows ${max} ${kind.toUpperCase()} workspace(s); the organisation has ${count - 1}` });
   }
-  const memory = all.reduce((sum, w) => sum + memoryOf(catalog, w), 0);
+  const memory = all.reduce((sum, w) => sum + memoryOf(catalog, w) * w.count, 0);
   if (memory > limits.memory_gb) {
     problems.push({
       field: 'workspace_type_name',

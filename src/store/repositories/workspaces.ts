@@ -152,9 +152,19 @@ export async function deleteWorkspace(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('workspaces').where('id', '=', id).execute();
 }
 
-/** Per-tier quota usage of an organisation: RW and RO counts and memory × replicas. */
-export async function workspaceUsage(db: Executor, orgId: string): Promise<Array<{ id: string; is_rw: number; size: string; enable_ha: number }>> {
-  return db.selectFrom('workspaces').select(['id', 'is_rw', 'size', 'enable_ha']).where('org_id', '=', orgId).execute();
+/**
+ * What tier quotas count of an organisation's workspaces (all but `except`), grouped by shape:
+ * a few rows however many workspaces it has.
+ */
+export async function workspaceUsage(db: Executor, orgId: string, except?: string): Promise<Array<{ is_rw: boolean; size: string; enable_ha: boolean; count: number }>> {
+  let query = db
+    .selectFrom('workspaces')
+    .select((eb) => ['is_rw', 'size', 'enable_ha', eb.fn.countAll<number>().as('count')])
+    .where('org_id', '=', orgId)
+    .groupBy(['is_rw', 'size', 'enable_ha']);
+  if (except !== undefined) query = query.where('id', '!=', except);
+  const rows = await query.execute();
+  return rows.map((r) => ({ is_rw: r.is_rw === 1, size: r.size, enable_ha: r.enable_ha === 1, count: Number(r.count) }));
 }
 
 /**
