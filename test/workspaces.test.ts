@@ -63,6 +63,8 @@ describe(`workspaces and databases (${storeName})`, () => {
     assert.equal(stats.total_size, stats.workspaces!.reduce((s, w) => s + w.size, 0));
     assert.equal(stats.total_size, 4 * 1024 ** 3);
     assert.deepEqual(resultOf(await c.workspaces.get(group, ro.workspace_id!)).folder_statistics, stats);
+    // A workspace read alone is the same record as the one its workgroup embeds.
+    for (const embedded of record.workspaces) assert.deepEqual(resultOf(await c.workspaces.get(group, embedded.workspace_id!)), embedded);
     assert.deepEqual(assertOk(await c.workspaces.list(group)).map((w) => w.name), ['embed-rw', 'embed-ro']);
   });
 

@@ -1,14 +1,14 @@
 import type { Executor } from '../store/store.js';
 import type { CloudProviderRow } from '../store/repositories/cloud-providers.js';
-import { findProvidersByIds } from '../store/repositories/cloud-providers.js';
+import { findProviderById, findProvidersByIds } from '../store/repositories/cloud-providers.js';
 import type { AllowListEntry } from '../store/repositories/allow-list.js';
 import { listEntriesOfWorkgroups } from '../store/repositories/allow-list.js';
-import { backupSizesOfWorkgroups } from '../store/repositories/backups.js';
+import { backupSizeOfDatabase, backupSizesOfWorkgroups } from '../store/repositories/backups.js';
 import type { Database } from '../store/repositories/databases.js';
-import { listDatabasesOfWorkgroups } from '../store/repositories/databases.js';
+import { findDatabase, listDatabasesOfWorkgroups } from '../store/repositories/databases.js';
 import type { Workgroup } from '../store/repositories/workgroups.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
-import { listWorkspacesOfWorkgroups } from '../store/repositories/workspaces.js';
+import { findWorkspaceById, listWorkspacesOfDatabase, listWorkspacesOfWorkgroups } from '../store/repositories/workspaces.js';
 import type { WorkgroupRecord } from '../schemas/workgroup.js';
 import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 import { findSize, type Catalog } from './catalog.js';
@@ -58,6 +58,23 @@ export async function loadViews(db: Executor, orgName: string, workgroups: Workg
 
 export async function loadView(db: Executor, orgName: string, workgroup: Workgroup): Promise<WorkgroupView> {
   return (await loadViews(db, orgName, [workgroup]))[0]!;
+}
+
+/**
+ * The part of a workgroup's view one workspace's record needs: its database and the
+ * workspaces sharing it (for folder_statistics), whatever the size of the workgroup.
+ */
+export async function loadWorkspaceView(db: Executor, orgName: string, workgroup: Workgroup, workspaceId: string): Promise<{ ws: Workspace; view: WorkgroupView } | undefined> {
+  const ws = await findWorkspaceById(db, workspaceId);
+  if (!ws || ws.workgroup_id !== workgroup.id) return undefined;
+  const [provider, database, siblings, backupSize] = await Promise.all([
+    findProviderById(db, workgroup.cloud_provider_id),
+    findDatabase(db, ws.org_id, ws.database_id),
+    listWorkspacesOfDatabase(db, ws.database_id),
+    backupSizeOfDatabase(db, ws.database_id),
+  ]);
+  const view = { workgroup, provider, orgName, databases: database ? [database] : [], workspaces: siblings, allowList: [], backupSizes: new Map([[ws.database_id, backupSize]]) };
+  return { ws, view };
 }
 
 /** Every workspace's size, a total that is their sum, and the database's Succeeded backups' size. */

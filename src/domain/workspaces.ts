@@ -14,7 +14,7 @@ import { isTimeZone } from './maintenance.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { checkTierSize, checkWorkspaceQuota } from './quotas.js';
-import { loadView, workspaceRecord } from './records.js';
+import { loadView, loadWorkspaceView, workspaceRecord } from './records.js';
 import { unknownDirectives, workspaceTestActions } from './test-env.js';
 import { beginWorkspaceOperation, maintenanceDueAt, type WorkspaceOpParams } from './workspace-operations.js';
 import { requireStatus, type WorkspaceOperation } from './workspace-lifecycle.js';
@@ -133,10 +133,9 @@ export class WorkspaceService {
   /** The record as `db` sees it: inside a transaction, the state this request wrote. */
   private async recordIn(db: Executor, p: Principal, workgroupId: string, workspaceId: string, ctx: RequestContext): Promise<WorkspaceRecord> {
     const wg = await this.workgroups.load(db, p, workgroupId);
-    const view = await loadView(db, p.orgName, wg);
-    const ws = view.workspaces.find((w) => w.id === workspaceId);
-    if (!ws) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
-    return workspaceRecord(ws, view, this.workgroups.recordContext(ctx));
+    const found = await loadWorkspaceView(db, p.orgName, wg, workspaceId);
+    if (!found) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
+    return workspaceRecord(found.ws, found.view, this.workgroups.recordContext(ctx));
   }
 
   async list(p: Principal, workgroupId: string, ctx: RequestContext): Promise<WorkspaceRecord[]> {

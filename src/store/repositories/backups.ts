@@ -73,6 +73,17 @@ export async function deleteBackups(db: Executor, ids: string[]): Promise<void> 
 }
 
 /** Sum of Succeeded backups' sizes per database of the workgroups, for folder_statistics.backup_size. */
+/** Sum of Succeeded backups' sizes of one database. */
+export async function backupSizeOfDatabase(db: Executor, databaseId: string): Promise<number> {
+  const row = await db
+    .selectFrom('backups')
+    .select((eb) => eb.fn.sum<number>('size_bytes').as('total'))
+    .where('database_id', '=', databaseId)
+    .where('status', '=', 'Succeeded')
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
 export async function backupSizesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Map<string, number>> {
   if (workgroupIds.length === 0) return new Map();
   const rows = await db
