@@ -2,20 +2,10 @@ import type { Selectable } from 'kysely';
 import type { ApiKeysTable } from '../schema.js';
 import type { Executor } from '../store.js';
 
-export interface ApiKey {
-  id: string;
-  org_id: string;
-  key_name: string;
-  description: string | null;
-  role: string;
+/** A key row with its scope lists parsed (the table keeps them as JSON text). */
+export interface ApiKey extends Omit<Selectable<ApiKeysTable>, 'workgroup_ids' | 'workspace_ids'> {
   workgroup_ids: string[];
   workspace_ids: string[];
-  key_hash: string;
-  redacted_key: string;
-  created_by: string | null;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
 }
 
 /** An API key with its organisation, as authentication needs it. */
