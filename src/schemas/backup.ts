@@ -69,5 +69,4 @@ export const BackupScheduleRecord = Type.Object({
 });
 export type BackupScheduleRecord = Static<typeof BackupScheduleRecord>;
 
-export const WorkspaceOnlyParams = Type.Object({ workspaceID: Id });
 export const RestoreStatusParams = Type.Object({ workspaceID: Id, jobID: Id });

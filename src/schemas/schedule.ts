@@ -46,4 +46,3 @@ export type ScheduleBody = Static<typeof ScheduleBody>;
 
 export const ScheduleParams = Type.Object({ workgroupID: Id, workspaceID: Id, scheduleID: Id });
 export const ShortScheduleParams = Type.Object({ workspaceID: Id, scheduleID: Id });
-export const ShortWorkspaceParams = Type.Object({ workspaceID: Id });

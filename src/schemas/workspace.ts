@@ -182,6 +182,8 @@ export const UpdateWorkspaceBody = Body({
 export type UpdateWorkspaceBody = Static<typeof UpdateWorkspaceBody>;
 
 export const WorkspaceParams = Type.Object({ workgroupID: Id, workspaceID: Id });
+/** Routes that name a workspace by its id alone (`/workspaces/{workspaceID}/…`). */
+export const WorkspaceIdParams = Type.Object({ workspaceID: Id });
 export const DatabaseParams = Type.Object({ workgroupID: Id, databaseID: Id });
 
 export const RenameDatabaseBody = Body({ tg_database_name: Name });

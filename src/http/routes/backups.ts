@@ -12,9 +12,8 @@ import {
   RestoreJob,
   RestoreStatusParams,
   RestoreStatusRecord,
-  WorkspaceOnlyParams,
 } from '../../schemas/backup.js';
-import { WorkspaceParams } from '../../schemas/workspace.js';
+import { WorkspaceIdParams, WorkspaceParams } from '../../schemas/workspace.js';
 import { ok } from '../envelope.js';
 import { replies } from '../responses.js';
 
@@ -33,7 +32,7 @@ export function backupRoutes(scope: FastifyInstance, services: Services): void {
   });
 
   api.get(shortPath, {
-    schema: { operationId: 'listWorkspaceBackups', summary: 'List the backups of a workspace (by workspace id alone)', tags, params: WorkspaceOnlyParams, response: replies(Type.Array(BackupRecord)) },
+    schema: { operationId: 'listWorkspaceBackups', summary: 'List the backups of a workspace (by workspace id alone)', tags, params: WorkspaceIdParams, response: replies(Type.Array(BackupRecord)) },
     handler: async (request) => ok(request, await backups.list(request.principal, undefined, request.params.workspaceID)),
   });
 
@@ -70,7 +69,7 @@ export function backupRoutes(scope: FastifyInstance, services: Services): void {
   });
 
   api.get(`${shortPath}/schedule`, {
-    schema: { operationId: 'getBackupSchedule', summary: "The workspace's backup schedule", tags, params: WorkspaceOnlyParams, response: replies(BackupScheduleRecord) },
+    schema: { operationId: 'getBackupSchedule', summary: "The workspace's backup schedule", tags, params: WorkspaceIdParams, response: replies(BackupScheduleRecord) },
     handler: async (request) => ok(request, await backupSchedules.get(request.principal, request.params.workspaceID)),
   });
 }

@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { WorkspaceRef } from '../../domain/schedules.js';
 import type { Services } from '../../domain/services.js';
-import { ScheduleBody, ScheduleParams, ScheduleRecord, ShortScheduleParams, ShortWorkspaceParams } from '../../schemas/schedule.js';
-import { WorkspaceParams } from '../../schemas/workspace.js';
+import { ScheduleBody, ScheduleParams, ScheduleRecord, ShortScheduleParams } from '../../schemas/schedule.js';
+import { WorkspaceIdParams, WorkspaceParams } from '../../schemas/workspace.js';
 import { ok } from '../envelope.js';
 import { requestContext, setEtag } from '../request-context.js';
 import { replies, repliesDeclaringErrorResult } from '../responses.js';
@@ -14,7 +14,7 @@ const tags = ['schedules'];
 /** The two path forms: under the workgroup (the contract's) and the short /workspaces/{ws} one. */
 const forms = [
   { prefix: '/workgroups/:workgroupID/workspaces/:workspaceID', suffix: '', params: WorkspaceParams, one: ScheduleParams },
-  { prefix: '/workspaces/:workspaceID', suffix: 'Short', params: ShortWorkspaceParams, one: ShortScheduleParams },
+  { prefix: '/workspaces/:workspaceID', suffix: 'Short', params: WorkspaceIdParams, one: ShortScheduleParams },
 ] as const;
 
 const refOf = (params: { workgroupID?: string; workspaceID: string }): WorkspaceRef => ({
