@@ -30,7 +30,9 @@ describe(`operations worker (${storeName})`, () => {
       if (op.params.fail) throw new Error('boom');
       return { kind: 'done' };
     },
-    complete: async () => undefined,
+    complete: async (_trx, op) => {
+      if (op.params.breakComplete) throw new Error('cannot apply');
+    },
     fail: async () => undefined,
   };
   const worker = (store: Store, owner: string) =>
@@ -86,6 +88,17 @@ describe(`operations worker (${storeName})`, () => {
     assert.equal(op.state, 'failed');
     assert.equal(op.attempt, 3);
     assert.ok(op.finished_at);
+  });
+
+  it('counts a failure to apply the result as a failed attempt, and still runs the rest of the batch', async () => {
+    const broken = await enqueue({ breakComplete: true });
+    const fine = await enqueue();
+    const w = worker(stores[0]!, 'applier');
+    assert.equal(await w.tick(), 2);
+    const failed = (await findOperationById(stores[0]!.db, broken))!;
+    assert.deepEqual([failed.state, failed.error, failed.lease_owner], ['pending', 'cannot apply', null]);
+    assert.equal(failed.run_at, clock.now() + 5_000, 'retried after the back-off');
+    assert.equal((await findOperationById(stores[0]!.db, fine))!.state, 'succeeded');
   });
 
   it('lets two workers drain one queue with every operation run exactly once', async () => {

@@ -42,6 +42,7 @@ export class Engine {
   private readonly reconciler: Reconciler;
   private readonly scheduler: Scheduler;
   private readonly backupScheduler: BackupScheduler;
+  private readonly parts: ReadonlyArray<readonly [string, { tick(): Promise<number> }]>;
   private readonly pollMs: number;
   private loop?: Promise<void>;
   private stopped = false;
@@ -63,6 +64,12 @@ export class Engine {
     this.reconciler = new Reconciler(store, clock, logger);
     this.scheduler = new Scheduler(store, clock, catalog, logger);
     this.backupScheduler = new BackupScheduler(store, clock, catalog, logger);
+    this.parts = [
+      ['scheduler', this.scheduler],
+      ['backup scheduler', this.backupScheduler],
+      ['worker', this.worker],
+      ['reconciler', this.reconciler],
+    ];
   }
 
   get running(): boolean {
@@ -101,7 +108,16 @@ export class Engine {
     const run = this.tail.then(async () => {
       const clock = this.options.clock;
       if (clock instanceof ManualClock) await syncManualClock(this.options.store, clock);
-      return (await this.scheduler.tick()) + (await this.backupScheduler.tick()) + (await this.worker.tick()) + (await this.reconciler.tick());
+      let done = 0;
+      // Each part on its own: one that keeps failing must not starve the others.
+      for (const [name, part] of this.parts) {
+        try {
+          done += await part.tick();
+        } catch (err) {
+          this.options.logger.error({ err, part: name }, 'engine tick failed');
+        }
+      }
+      return done;
     });
     this.tail = run.catch(() => undefined);
     return run;

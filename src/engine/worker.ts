@@ -32,7 +32,15 @@ export class Worker {
     const claimed = await this.store.transaction((trx) =>
       claimDueOperations(trx, this.store.dialect, owner, this.clock.now(), leaseMs, batch),
     );
-    for (const op of claimed) await this.runOne(op);
+    for (const op of claimed) {
+      try {
+        await this.runOne(op);
+      } catch (err) {
+        // Not even the failure could be recorded (the store is failing): the lease expires
+        // and the operation is retried; the rest of the batch still runs.
+        this.logger.error({ err, operation: op.id, kind: op.kind }, 'operation step could not be recorded');
+      }
+    }
     return claimed.length;
   }
 
@@ -51,10 +59,15 @@ export class Worker {
       await updateLeasedOperation(this.store.db, op.id, this.options.owner, { state: 'pending', attempt: op.attempt - 1, run_at: step.until, progress: step.progress }, now);
       return;
     }
-    await this.store.transaction(async (trx) => {
-      if (!(await updateLeasedOperation(trx, op.id, this.options.owner, { state: 'succeeded', error: null, finished_at: now }, now))) return;
-      await handler.complete(trx, op, step, now);
-    });
+    try {
+      await this.store.transaction(async (trx) => {
+        if (!(await updateLeasedOperation(trx, op.id, this.options.owner, { state: 'succeeded', error: null, finished_at: now }, now))) return;
+        await handler.complete(trx, op, step, now);
+      });
+    } catch (err) {
+      // Applying the effect failed and rolled back: a failed attempt like any other.
+      return this.finish(op, (err as Error).message, op.attempt >= op.max_attempts);
+    }
     this.logger.info({ operation: op.id, kind: op.kind, resource: op.resource_id }, 'operation succeeded');
   }
 
