@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Executor } from '../store/store.js';
+import type { DialectName, Executor, Store } from '../store/store.js';
 import { insertOperation, type Operation } from '../store/repositories/operations.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
 import type { CloudProviderChanges, CloudProviderRow, NodeGroupConfig } from '../store/repositories/cloud-providers.js';
@@ -70,15 +70,16 @@ export async function enqueueCloudProviderOperation(trx: Executor, provider: Pic
 }
 
 /** The first step of a provision moves the provider from Pending to Provisioning; later steps change nothing. */
-export async function markProvisioning(db: Executor, provider: CloudProviderRow | undefined, now: number): Promise<void> {
-  if (provider?.status === 'Pending') await updateLatest(db, provider, { status: 'Provisioning' }, now);
+export async function markProvisioning(store: Store, id: string, now: number): Promise<void> {
+  await store.transaction((trx) => applyOutcome(trx, store.dialect, id, now, (provider) => (provider.status === 'Pending' ? { status: 'Provisioning' } : undefined)));
 }
 
 /** Applies a finished operation's effect to its provider (inside the completing transaction). */
-export async function completeCloudProviderOperation(trx: Executor, op: Operation, now: number, infra: ProvisionedInfrastructure | undefined): Promise<void> {
-  const provider = await providersRepo.findProviderById(trx, op.resource_id);
-  if (!provider) return; // deleted meanwhile
-  const params = op.params as CloudProviderOpParams;
+export async function completeCloudProviderOperation(trx: Executor, dialect: DialectName, op: Operation, now: number, infra: ProvisionedInfrastructure | undefined): Promise<void> {
+  await applyOutcome(trx, dialect, op.resource_id, now, (provider) => outcomeChanges(provider, op.params as CloudProviderOpParams, infra));
+}
+
+function outcomeChanges(provider: CloudProviderRow, params: CloudProviderOpParams, infra: ProvisionedInfrastructure | undefined): CloudProviderChanges {
   const changes: CloudProviderChanges = { status: 'Active', last_error: null };
   if (params.op === 'provision' && infra) {
     Object.assign(changes, infra, { vpc_owned_by_tg: true });
@@ -90,24 +91,22 @@ export async function completeCloudProviderOperation(trx: Executor, op: Operatio
       changes.component_versions = { ...(provider.component_versions ?? {}), ...Object.fromEntries(params.components.map((c) => [c.name, c.version])) };
     }
   }
-  await updateLatest(trx, provider, changes, now);
-}
-
-/**
- * Applies engine-side changes even if an API request (a rename, say) bumped the version
- * since the row was read: the engine's outcome must not be lost to a concurrent edit.
- */
-async function updateLatest(trx: Executor, provider: CloudProviderRow, changes: CloudProviderChanges, now: number): Promise<void> {
-  let current: CloudProviderRow | undefined = provider;
-  for (let i = 0; current && i < 5; i++) {
-    if (await providersRepo.updateProvider(trx, current, changes, now)) return;
-    current = await providersRepo.findProviderById(trx, provider.id);
-  }
+  return changes;
 }
 
 /** Marks the provider Failed with the driver's message. */
-export async function failCloudProviderOperation(trx: Executor, op: Operation, message: string, now: number): Promise<void> {
-  const provider = await providersRepo.findProviderById(trx, op.resource_id);
-  if (!provider) return;
-  await updateLatest(trx, provider, { status: 'Failed', last_error: message }, now);
+export async function failCloudProviderOperation(trx: Executor, dialect: DialectName, op: Operation, message: string, now: number): Promise<void> {
+  await applyOutcome(trx, dialect, op.resource_id, now, () => ({ status: 'Failed', last_error: message }));
+}
+
+/**
+ * Writes engine-side changes on the provider as it is now, the row locked in between, so an
+ * API request (a rename, say) can neither be overwritten nor make the outcome be lost.
+ * Nothing to do once the provider is gone, or when there is no change.
+ */
+async function applyOutcome(trx: Executor, dialect: DialectName, id: string, now: number, changesFor: (provider: CloudProviderRow) => CloudProviderChanges | undefined): Promise<void> {
+  const provider = await providersRepo.lockProviderById(trx, dialect, id);
+  const changes = provider && changesFor(provider);
+  if (!provider || !changes) return;
+  if (!(await providersRepo.updateProvider(trx, provider, changes, now))) throw new Error(`cloud provider ${id} changed under its lock`);
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../store/store.js';
 import { findOrganisationById, lockOrganisation } from '../store/repositories/organisations.js';
 import { claimOccurrence, insertScheduleRun, type Schedule } from '../store/repositories/schedules.js';
-import { findWorkspaceById, type Workspace } from '../store/repositories/workspaces.js';
+import { lockWorkspaceById, type Workspace } from '../store/repositories/workspaces.js';
 import type { DialectName } from '../store/store.js';
 import { topologyMisfit, type Catalog, type Tier } from './catalog.js';
 import { AppError } from './errors.js';
@@ -52,35 +52,28 @@ export async function fireOccurrence(trx: Executor, dialect: DialectName, catalo
   return result;
 }
 
-/** Reads of the workspace before a run gives up on requests that keep changing it. */
-const START_ATTEMPTS = 5;
-
 async function startAction(trx: Executor, dialect: DialectName, catalog: Catalog, s: Schedule, now: number): Promise<FiringOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    const ws = await findWorkspaceById(trx, s.workspace_id);
-    if (!ws) return skipped('the workspace no longer exists');
-    try {
-      const params = await actionParams(trx, dialect, catalog, s, ws);
-      if (typeof params === 'string') return skipped(params);
-      const changes = s.action === 'resize' ? { size: s.workspace_type_name! } : {};
-      const { operationId } = await beginWorkspaceOperation(trx, ws, params, now, changes);
-      return { outcome: 'started', operationId };
-    } catch (err) {
-      // A request changed the workspace since it was read (a rename, say): judge the
-      // occurrence on the workspace as it is now (each read in the transaction sees the
-      // latest commit) rather than skip it for a race.
-      if (isConcurrentChange(err) && attempt < START_ATTEMPTS) continue;
-      // A rule of the workspace's current state or quota forbids it now: say which.
-      if (err instanceof AppError && err.code !== 'internal') return skipped(err.details.map((d) => d.reason).join('; '));
-      throw err;
-    }
+  // The workspace is judged as it is now and locked until the run is written, so a request
+  // changing it meanwhile (a rename, say) waits rather than spoils the run. A resize checks
+  // quotas: the organisation is locked first, in the order requests lock them.
+  if (s.action === 'resize') await lockOrganisation(trx, dialect, s.org_id);
+  const ws = await lockWorkspaceById(trx, dialect, s.workspace_id);
+  if (!ws) return skipped('the workspace no longer exists');
+  try {
+    const params = await actionParams(trx, catalog, s, ws);
+    if (typeof params === 'string') return skipped(params);
+    const changes = s.action === 'resize' ? { size: s.workspace_type_name! } : {};
+    const { operationId } = await beginWorkspaceOperation(trx, ws, params, now, changes);
+    return { outcome: 'started', operationId };
+  } catch (err) {
+    // A rule of the workspace's current state or quota forbids it now: say which.
+    if (err instanceof AppError && err.code !== 'internal') return skipped(err.details.map((d) => d.reason).join('; '));
+    throw err;
   }
 }
 
-const isConcurrentChange = (err: unknown) => err instanceof AppError && err.code === 'conflict' && err.details.some((d) => d.field === 'version_number');
-
 /** The operation the action starts, or the reason it has nothing to do. */
-async function actionParams(trx: Executor, dialect: DialectName, catalog: Catalog, s: Schedule, ws: Workspace): Promise<WorkspaceOpParams | string> {
+async function actionParams(trx: Executor, catalog: Catalog, s: Schedule, ws: Workspace): Promise<WorkspaceOpParams | string> {
   switch (s.action) {
     case 'pause':
       if (ws.status === 'Stopped' || ws.status === 'Idle') return `the workspace is already ${ws.status}`;
@@ -100,7 +93,6 @@ async function actionParams(trx: Executor, dialect: DialectName, catalog: Catalo
       const org = await findOrganisationById(trx, ws.org_id);
       const p = { orgId: ws.org_id, orgName: org?.name ?? '', tier: (org?.tier ?? 'free') as Tier } as Principal;
       checkTierSize(catalog, p, 'workspace_type_name', size);
-      await lockOrganisation(trx, dialect, ws.org_id);
       await checkWorkspaceQuota(trx, catalog, p, { is_rw: ws.is_rw, size, enable_ha: ws.enable_ha }, ws.id);
       return { op: 'update', actions: ['resize'], reason: 'schedule', schedule_id: s.id };
     }

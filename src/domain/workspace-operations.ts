@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Executor } from '../store/store.js';
+import type { DialectName, Executor } from '../store/store.js';
 import { insertOperation, type Operation } from '../store/repositories/operations.js';
 import { findBackupById } from '../store/repositories/backups.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
@@ -60,13 +60,13 @@ export async function beginWorkspaceOperation(
 }
 
 /** Applies a finished operation's effect to its workspace (inside the completing transaction). */
-export async function completeWorkspaceOperation(trx: Executor, op: Operation, now: number, result: { topologyBytes?: number } = {}): Promise<void> {
+export async function completeWorkspaceOperation(trx: Executor, dialect: DialectName, op: Operation, now: number, result: { topologyBytes?: number } = {}): Promise<void> {
   const params = op.params as WorkspaceOpParams;
   if (params.op === 'delete') {
     await wsRepo.deleteWorkspace(trx, op.resource_id);
     return;
   }
-  await updateLatest(trx, op.resource_id, now, async (ws) => {
+  await applyOutcome(trx, dialect, op.resource_id, now, async (ws) => {
     const changes: WorkspaceChanges = {
       status: finalStatus(params.op, ws.enable_auto_start),
       condition_type: NORMAL_CONDITION,
@@ -107,8 +107,8 @@ export async function completeWorkspaceOperation(trx: Executor, op: Operation, n
 }
 
 /** Marks the workspace Failed with the driver's message, remembering the operation for a retry. */
-export async function failWorkspaceOperation(trx: Executor, op: Operation, message: string, now: number): Promise<void> {
-  await updateLatest(trx, op.resource_id, now, () => {
+export async function failWorkspaceOperation(trx: Executor, dialect: DialectName, op: Operation, message: string, now: number): Promise<void> {
+  await applyOutcome(trx, dialect, op.resource_id, now, () => {
     const changes: WorkspaceChanges = { status: 'Failed', condition_type: NORMAL_CONDITION, err_message: message, failed_operation_id: op.id };
     if ((op.params as WorkspaceOpParams).op === 'refresh') {
       changes.refresh_status = 'Failed';
@@ -118,23 +118,17 @@ export async function failWorkspaceOperation(trx: Executor, op: Operation, messa
   });
 }
 
-/** Compare-and-set attempts before an operation's outcome gives up (and its transaction rolls back). */
-const OUTCOME_ATTEMPTS = 5;
-
 /**
  * Writes an operation's outcome on the workspace as it is now. While an operation runs,
- * requests may still change metadata (a rename, say) and bump the version between the read
- * and the compare-and-set; the outcome must not be lost to that, or the workspace would stay
- * in its transitional status for good. So it reads again and reapplies; within the
- * transaction each read sees the latest committed row. Nothing to do once the workspace is gone.
+ * requests may still change metadata (a rename, say); the outcome must not be lost to that,
+ * or the workspace would stay in its transitional status for good. The row is locked while
+ * the outcome is computed and written, so no request can change it in between. Nothing to
+ * do once the workspace is gone.
  */
-async function updateLatest(trx: Executor, id: string, now: number, changesFor: (ws: Workspace) => WorkspaceChanges | Promise<WorkspaceChanges>): Promise<void> {
-  for (let i = 0; i < OUTCOME_ATTEMPTS; i++) {
-    const ws = await wsRepo.findWorkspaceById(trx, id);
-    if (!ws) return; // deleted meanwhile: nothing left to apply to
-    if (await wsRepo.updateWorkspace(trx, ws, await changesFor(ws), now)) return;
-  }
-  throw new Error(`workspace ${id} kept changing while the outcome of an operation was written`);
+async function applyOutcome(trx: Executor, dialect: DialectName, id: string, now: number, changesFor: (ws: Workspace) => WorkspaceChanges | Promise<WorkspaceChanges>): Promise<void> {
+  const ws = await wsRepo.lockWorkspaceById(trx, dialect, id);
+  if (!ws) return;
+  if (!(await wsRepo.updateWorkspace(trx, ws, await changesFor(ws), now))) throw new Error(`workspace ${id} changed under its lock`);
 }
 
 /** Recomputes when a pending upgrade may run: the next window, or never while auto-upgrade is disabled. */

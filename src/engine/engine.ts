@@ -28,8 +28,10 @@ export interface EngineOptions {
 
 /** A bound on work done in one call, so a bug cannot spin forever. */
 const MAX_ROUNDS = 10_000;
-/** How long (real time) a clock move waits for work another process has in hand. */
-const SETTLE_MS = 3_000;
+/** How long (real time) an unchanged lease of another process is waited on before it is taken for dead. */
+const SETTLE_MS = 5_000;
+/** A bound on one wait for other processes, however busy they keep. */
+const MAX_SETTLE_MS = 60_000;
 
 /**
  * The background engine of one process: the operations worker, the schedulers (workspace
@@ -49,8 +51,8 @@ export class Engine {
   private wakeUp?: () => void;
   private woken = false;
   private tail: Promise<unknown> = Promise.resolve();
-  /** Leases of other processes that a clock move waited out without their release (see settle). */
-  private readonly abandonedLeases = new Set<string>();
+  /** When this process first saw each lease another process holds (wall time; see settle). */
+  private readonly leasesSeen = new Map<string, number>();
 
   constructor(private readonly options: EngineOptions) {
     const { store, clock, driver, catalog, logger, speed } = options;
@@ -150,23 +152,21 @@ export class Engine {
 
   /**
    * Drains, then waits while another process runs operations under a live lease: moving the
-   * shared clock past their lease expiry would hand them over mid-step. A process that died
-   * holding a lease is waited on only briefly, and once: a lease waited on for SETTLE_MS is
-   * taken for dead and not waited on again (a clock move stops at many instants before that
-   * lease expires), so the clock moves on and reclaims its work.
+   * shared clock past their lease expiry would hand them over mid-step. A lease held
+   * unchanged for SETTLE_MS of real time is taken for a dead process's and no longer waited
+   * on, so the clock moves on and reclaims its work; a live process keeps taking new leases
+   * (each step is a new claim), so it is waited for however slow the machine is.
    */
   private async settle(): Promise<void> {
-    const deadline = Date.now() + SETTLE_MS;
+    const giveUp = Date.now() + MAX_SETTLE_MS;
     for (;;) {
       await this.drain();
       const held = await leasesHeldElsewhere(this.options.store.db, this.owner, this.options.clock.now());
-      for (const lease of this.abandonedLeases) if (!held.includes(lease)) this.abandonedLeases.delete(lease);
-      const awaited = held.filter((lease) => !this.abandonedLeases.has(lease));
-      if (awaited.length === 0) return;
-      if (Date.now() > deadline) {
-        for (const lease of awaited) this.abandonedLeases.add(lease);
-        return;
-      }
+      const now = Date.now();
+      for (const lease of this.leasesSeen.keys()) if (!held.includes(lease)) this.leasesSeen.delete(lease);
+      for (const lease of held) if (!this.leasesSeen.has(lease)) this.leasesSeen.set(lease, now);
+      const live = held.filter((lease) => now - this.leasesSeen.get(lease)! < SETTLE_MS);
+      if (live.length === 0 || now > giveUp) return;
       await new Promise((r) => setTimeout(r, 20));
     }
   }

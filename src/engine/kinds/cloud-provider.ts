@@ -15,11 +15,10 @@ export function cloudProviderHandlers({ store, driver }: HandlerDeps): Operation
   return ops.map((op) => ({
     kind: cloudProviderKind(op),
     run: async (operation, now) => {
-      const provider = await findProviderById(store.db, operation.resource_id);
-      await markProvisioning(store.db, provider, now);
-      return driver.runCloudProviderStep(operation, provider, now);
+      await markProvisioning(store, operation.resource_id, now);
+      return driver.runCloudProviderStep(operation, await findProviderById(store.db, operation.resource_id), now);
     },
-    complete: (trx, operation, step, now) => completeCloudProviderOperation(trx, operation, now, step.result?.provider),
-    fail: (trx, operation, message, now) => failCloudProviderOperation(trx, operation, message, now),
+    complete: (trx, operation, step, now) => completeCloudProviderOperation(trx, store.dialect, operation, now, step.result?.provider),
+    fail: (trx, operation, message, now) => failCloudProviderOperation(trx, store.dialect, operation, message, now),
   }));
 }

@@ -10,7 +10,7 @@ export function workspaceHandlers({ store, driver }: HandlerDeps): OperationHand
   return ops.map((op) => ({
     kind: workspaceKind(op),
     run: async (operation, now) => driver.runWorkspaceStep(operation, await findWorkspaceById(store.db, operation.resource_id), now),
-    complete: (trx, operation, step, now) => completeWorkspaceOperation(trx, operation, now, step.result),
-    fail: (trx, operation, message, now) => failWorkspaceOperation(trx, operation, message, now),
+    complete: (trx, operation, step, now) => completeWorkspaceOperation(trx, store.dialect, operation, now, step.result),
+    fail: (trx, operation, message, now) => failWorkspaceOperation(trx, store.dialect, operation, message, now),
   }));
 }

@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { CloudProvidersTable } from '../schema.js';
-import type { Executor } from '../store.js';
+import type { DialectName, Executor } from '../store.js';
 
 /** Sizes of one node group of a BYOC cluster. */
 export interface NodeGroup {
@@ -79,6 +79,13 @@ export async function findVisibleProvider(db: Executor, orgId: string, id: strin
     .where('id', '=', id)
     .where((eb) => eb.or([eb('org_id', 'is', null), eb('org_id', '=', orgId)]))
     .executeTakeFirst();
+  return row && fromRow(row);
+}
+
+/** Reads a provider to change it in this transaction, locked on PostgreSQL until the transaction ends (see lockWorkspaceById). */
+export async function lockProviderById(trx: Executor, dialect: DialectName, id: string): Promise<CloudProviderRow | undefined> {
+  const query = trx.selectFrom('cloud_providers').selectAll().where('id', '=', id);
+  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   return row && fromRow(row);
 }
 

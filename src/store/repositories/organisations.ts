@@ -1,4 +1,4 @@
-import type { Executor } from '../store.js';
+import type { DialectName, Executor } from '../store.js';
 
 export interface Organisation {
   id: string;
@@ -38,7 +38,7 @@ export async function updateOrganisationTier(db: Executor, id: string, tier: str
  * Serialises quota checks of one organisation: on PostgreSQL the row lock is held until the
  * transaction ends; SQLite runs one write transaction at a time anyway.
  */
-export async function lockOrganisation(trx: Executor, dialect: 'sqlite' | 'postgres', orgId: string): Promise<void> {
+export async function lockOrganisation(trx: Executor, dialect: DialectName, orgId: string): Promise<void> {
   if (dialect === 'postgres') await trx.selectFrom('organisations').select('id').where('id', '=', orgId).forUpdate().execute();
 }
 

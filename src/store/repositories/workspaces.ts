@@ -1,6 +1,6 @@
 import { sql, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { WorkspacesTable } from '../schema.js';
-import type { Executor } from '../store.js';
+import type { DialectName, Executor } from '../store.js';
 
 /** A workspace as the domain sees it: booleans as booleans, JSON columns parsed. */
 export interface Workspace extends Omit<Selectable<WorkspacesTable>, 'name_key' | 'is_rw' | 'enable_ha' | 'enable_auto_start' | 'addons' | 'agent_config'> {
@@ -103,7 +103,7 @@ export async function findWorkspaceById(db: Executor, id: string): Promise<Works
  * instead of making this change's compare-and-set fail; SQLite's transaction holds the
  * write lock already.
  */
-export async function lockWorkspaceById(trx: Executor, dialect: 'sqlite' | 'postgres', id: string): Promise<Workspace | undefined> {
+export async function lockWorkspaceById(trx: Executor, dialect: DialectName, id: string): Promise<Workspace | undefined> {
   const query = trx.selectFrom('workspaces').selectAll().where('id', '=', id);
   const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   return row && fromRow(row);
