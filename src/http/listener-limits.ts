@@ -54,7 +54,7 @@ const parserErrors: Record<string, { field: string; reason: string }> = {
   HPE_INVALID_HEADER_TOKEN: { field: 'headers', reason: 'contain a character not allowed in a header name or value' },
   HPE_INVALID_CONTENT_LENGTH: { field: 'Content-Length', reason: 'must be one non-negative integer' },
   HPE_UNEXPECTED_CONTENT_LENGTH: { field: 'Content-Length', reason: 'must not be sent with Transfer-Encoding' },
-  HPE_INVALID_TRANSFER_ENCODING: { field: 'Transfer-Encoding', reason: 'must end with chunked' },
+  HPE_INVALID_TRANSFER_ENCODING: { field: 'Transfer-Encoding', reason: 'must end with chunked and must not come with Content-Length' },
   HPE_INVALID_CHUNK_SIZE: { field: 'body', reason: 'has a malformed chunk size' },
 };
 
