@@ -49,8 +49,15 @@ describe(`engine and a concurrent edit (${storeName})`, { skip: storeName !== 'p
   it('the outcome of an operation is written on the edited workspace, not lost', async () => {
     const wg = await newWorkgroup(c);
     const ws = resultOf(await c.workspaces.create(wg, { name: 'raced' })).workspace_id!;
-    // The first step has run: the create now waits out its simulated 90 seconds.
-    for (let i = 0; i < 200 && resultOf(await c.operations.list(ws))[0]?.state !== 'pending'; i++) await sleep(20);
+    // The first step has run: the create now waits out its simulated 90 seconds. A new
+    // operation is pending too, but due at once; one that waits is due later. The manual
+    // clock stands still, so once reached this holds until the clock moves.
+    const waits = async () => {
+      const op = resultOf(await c.operations.list(ws))[0];
+      return op?.state === 'pending' && Date.parse(op.run_at) > Date.parse(op.created_at);
+    };
+    for (let i = 0; i < 200 && !(await waits()); i++) await sleep(20);
+    assert.ok(await waits(), `the create never reached its simulated wait: ${JSON.stringify(resultOf(await c.operations.list(ws)))}`);
     await renameDuring(ws, 'raced-renamed', async () => assertOk(await c.moveClock({ advance_seconds: 120 })));
     const record = resultOf(await c.workspaces.get(wg, ws));
     assert.deepEqual([record.status, record.name], ['Active', 'raced-renamed']);

@@ -61,7 +61,8 @@ describe(`database users (${storeName})`, () => {
     assertError(both, 400, 'Bad-Request', 'password');
     assert.equal(both.body.ErrorDetails.length, 2, 'username and password problems are reported together');
     assert.equal(JSON.stringify(both.body).includes('weak'), false, 'a refused password is not echoed');
-    assertError(await admin.dbUsers.update(wg, ws, { username: 'carol', password: 'weakweakweak' }), 400, 'Bad-Request', 'password');
+    assertOk(await admin.dbUsers.create(wg, ws, { username: 'heidi', password: PASSWORD }));
+    assertError(await admin.dbUsers.update(wg, ws, { username: 'heidi', password: 'weakweakweak' }), 400, 'Bad-Request', 'password');
     assertError(await admin.request('POST', `/controller/v4/v2/workgroups/${wg}/workspaces/${ws}/dbuser`, { body: { username: 'eve' } }), 400, 'Bad-Request', 'password');
     assertError(await admin.request('DELETE', `/controller/v4/v2/workgroups/${wg}/workspaces/${ws}/dbuser`), 400, 'Bad-Request', 'username');
     assertError(await admin.request('POST', `/controller/v4/v2/workgroups/${wg}/workspaces/${ws}/dbuser`, { body: { username: 'eve', password: PASSWORD, role: 'x' } }), 400, 'Bad-Request', 'role');
@@ -69,16 +70,18 @@ describe(`database users (${storeName})`, () => {
   });
 
   it('lets a workspace-admin of the workspace manage users; viewers only read; other organisations see nothing', async () => {
+    assertOk(await admin.dbUsers.create(wg, ws, { username: 'grace', password: PASSWORD }));
     const wsAdmin = await server.orgClient('default', { role: 'workspace-admin', workspaceIds: [ws] });
     assertOk(await wsAdmin.dbUsers.create(wg, ws, { username: 'frank', password: PASSWORD }));
     assertOk(await wsAdmin.dbUsers.delete(wg, ws, 'frank'));
     const otherAdmin = await server.orgClient('default', { role: 'workspace-admin', workspaceIds: ['another'] });
     assertError(await otherAdmin.dbUsers.create(wg, ws, { username: 'frank', password: PASSWORD }), 403, 'Forbidden', 'x-api-key');
     const viewer = await server.orgClient('default', { role: 'viewer' });
-    assert.ok(assertOk(await viewer.dbUsers.list(wg, ws)).length > 0);
+    assert.ok(assertOk(await viewer.dbUsers.list(wg, ws)).some((u) => u.username === 'grace'));
     assertError(await viewer.dbUsers.create(wg, ws, { username: 'frank', password: PASSWORD }), 403, 'Forbidden', 'x-api-key');
-    assertError(await viewer.dbUsers.update(wg, ws, { username: 'carol', password: PASSWORD }), 403, 'Forbidden', 'x-api-key');
-    assertError(await viewer.dbUsers.delete(wg, ws, 'carol'), 403, 'Forbidden', 'x-api-key');
+    assertError(await viewer.dbUsers.update(wg, ws, { username: 'grace', password: PASSWORD }), 403, 'Forbidden', 'x-api-key');
+    assertError(await viewer.dbUsers.delete(wg, ws, 'grace'), 403, 'Forbidden', 'x-api-key');
+    assert.ok(assertOk(await admin.dbUsers.list(wg, ws)).some((u) => u.username === 'grace'), 'the viewer deleted nothing');
     const stranger = await server.orgClient('dbu-stranger');
     assertError(await stranger.dbUsers.list(wg, ws), 404, 'Not-Found', 'workgroupID');
     assertError(await admin.dbUsers.list(wg, 'no-such-workspace'), 404, 'Not-Found', 'workspaceID');

@@ -1,25 +1,23 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
+import type { AcaciaClient, WorkspaceRecord } from '../src/client/index.js';
 import type { CreateWorkspaceBody } from '../src/schemas/workspace.js';
 import { assertOk } from './helpers/assert.js';
 import { gatewayGet, loopbackBases } from './helpers/gateway.js';
-import { publicProvider, startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { activeWorkspace, newWorkgroup, waitForStatus } from './helpers/workspaces.js';
 
 const alice = { username: 'alice', password: 'Graph-Secret-42' };
 
 describe(`data-plane gateway (${storeName})`, () => {
   let server: TestServer;
   let admin: AcaciaClient;
-  let provider: string;
   let v4: string;
   let v6: string;
 
   before(async () => {
     // Listening on every address, so the same gateway is reached from 127.0.0.1 and ::1.
     server = await startTestServer({ ACACIA_HOST: '::', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' });
-    admin = new AcaciaClient({ baseUrl: `http://127.0.0.1:${new URL(server.url).port}`, apiKey: server.bootstrapKey });
-    provider = await publicProvider(admin);
     ({ v4, v6 } = loopbackBases(server.running.gatewayUrl));
   });
   // Each test has an organisation of its own, so tier quotas never couple tests.
@@ -30,18 +28,16 @@ describe(`data-plane gateway (${storeName})`, () => {
   after(() => server.close());
 
   /** A workgroup with one Active workspace that has the database user alice. */
-  async function activeWorkspace(name: string, body: CreateWorkspaceBody = {}): Promise<{ wg: string; ws: WorkspaceRecord }> {
-    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name })).workgroup_id;
-    const id = assertOk(await admin.workspaces.create(wg, { name: `${name}-ws`, ...body })).workspace_id!;
-    const ws = await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active');
-    assert.equal(ws?.status, 'Active');
-    assertOk(await admin.dbUsers.create(wg, id, alice));
-    return { wg, ws: ws! };
+  async function aliceWorkspace(name: string, body: CreateWorkspaceBody = {}): Promise<{ wg: string; ws: WorkspaceRecord }> {
+    const wg = await newWorkgroup(admin, name);
+    const ws = await activeWorkspace(admin, wg, { name: `${name}-ws`, ...body });
+    assertOk(await admin.dbUsers.create(wg, ws.workspace_id!, alice));
+    return { wg, ws };
   }
   const status = async (wg: string, ws: string) => assertOk(await admin.workspaces.get(wg, ws)).status;
 
   it('routes by Host or /w/<id>/ and serves the simulated endpoints to authenticated db users', async () => {
-    const { ws } = await activeWorkspace('gw-routing');
+    const { ws } = await aliceWorkspace('gw-routing');
     const pinged = await gatewayGet(v4, `/w/${ws.workspace_id}/api/ping`, { auth: alice });
     assert.equal(pinged.status, 200);
     assert.deepEqual(pinged.body, { error: false, message: 'pong' });
@@ -62,7 +58,7 @@ describe(`data-plane gateway (${storeName})`, () => {
   });
 
   it('authenticates database users with Basic auth (401 with WWW-Authenticate otherwise)', async () => {
-    const { wg, ws } = await activeWorkspace('gw-auth');
+    const { wg, ws } = await aliceWorkspace('gw-auth');
     const path = `/w/${ws.workspace_id}/api/ping`;
     for (const auth of [undefined, { username: 'alice', password: 'Wrong-Secret-42' }, { username: 'mallory', password: alice.password }]) {
       const res = await gatewayGet(v4, path, auth ? { auth } : {});
@@ -78,7 +74,7 @@ describe(`data-plane gateway (${storeName})`, () => {
   });
 
   it('enforces the allow list for IPv4 and IPv6 callers while it is enabled; changes apply at once', async () => {
-    const { wg, ws } = await activeWorkspace('gw-allow');
+    const { wg, ws } = await aliceWorkspace('gw-allow');
     const path = `/w/${ws.workspace_id}/api/ping`;
     const codes = async () => [(await gatewayGet(v4, path, { auth: alice })).status, (await gatewayGet(v6, path, { auth: alice })).status];
     const v4Entry = assertOk(await admin.allowList.create(wg, { cidr: '127.0.0.0/8' }));
@@ -108,7 +104,7 @@ describe(`data-plane gateway (${storeName})`, () => {
   });
 
   it('auto-stops after inactivity; authorised traffic postpones it, refused traffic does not', async () => {
-    const { wg, ws } = await activeWorkspace('gw-activity', { auto_stop_minutes: 10 });
+    const { wg, ws } = await aliceWorkspace('gw-activity', { auto_stop_minutes: 10 });
     const id = ws.workspace_id!;
     const path = `/w/${id}/api/ping`;
     assertOk(await admin.moveClock({ advance_seconds: 8 * 60 }));
@@ -118,7 +114,8 @@ describe(`data-plane gateway (${storeName})`, () => {
 
     assert.equal((await gatewayGet(v4, path, { auth: { username: 'alice', password: 'Wrong-Secret-42' } })).status, 401);
     assertOk(await admin.moveClock({ advance_seconds: 3 * 60 }));
-    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Stopped'))?.status, 'Stopped', 'the refused request did not count');
+    // Stopped on time: the refused request did not count as activity.
+    await waitForStatus(admin, wg, id, 'Stopped');
 
     const stopped = await gatewayGet(v4, path, { auth: alice });
     assert.equal(stopped.status, 503);
@@ -128,7 +125,7 @@ describe(`data-plane gateway (${storeName})`, () => {
   });
 
   it('answers 503 with Retry-After while the workspace is Creating or Updating, then serves it', async () => {
-    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'gw-busy' })).workgroup_id;
+    const wg = await newWorkgroup(admin, 'gw-busy');
     const id = assertOk(await admin.workspaces.create(wg, { name: 'gw-busy-ws', x_test_env: 'slow:create=60s,slow:resize=60s' })).workspace_id!;
     assertOk(await admin.dbUsers.create(wg, id, alice));
     const path = `/w/${id}/api/ping`;
@@ -139,7 +136,7 @@ describe(`data-plane gateway (${storeName})`, () => {
     assert.equal(creating.headers['retry-after'], '30');
 
     assertOk(await admin.moveClock({ advance_seconds: 60 }));
-    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active'))?.status, 'Active');
+    await waitForStatus(admin, wg, id, 'Active');
     assert.equal((await gatewayGet(v4, path, { auth: alice })).status, 200);
 
     assert.equal(assertOk(await admin.workspaces.update(wg, id, { workspace_type_name: 'TG-1' })).status, 'Updating');
@@ -148,16 +145,16 @@ describe(`data-plane gateway (${storeName})`, () => {
     assert.equal(updating.body.status, 'Updating');
     assert.equal(updating.headers['retry-after'], '30');
     assertOk(await admin.moveClock({ advance_seconds: 60 }));
-    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active'))?.status, 'Active');
+    await waitForStatus(admin, wg, id, 'Active');
     assert.equal((await gatewayGet(v6, path, { auth: alice })).status, 200);
   });
 
   it('resumes an Idle workspace on an authorised request and answers 503 with Retry-After until it is Active', async () => {
-    const { wg, ws } = await activeWorkspace('gw-resume', { auto_stop_minutes: 10, enable_auto_start: true, x_test_env: 'slow:resume=30s' });
+    const { wg, ws } = await aliceWorkspace('gw-resume', { auto_stop_minutes: 10, enable_auto_start: true, x_test_env: 'slow:resume=30s' });
     const id = ws.workspace_id!;
     const path = `/w/${id}/api/ping`;
     assertOk(await admin.moveClock({ advance_seconds: 11 * 60 }));
-    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Idle'))?.status, 'Idle');
+    await waitForStatus(admin, wg, id, 'Idle');
 
     assert.equal((await gatewayGet(v4, path)).status, 401);
     assert.equal(await status(wg, id), 'Idle', 'an unauthenticated request starts nothing');
@@ -167,7 +164,7 @@ describe(`data-plane gateway (${storeName})`, () => {
     assert.equal(first.headers['retry-after'], '30');
     assert.equal(first.body.code, 'unavailable');
     assert.equal(first.body.status, 'Resuming');
-    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Resuming'))?.status, 'Resuming');
+    await waitForStatus(admin, wg, id, 'Resuming');
 
     const again = await gatewayGet(v4, path, { auth: alice });
     assert.equal(again.status, 503);
@@ -175,7 +172,7 @@ describe(`data-plane gateway (${storeName})`, () => {
     assert.ok(again.headers['retry-after']);
 
     assertOk(await admin.moveClock({ advance_seconds: 30 }));
-    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active'))?.status, 'Active');
+    await waitForStatus(admin, wg, id, 'Active');
     assert.equal((await gatewayGet(v4, path, { auth: alice })).status, 200);
   });
 });
@@ -190,9 +187,8 @@ describe(`data-plane gateway behind a trusted proxy (${storeName})`, () => {
 
   it('takes the caller from X-Forwarded-For when the proxy is trusted', async () => {
     const admin = server.client;
-    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: await publicProvider(admin), name: 'gw-proxy' })).workgroup_id;
-    const id = assertOk(await admin.workspaces.create(wg, { name: 'gw-proxy-ws' })).workspace_id!;
-    assert.equal((await admin.waitForWorkspace(wg, id, (w) => w.status === 'Active'))?.status, 'Active');
+    const wg = await newWorkgroup(admin, 'gw-proxy');
+    const id = (await activeWorkspace(admin, wg, { name: 'gw-proxy-ws' })).workspace_id!;
     assertOk(await admin.dbUsers.create(wg, id, alice));
     assertOk(await admin.allowList.create(wg, { cidr: '198.51.100.0/24' }));
     assertOk(await admin.allowList.enable(wg));

@@ -59,6 +59,7 @@ describe(`HTTP contract (${storeName})`, () => {
     assert.equal(res.headers['x-request-id'], 'trace-abc.123');
     assert.equal(res.body.RequestID, 'trace-abc.123');
     const err = await client.request('GET', `${API}/nope`, { headers: { 'x-request-id': 'trace-err' } });
+    assertError(err, 404, 'Not-Found', 'path');
     assert.equal(err.body.RequestID, 'trace-err');
     const unsafe = await client.request('GET', `${API}/workgroups`, { headers: { 'x-request-id': 'bad id with spaces' } });
     assert.match(unsafe.body.RequestID, /^[0-9a-f-]{36}$/);

@@ -218,8 +218,7 @@ describe(`workspace lifecycle (${storeName})`, () => {
       await waitForStatus(c, wg, id, 'Stopped');
       assertOk(await c.workspaces.resume(wg, id));
       const resize = await c.workspaces.update(wg, id, { workspace_type_name: 'TG-2' });
-      assertError(resize, 409, 'Bad-Request', 'status');
-      assert.match(resize.body.ErrorDetails[0]!.Reason, /Resuming.*must be Active/);
+      assert.match(assertError(resize, 409, 'Bad-Request', 'status').Reason, /Resuming.*must be Active/);
       assertError(await c.workspaces.update(wg, id, { enable_ha: true }), 409, 'Bad-Request', 'status');
       assertError(await c.workspaces.update(wg, id, { desired_tg_version: '4.2.1', update_strategy: 'immediate' }), 409, 'Bad-Request', 'status');
       assertError(await c.workspaces.pause(wg, id), 409, 'Bad-Request', 'status');
@@ -256,16 +255,14 @@ describe(`workspace lifecycle (${storeName})`, () => {
       assertOk(await c.workspaces.pause(wg, ro.workspace_id!));
       await waitForStatus(c, wg, ro.workspace_id!, 'Stopped');
       const refresh = await c.workspaces.refresh(wg, ro.workspace_id!);
-      assertError(refresh, 409, 'Bad-Request', 'status');
-      assert.match(refresh.body.ErrorDetails[0]!.Reason, /Stopped.*must be Active/);
+      assert.match(assertError(refresh, 409, 'Bad-Request', 'status').Reason, /Stopped.*must be Active/);
     });
 
     it('refuses resume while Pausing', async () => {
       const ws = await activeWorkspace(c, wg, { name: 'conflict-pausing', x_test_env: 'slow:pause=60s' });
       assert.equal(assertOk(await c.workspaces.pause(wg, ws.workspace_id!)).status, 'Pausing');
       const resume = await c.workspaces.resume(wg, ws.workspace_id!);
-      assertError(resume, 409, 'Bad-Request', 'status');
-      assert.match(resume.body.ErrorDetails[0]!.Reason, /Pausing/);
+      assert.match(assertError(resume, 409, 'Bad-Request', 'status').Reason, /Pausing/);
       assertError(await c.workspaces.update(wg, ws.workspace_id!, { pause: false }), 409, 'Bad-Request', 'status');
       await advance(60);
       await waitForStatus(c, wg, ws.workspace_id!, 'Stopped');

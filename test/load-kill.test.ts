@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
 import { defaultCatalog } from '../src/domain/catalog.js';
+import { GRACE_MS } from '../src/domain/schedule-firing.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { assertOk } from './helpers/assert.js';
 import { Actor } from './helpers/load-actor.js';
@@ -24,7 +25,6 @@ const KILL_AFTER = Math.floor(ACTORS * STEPS * 0.4);
 const START = '2030-01-07T07:55:00Z';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const GRACE_MS = 15 * 60_000;
 const statusOf = { active: 'Active', stopped: 'Stopped', failed: 'Failed' } as const;
 const stable = ['Active', 'Stopped', 'Idle', 'Failed'];
 

@@ -24,9 +24,10 @@ describe(`tier quotas (${storeName})`, () => {
     assertError(await c.workspaces.update(wg, rw.workspace_id!, { workspace_type_name: 'TG-6' }), 403, 'Quota-Exceed', 'workspace_type_name');
     assert.equal(assertOk(await c.workspaces.update(wg, rw.workspace_id!, { auto_stop_minutes: 0 })).auto_stop_minutes, 60);
 
-    // Deleting the RW frees its slot.
+    // The RW quota counts across the organisation: another workgroup gets no RW of its own.
     const other = await newWorkgroup(c);
-    assertError(await c.workspaces.create(other, { name: 'blocked', workspace_type_name: 'TG-6' }), 403, 'Quota-Exceed', 'workspace_type_name');
+    const elsewhere = await c.workspaces.create(other, { name: 'other-rw' });
+    assert.match(assertError(elsewhere, 403, 'Quota-Exceed', 'is_rw').Reason, /organisation has 1\b/);
   });
 
   it('counts memory × replicas of every workspace against the tier', async () => {
@@ -38,8 +39,7 @@ describe(`tier quotas (${storeName})`, () => {
     const ro = await c.workspaces.create(wg, { name: 'mem-ro', is_rw: false, tg_database_id: a.database_id!, workspace_type_name: 'TG-16' });
     assertOk(ro);
     const tooMuch = await c.workspaces.create(wg, { name: 'mem-ro-2', is_rw: false, tg_database_id: a.database_id!, workspace_type_name: 'TG-1' });
-    assertError(tooMuch, 403, 'Quota-Exceed', 'workspace_type_name');
-    assert.match(tooMuch.body.ErrorDetails[0]!.Reason, /5120 GB/);
+    assert.match(assertError(tooMuch, 403, 'Quota-Exceed', 'workspace_type_name').Reason, /5120 GB/);
     // Turning HA off frees memory; a resize that would exceed it is refused.
     assertOk(await c.workspaces.update(wg, a.workspace_id!, { enable_ha: false }));
     assertError(await c.workspaces.update(wg, a.workspace_id!, { workspace_type_name: 'TG-24' }), 403, 'Quota-Exceed', 'workspace_type_name');

@@ -155,7 +155,7 @@ function textCases(b: Builder, schema: JsonSchema): void {
   }
   for (const at of openObjectPaths(schema)) {
     const text = JSON.stringify(place(b.base, schema, at, DEEP_MARK, b.ctx.hints)).replace(`"${DEEP_MARK}"`, deepObject());
-    b.add(`${at.join('.')}: object nested ${DEPTH} deep`, b.json(text));
+    b.add(`${at.join('.')}: object nested ${DEPTH} deep`, b.json(text), { status: 400, field: 'body' });
   }
 }
 
@@ -167,8 +167,8 @@ function bodyShapeCases(b: Builder): void {
   b.add(`${key}: invalid UTF-8 in a field name`, b.json(Buffer.concat([Buffer.from('{"'), rng.pick(invalidUtf8), Buffer.from('": 1}')])), { status: 400, field: 'body' });
   for (const [label, text] of badJson(baseText)) b.add(`bad JSON: ${label}`, b.json(text), { status: 400, field: 'body' });
   b.add('__proto__ key', b.json(baseText.replace(/^\{/, '{"__proto__": {"polluted": true},').replace(/,}$/, '}')), { status: 400, field: 'body' });
-  b.add(`array nested ${DEPTH} deep`, b.json(deepArray()));
-  b.add(`object nested ${DEPTH} deep`, b.json(deepObject()));
+  b.add(`array nested ${DEPTH} deep`, b.json(deepArray()), { status: 400, field: 'body' });
+  b.add(`object nested ${DEPTH} deep`, b.json(deepObject()), { status: 400, field: 'body' });
   for (const [label, value] of [['array', '[]'], ['string', '"fuzz"'], ['number', '42'], ['null', 'null'], ['boolean', 'true']] as const) {
     b.add(`body is a JSON ${label}`, b.json(value), { status: 400, field: 'body' });
   }
@@ -195,11 +195,20 @@ function queryCases(b: Builder): void {
 
 function pathCases(b: Builder): void {
   for (const p of b.op.params.filter((x) => x.in === 'path')) {
-    // Malformed values are refused everywhere; well-formed unknown ones only where the
-    // parameter names a resource (a config name only filters a list).
-    const malformed = ['%00', '%FF%FE', 'x'.repeat(129), '%C0%AF', `a${'%E2%82%AC'.repeat(200)}`];
-    const unknown = b.ctx.filterParams.has(p.name) ? [] : ['no-such-id', b.rng.word(12), '..%2F..%2Fetc', '%E2%80%AE', "'%20OR%201=1--"];
-    for (const value of [...b.rng.sample(malformed, 3), ...b.rng.sample(unknown, 2)]) b.add(`{${p.name}} = ${value.slice(0, 20)}`, b.plain([], b.target({ [p.name]: value })));
+    // Malformed values are refused everywhere: text the stores cannot hold or over the
+    // length bound names the parameter; bytes that do not decode as UTF-8 name the path.
+    const named = { status: 400, field: p.name };
+    const undecodable = { status: 400, field: 'path' };
+    const malformed: Array<[string, Expectation]> = [
+      ['%00', named], ['%FF%FE', undecodable], ['x'.repeat(129), named], ['%C0%AF', undecodable], [`a${'%E2%82%AC'.repeat(200)}`, named],
+    ];
+    // Well-formed unknown values are not found only where the parameter names a resource
+    // (a config name only filters a list).
+    const notFound = { status: 404, type: 'Not-Found', field: p.name };
+    const unknown = b.ctx.filterParams.has(p.name) ? [] : ['no-such-id', b.rng.word(12), '..%2F..%2Fetc', '%E2%80%AE', "'%20OR%201=1--"].map((v): [string, Expectation] => [v, notFound]);
+    for (const [value, expect] of [...b.rng.sample(malformed, 3), ...b.rng.sample(unknown, 2)]) {
+      b.add(`{${p.name}} = ${value.slice(0, 20)}`, b.plain([], b.target({ [p.name]: value })), expect);
+    }
   }
 }
 
@@ -240,16 +249,17 @@ function framingCases(b: Builder): void {
   const frame = (text: string) => Buffer.from(text, 'latin1');
   const common = `host: ${ctx.host}\r\nx-api-key: ${ctx.apiKey}\r\nconnection: close\r\n`;
   const json = 'content-type: application/json\r\n';
-  b.add('Content-Length not a number', frame(`${line}${common}${json}content-length: abc\r\n\r\n{}`), { status: 400 });
-  b.add('Content-Length and Transfer-Encoding', frame(`${line}${common}${json}content-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`), { status: 400 });
-  b.add('bad chunk size', frame(`${line}${common}${json}transfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`), { status: 400 });
-  b.add('header name with a space', frame(`${line}${common}bad header: x\r\n\r\n`), { status: 400 });
-  b.add('NUL in a header value', frame(`${line}${common}x-fuzz: a\u0000b\r\n\r\n`), { status: 400 });
-  b.add('unknown method', frame(`FUZZ ${b.target()} HTTP/1.1\r\n${common}\r\n`), { status: 400 });
-  b.add('folded header line', frame(`${line}${common}x-fuzz: a\r\n b\r\n\r\n`), { status: 400 });
-  b.add('TLS handshake bytes', Buffer.concat([Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]), Buffer.from('\r\n\r\n')]), { status: 400 });
-  b.add('raw bytes in the path', Buffer.concat([frame(`${op.method} ${b.target({}, false)}/`), b.rng.pick(invalidUtf8), frame(` HTTP/1.1\r\n${common}\r\n`)]));
-  b.add('no Host header', frame(`${line}x-api-key: ${ctx.apiKey}\r\nconnection: close\r\n\r\n`), { status: 400 });
+  b.add('Content-Length not a number', frame(`${line}${common}${json}content-length: abc\r\n\r\n{}`), { status: 400, field: 'Content-Length' });
+  // The parser blames whichever of the two headers comes second: here Transfer-Encoding.
+  b.add('Content-Length and Transfer-Encoding', frame(`${line}${common}${json}content-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`), { status: 400, field: 'Transfer-Encoding' });
+  b.add('bad chunk size', frame(`${line}${common}${json}transfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`), { status: 400, field: 'body' });
+  b.add('header name with a space', frame(`${line}${common}bad header: x\r\n\r\n`), { status: 400, field: 'headers' });
+  b.add('NUL in a header value', frame(`${line}${common}x-fuzz: a\u0000b\r\n\r\n`), { status: 400, field: 'headers' });
+  b.add('unknown method', frame(`FUZZ ${b.target()} HTTP/1.1\r\n${common}\r\n`), { status: 400, field: 'method' });
+  b.add('folded header line', frame(`${line}${common}x-fuzz: a\r\n b\r\n\r\n`), { status: 400, field: 'headers' });
+  b.add('TLS handshake bytes', Buffer.concat([Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]), Buffer.from('\r\n\r\n')]), { status: 400, field: 'method' });
+  b.add('raw bytes in the path', Buffer.concat([frame(`${op.method} ${b.target({}, false)}/`), b.rng.pick(invalidUtf8), frame(` HTTP/1.1\r\n${common}\r\n`)]), { status: 400, field: 'path' });
+  b.add('no Host header', frame(`${line}x-api-key: ${ctx.apiKey}\r\nconnection: close\r\n\r\n`), { status: 400, field: 'Host' });
 }
 
 /** Generates every case for one operation: schema violations, broken bodies, bad parameters and headers, broken framing. */

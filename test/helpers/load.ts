@@ -68,9 +68,9 @@ export class Load {
 
   /**
    * Sends one request to a live process. 200 is acknowledged; 409 (a state or concurrency
-   * conflict) and, where the resource may be gone, 404 are refusals that change nothing.
-   * A request that fails in flight to a process that was killed is lost: its outcome is
-   * unknown. Anything else is a problem.
+   * conflict, Type Bad-Request) and, where the resource may be gone, 404 (Type Not-Found)
+   * are refusals that change nothing. A request that fails in flight to a process that was
+   * killed is lost: its outcome is unknown. Anything else is a problem.
    */
   async send<T>(label: string, call: (c: AcaciaClient) => Promise<ApiResponse<T>>, opts: { mayBeGone?: boolean } = {}): Promise<Outcome<T>> {
     const member: Member = await this.cluster.pick(this.random.next());
@@ -88,9 +88,17 @@ export class Load {
       return { kind: 'ack', result: (res.body as { Result: T }).Result };
     }
     if (res.status === 409 || (res.status === 404 && opts.mayBeGone)) {
+      // The status alone does not prove a refusal that changed nothing (a route or handler
+      // error answers 404 or 409 too); the envelope's Type does. The body may be empty.
+      const type = res.status === 409 ? 'Bad-Request' : 'Not-Found';
+      const details = res.body?.Error === true && Array.isArray(res.body.ErrorDetails) ? res.body.ErrorDetails : [];
+      const detail = details.find((d) => d.Type === type);
+      if (!detail) {
+        this.problems.push(`${label} on ${member.name}: HTTP ${res.status} without a ${type} detail: ${JSON.stringify(res.body)}`);
+        return { kind: 'refused', status: res.status };
+      }
       this.counts.refused++;
-      const reason = 'ErrorDetails' in res.body ? (res.body.ErrorDetails[0]?.Reason ?? '') : '';
-      const key = `${label}: ${res.status} ${reason.replace(/"?[0-9a-f]{8}-[0-9a-f-]{27}"?/g, '…')}`;
+      const key = `${label}: ${res.status} ${detail.Reason.replace(/"?[0-9a-f]{8}-[0-9a-f-]{27}"?/g, '…')}`;
       this.refusals.set(key, (this.refusals.get(key) ?? 0) + 1);
       return { kind: 'refused', status: res.status };
     }

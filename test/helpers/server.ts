@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { AcaciaClient, resultOf } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { Role } from '../../src/domain/principal.js';
 import type { Tier } from '../../src/schemas/catalog.js';
 import { startServer, type RunningServer } from '../../src/main.js';
+import { createStore, type StoreLocation } from './store-location.js';
 
 /**
  * The suite runs on SQLite by default; with ACACIA_TEST_DATABASE_URL (an admin connection
@@ -17,44 +14,16 @@ import { startServer, type RunningServer } from '../../src/main.js';
 const pgAdminUrl = process.env.ACACIA_TEST_DATABASE_URL;
 export const storeName = pgAdminUrl ? 'postgres' : 'sqlite';
 
-export interface StoreLocation {
-  dataDir: string;
-  databaseUrl?: string;
-  dispose(): Promise<void>;
+export type { StoreLocation };
+
+/** A fresh store for one test server: SQLite, or a database of its own on PostgreSQL. */
+export function freshStore(): Promise<StoreLocation> {
+  return createStore(pgAdminUrl, 'acacia-test');
 }
 
-export async function freshStore(): Promise<StoreLocation> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'acacia-test-'));
-  if (!pgAdminUrl) return { dataDir, dispose: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  const name = `acacia_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${name}`;
-  return {
-    dataDir,
-    databaseUrl: url.toString(),
-    dispose: async () => {
-      rmSync(dataDir, { recursive: true, force: true });
-      const c = new pg.Client({ connectionString: pgAdminUrl });
-      await c.connect();
-      // A closed pool's connections end asynchronously; forcing the drop while they are
-      // still closing would make them report an error. Wait for them to go first.
-      for (let i = 0; i < 100; i++) {
-        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-        if (rows[0].n === 0) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
-export function newKeyText(): string {
-  return `acacia_sk_test${randomBytes(24).toString('base64url')}`;
+/** A new API key's text; `tag` marks what made it (a test or the bench). */
+export function newKeyText(tag = 'test'): string {
+  return `acacia_sk_${tag}${randomBytes(24).toString('base64url')}`;
 }
 
 export interface TestServer {
