@@ -1,8 +1,9 @@
 import { API_PREFIX, AcaciaClient, resultOf } from '../src/client/index.js';
+import { newKeyText, publicProvider } from '../test/helpers/server.js';
 import type { Baseline } from './baseline.js';
 import { load, type LoadResult } from './load.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
-import { newApiKey, startServer, type ServerProcess } from './server-process.js';
+import { startServer, type ServerProcess } from './server-process.js';
 import { freshStore, type StoreKind } from './store-location.js';
 import { waitAllActive } from './wait.js';
 
@@ -51,7 +52,7 @@ export async function apiBench(kind: StoreKind, opts: ApiBenchOptions): Promise<
   const store = await freshStore(kind);
   let server: ServerProcess | undefined;
   try {
-    server = await startServer(store, { apiKey: newApiKey(), configFile: writeQuotaFreeConfig(store.dataDir) });
+    server = await startServer(store, { apiKey: newKeyText('bench'), configFile: writeQuotaFreeConfig(store.dataDir) });
     return await scenarios(kind, server, opts);
   } finally {
     await server?.stop();
@@ -72,8 +73,7 @@ interface Bench {
 
 async function scenarios(kind: StoreKind, server: ServerProcess, opts: ApiBenchOptions): Promise<ApiRow[]> {
   const client = new AcaciaClient({ baseUrl: server.url, apiKey: server.apiKey });
-  const providers = resultOf(await client.cloudProviders.list());
-  const provider = providers.find((p) => p.type === 'public' && p.platform === 'aws' && p.region === 'us-east-1')!.id;
+  const provider = await publicProvider(client);
   const b: Bench = {
     kind,
     server,

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { AcaciaClient, resultOf, type WorkspaceRecord } from '../src/client/index.js';
-import { newApiKey, startServer } from './server-process.js';
+import { newKeyText, publicProvider } from '../test/helpers/server.js';
+import { startServer } from './server-process.js';
+import { quantile } from './stats.js';
 import { freshStore, type StoreKind } from './store-location.js';
 
 export interface StepRow {
@@ -20,12 +22,12 @@ const steps = ['create → Active', 'pause → Stopped', 'resume → Active', 'r
  */
 export async function lifecycleSteps(kind: StoreKind, opts: { runs: number; progress: (t: string) => void }): Promise<StepRow[]> {
   const store = await freshStore(kind);
-  const apiKey = newApiKey();
+  const apiKey = newKeyText('bench');
   const server = await startServer(store, { apiKey, env: { ACACIA_CLOCK: 'manual' } });
   const times = new Map<string, number[]>(steps.map((s) => [s, []]));
   try {
     const c = new AcaciaClient({ baseUrl: server.url, apiKey });
-    const provider = resultOf(await c.cloudProviders.list()).find((p) => p.platform === 'aws' && p.region === 'us-east-1')!.id;
+    const provider = await publicProvider(c);
     const wg = resultOf(await c.workgroups.create({ cloud_provider_id: provider, name: 'lifecycle-bench' })).workgroup_id;
     opts.progress(`${kind}: lifecycle steps, ${opts.runs} runs`);
     for (let i = 0; i < opts.runs; i++) {
@@ -51,7 +53,7 @@ export async function lifecycleSteps(kind: StoreKind, opts: { runs: number; prog
     await store.dispose();
   }
   return steps.map((step) => {
-    const sorted = [...times.get(step)!].sort((a, b) => a - b);
-    return { store: kind, step, runs: sorted.length, p50: sorted[Math.floor(sorted.length / 2)]!, max: sorted[sorted.length - 1]! };
+    const samples = times.get(step)!;
+    return { store: kind, step, runs: samples.length, p50: quantile(samples, 0.5), max: Math.max(...samples) };
   });
 }

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
 import { API_PREFIX } from '../src/client/index.js';
 import { openStore, type Store } from '../src/store/store.js';
+import { newKeyText } from '../test/helpers/server.js';
+import type { StoreLocation } from '../test/helpers/store-location.js';
 import { loadMedian, type LoadResult } from './load.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
 import { SCHEDULES_PER_WORKSPACE, WORKSPACES_PER_BLOCK, seedBlocks, type SeedContext, type SeededWorkspace } from './seed.js';
-import { newApiKey, startServer } from './server-process.js';
-import { freshStore, type StoreKind, type StoreLocation } from './store-location.js';
+import { startServer } from './server-process.js';
+import { freshStore, type StoreKind } from './store-location.js';
 import { measureTicks, type TickCost } from './tick-cost.js';
 
 /** Figures at one size of the scale benchmark. */
@@ -39,7 +41,7 @@ const RUNS = 3;
  */
 export async function scaleBench(kind: StoreKind, opts: ScaleBenchOptions): Promise<ScaleRow[]> {
   const location = await freshStore(kind);
-  const serverOpts = { apiKey: newApiKey(), configFile: writeQuotaFreeConfig(location.dataDir) };
+  const serverOpts = { apiKey: newKeyText('bench'), configFile: writeQuotaFreeConfig(location.dataDir) };
   const open = () => openStore({ dataDir: location.dataDir, databaseUrl: location.databaseUrl });
   let store: Store | undefined;
   const rows: ScaleRow[] = [];

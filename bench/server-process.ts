@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StoreLocation } from './store-location.js';
+import { spawnCli, storeEnv } from '../test/helpers/cli.js';
+import type { StoreLocation } from '../test/helpers/store-location.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,10 +18,6 @@ export interface ServerProcess {
   /** Peak resident set size in bytes since the last reset (or since start). */
   peakRss(): number;
   stop(): Promise<void>;
-}
-
-export function newApiKey(): string {
-  return `acacia_sk_bench${randomBytes(24).toString('base64url')}`;
 }
 
 /** A port free right now on loopback; the server is told to listen on it. */
@@ -52,24 +48,17 @@ function statusField(pid: number, field: string): number {
  */
 export async function startServer(store: StoreLocation, opts: { apiKey: string; configFile?: string; env?: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ACACIA_') && k !== 'DATABASE_URL'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/index.ts'), 'serve'], {
-    cwd: root,
-    env: {
-      ...clean,
-      ACACIA_HOST: '127.0.0.1',
-      ACACIA_PORT: String(port),
-      ACACIA_GATEWAY_PORT: '0',
-      ACACIA_DATA_DIR: store.dataDir,
-      ACACIA_BOOTSTRAP_API_KEY: opts.apiKey,
-      ACACIA_RATE_LIMIT: '0',
-      ACACIA_LOG_LEVEL: 'warn',
-      ACACIA_SIM_SPEED: '0',
-      ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
-      ...(opts.configFile ? { ACACIA_CONFIG: opts.configFile } : {}),
-      ...opts.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child: ChildProcess = spawnCli(['serve'], {
+    ACACIA_HOST: '127.0.0.1',
+    ACACIA_PORT: String(port),
+    ACACIA_GATEWAY_PORT: '0',
+    ACACIA_BOOTSTRAP_API_KEY: opts.apiKey,
+    ACACIA_RATE_LIMIT: '0',
+    ACACIA_LOG_LEVEL: 'warn',
+    ACACIA_SIM_SPEED: '0',
+    ...storeEnv(store),
+    ...(opts.configFile ? { ACACIA_CONFIG: opts.configFile } : {}),
+    ...opts.env,
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
