@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
-import { assertOk } from './helpers/assert.js';
+import { assertError, assertOk } from './helpers/assert.js';
 import { serveProcess, stopProcess, type ServeProcess } from './helpers/serve.js';
 import { freshStore, newKeyText, storeName, type StoreLocation } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
@@ -35,6 +35,25 @@ describe(`schedules across processes (${storeName})`, { skip: storeName !== 'pos
       assert.equal(fired(resume.id).length, 4, 'four mornings in between, four resumes');
       assert.ok(ops.every((o) => o.state === 'succeeded'));
       assert.equal(resultOf(await b.schedules.get(wg, ws, pause.id)).last_run?.occurrence_at, '2027-09-10T18:00:00Z');
+    } finally {
+      await Promise.all(servers.map((s) => stopProcess(s.child, 'SIGKILL')));
+      await store.dispose();
+    }
+  });
+
+  it('a key expires on every server once the shared clock passes its expiry', async () => {
+    const store = await freshStore();
+    const key = newKeyText();
+    const servers: ServeProcess[] = [];
+    try {
+      servers.push(await serve(store, key));
+      servers.push(await serve(store, key));
+      const [a, b] = servers.map((s) => s.client) as [AcaciaClient, AcaciaClient];
+      const shortLived = assertOk(await a.apiKeys.create({ key_name: 'short-lived', role: 'viewer', life_time_in_seconds: 60 })).plaintext_key!;
+      assertOk(await b.withKey(shortLived).workgroups.list());
+      assertOk(await a.moveClock({ advance_seconds: 61 }));
+      // The first request b sees after the move is judged by the moved clock.
+      assertError(await b.withKey(shortLived).workgroups.list(), 401, 'Unauthorized', 'x-api-key');
     } finally {
       await Promise.all(servers.map((s) => stopProcess(s.child, 'SIGKILL')));
       await store.dispose();

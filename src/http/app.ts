@@ -111,6 +111,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.code(status).send(body);
   });
 
+  // Processes sharing a store share its manual clock: read it before every request (before
+  // authentication too, which judges key expiry by it), so a schedule created here counts
+  // from the time another process set. A root hook added before the scopes runs first.
+  const syncClock = deps.testClock?.sync;
+  if (syncClock) app.addHook('onRequest', async () => syncClock());
+
   await registerOpenApi(app, deps.version);
   operabilityRoutes(app, deps.readiness, registry);
 
@@ -138,9 +144,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const testClock = deps.testClock;
   if (testClock) {
-    // Processes sharing a store share its manual clock: read it before every request, so a
-    // schedule created here counts from the time another process set.
-    app.addHook('onRequest', async () => testClock.sync());
     await app.register(async (scope) => {
       requireApiKey(scope, services);
       checkIfMatch(scope);
