@@ -48,6 +48,18 @@ describe(`durability and processes (${storeName})`, () => {
       const bad = await runCli(['keys', 'list', '--org', 'no-such-org'], env);
       assert.equal(bad.code, 1);
       assert.match(bad.stderr, /no organisation "no-such-org"/);
+
+      // The API's rules for a key hold on the command line too, named by flag.
+      const lifetime = await runCli(['keys', 'create', '--org', 'cli-org', '--name', 'bad-life', '--expires-in', '1h'], env);
+      assert.equal(lifetime.code, 1);
+      assert.match(lifetime.stderr, /--expires-in/);
+      const name = await runCli(['keys', 'create', '--org', 'cli-org', '--name', 'n'.repeat(65)], env);
+      assert.equal(name.code, 1);
+      assert.match(name.stderr, /--name/);
+      const expiring = await runCli(['keys', 'create', '--org', 'cli-org', '--name', 'an-hour', '--expires-in', '3600', '--json'], env);
+      assert.equal(expiring.code, 0, expiring.stderr);
+      assert.ok(JSON.parse(expiring.stdout).expires_at, 'a lifetime given makes a key that expires');
+      assert.deepEqual(JSON.parse((await runCli(['keys', 'list', '--org', 'cli-org'], env)).stdout).map((k: { key_name: string }) => k.key_name), ['an-hour']);
     } finally {
       await server.close();
     }

@@ -5,6 +5,8 @@ import { createServices, type Services } from '../domain/services.js';
 import { AppError } from '../domain/errors.js';
 import { systemClock } from '../engine/clock.js';
 import { startServer, version } from '../main.js';
+import { bodyProblems } from '../http/validation.js';
+import { CreateApiKeyBody } from '../schemas/api-key.js';
 import { tiers, type Tier } from '../schemas/catalog.js';
 import { openStore } from '../store/store.js';
 
@@ -40,6 +42,16 @@ async function withServices<T>(flags: Flags, fn: (services: Services) => Promise
     await store.close();
   }
 }
+
+/** The `keys create` flag of each field of the API's CreateApiKeyBody. */
+const keyFlags: Record<string, string> = {
+  key_name: '--name',
+  description: '--description',
+  role: '--role',
+  workgroup_ids: '--workgroup-ids',
+  workspace_ids: '--workspace-ids',
+  life_time_in_seconds: '--expires-in',
+};
 
 const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
 const storeFlags = ['DATABASE_URL', 'ACACIA_DATA_DIR'] as const;
@@ -85,16 +97,27 @@ export function buildCli(): Command {
       .option('--json', 'print the whole key record as JSON'),
     storeFlags,
   ).action(async (flags: Flags & { role: Role; tier?: Tier; workgroupIds?: string[]; workspaceIds?: string[]; expiresIn?: number; json?: boolean }) => {
+    const body: CreateApiKeyBody = {
+      key_name: flags.name ?? `cli-${Date.now()}`,
+      role: flags.role,
+      ...(flags.description !== undefined ? { description: flags.description } : {}),
+      ...(flags.workgroupIds ? { workgroup_ids: flags.workgroupIds } : {}),
+      ...(flags.workspaceIds ? { workspace_ids: flags.workspaceIds } : {}),
+      ...(flags.expiresIn !== undefined ? { life_time_in_seconds: flags.expiresIn } : {}),
+    };
+    // The same rules as POST /apikeys, named by the flag that carries each field.
+    const problems = bodyProblems(CreateApiKeyBody, body);
+    if (problems.length > 0) throw new AppError('invalid', problems.map((d) => ({ ...d, field: keyFlags[d.field] ?? d.field })));
     const record = await withServices(flags, async (services) => {
       const org = await services.organisations.ensure(flags.org!, flags.tier);
       return services.apiKeys.issue({
         orgId: org.id,
-        keyName: flags.name ?? `cli-${Date.now()}`,
-        role: flags.role,
-        description: flags.description,
-        workgroupIds: flags.workgroupIds,
-        workspaceIds: flags.workspaceIds,
-        lifetimeSeconds: flags.expiresIn,
+        keyName: body.key_name,
+        role: body.role,
+        description: body.description,
+        workgroupIds: body.workgroup_ids,
+        workspaceIds: body.workspace_ids,
+        lifetimeSeconds: body.life_time_in_seconds,
         createdBy: 'cli',
       });
     });

@@ -19,6 +19,12 @@ const textAjv = makeAjv(true);
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
 
+/** Checks a request body outside a route (the CLI) exactly as a route would; no details when valid. */
+export function bodyProblems(schema: object, value: unknown): ErrorDetail[] {
+  const validate = bodyAjv.compile(schema);
+  return validate(value) ? [] : validationDetails(validate.errors ?? [], 'body');
+}
+
 /** `/addons/1/addons_id` → `addons[1].addons_id`. */
 export function fieldPath(instancePath: string, child?: string): string {
   const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
