@@ -58,6 +58,9 @@ describe(`workspaces and databases (${storeName})`, () => {
     assert.deepEqual(record.workspaces.map((w) => w.name), ['embed-rw', 'embed-ro']);
     assert.equal(record.tg_databases.length, 1);
     const db = record.tg_databases[0]!;
+    // The database embedded in its workgroup is the record GET of it returns, version included.
+    assert.deepEqual(resultOf(await c.databases.get(group, db.database_id!)), db);
+    assert.equal(typeof db.version_number, 'number');
     assert.deepEqual(db.workspaces?.map((w) => w.workspace_id), [rw.workspace_id, ro.workspace_id]);
     const stats = db.folder_statistics!;
     assert.equal(stats.total_size, stats.workspaces!.reduce((s, w) => s + w.size, 0));
@@ -168,7 +171,7 @@ describe(`workspaces and databases (${storeName})`, () => {
       const db = assertOk(await c.databases.get(wg, ws.database_id!));
       const renamed = assertOk(await c.databases.rename(wg, db.database_id!, { tg_database_name: 'renamed-db' }, { ifMatch: db.version_number }));
       assert.equal(renamed.name, 'renamed-db');
-      assert.equal(renamed.version_number, db.version_number + 1);
+      assert.equal(renamed.version_number, db.version_number! + 1);
       assert.equal(resultOf(await c.workspaces.get(wg, ws.workspace_id!)).database_name, 'renamed-db');
       assertError(await c.databases.rename(wg, db.database_id!, { tg_database_name: 'x' }, { ifMatch: db.version_number }), 412, 'Bad-Request', 'If-Match');
       assertError(await c.databases.rename(wg, db.database_id!, { tg_database_name: 'analytics' }), 409, 'Bad-Request', 'tg_database_name');

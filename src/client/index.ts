@@ -18,7 +18,6 @@ import type { ScheduleBody, ScheduleRecord } from '../schemas/schedule.js';
 import type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../schemas/workgroup.js';
 import type { CreateWorkspaceBody, DatabaseRecord, RenameDatabaseBody, UpdateWorkspaceBody, WorkspaceRecord } from '../schemas/workspace.js';
 
-export type DatabaseResult = DatabaseRecord & { version_number: number };
 export type { AddonConfigRecord, AddonRecord, InstalledAddonRecord, ScheduleRecord };
 export type { BackupRecord, BackupScheduleRecord, RestoreJob, RestoreStatusRecord };
 export type { AllowListEntryRecord, ApiKeyRecord, CloudProviderRecord, CurrentIpRecord, DbUserRecord, MetaRecord, OperationRecord, WorkgroupRecord, WorkspaceRecord };
@@ -125,11 +124,11 @@ export class AcaciaClient {
   };
 
   readonly databases = {
-    list: (wg: string) => this.request<DatabaseResult[]>('GET', `${API_PREFIX}/workgroups/${enc(wg)}/databases`),
-    get: (wg: string, db: string) => this.request<DatabaseResult>('GET', `${API_PREFIX}/workgroups/${enc(wg)}/databases/${enc(db)}`),
+    list: (wg: string) => this.request<DatabaseRecord[]>('GET', `${API_PREFIX}/workgroups/${enc(wg)}/databases`),
+    get: (wg: string, db: string) => this.request<DatabaseRecord>('GET', `${API_PREFIX}/workgroups/${enc(wg)}/databases/${enc(db)}`),
     rename: (wg: string, db: string, body: RenameDatabaseBody, opts: RequestOptions = {}) =>
-      this.request<DatabaseResult>('PUT', `${API_PREFIX}/workgroups/${enc(wg)}/databases/${enc(db)}`, { ...opts, body }),
-    delete: (wg: string, db: string) => this.request<DatabaseResult>('DELETE', `${API_PREFIX}/workgroups/${enc(wg)}/databases/${enc(db)}`),
+      this.request<DatabaseRecord>('PUT', `${API_PREFIX}/workgroups/${enc(wg)}/databases/${enc(db)}`, { ...opts, body }),
+    delete: (wg: string, db: string) => this.request<DatabaseRecord>('DELETE', `${API_PREFIX}/workgroups/${enc(wg)}/databases/${enc(db)}`),
   };
 
   readonly allowList = {

@@ -9,7 +9,6 @@ import type { Principal } from './principal.js';
 import { databaseRecord, loadView, type WorkgroupView } from './records.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
 
-export type DatabaseResult = DatabaseRecord & { version_number: number };
 
 export class DatabaseService {
   constructor(
@@ -18,19 +17,19 @@ export class DatabaseService {
     private readonly workgroups: WorkgroupService,
   ) {}
 
-  async list(p: Principal, workgroupId: string, ctx: RequestContext): Promise<DatabaseResult[]> {
+  async list(p: Principal, workgroupId: string, ctx: RequestContext): Promise<DatabaseRecord[]> {
     const view = await this.view(p, workgroupId);
     const rc = this.workgroups.recordContext(ctx);
     return view.databases.map((d) => databaseRecord(d, view, rc));
   }
 
-  async get(p: Principal, workgroupId: string, databaseId: string, ctx: RequestContext): Promise<DatabaseResult> {
+  async get(p: Principal, workgroupId: string, databaseId: string, ctx: RequestContext): Promise<DatabaseRecord> {
     const view = await this.view(p, workgroupId);
     return databaseRecord(this.find(view, databaseId), view, this.workgroups.recordContext(ctx));
   }
 
   /** Seed operation 6: rename. */
-  async rename(p: Principal, workgroupId: string, databaseId: string, body: RenameDatabaseBody, ctx: RequestContext): Promise<DatabaseResult> {
+  async rename(p: Principal, workgroupId: string, databaseId: string, body: RenameDatabaseBody, ctx: RequestContext): Promise<DatabaseRecord> {
     const view = await this.view(p, workgroupId);
     const database = this.find(view, databaseId);
     authorize(p, 'workspace:create', { workgroupId });
@@ -46,7 +45,7 @@ export class DatabaseService {
     return this.get(p, workgroupId, databaseId, ctx);
   }
 
-  async delete(p: Principal, workgroupId: string, databaseId: string, ctx: RequestContext): Promise<DatabaseResult> {
+  async delete(p: Principal, workgroupId: string, databaseId: string, ctx: RequestContext): Promise<DatabaseRecord> {
     const view = await this.view(p, workgroupId);
     const database = this.find(view, databaseId);
     authorize(p, 'workspace:delete', { workgroupId });

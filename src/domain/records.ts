@@ -154,7 +154,7 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
   };
 }
 
-export function databaseRecord(db: Database, view: WorkgroupView, ctx: RecordContext): DatabaseRecord & { version_number: number } {
+export function databaseRecord(db: Database, view: WorkgroupView, ctx: RecordContext): DatabaseRecord {
   const members = view.workspaces.filter((w) => w.database_id === db.id);
   return {
     database_id: db.id,

@@ -101,6 +101,7 @@ export const DatabaseRecord = Type.Object({
   tg_version: Opt(Type.String()),
   workgroup_id: Opt(Type.String()),
   workspaces: Opt(Type.Array(WorkspaceRecord)),
+  version_number: Opt(Type.Integer()),
 });
 export type DatabaseRecord = Static<typeof DatabaseRecord>;
 

@@ -10,19 +10,18 @@ import { replies } from '../responses.js';
 
 const tags = ['databases'];
 const base = '/workgroups/:workgroupID/databases';
-const Record = Type.Composite([DatabaseRecord, Type.Object({ version_number: Type.Integer() })]);
 
 export function databaseRoutes(scope: FastifyInstance, services: Services): void {
   const api = scope.withTypeProvider<TypeBoxTypeProvider>();
   const { databases } = services;
 
   api.get(base, {
-    schema: { operationId: 'listDatabases', summary: 'List the databases of a workgroup', tags, params: WorkgroupParams, response: replies(Type.Array(Record)) },
+    schema: { operationId: 'listDatabases', summary: 'List the databases of a workgroup', tags, params: WorkgroupParams, response: replies(Type.Array(DatabaseRecord)) },
     handler: async (request) => ok(request, await databases.list(request.principal, request.params.workgroupID, requestContext(request))),
   });
 
   api.get(`${base}/:databaseID`, {
-    schema: { operationId: 'getDatabase', summary: 'Get a database', tags, params: DatabaseParams, response: replies(Record) },
+    schema: { operationId: 'getDatabase', summary: 'Get a database', tags, params: DatabaseParams, response: replies(DatabaseRecord) },
     handler: async (request, reply) => {
       const record = await databases.get(request.principal, request.params.workgroupID, request.params.databaseID, requestContext(request));
       setEtag(reply, record);
@@ -31,7 +30,7 @@ export function databaseRoutes(scope: FastifyInstance, services: Services): void
   });
 
   api.put(`${base}/:databaseID`, {
-    schema: { operationId: 'renameDatabase', summary: 'Rename a database', tags, params: DatabaseParams, body: RenameDatabaseBody, response: replies(Record) },
+    schema: { operationId: 'renameDatabase', summary: 'Rename a database', tags, params: DatabaseParams, body: RenameDatabaseBody, response: replies(DatabaseRecord) },
     handler: async (request, reply) => {
       const record = await databases.rename(request.principal, request.params.workgroupID, request.params.databaseID, request.body, requestContext(request));
       setEtag(reply, record);
@@ -40,7 +39,7 @@ export function databaseRoutes(scope: FastifyInstance, services: Services): void
   });
 
   api.delete(`${base}/:databaseID`, {
-    schema: { operationId: 'deleteDatabase', summary: 'Delete a database without workspaces', tags, params: DatabaseParams, response: replies(Record) },
+    schema: { operationId: 'deleteDatabase', summary: 'Delete a database without workspaces', tags, params: DatabaseParams, response: replies(DatabaseRecord) },
     handler: async (request) =>
       ok(request, await databases.delete(request.principal, request.params.workgroupID, request.params.databaseID, requestContext(request)), 'Database deleted.'),
   });
