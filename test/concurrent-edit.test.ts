@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
-import { assertOk } from './helpers/assert.js';
-import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { assertError, assertOk } from './helpers/assert.js';
+import { publicProvider, startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { newWorkgroup, waitForStatus } from './helpers/workspaces.js';
 
 // On PostgreSQL a request may commit a change to a workspace between the engine's read of it
-// and its compare-and-set. Here a rename's transaction holds the row while the engine reads
+// and its compare-and-set, or add a child between a delete's check and its write. Here a rename's transaction holds the row while the engine reads
 // it and waits on it, and commits then. SQLite takes its one write lock for a whole
 // transaction, so there the two cannot interleave.
 describe(`engine and a concurrent edit (${storeName})`, { skip: storeName !== 'postgres' && 'needs PostgreSQL' }, () => {
@@ -28,17 +29,21 @@ describe(`engine and a concurrent edit (${storeName})`, { skip: storeName !== 'p
   });
 
   /** Renames the workspace in a transaction that commits only once `engineMove` waits on the row. */
-  async function renameDuring(ws: string, name: string, engineMove: () => Promise<unknown>): Promise<void> {
+  const renameDuring = (ws: string, name: string, engineMove: () => Promise<unknown>) =>
+    writeDuring('update workspaces set name = $2, version_number = version_number + 1 where id = $1', [ws, name], engineMove);
+
+  /** Runs `statement` in a transaction that commits only once `move` waits on a lock it holds. */
+  async function writeDuring(statement: string, values: unknown[], move: () => Promise<unknown>): Promise<void> {
     const editor = new pg.Client({ connectionString: server.store.databaseUrl });
     await editor.connect();
     try {
       await editor.query('begin');
-      await editor.query('update workspaces set name = $2, version_number = version_number + 1 where id = $1', [ws, name]);
-      const moved = engineMove();
+      await editor.query(statement, values);
+      const moved = move();
       const waiting = async () =>
         (await watcher.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0].n;
       for (let i = 0; i < 500 && (await waiting()) === 0; i++) await sleep(10);
-      assert.ok((await waiting()) > 0, 'the engine waits on the edited row');
+      assert.ok((await waiting()) > 0, 'the other side waits on the held write');
       await editor.query('commit');
       await moved;
     } finally {
@@ -88,5 +93,19 @@ describe(`engine and a concurrent edit (${storeName})`, { skip: storeName !== 'p
     await renameDuring(ws, 'written-meanwhile', async () => assertOk(await c.workspaces.update(wg, ws, { auto_stop_minutes: 45 })));
     const record = resultOf(await c.workspaces.get(wg, ws));
     assert.deepEqual([record.name, record.auto_stop_minutes], ['written-meanwhile', 45]);
+  });
+
+  it('a delete that a child created meanwhile makes impossible is a 409, not an internal error', async () => {
+    const wg = resultOf(await c.workgroups.create({ cloud_provider_id: await publicProvider(c), name: 'emptied' }));
+    const now = Date.now();
+    let refused: Awaited<ReturnType<typeof c.workgroups.delete>> | undefined;
+    // The database arrives after the delete checked for children and before it runs.
+    await writeDuring(
+      'insert into databases (id, org_id, workgroup_id, name, name_key, tg_version, created_at, updated_at, version_number) values ($1, $2, $3, $4, $4, $5, $6, $6, 1)',
+      [randomUUID(), wg.org_id, wg.workgroup_id, 'late-db', '4.2.1', now],
+      async () => (refused = await c.workgroups.delete(wg.workgroup_id)),
+    );
+    assertError(refused!, 409, 'Bad-Request', 'workgroupID');
+    assertOk(await c.workgroups.get(wg.workgroup_id));
   });
 });

@@ -14,7 +14,7 @@ import type { Clock } from '../engine/clock.js';
 import { publicProviders, type Catalog } from './catalog.js';
 import { enqueueCloudProviderOperation, transitionalProviderStatuses, type RoleVerifier } from './cloud-provider-operations.js';
 import { checkRegistration, checkTestEnv, isSemver, mergeNodeGroups, parseAwsRoleArn, renderComponentVersions, roleName } from './cloud-provider-rules.js';
-import { AppError, Problems, conflict, forbidden, invalid, notFound } from './errors.js';
+import { AppError, Problems, conflict, forbidden, invalid, notFound, refusedByReference } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { iso } from './time.js';
@@ -192,7 +192,7 @@ export class CloudProviderService {
     }
     const users = await providersRepo.workgroupsUsingProvider(this.store.db, provider.id);
     if (users.length > 0) throw conflict('cloudProviderID', `workgroups still use this provider: ${users.join(', ')}; delete them first`);
-    await providersRepo.deleteProvider(this.store.db, provider.id);
+    await providersRepo.deleteProvider(this.store.db, provider.id).catch(refusedByReference('cloudProviderID', 'a workgroup was created on this provider meanwhile; delete it first'));
     return toCloudProviderRecord(provider);
   }
 

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../store/store.js';
 import * as dbRepo from '../store/repositories/databases.js';
 import type { Clock } from '../engine/clock.js';
 import type { DatabaseRecord, RenameDatabaseBody } from '../schemas/workspace.js';
-import { conflict, notFound } from './errors.js';
+import { conflict, notFound, refusedByReference } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { databaseRecord, loadView, type WorkgroupView } from './records.js';
@@ -56,7 +56,7 @@ export class DatabaseService {
     }
     const record = databaseRecord(database, view, this.workgroups.recordContext(ctx));
     // The workspaces' foreign key refuses the delete if one attached since the check.
-    await dbRepo.deleteDatabase(this.store.db, database.id);
+    await dbRepo.deleteDatabase(this.store.db, database.id).catch(refusedByReference('databaseID', 'a workspace attached to this database meanwhile; delete it first'));
     return record;
   }
 

@@ -1,3 +1,4 @@
+import { isForeignKeyViolation } from '../store/store.js';
 /**
  * Domain errors. A rule that fails throws an AppError carrying a code and one detail per
  * offending field; the HTTP layer maps the code to an envelope Type and status
@@ -55,4 +56,15 @@ export class Problems {
   throwIfAny(code: ErrorCode = 'invalid'): void {
     if (this.list.length > 0) throw new AppError(code, this.list);
   }
+}
+
+/**
+ * A change the store refused because a row it refers to went, or a row referring to it came,
+ * between the check and the write: a 409 naming the field, rethrowing anything else.
+ */
+export function refusedByReference(field: string, reason: string): (err: unknown) => never {
+  return (err) => {
+    if (isForeignKeyViolation(err)) throw conflict(field, reason);
+    throw err;
+  };
 }

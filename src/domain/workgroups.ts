@@ -9,7 +9,7 @@ import type { Clock } from '../engine/clock.js';
 import type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../schemas/workgroup.js';
 import { checkAddress } from './allow-list-rules.js';
 import type { Catalog, Platform } from './catalog.js';
-import { AppError, Problems, conflict, notFound } from './errors.js';
+import { AppError, Problems, conflict, notFound, refusedByReference } from './errors.js';
 import { resumeAfter } from './paging.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
@@ -92,7 +92,7 @@ export class WorkgroupService {
       await wgRepo.insertWorkgroup(this.store.db, wg);
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(wg.name);
-      throw err;
+      return refusedByReference('cloud_provider_id', 'the cloud provider was deleted meanwhile')(err);
     }
     return workgroupRecord({ workgroup: wg, provider, orgName: p.orgName, databases: [], workspaces: [], allowList: [] }, this.recordContext(ctx));
   }
@@ -143,7 +143,7 @@ export class WorkgroupService {
       throw conflict('workgroupID', `the workgroup still holds ${view.workspaces.length} workspace(s) and ${view.databases.length} database(s); delete them first`);
     }
     // The foreign keys refuse the delete if a child was added since the check.
-    await wgRepo.deleteWorkgroup(this.store.db, wg.id);
+    await wgRepo.deleteWorkgroup(this.store.db, wg.id).catch(refusedByReference('workgroupID', 'a workspace or database was added to the workgroup meanwhile; delete it first'));
     return workgroupRecord(view, this.recordContext(ctx));
   }
 

@@ -9,7 +9,7 @@ import { lockOrganisation } from '../store/repositories/organisations.js';
 import type { Clock } from '../engine/clock.js';
 import type { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceRecord } from '../schemas/workspace.js';
 import { compareVersions, findSize, newestVersion, topologyMisfit, type Catalog } from './catalog.js';
-import { AppError, Problems, conflict, invalid, notFound } from './errors.js';
+import { AppError, Problems, conflict, invalid, notFound, refusedByReference } from './errors.js';
 import { isTimeZone } from './maintenance.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
@@ -118,9 +118,9 @@ export class WorkspaceService {
         await beginWorkspaceOperation(trx, ws, { op: 'create' }, now);
         return this.recordIn(trx, p, wg.id, id, ctx);
       })
-      .catch((err: unknown) => {
+      .catch((err: unknown): never => {
         if (isUniqueViolation(err)) throw duplicateName(name);
-        throw err;
+        return refusedByReference('tg_database_id', 'the database or workgroup was deleted meanwhile')(err);
       });
     this.notify();
     return record;

@@ -121,6 +121,12 @@ async function immediateTransaction<T>(db: Kysely<DB>, fn: (trx: Executor) => Pr
   });
 }
 
+/** True when err is a foreign-key violation on either store: a row referred to went, or a referring one came, meanwhile. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** True when err is a unique-constraint violation on either store. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
