@@ -7,6 +7,7 @@ import * as schedules from './0006-schedules.js';
 import * as backups from './0007-backups.js';
 import * as autoStopIndex from './0008-auto-stop-index.js';
 import * as operationsOrgIndex from './0009-operations-org-index.js';
+import * as operationsResourceIndex from './0010-operations-resource-index.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0007-backups': backups,
   '0008-auto-stop-index': autoStopIndex,
   '0009-operations-org-index': operationsOrgIndex,
+  '0010-operations-resource-index': operationsResourceIndex,
 };
