@@ -3,7 +3,9 @@ import { newId } from './ids.js';
 import type { Executor } from '../store/store.js';
 import * as backupsRepo from '../store/repositories/backups.js';
 import type { Backup } from '../store/repositories/backups.js';
-import type { BackupSchedule } from '../store/repositories/backup-schedules.js';
+import { findBackupScheduleOfWorkspace, type BackupSchedule } from '../store/repositories/backup-schedules.js';
+import { findOrganisationById } from '../store/repositories/organisations.js';
+import type { Catalog, Tier } from './catalog.js';
 import { insertOperation, type Operation } from '../store/repositories/operations.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
 
@@ -70,11 +72,19 @@ export async function beginBackup(trx: Executor, ws: Workspace, opts: { automati
   return backup;
 }
 
-/** The backup was taken: record its size and apply the schedule's retention. */
-export async function completeBackupOperation(trx: Executor, op: Operation, now: number, sizeBytes: number, schedule: BackupSchedule | undefined, tierLimit: number): Promise<void> {
+/** The organisation's tier and how many automatic backups per RW workspace it keeps. */
+export async function autoBackupLimit(db: Executor, catalog: Catalog, orgId: string): Promise<{ tier: Tier | undefined; limit: number }> {
+  const tier = (await findOrganisationById(db, orgId))?.tier as Tier | undefined;
+  return { tier, limit: (tier && catalog.tiers[tier]?.auto_backups) || 0 };
+}
+
+/** The backup was taken: record its size and, for an automatic one, apply the schedule's retention. */
+export async function completeBackupOperation(trx: Executor, catalog: Catalog, op: Operation, now: number, sizeBytes: number): Promise<void> {
   if (!(await backupsRepo.finishBackup(trx, op.resource_id, { status: 'Succeeded', size_bytes: sizeBytes, error: null }, now))) return;
   const params = op.params as BackupOpParams;
-  if (params.automatic && schedule) await pruneAutomaticBackups(trx, params.workspace_id, schedule, tierLimit, now);
+  if (!params.automatic) return;
+  const schedule = await findBackupScheduleOfWorkspace(trx, params.workspace_id);
+  if (schedule) await pruneAutomaticBackups(trx, params.workspace_id, schedule, (await autoBackupLimit(trx, catalog, op.org_id)).limit, now);
 }
 
 export async function failBackupOperation(trx: Executor, op: Operation, message: string, now: number): Promise<void> {

@@ -49,10 +49,6 @@ export const displayStatus: Record<WorkspaceStatus, string> = {
   Failed: 'Failed',
 };
 
-export function isStable(status: string): boolean {
-  return stableStatuses.includes(status as WorkspaceStatus);
-}
-
 /** Throws 409 naming the current state and the states that would allow the operation. */
 export function requireStatus(status: string, op: WorkspaceOperation): void {
   const t = transitions[op];

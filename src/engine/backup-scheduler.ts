@@ -4,8 +4,8 @@ import * as schedulesRepo from '../store/repositories/backup-schedules.js';
 import type { BackupSchedule } from '../store/repositories/backup-schedules.js';
 import { deleteBackups, expiredAutomaticBackups, nextBackupExpiryAt } from '../store/repositories/backups.js';
 import { findWorkspaceById } from '../store/repositories/workspaces.js';
-import { beginBackup, nextOccurrence, pruneAutomaticBackups } from '../domain/backup-operations.js';
-import type { Catalog, Tier } from '../domain/catalog.js';
+import { autoBackupLimit, beginBackup, nextOccurrence, pruneAutomaticBackups } from '../domain/backup-operations.js';
+import type { Catalog } from '../domain/catalog.js';
 import { GRACE_MS } from '../domain/schedule-firing.js';
 import type { Clock } from './clock.js';
 
@@ -48,8 +48,7 @@ export class BackupScheduler {
     const due = schedule.next_run_at!;
     return this.store.transaction(async (trx) => {
       const ws = await findWorkspaceById(trx, schedule.workspace_id);
-      const tier = (await schedulesRepo.tierOfOrganisation(trx, schedule.org_id)) as Tier | undefined;
-      const limit = (tier && this.catalog.tiers[tier]?.auto_backups) || 0;
+      const { tier, limit } = await autoBackupLimit(trx, this.catalog, schedule.org_id);
       const reason =
         now - due > GRACE_MS ? `the occurrence at ${new Date(due).toISOString()} was missed by more than ${GRACE_MS / 60_000} minutes`
         : !ws ? 'the workspace no longer exists'

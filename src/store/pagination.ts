@@ -1,5 +1,4 @@
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { Executor } from './store.js';
 
 /** Keyset page request: `limit` rows after `cursor` in (created_at, id) order. */
 export interface Page {
@@ -17,7 +16,7 @@ export interface CursorPosition {
   id: string;
 }
 
-export function encodeCursor(pos: CursorPosition): string {
+function encodeCursor(pos: CursorPosition): string {
   return Buffer.from(`${pos.createdAt}:${pos.id}`).toString('base64url');
 }
 
@@ -47,4 +46,3 @@ export function toPage<T extends { created_at: number; id: string }>(rows: T[], 
   return { items, nextCursor: encodeCursor({ createdAt: last.created_at, id: last.id }) };
 }
 
-export type { Executor };

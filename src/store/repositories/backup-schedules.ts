@@ -68,12 +68,6 @@ export async function nextBackupFiringAt(db: Executor, after: number): Promise<n
   return row?.at == null ? undefined : Number(row.at);
 }
 
-/** The tier of the schedule's organisation, which bounds how many automatic backups it keeps. */
-export async function tierOfOrganisation(db: Executor, orgId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('organisations').select('tier').where('id', '=', orgId).executeTakeFirst();
-  return row?.tier;
-}
-
 export async function recordLastBackup(db: Executor, id: string, backupId: string): Promise<void> {
   await db.updateTable('backup_schedules').set({ last_backup_id: backupId }).where('id', '=', id).execute();
 }

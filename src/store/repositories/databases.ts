@@ -14,10 +14,6 @@ export async function findDatabase(db: Executor, orgId: string, id: string): Pro
   return db.selectFrom('databases').select(columns).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listDatabasesOfWorkgroup(db: Executor, workgroupId: string): Promise<Database[]> {
-  return db.selectFrom('databases').select(columns).where('workgroup_id', '=', workgroupId).orderBy('created_at').orderBy('id').execute();
-}
-
 export async function listDatabasesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Database[]> {
   if (workgroupIds.length === 0) return [];
   return db.selectFrom('databases').select(columns).where('workgroup_id', 'in', workgroupIds).orderBy('created_at').orderBy('id').execute();
@@ -37,7 +33,3 @@ export async function deleteDatabase(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('databases').where('id', '=', id).execute();
 }
 
-export async function countDatabasesOfWorkgroup(db: Executor, workgroupId: string): Promise<number> {
-  const row = await db.selectFrom('databases').select((eb) => eb.fn.countAll<number>().as('n')).where('workgroup_id', '=', workgroupId).executeTakeFirstOrThrow();
-  return Number(row.n);
-}

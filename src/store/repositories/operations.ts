@@ -153,7 +153,3 @@ export async function leasesHeldElsewhere(db: Executor, owner: string, now: numb
   return rows.map((r) => `${r.id}:${r.lease_owner}:${r.lease_expires_at}`);
 }
 
-export async function countUnfinishedOperations(db: Executor): Promise<number> {
-  const row = await db.selectFrom('operations').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', ['pending', 'running']).executeTakeFirstOrThrow();
-  return Number(row.n);
-}

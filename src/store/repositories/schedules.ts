@@ -75,6 +75,3 @@ export async function lastRuns(db: Executor, scheduleIds: string[]): Promise<Map
   return new Map(rows.map((r) => [r.schedule_id, r]));
 }
 
-export async function listScheduleRuns(db: Executor, scheduleId: string): Promise<ScheduleRun[]> {
-  return db.selectFrom('schedule_runs').selectAll().where('schedule_id', '=', scheduleId).orderBy('occurrence_at').execute();
-}

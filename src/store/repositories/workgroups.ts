@@ -58,16 +58,6 @@ export async function findWorkgroupById(db: Executor, id: string): Promise<Workg
   return row && fromRow(row);
 }
 
-export async function findWorkgroupByName(db: Executor, orgId: string, name: string): Promise<Workgroup | undefined> {
-  const row = await db
-    .selectFrom('workgroups')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('name_key', '=', name.toLowerCase())
-    .executeTakeFirst();
-  return row && fromRow(row);
-}
-
 export async function listWorkgroups(db: Executor, orgId: string, limit?: number, after?: CursorPosition): Promise<PageResult<Workgroup>> {
   const rows = await keyset(db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId), limit, after).execute();
   return toPage(rows.map(fromRow), limit);

@@ -198,7 +198,3 @@ export async function nextMaintenanceAt(db: Executor, after: number): Promise<nu
   return row?.at == null ? undefined : Number(row.at);
 }
 
-export async function countWorkspacesOfWorkgroup(db: Executor, workgroupId: string): Promise<number> {
-  const row = await db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).where('workgroup_id', '=', workgroupId).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
