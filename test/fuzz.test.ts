@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { resultOf, type AcaciaClient, type ApiResponse } from '../src/client/index.js';
+import { API_PREFIX, resultOf, type AcaciaClient, type ApiResponse } from '../src/client/index.js';
 import type { Store } from '../src/store/store.js';
 import { casesFor, judge, operationsOf, type FuzzCase, type Operation } from './helpers/fuzz-cases.js';
 import { assertError, assertOk } from './helpers/assert.js';
@@ -13,7 +13,7 @@ import { publicProvider, startTestServer, storeName, type TestServer } from './h
 import { diffSnapshots, openStoreOf, snapshotStore, type StoreSnapshot } from './helpers/store-snapshot.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
 
-const API = '/controller/v4/v2';
+const API = API_PREFIX;
 // Fixed so a failure reproduces; ACACIA_FUZZ_SEED explores other cases.
 const SEED = Number(process.env.ACACIA_FUZZ_SEED ?? 74242);
 const ARN = 'arn:aws:iam::123456789012:role/acacia/fuzz';

@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { HTTPMethods } from 'fastify';
 import { request } from 'undici';
-import type { AcaciaClient } from '../src/client/index.js';
+import { API_PREFIX, type AcaciaClient } from '../src/client/index.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 
-const API = '/controller/v4/v2';
+const API = API_PREFIX;
 
 describe(`HTTP contract (${storeName})`, () => {
   let server: TestServer;

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { resultOf, type AcaciaClient, type ScheduleRecord } from '../src/client/index.js';
+import { API_PREFIX, resultOf, type AcaciaClient, type ScheduleRecord } from '../src/client/index.js';
 import type { ScheduleBody } from '../src/schemas/schedule.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup, waitForStatus } from './helpers/workspaces.js';
 
-const API = '/controller/v4/v2';
+const API = API_PREFIX;
 
 describe(`workspace schedules (${storeName})`, () => {
   let server: TestServer;

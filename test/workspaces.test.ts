@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { resultOf, type AcaciaClient } from '../src/client/index.js';
+import { API_PREFIX, resultOf, type AcaciaClient } from '../src/client/index.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup, waitForDeletion, waitForStatus } from './helpers/workspaces.js';
 
-const API = '/controller/v4/v2';
+const API = API_PREFIX;
 
 describe(`workspaces and databases (${storeName})`, () => {
   let server: TestServer;

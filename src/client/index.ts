@@ -11,7 +11,7 @@ import type {
 } from '../schemas/cloud-provider.js';
 import type { BackupRecord, BackupScheduleBody, BackupScheduleRecord, CreateBackupBody, RestoreJob, RestoreStatusRecord } from '../schemas/backup.js';
 import type { DbUserBody, DbUserRecord } from '../schemas/db-user.js';
-import type { ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
+import { API_PREFIX, type ErrorEnvelope, type SuccessEnvelope } from '../schemas/envelope.js';
 import type { MetaRecord } from '../schemas/meta.js';
 import type { OperationRecord } from '../schemas/operation.js';
 import type { ScheduleBody, ScheduleRecord } from '../schemas/schedule.js';
@@ -22,7 +22,7 @@ export type { AddonConfigRecord, AddonRecord, InstalledAddonRecord, ScheduleReco
 export type { BackupRecord, BackupScheduleRecord, RestoreJob, RestoreStatusRecord };
 export type { AllowListEntryRecord, ApiKeyRecord, CloudProviderRecord, CurrentIpRecord, DbUserRecord, MetaRecord, OperationRecord, WorkgroupRecord, WorkspaceRecord };
 
-export const API_PREFIX = '/controller/v4/v2';
+export { API_PREFIX };
 
 /** One HTTP exchange: status, headers and the envelope, success or error. */
 export interface ApiResponse<T> {

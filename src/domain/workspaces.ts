@@ -374,8 +374,7 @@ export class WorkspaceService {
     return ws;
   }
 
-  /** Re-reads the workspace inside the transaction, where its state decides; If-Match is checked again there. */
-  /** The workspace as this transaction will change it, locked against concurrent writers. */
+  /** The workspace as this transaction will change it, locked against concurrent writers; If-Match is checked again here. */
   private async reload(trx: Executor, ws: Workspace, ifMatch: number | undefined): Promise<Workspace> {
     const current = await wsRepo.lockWorkspaceById(trx, this.store.dialect, ws.id);
     if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);

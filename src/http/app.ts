@@ -13,7 +13,7 @@ import { instrument } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { limitRequestRate } from './rate-limit.js';
 import { checkIfMatch, refuseNulInParameters, requireHost } from './request-context.js';
-import { API_PREFIX } from './responses.js';
+import { API_PREFIX } from '../schemas/envelope.js';
 import { indexRoutes } from './route-index.js';
 import { allowListRoutes } from './routes/allow-list.js';
 import { addonRoutes } from './routes/addons.js';

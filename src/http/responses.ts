@@ -14,7 +14,6 @@ export function repliesDeclaringErrorResult<T extends TSchema, E extends TSchema
   return { ...replies(result), 400: declared, 500: declared };
 }
 
-export const API_PREFIX = '/controller/v4/v2';
 
 /** Sends the page's items; the next cursor, if any, travels in X-Next-Cursor. */
 export function pageItems<T>(reply: FastifyReply, page: PageResult<T>): T[] {

@@ -1,6 +1,9 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { StringEnum } from './helpers.js';
 
+/** The path prefix of every API route (part of the contract). */
+export const API_PREFIX = '/controller/v4/v2';
+
 export const errorTypes = ['Internal-Error', 'Bad-Request', 'Not-Found', 'Forbidden', 'Unauthorized', 'API-Disabled', 'Quota-Exceed', 'Unknown'] as const;
 
 export const ErrorDetail = Type.Object({
