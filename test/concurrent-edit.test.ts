@@ -108,4 +108,17 @@ describe(`engine and a concurrent edit (${storeName})`, { skip: storeName !== 'p
     assertError(refused!, 409, 'Bad-Request', 'workgroupID');
     assertOk(await c.workgroups.get(wg.workgroup_id));
   });
+
+  it('an update merges agent_config into the row as it is after a concurrent change, losing neither', async () => {
+    const wg = await newWorkgroup(c);
+    const ws = resultOf(await c.workspaces.create(wg, { name: 'merged' })).workspace_id!;
+    assertOk(await c.moveClock({ advance_seconds: 120 }));
+    await waitForStatus(c, wg, ws, 'Active');
+    await writeDuring(
+      'update workspaces set agent_config = $2, version_number = version_number + 1 where id = $1',
+      [ws, JSON.stringify({ heartbeat_interval_seconds: 5 })],
+      async () => assertOk(await c.workspaces.update(wg, ws, { agent_config: { topology_update_interval_seconds: 9 } })),
+    );
+    assert.deepEqual(resultOf(await c.workspaces.get(wg, ws)).agent_config, { heartbeat_interval_seconds: 5, topology_update_interval_seconds: 9 });
+  });
 });

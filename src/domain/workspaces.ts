@@ -175,31 +175,16 @@ export class WorkspaceService {
     problems.throwIfAny();
     if (resize) checkTierSize(this.catalog, p, 'workspace_type_name', body.workspace_type_name!);
 
-    const metadata: WorkspaceChanges = {
-      ...(body.workspace_name !== undefined ? { name: body.workspace_name } : {}),
-      ...(body.auto_stop_minutes !== undefined ? { auto_stop_minutes: p.tier === 'free' && body.auto_stop_minutes === 0 ? FREE_TIER_AUTO_STOP_MINUTES : body.auto_stop_minutes } : {}),
-      ...(body.enable_auto_start !== undefined ? { enable_auto_start: body.enable_auto_start } : {}),
-      ...(body.maintenance_window_day_of_week !== undefined ? { mw_day_of_week: body.maintenance_window_day_of_week } : {}),
-      ...(body.maintenance_window_hour_of_day !== undefined ? { mw_hour_of_day: body.maintenance_window_hour_of_day } : {}),
-      ...(body.maintenance_window_interval_weeks !== undefined ? { mw_interval_weeks: body.maintenance_window_interval_weeks } : {}),
-      ...(body.maintenance_window_time_zone !== undefined ? { mw_time_zone: body.maintenance_window_time_zone } : {}),
-      ...(body.update_strategy !== undefined ? { update_strategy: body.update_strategy } : {}),
-      ...(body.auto_upgrade_state !== undefined ? { auto_upgrade_state: body.auto_upgrade_state } : {}),
-      ...(body.addons !== undefined ? { addons: toStoredAddons(body.addons) } : {}),
-      ...(body.agent_config !== undefined ? { agent_config: { ...(ws.agent_config ?? {}), ...body.agent_config } } : {}),
-      ...(body.x_test_env !== undefined ? { x_test_env: body.x_test_env || null } : {}),
-      ...(body.desired_tg_version !== undefined ? { desired_tg_version: upgrade && !upgradeNow ? body.desired_tg_version : null } : {}),
-    };
     const now = this.clock.now();
-    const merged = { ...ws, ...metadata };
-    metadata.maintenance_due_at = maintenanceDueAt(merged, now);
-
     let started = false;
     const infrastructure = resize || haChange || upgradeNow;
     const record = await this.inTransaction(async (trx) => {
       // Organisation before workspace, the order every quota-checking writer locks in.
       if (infrastructure) await lockOrganisation(trx, this.store.dialect, p.orgId);
       const current = await this.reload(trx, ws, ctx.ifMatch);
+      // Built from the locked row: merges (agent_config) and derived fields must not undo a
+      // change committed since the first read.
+      const metadata = metadataChanges(body, current, p, upgrade && !upgradeNow, now);
       if (metadata.name !== undefined && metadata.name.toLowerCase() !== current.name.toLowerCase()) {
         const clash = await wsRepo.findWorkspaceByName(trx, current.workgroup_id, metadata.name);
         if (clash) throw duplicateName(metadata.name);
@@ -394,3 +379,26 @@ function toStoredAddons(addons: AddonInput): StoredAddon[] {
   return addons.map((a) => ({ addons_id: a.addons_id, enable: a.enable, ...(a.enable_configuration !== undefined ? { enable_configuration: a.enable_configuration } : {}) }));
 }
 
+/**
+ * The metadata-only changes of an update, on the workspace row as it is now: fields the body
+ * carries (agent_config merged into the row's), and the upgrade's due time derived from them.
+ */
+function metadataChanges(body: UpdateWorkspaceBody, row: Workspace, p: Principal, pendingUpgrade: boolean, now: number): WorkspaceChanges {
+  const changes: WorkspaceChanges = {
+    ...(body.workspace_name !== undefined ? { name: body.workspace_name } : {}),
+    ...(body.auto_stop_minutes !== undefined ? { auto_stop_minutes: p.tier === 'free' && body.auto_stop_minutes === 0 ? FREE_TIER_AUTO_STOP_MINUTES : body.auto_stop_minutes } : {}),
+    ...(body.enable_auto_start !== undefined ? { enable_auto_start: body.enable_auto_start } : {}),
+    ...(body.maintenance_window_day_of_week !== undefined ? { mw_day_of_week: body.maintenance_window_day_of_week } : {}),
+    ...(body.maintenance_window_hour_of_day !== undefined ? { mw_hour_of_day: body.maintenance_window_hour_of_day } : {}),
+    ...(body.maintenance_window_interval_weeks !== undefined ? { mw_interval_weeks: body.maintenance_window_interval_weeks } : {}),
+    ...(body.maintenance_window_time_zone !== undefined ? { mw_time_zone: body.maintenance_window_time_zone } : {}),
+    ...(body.update_strategy !== undefined ? { update_strategy: body.update_strategy } : {}),
+    ...(body.auto_upgrade_state !== undefined ? { auto_upgrade_state: body.auto_upgrade_state } : {}),
+    ...(body.addons !== undefined ? { addons: toStoredAddons(body.addons) } : {}),
+    ...(body.agent_config !== undefined ? { agent_config: { ...(row.agent_config ?? {}), ...body.agent_config } } : {}),
+    ...(body.x_test_env !== undefined ? { x_test_env: body.x_test_env || null } : {}),
+    ...(body.desired_tg_version !== undefined ? { desired_tg_version: pendingUpgrade ? body.desired_tg_version : null } : {}),
+  };
+  changes.maintenance_due_at = maintenanceDueAt({ ...row, ...changes }, now);
+  return changes;
+}
