@@ -6,12 +6,13 @@ import type { BackupSchedule, BackupScheduleChanges } from '../store/repositorie
 import type { Clock } from '../engine/clock.js';
 import type { BackupScheduleBody, BackupScheduleRecord } from '../schemas/backup.js';
 import { cronProblem, nextOccurrence } from './backup-operations.js';
-import { requireReadWrite, type BackupService } from './backups.js';
+import { requireReadWrite } from './backups.js';
 import type { Catalog } from './catalog.js';
 import { AppError, Problems, conflict, notFound } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { iso, isoOrUndefined } from './time.js';
+import type { WorkspaceService } from './workspaces.js';
 
 const DEFAULT_RESERVED_DAYS = 7;
 const DEFAULT_RETRIES = 3;
@@ -44,11 +45,11 @@ export class BackupScheduleService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly catalog: Catalog,
-    private readonly backups: BackupService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   async get(p: Principal, workspaceId: string): Promise<BackupScheduleRecord> {
-    const ws = await this.backups.find(p, undefined, workspaceId);
+    const ws = await this.workspaces.find(p, undefined, workspaceId);
     const schedule = await repo.findBackupScheduleOfWorkspace(this.store.db, ws.id);
     if (!schedule) throw notFound('workspaceID', `workspace ${ws.id} has no backup schedule`);
     return backupScheduleRecord(schedule);
@@ -56,7 +57,7 @@ export class BackupScheduleService {
 
   /** Creates the schedule, or updates it (omitted fields keep their values). */
   async set(p: Principal, workgroupId: string, workspaceId: string, body: BackupScheduleBody): Promise<BackupScheduleRecord> {
-    const ws = await this.backups.find(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.find(p, workgroupId, workspaceId);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     requireReadWrite(ws);
     const problems = new Problems();

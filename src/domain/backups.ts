@@ -10,7 +10,6 @@ import type { BackupRecord, CreateBackupBody, RestoreJob, RestoreStatusRecord } 
 import { beginBackup } from './backup-operations.js';
 import type { Catalog } from './catalog.js';
 import { AppError, conflict, invalid, notFound } from './errors.js';
-import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { iso, isoOrUndefined } from './time.js';
 import { MAX_ATTEMPTS, beginWorkspaceOperation, workspaceKind, type WorkspaceOpParams } from './workspace-operations.js';
@@ -46,13 +45,13 @@ export class BackupService {
 
   /** Operation 9, and GET /workspaces/{ws}/backups (workgroupId undefined). */
   async list(p: Principal, workgroupId: string | undefined, workspaceId: string): Promise<BackupRecord[]> {
-    const ws = await this.find(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.find(p, workgroupId, workspaceId);
     return (await backupsRepo.listBackupsOfWorkspace(this.store.db, ws.id)).map(backupRecord);
   }
 
   /** A manual backup: RW and Active only, within the tier's manual backups per workspace. */
   async create(p: Principal, workgroupId: string, workspaceId: string, body: CreateBackupBody): Promise<BackupRecord> {
-    const ws = await this.editable(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     requireReadWrite(ws);
     const limit = this.catalog.tiers[p.tier].manual_backups;
     const backup = await this.store.transaction(async (trx) => {
@@ -76,7 +75,7 @@ export class BackupService {
 
   /** Operation 10: returns the deleted backup's id. */
   async delete(p: Principal, workgroupId: string, workspaceId: string, backupId: string): Promise<string> {
-    const ws = await this.editable(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     const backup = await this.backupOf(ws, backupId);
     if (backup.status === 'InProgress') throw conflict('backup_id', `backup ${backupId} is InProgress; it can be deleted once it has Succeeded or Failed`);
     const restoring = (await unfinishedOperationsOf(this.store.db, ws.id, RESTORE_KIND)).some((op) => (op.params as WorkspaceOpParams).backup_id === backupId);
@@ -87,7 +86,7 @@ export class BackupService {
 
   /** Starts a restore (Active → Restoring → Active); the job id is the operation's. */
   async restore(p: Principal, workgroupId: string, workspaceId: string, backupId: string): Promise<RestoreJob> {
-    const ws = await this.editable(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     requireReadWrite(ws);
     const backup = await this.backupOf(ws, backupId);
     const { operationId } = await this.store.transaction(async (trx) => {
@@ -105,7 +104,7 @@ export class BackupService {
 
   /** GET /workspaces/{ws}/backups/restore/{job}/status. */
   async restoreStatus(p: Principal, workspaceId: string, jobId: string): Promise<RestoreStatusRecord> {
-    const ws = await this.find(p, undefined, workspaceId);
+    const ws = await this.workspaces.find(p, undefined, workspaceId);
     const op = await findOperation(this.store.db, p.orgId, jobId);
     if (!op || op.kind !== RESTORE_KIND || op.resource_id !== ws.id) throw notFound('jobID', `no restore job "${jobId}" of workspace ${ws.id}`);
     const status = unfinished(op.state) ? 'InProgress' : op.state === 'succeeded' ? 'Succeeded' : 'Failed';
@@ -117,20 +116,6 @@ export class BackupService {
       started_at: iso(op.created_at),
       ...(op.finished_at ? { finished_at: isoOrUndefined(op.finished_at)! } : {}),
     };
-  }
-
-  /** The workspace of the caller's organisation, by workgroup path or by id alone; Not-Found otherwise. */
-  async find(p: Principal, workgroupId: string | undefined, workspaceId: string): Promise<Workspace> {
-    if (workgroupId !== undefined) return this.workspaces.load(p, workgroupId, workspaceId);
-    const ws = await wsRepo.findWorkspace(this.store.db, p.orgId, workspaceId);
-    if (!ws) throw notFound('workspaceID', `no workspace "${workspaceId}"`);
-    return ws;
-  }
-
-  private async editable(p: Principal, workgroupId: string, workspaceId: string): Promise<Workspace> {
-    const ws = await this.workspaces.load(p, workgroupId, workspaceId);
-    authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
-    return ws;
   }
 
   private async backupOf(ws: Workspace, backupId: string): Promise<Backup> {

@@ -8,7 +8,6 @@ import type { Clock } from '../engine/clock.js';
 import type { DbUserBody, DbUserRecord, DeleteDbUserBody } from '../schemas/db-user.js';
 import { Problems, conflict, notFound } from './errors.js';
 import { hashPassword, passwordProblem, usernameProblem } from './passwords.js';
-import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { iso } from './time.js';
 import type { WorkspaceService } from './workspaces.js';
@@ -33,7 +32,7 @@ export class DbUserService {
   }
 
   async create(p: Principal, workgroupId: string, workspaceId: string, body: DbUserBody): Promise<DbUserRecord> {
-    const ws = await this.editable(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     this.validate(body, true);
     if (await repo.findDbUser(this.store.db, ws.id, body.username)) throw duplicate(body.username);
     const now = this.clock.now();
@@ -57,7 +56,7 @@ export class DbUserService {
 
   /** Sets a new password for `username`. */
   async update(p: Principal, workgroupId: string, workspaceId: string, body: DbUserBody): Promise<DbUserRecord> {
-    const ws = await this.editable(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     this.validate(body, false);
     const user = await this.find(ws, body.username);
     const now = this.clock.now();
@@ -67,16 +66,10 @@ export class DbUserService {
 
   /** Returns the user as it was. */
   async delete(p: Principal, workgroupId: string, workspaceId: string, body: DeleteDbUserBody): Promise<DbUserRecord> {
-    const ws = await this.editable(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     const user = await this.find(ws, body.username);
     await repo.deleteDbUser(this.store.db, user.id);
     return userRecord(user);
-  }
-
-  private async editable(p: Principal, workgroupId: string, workspaceId: string): Promise<Workspace> {
-    const ws = await this.workspaces.load(p, workgroupId, workspaceId);
-    authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
-    return ws;
   }
 
   private async find(ws: Workspace, username: string): Promise<DbUser> {

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.js';
 import * as repo from '../store/repositories/schedules.js';
 import type { Schedule, ScheduleRun } from '../store/repositories/schedules.js';
-import { findWorkspace, type Workspace } from '../store/repositories/workspaces.js';
+import type { Workspace } from '../store/repositories/workspaces.js';
 import type { Clock } from '../engine/clock.js';
 import type { ScheduleBody, ScheduleRecord } from '../schemas/schedule.js';
 import { findSize, type Catalog } from './catalog.js';
@@ -145,11 +145,8 @@ export class ScheduleService {
     return { ...fields, next_run_at: next };
   }
 
-  private async workspace(p: Principal, ref: WorkspaceRef): Promise<Workspace> {
-    if (ref.workgroupId !== undefined) return this.workspaces.load(p, ref.workgroupId, ref.workspaceId);
-    const ws = await findWorkspace(this.store.db, p.orgId, ref.workspaceId);
-    if (!ws) throw notFound('workspaceID', `no workspace "${ref.workspaceId}"`);
-    return ws;
+  private workspace(p: Principal, ref: WorkspaceRef): Promise<Workspace> {
+    return this.workspaces.find(p, ref.workgroupId, ref.workspaceId);
   }
 
   private async find(p: Principal, ws: Workspace, scheduleId: string): Promise<Schedule> {

@@ -82,7 +82,7 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     allowList: new AllowListService(store, clock, workgroups),
     dbUsers: new DbUserService(store, clock, workspaces),
     backups,
-    backupSchedules: new BackupScheduleService(store, clock, catalog, backups),
+    backupSchedules: new BackupScheduleService(store, clock, catalog, workspaces),
     gateway: new GatewayService(store, clock, workspaces),
     operations: new OperationService(store),
     idempotency: new IdempotencyService(store, clock),

@@ -359,6 +359,21 @@ export class WorkspaceService {
     return ws;
   }
 
+  /** The workspace of the caller's organisation, by workgroup path or by id alone (the `/workspaces/{id}` routes); Not-Found otherwise. */
+  async find(p: Principal, workgroupId: string | undefined, workspaceId: string): Promise<Workspace> {
+    if (workgroupId !== undefined) return this.load(p, workgroupId, workspaceId);
+    const ws = await wsRepo.findWorkspace(this.store.db, p.orgId, workspaceId);
+    if (!ws) throw notFound('workspaceID', `no workspace "${workspaceId}"`);
+    return ws;
+  }
+
+  /** The workspace, if the key may edit it (settings, backups, schedules, db users). */
+  async editable(p: Principal, workgroupId: string | undefined, workspaceId: string): Promise<Workspace> {
+    const ws = await this.find(p, workgroupId, workspaceId);
+    authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
+    return ws;
+  }
+
   /** The workspace as this transaction will change it, locked against concurrent writers; If-Match is checked again here. */
   private async reload(trx: Executor, ws: Workspace, ifMatch: number | undefined): Promise<Workspace> {
     const current = await wsRepo.lockWorkspaceById(trx, this.store.dialect, ws.id);
