@@ -3,7 +3,7 @@ import * as backupsRepo from '../store/repositories/backups.js';
 import type { Backup } from '../store/repositories/backups.js';
 import { findOperation, unfinishedOperationsOf } from '../store/repositories/operations.js';
 import { lockOrganisation } from '../store/repositories/organisations.js';
-import * as wsRepo from '../store/repositories/workspaces.js';
+import { lockWorkspaceById } from '../store/repositories/workspaces.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
 import type { Clock } from '../engine/clock.js';
 import type { BackupRecord, CreateBackupBody, RestoreJob, RestoreStatusRecord } from '../schemas/backup.js';
@@ -57,7 +57,7 @@ export class BackupService {
     const backup = await this.store.transaction(async (trx) => {
       // Serialises quota checks, so concurrent requests cannot overshoot together.
       await lockOrganisation(trx, this.store.dialect, p.orgId);
-      const current = await wsRepo.findWorkspaceById(trx, ws.id);
+      const current = await lockWorkspaceById(trx, this.store.dialect, ws.id);
       if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
       requireActive(current);
       const used = await backupsRepo.countCountedBackups(trx, ws.id, false);
@@ -78,9 +78,14 @@ export class BackupService {
     const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     const backup = await this.backupOf(ws, backupId);
     if (backup.status === 'InProgress') throw conflict('backup_id', `backup ${backupId} is InProgress; it can be deleted once it has Succeeded or Failed`);
-    const restoring = (await unfinishedOperationsOf(this.store.db, ws.id, RESTORE_KIND)).some((op) => (op.params as WorkspaceOpParams).backup_id === backupId);
-    if (restoring) throw conflict('backup_id', `the workspace is being restored from backup ${backupId}; delete it after the restore finished`);
-    if (!(await backupsRepo.deleteFinishedBackup(this.store.db, backup.id))) throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
+    // Under the workspace's lock, which a restore takes too: a restore from this backup either
+    // started before (and is seen here) or starts after (and finds the backup gone).
+    await this.store.transaction(async (trx) => {
+      await lockWorkspaceById(trx, this.store.dialect, ws.id);
+      const restoring = (await unfinishedOperationsOf(trx, ws.id, RESTORE_KIND)).some((op) => (op.params as WorkspaceOpParams).backup_id === backupId);
+      if (restoring) throw conflict('backup_id', `the workspace is being restored from backup ${backupId}; delete it after the restore finished`);
+      if (!(await backupsRepo.deleteFinishedBackup(trx, backup.id))) throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
+    });
     return backup.id;
   }
 
@@ -90,7 +95,7 @@ export class BackupService {
     requireReadWrite(ws);
     const backup = await this.backupOf(ws, backupId);
     const { operationId } = await this.store.transaction(async (trx) => {
-      const current = await wsRepo.findWorkspaceById(trx, ws.id);
+      const current = await lockWorkspaceById(trx, this.store.dialect, ws.id);
       if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
       requireStatus(current.status, 'restore');
       const fresh = await backupsRepo.findBackupById(trx, backup.id);
