@@ -1,5 +1,6 @@
 import sjson from 'secure-json-parse';
 import { AppError, invalid } from '../domain/errors.js';
+import { jsonPath } from './validation.js';
 
 /**
  * Deeper bodies are refused before parsing. No request body of the contract nests more than
@@ -30,8 +31,7 @@ function depthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-const fieldOf = (path: Array<string | number>) =>
-  path.reduce<string>((acc, s) => (typeof s === 'number' ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '') || 'body';
+const fieldOf = (path: Array<string | number>) => jsonPath(path) || 'body';
 
 /**
  * Strings must be Unicode text that both stores keep as sent: no lone surrogates (from

@@ -25,11 +25,16 @@ export function bodyProblems(schema: object, value: unknown): ErrorDetail[] {
   return validate(value) ? [] : validationDetails(validate.errors ?? [], 'body');
 }
 
+/** `['addons', 1, 'addons_id']` → `addons[1].addons_id`, the FieldName form of a JSON path. */
+export function jsonPath(parts: ReadonlyArray<string | number>): string {
+  return parts.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
 /** `/addons/1/addons_id` → `addons[1].addons_id`. */
 export function fieldPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts: Array<string | number> = instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
   if (child !== undefined) parts.push(child);
-  return parts.reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+  return jsonPath(parts);
 }
 
 function describe(e: ErrorObject): { field: string; reason: string } {
