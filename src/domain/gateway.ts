@@ -12,6 +12,8 @@ import type { WorkspaceService } from './workspaces.js';
 
 /** Activity is written at most this often per workspace: auto-stop works in minutes. */
 export const ACTIVITY_INTERVAL_MS = 5_000;
+/** Workspaces whose last write of activity is remembered. */
+const ACTIVITY_MEMORY = 10_000;
 /** What a caller is told to wait while a workspace starts or changes. */
 export const RETRY_AFTER_SECONDS = 30;
 
@@ -96,6 +98,8 @@ export class GatewayService {
   private async recordActivity(workspaceId: string, now: number): Promise<void> {
     const last = this.lastActivity.get(workspaceId);
     if (last !== undefined && now >= last && now - last < ACTIVITY_INTERVAL_MS) return;
+    // Bounded: past the cap the memory is dropped, costing at most one extra write per workspace.
+    if (this.lastActivity.size >= ACTIVITY_MEMORY) this.lastActivity.clear();
     this.lastActivity.set(workspaceId, now);
     await recordActivity(this.store.db, workspaceId, now);
   }
