@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, settings, type Config } from '../config.js';
+import { newKeyFrom } from '../domain/api-keys.js';
 import { roles, type Role } from '../domain/principal.js';
 import { createServices, type Services } from '../domain/services.js';
 import { AppError } from '../domain/errors.js';
@@ -110,16 +111,7 @@ export function buildCli(): Command {
     if (problems.length > 0) throw new AppError('invalid', problems.map((d) => ({ ...d, field: keyFlags[d.field] ?? d.field })));
     const record = await withServices(flags, async (services) => {
       const org = await services.organisations.ensure(flags.org!, flags.tier);
-      return services.apiKeys.issue({
-        orgId: org.id,
-        keyName: body.key_name,
-        role: body.role,
-        description: body.description,
-        workgroupIds: body.workgroup_ids,
-        workspaceIds: body.workspace_ids,
-        lifetimeSeconds: body.life_time_in_seconds,
-        createdBy: 'cli',
-      });
+      return services.apiKeys.issue(newKeyFrom(body, org.id, 'cli'));
     });
     process.stdout.write(flags.json ? `${JSON.stringify(record, null, 2)}\n` : `${record.plaintext_key}\n`);
   });

@@ -47,6 +47,20 @@ export interface NewKey {
   plaintext?: string | undefined;
 }
 
+/** A key as the API's create body describes it, for an organisation and a creator. */
+export function newKeyFrom(body: CreateApiKeyBody, orgId: string, createdBy: string): NewKey {
+  return {
+    orgId,
+    keyName: body.key_name,
+    role: body.role,
+    description: body.description,
+    workgroupIds: body.workgroup_ids,
+    workspaceIds: body.workspace_ids,
+    lifetimeSeconds: body.life_time_in_seconds,
+    createdBy,
+  };
+}
+
 export function toApiKeyRecord(key: ApiKey, plaintext?: string): ApiKeyRecord {
   return {
     key_name: key.key_name,
@@ -120,16 +134,7 @@ export class ApiKeyService {
       if (!(await findWorkgroup(this.store.db, p.orgId, id))) problems.add(`workgroup_ids[${i}]`, `no workgroup "${id}" in this organisation`);
     }
     problems.throwIfAny();
-    return this.issue({
-      orgId: p.orgId,
-      keyName: body.key_name,
-      role: body.role,
-      description: body.description,
-      workgroupIds: body.workgroup_ids,
-      workspaceIds: body.workspace_ids,
-      lifetimeSeconds: body.life_time_in_seconds,
-      createdBy: p.keyName,
-    });
+    return this.issue(newKeyFrom(body, p.orgId, p.keyName));
   }
 
   async list(p: Principal): Promise<ApiKeyRecord[]> {
