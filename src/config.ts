@@ -39,6 +39,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections per listener; 0 = no cap. */
   maxConnections: number;
+  /** Bytes of answered reads kept for serving again while the store is unchanged; 0 = none. */
+  readCacheBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -120,6 +122,7 @@ export const settings = [
   { env: 'ACACIA_REQUEST_TIMEOUT', flag: 'request-timeout', def: '30', help: 'seconds a client may take to send a whole request (API and gateway)', parse: seconds(0.1, 3600) },
   { env: 'ACACIA_KEEP_ALIVE_TIMEOUT', flag: 'keep-alive-timeout', def: '72', help: 'seconds an idle keep-alive connection stays open (API and gateway)', parse: seconds(0.1, 3600) },
   { env: 'ACACIA_MAX_CONNECTIONS', flag: 'max-connections', def: '1000', help: 'open connections per listener, API and gateway each (0 = no cap)', parse: int(0, 1_000_000) },
+  { env: 'ACACIA_READ_CACHE_MB', flag: 'read-cache-mb', def: '64', help: 'MiB of workgroup, workspace and database reads served again until the store changes (SQLite only; 0 = off)', parse: int(0, 65_536) },
 ] as const;
 
 type Setting = (typeof settings)[number];
@@ -174,6 +177,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestTimeoutMs: Math.round(read(env, byEnv('ACACIA_REQUEST_TIMEOUT'))! * 1000),
     keepAliveTimeoutMs: Math.round(read(env, byEnv('ACACIA_KEEP_ALIVE_TIMEOUT'))! * 1000),
     maxConnections: read(env, byEnv('ACACIA_MAX_CONNECTIONS'))!,
+    readCacheBytes: read(env, byEnv('ACACIA_READ_CACHE_MB'))! * 1024 * 1024,
   };
   // Node refuses a headers timeout longer than the request timeout it is part of.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {

@@ -1,4 +1,5 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 
 /** Paths whose values are secrets wherever they appear in a log line. */
@@ -25,4 +26,68 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     },
     destination ?? pino.destination({ dest: 1, sync: false }),
   );
+}
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * A request's logger, made into a pino child only when a line is written at an enabled
+ * level: most requests write nothing at the configured level, and making a child (its
+ * bindings serialised and redacted) costs a few microseconds on every request.
+ */
+class LazyChild implements FastifyBaseLogger {
+  private made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  get level(): string {
+    return this.made?.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.real().level = level;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real().child(bindings, options);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+
+  private write(level: Level, args: unknown[]): void {
+    if (this.made === undefined && !this.parent.isLevelEnabled(level)) return;
+    const real = this.real();
+    (real[level] as (...a: unknown[]) => void).apply(real, args);
+  }
+
+  private real(): FastifyBaseLogger {
+    return (this.made ??= this.parent.child(this.bindings, this.options));
+  }
+}
+
+/** Fastify's childLoggerFactory for the API and the gateway. */
+export function lazyChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  return new LazyChild(parent as Logger, bindings, options);
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from './ids.js';
 import type { Executor, Store } from '../store/store.js';
 import * as keysRepo from '../store/repositories/api-keys.js';
@@ -20,7 +20,8 @@ export function generateKey(): string {
 }
 
 export function hashKey(plaintext: string): string {
-  return createHash('sha256').update(plaintext).digest('hex');
+  // The one-shot form: a Hash object per request costs more than the digest itself.
+  return hash('sha256', plaintext, 'hex');
 }
 
 /** Constant-time comparison of two hex digests. */
@@ -33,6 +34,32 @@ export function sameHash(a: string, b: string): boolean {
 export function redact(plaintext: string): string {
   const body = plaintext.startsWith(KEY_PREFIX) ? plaintext.slice(KEY_PREFIX.length) : plaintext;
   return `${plaintext.startsWith(KEY_PREFIX) ? KEY_PREFIX : ''}${body.slice(0, 4)}…${body.slice(-4)}`;
+}
+
+/** A key as authentication last found it in the store. */
+interface KnownKey {
+  storeToken: string | undefined;
+  principal: Principal;
+  revoked: boolean;
+  expiresAt: number | null;
+}
+
+const unauthenticated = (reason: string) => new AppError('unauthenticated', { field: 'x-api-key', reason });
+
+/** How many keys authentication remembers; the least recently used is dropped first. */
+const RECENT_KEYS = 10_000;
+
+function toPrincipal(key: keysRepo.ApiKeyWithOrg): Principal {
+  return {
+    orgId: key.org_id,
+    orgName: key.org_name,
+    tier: key.org_tier as Principal['tier'],
+    keyId: key.id,
+    keyName: key.key_name,
+    role: key.role as Role,
+    workgroupIds: key.workgroup_ids,
+    workspaceIds: key.workspace_ids,
+  };
 }
 
 export interface NewKey {
@@ -158,24 +185,45 @@ export class ApiKeyService {
     return toApiKeyRecord(key);
   }
 
-  /** Resolves an x-api-key header to its principal, or throws Unauthorized saying why. */
-  async authenticate(header: string | undefined): Promise<Principal> {
-    const fail = (reason: string) => new AppError('unauthenticated', { field: 'x-api-key', reason });
-    if (!header) throw fail('the x-api-key header is required');
-    const hash = hashKey(header);
+  /** Keys authentication found lately, by the header's text (hashing costs more than the lookup); only keys that exist, so unknown keys cannot fill it. */
+  private readonly recent = new Map<string, KnownKey>();
+
+  /**
+   * Resolves an x-api-key header to its principal, or throws Unauthorized saying why.
+   * `storeToken` (Store.changeToken, read at the request's start) lets a key found before be
+   * reused without a query while nothing in the store has changed; expiry is judged anew.
+   */
+  async authenticate(header: string | undefined, storeToken?: string): Promise<Principal> {
+    const recognised = this.recognise(header, storeToken);
+    if (recognised) return recognised;
+    const hash = hashKey(header!);
     const key = await keysRepo.findApiKeyByHash(this.store.db, hash);
-    if (!key || !sameHash(key.key_hash, hash)) throw fail('the API key is not valid');
-    if (key.revoked_at !== null) throw fail('the API key has been revoked');
-    if (key.expires_at !== null && key.expires_at <= this.clock.now()) throw fail('the API key has expired');
-    return {
-      orgId: key.org_id,
-      orgName: key.org_name,
-      tier: key.org_tier as Principal['tier'],
-      keyId: key.id,
-      keyName: key.key_name,
-      role: key.role as Role,
-      workgroupIds: key.workgroup_ids,
-      workspaceIds: key.workspace_ids,
-    };
+    if (!key || !sameHash(key.key_hash, hash)) throw unauthenticated('the API key is not valid');
+    const known: KnownKey = { storeToken, principal: toPrincipal(key), revoked: key.revoked_at !== null, expiresAt: key.expires_at };
+    if (storeToken !== undefined) this.remember(header!, known);
+    return this.admit(known);
+  }
+
+  /**
+   * `authenticate` without the store: the principal of a key found under the same
+   * `storeToken`, undefined when the store must be asked. Throws when there is no header
+   * or the key is known to be revoked or expired.
+   */
+  recognise(header: string | undefined, storeToken: string | undefined): Principal | undefined {
+    if (!header) throw unauthenticated('the x-api-key header is required');
+    const known = storeToken === undefined ? undefined : this.recent.get(header);
+    return known && known.storeToken === storeToken ? this.admit(known) : undefined;
+  }
+
+  private admit(known: KnownKey): Principal {
+    if (known.revoked) throw unauthenticated('the API key has been revoked');
+    if (known.expiresAt !== null && known.expiresAt <= this.clock.now()) throw unauthenticated('the API key has expired');
+    return known.principal;
+  }
+
+  private remember(header: string, known: KnownKey): void {
+    this.recent.delete(header);
+    if (this.recent.size >= RECENT_KEYS) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(header, known);
   }
 }

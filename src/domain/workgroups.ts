@@ -21,6 +21,12 @@ export interface RequestContext {
   ip: string;
   /** The If-Match version, when the request carried one. */
   ifMatch?: number | undefined;
+  /**
+   * Set by reads whose answer changes with time alone: the first time it would (an
+   * allow-list entry deciding `is_current_ip_allowed` expires), so a cached copy is not
+   * served past it.
+   */
+  validUntil?: number;
 }
 
 export function checkIfMatch(ifMatch: number | undefined, current: number): void {
@@ -47,7 +53,13 @@ export class WorkgroupService {
       catalog: this.catalog,
       baseDomain: this.baseDomain,
       // The same rule the gateway enforces, so the record never contradicts it.
-      ipAllowed: (view) => checkAddress(view.workgroup.enable_allow_list, view.allowList, ctx.ip, now).allowed,
+      ipAllowed: (view) => {
+        if (!view.workgroup.enable_allow_list) return true;
+        for (const entry of view.allowList) {
+          if (entry.expires_at !== null && entry.expires_at > now) ctx.validUntil = Math.min(ctx.validUntil ?? Infinity, entry.expires_at);
+        }
+        return checkAddress(true, view.allowList, ctx.ip, now).allowed;
+      },
     };
   }
 

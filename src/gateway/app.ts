@@ -10,6 +10,7 @@ import { capConnections, clientErrorHandler, listenerOptions, MAX_PARAM_LENGTH }
 import { requireHost } from '../http/request-context.js';
 import { routeRequest } from './routing.js';
 import { simulatedReply } from './simulated-workspace.js';
+import { lazyChildLogger } from '../logger.js';
 
 export interface GatewayDeps {
   config: Readonly<Config>;
@@ -52,6 +53,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
     ...listenerOptions(config),
     // The shared logger redacts Authorization wherever it appears.
     loggerInstance: deps.logger.child({ listener: 'gateway' }) as FastifyBaseLogger,
+    childLoggerFactory: lazyChildLogger,
     trustProxy: config.trustProxy ?? false,
     bodyLimit: config.bodyLimit,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
@@ -11,7 +11,9 @@ import { parseJsonBody, refuseUnexpectedBody } from './json-body.js';
 import { MAX_PARAM_LENGTH, capConnections, clientErrorHandler, listenerOptions } from './listener-limits.js';
 import { instrument } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
+import { appendRouteHook } from './route-hooks.js';
 import { limitRequestRate } from './rate-limit.js';
+import { cacheReads } from './read-cache.js';
 import { checkIfMatch, refuseNulInParameters, requireHost } from './request-context.js';
 import { API_PREFIX } from '../schemas/envelope.js';
 import { indexRoutes } from './route-index.js';
@@ -30,6 +32,7 @@ import { operationRoutes } from './routes/operations.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workgroupRoutes } from './routes/workgroups.js';
 import { validatorCompiler } from './validation.js';
+import { lazyChildLogger } from '../logger.js';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -43,12 +46,22 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+const bodyOrEmpty: preValidationHookHandler = (request, _reply, done) => {
+  if (request.body === undefined) request.body = {};
+  done();
+};
+const noBody: preValidationHookHandler = (request, _reply, done) => {
+  request.body = refuseUnexpectedBody(request.body);
+  done();
+};
+
 /** Builds the API app, unstarted: the entry point listens, tests may too. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, services } = deps;
   const app = Fastify({
     ...listenerOptions(config),
     loggerInstance: deps.logger as FastifyBaseLogger,
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -62,13 +75,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => {
       const { status, body } = renderAppError(toAppError(error), request.id);
       (reply as FastifyReply).code(status).header('x-request-id', request.id).send(body);
+      metrics.observeUnmatched(request, reply as FastifyReply);
     },
   });
   capConnections(app, config.maxConnections);
+  app.decorateRequest('domainContext', undefined);
 
   app.setValidatorCompiler(validatorCompiler);
   const allowedMethods = indexRoutes(app);
-  const registry = instrument(app);
+  const metrics = instrument(app);
 
   // JSON only, parsed strictly (see parseJsonBody); an empty body is no body.
   app.removeAllContentTypeParsers();
@@ -80,19 +95,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that never wait take the callback form: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     requireHost(request);
+    done();
   });
 
+  app.addHook('preValidation', (request, _reply, done) => {
+    refuseNulInParameters(request);
+    done();
+  });
   // A body-taking route called without a body validates as {} so required fields are named;
   // a route that takes no body refuses one with fields in it, as a strict body would.
-  app.addHook('preValidation', async (request) => {
-    refuseNulInParameters(request);
-    if (request.routeOptions.schema?.body) {
-      if (request.body === undefined) request.body = {};
-    } else request.body = refuseUnexpectedBody(request.body);
-  });
+  app.addHook('onRoute', (route) => appendRouteHook(route, 'preValidation', route.schema?.body ? bodyOrEmpty : noBody));
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
@@ -109,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (allowed.length) reply.header('allow', allowed.join(', '));
     const { status, body } = renderAppError(error, request.id);
     reply.code(status).send(body);
+    metrics.observeUnmatched(request, reply);
   });
 
   // Processes sharing a store share its manual clock: read it before every request (before
@@ -118,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (syncClock) app.addHook('onRequest', async () => syncClock());
 
   await registerOpenApi(app, deps.version);
-  operabilityRoutes(app, deps.readiness, registry);
+  operabilityRoutes(app, deps.readiness, metrics.registry);
 
   await app.register(
     async (api) => {
@@ -126,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       checkIfMatch(api);
       await limitRequestRate(api, config.rateLimit);
       idempotentPosts(api, services);
+      cacheReads(api, services, config.readCacheBytes);
       workgroupRoutes(api, services);
       workspaceRoutes(api, services);
       scheduleRoutes(api, services);

@@ -1,8 +1,20 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { appendRouteHook } from './route-hooks.js';
 
-/** Prometheus metrics of one app: request counts and latency by route and status. */
-export function instrument(app: FastifyInstance): Registry {
+export interface Metrics {
+  registry: Registry;
+  /** Counts an answer no route gave (the not-found handler's). */
+  observeUnmatched(request: FastifyRequest, reply: FastifyReply): void;
+}
+
+/**
+ * Prometheus metrics of one app: request counts and latency by route and status. Each route
+ * gets its own onResponse hook with its labels bound, made when the route is added: a hook
+ * for all routes would have to read `request.routeOptions`, which Fastify builds anew on
+ * every access, and that cost more than the rest of the request's bookkeeping.
+ */
+export function instrument(app: FastifyInstance): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;
@@ -14,10 +26,35 @@ export function instrument(app: FastifyInstance): Registry {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+
+  /** The two series of one method, route and status, found once. */
+  const observerOf = (route: string) => {
+    const series = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<string> }>();
+    return (method: string, status: number, elapsedMs: number) => {
+      const key = `${method} ${status}`;
+      let s = series.get(key);
+      if (!s) {
+        const labels = { method, route, status_code: String(status) };
+        s = { count: requests.labels(labels), seconds: latency.labels(labels) };
+        series.set(key, s);
+      }
+      s.count.inc();
+      s.seconds.observe(elapsedMs / 1000);
+    };
+  };
+
+  app.addHook('onRoute', (route) => {
+    const observe = observerOf(route.url);
+    const hook: onResponseHookHandler = (request, reply, done) => {
+      observe(request.method, reply.statusCode, reply.elapsedTime);
+      done();
+    };
+    appendRouteHook(route, 'onResponse', hook);
   });
-  return registry;
+
+  const unmatched = observerOf('unmatched');
+  return {
+    registry,
+    observeUnmatched: (request, reply) => unmatched(request.method, reply.statusCode, reply.elapsedTime),
+  };
 }

@@ -10,8 +10,17 @@ export function parseIfMatch(header: string | undefined): number | undefined {
   return Number(match[1] ?? match[2]);
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the domain was told about this request, and what it said back (validUntil). */
+    domainContext: RequestContext | undefined;
+  }
+}
+
+/** The request's context for the domain, made once so the read cache sees what the domain set in it. */
 export function requestContext(request: FastifyRequest): RequestContext {
-  return { ip: request.ip, ifMatch: parseIfMatch(request.headers['if-match']) };
+  request.domainContext ??= { ip: request.ip, ifMatch: parseIfMatch(request.headers['if-match']) };
+  return request.domainContext;
 }
 
 /** Reads send the record's version as a strong ETag, for use in If-Match. */
@@ -25,8 +34,9 @@ export function setEtag(reply: FastifyReply, record: { version_number?: number |
  * rate limit.
  */
 export function checkIfMatch(scope: FastifyInstance): void {
-  scope.addHook('preValidation', async (request: FastifyRequest) => {
+  scope.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     parseIfMatch(request.headers['if-match']);
+    done();
   });
 }
 
@@ -40,11 +50,13 @@ export function requireHost(request: FastifyRequest): void {
 
 /** Path and query values are text the stores compare as sent, and PostgreSQL text cannot hold NUL. */
 export function refuseNulInParameters(request: FastifyRequest): void {
-  const problems = new Problems();
-  for (const part of [request.params, request.query]) {
-    for (const [name, value] of Object.entries((part ?? {}) as Record<string, unknown>)) {
-      if ([value].flat().some((v) => typeof v === 'string' && v.includes('\u0000'))) problems.add(name, 'must not contain NUL (%00) characters');
+  let problems: Problems | undefined;
+  for (const part of [request.params, request.query] as Array<Record<string, unknown> | undefined>) {
+    for (const name in part) {
+      const value = part[name];
+      const values = Array.isArray(value) ? value : [value];
+      if (values.some((v) => typeof v === 'string' && v.includes('\u0000'))) (problems ??= new Problems()).add(name, 'must not contain NUL (%00) characters');
     }
   }
-  problems.throwIfAny();
+  problems?.throwIfAny();
 }

@@ -15,6 +15,12 @@ export interface Store {
   readonly dialect: DialectName;
   /** Runs fn in one transaction; SQLite takes the write lock up front (BEGIN IMMEDIATE). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * A value that changes whenever committed data may have changed, by this process or any
+   * other; read-through caches compare it. Undefined where no cheap exact answer exists
+   * (PostgreSQL: other processes' commits are not visible without a query per table).
+   */
+  changeToken(): string | undefined;
   /** Throws when the store cannot answer a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -27,7 +33,7 @@ export interface StoreOptions {
   onIdleError?: (err: Error) => void;
 }
 
-function sqliteDialect(dataDir: string) {
+function openSqliteFile(dataDir: string): SqliteDatabase.Database {
   mkdirSync(dataDir, { recursive: true });
   const file = new SqliteDatabase(path.join(dataDir, 'acacia.db'));
   // WAL lets the CLI and a running server share the file; busy_timeout makes a writer wait
@@ -36,7 +42,19 @@ function sqliteDialect(dataDir: string) {
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
-  return new SqliteDialect({ database: reusingStatements(file) });
+  return file;
+}
+
+/**
+ * The one connection counts every row it changes (total_changes, rolled back ones too) and
+ * data_version moves when another connection commits: together they change with any write.
+ * Both are read on the connection the queries use, so a reading during an open transaction
+ * already counts that transaction's writes.
+ */
+function sqliteChangeToken(file: SqliteDatabase.Database): () => string {
+  const ownChanges = file.prepare('select total_changes()').pluck();
+  const othersCommits = file.prepare('pragma data_version').pluck();
+  return () => `${ownChanges.get() as number}.${othersCommits.get() as number}`;
 }
 
 /** How many distinct SQL texts keep their prepared statement (the queries are a fixed set, plus `in (…)` lists of varying length). */
@@ -80,8 +98,9 @@ function postgresDialect(connectionString: string, onIdleError: (err: Error) => 
 /** Opens the store named by the options and applies pending migrations (Kysely's migrator locks while it runs). */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
+  const file = options.databaseUrl ? undefined : openSqliteFile(options.dataDir);
   const db = new Kysely<DB>({
-    dialect: options.databaseUrl ? postgresDialect(options.databaseUrl, options.onIdleError ?? (() => undefined)) : sqliteDialect(options.dataDir),
+    dialect: file ? new SqliteDialect({ database: reusingStatements(file) }) : postgresDialect(options.databaseUrl!, options.onIdleError ?? (() => undefined)),
   });
   try {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -91,9 +110,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw err;
   }
+  const changeToken = file ? sqliteChangeToken(file) : () => undefined;
   return {
     db,
     dialect,
+    changeToken,
     transaction: dialect === 'sqlite' ? (fn) => immediateTransaction(db, fn) : (fn) => db.transaction().execute(fn),
     ping: async () => {
       await sql`select 1`.execute(db);

@@ -16,11 +16,13 @@ export function databaseRoutes(scope: FastifyInstance, services: Services): void
   const { databases } = services;
 
   api.get(base, {
+    config: { cacheable: true },
     schema: { operationId: 'listDatabases', summary: 'List the databases of a workgroup', tags, params: WorkgroupParams, response: replies(Type.Array(DatabaseRecord)) },
     handler: async (request) => ok(request, await databases.list(request.principal, request.params.workgroupID, requestContext(request))),
   });
 
   api.get(`${base}/:databaseID`, {
+    config: { cacheable: true },
     schema: { operationId: 'getDatabase', summary: 'Get a database', tags, params: DatabaseParams, response: replies(DatabaseRecord) },
     handler: async (request, reply) => {
       const record = await databases.get(request.principal, request.params.workgroupID, request.params.databaseID, requestContext(request));

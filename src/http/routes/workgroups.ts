@@ -20,12 +20,14 @@ export function workgroupRoutes(scope: FastifyInstance, services: Services): voi
   });
 
   api.get('/workgroups', {
+    config: { cacheable: true },
     schema: { operationId: 'listWorkgroups', summary: 'List workgroups', tags, querystring: ListQuery, response: replies(Type.Array(WorkgroupRecord)) },
     handler: async (request, reply) =>
       ok(request, pageItems(reply, await workgroups.list(request.principal, request.query, requestContext(request)))),
   });
 
   api.get('/workgroups/:workgroupID', {
+    config: { cacheable: true },
     schema: { operationId: 'getWorkgroup', summary: 'Get workgroup details', tags, params: WorkgroupParams, response: replies(WorkgroupRecord) },
     handler: async (request, reply) => {
       const record = await workgroups.get(request.principal, request.params.workgroupID, requestContext(request));

@@ -22,11 +22,13 @@ export function workspaceRoutes(scope: FastifyInstance, services: Services): voi
   });
 
   api.get(base, {
+    config: { cacheable: true },
     schema: { operationId: 'listWorkspaces', summary: 'List the workspaces of a workgroup', tags, params: WorkgroupParams, response: replies(Type.Array(WorkspaceRecord)) },
     handler: async (request) => ok(request, await workspaces.list(request.principal, request.params.workgroupID, requestContext(request))),
   });
 
   api.get(`${base}/:workspaceID`, {
+    config: { cacheable: true },
     schema: { operationId: 'getWorkspace', summary: 'Get a workspace', tags, params: WorkspaceParams, response: replies(WorkspaceRecord) },
     handler: async (request, reply) => {
       const record = await workspaces.get(request.principal, request.params.workgroupID, request.params.workspaceID, requestContext(request));

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyRequest, onSendHookHandler, preValidationHookHandler } from 'fastify';
+import type { Services } from '../domain/services.js';
+import { appendRouteHook } from './route-hooks.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's 200 answer is a function of the caller, its address, the URL and the store
+     * (and of time only up to a `validUntil` the domain reports): it may be served again
+     * while the store's change token is unchanged.
+     */
+    cacheable?: boolean;
+  }
+}
+
+/** What every success envelope starts with, up to the request ID (the serializer's key order). */
+const ENVELOPE_HEAD = '{"Error":false,"ErrorDetails":[],"Message":"OK","RequestID":';
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Headers that are part of the answer and are given again with it. */
+const ANSWER_HEADERS = ['etag', 'x-next-cursor'] as const;
+
+interface Entry {
+  storeToken: string;
+  validUntil: number | undefined;
+  headers: Record<string, string>;
+  /** The envelope after the request ID: `,"Result":…}`. */
+  tail: Buffer;
+}
+
+/**
+ * Serves repeated reads of workgroups, workspaces and databases without the store, for as
+ * long as the store's change token (any write, by any connection) and the domain's
+ * `validUntil` say the answer still holds; least recently used entries go first once
+ * `maxBytes` is held. Where the store has no change token (PostgreSQL) nothing is cached.
+ *
+ * Runs in the route's preValidation, after authentication and the rate limit, so a cached
+ * answer is still only given to a caller allowed it, and still counts towards its limit.
+ */
+export function cacheReads(scope: FastifyInstance, services: Services, maxBytes: number): void {
+  if (maxBytes <= 0 || services.store.changeToken() === undefined) return;
+  const entries = new Map<string, Entry>();
+  let heldBytes = 0;
+  const drop = (key: string, entry: Entry) => {
+    entries.delete(key);
+    heldBytes -= entry.tail.length;
+  };
+  const keyOf = (request: FastifyRequest) => `${request.principal.keyId} ${request.ip} ${request.url}`;
+
+  const serve: preValidationHookHandler = (request, reply, done) => {
+    if (request.storeToken === undefined) return done();
+    const key = keyOf(request);
+    const entry = entries.get(key);
+    if (!entry) return done();
+    if (entry.storeToken !== request.storeToken || (entry.validUntil !== undefined && services.clock.now() >= entry.validUntil)) {
+      drop(key, entry);
+      return done();
+    }
+    // Re-inserting keeps the Map in least-recently-used order.
+    entries.delete(key);
+    entries.set(key, entry);
+    reply.headers(entry.headers);
+    const head = Buffer.from(ENVELOPE_HEAD + JSON.stringify(request.id));
+    reply.type(JSON_TYPE).send(Buffer.concat([head, entry.tail], head.length + entry.tail.length));
+  };
+
+  const keep: onSendHookHandler = (request, reply, payload, done) => {
+    const storeToken = request.storeToken;
+    if (storeToken === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return done();
+    const head = ENVELOPE_HEAD + JSON.stringify(request.id);
+    if (!payload.startsWith(head)) return done();
+    const tail = Buffer.from(payload.slice(head.length));
+    if (tail.length > maxBytes / 4) return done();
+    const key = keyOf(request);
+    const old = entries.get(key);
+    if (old) drop(key, old);
+    const headers: Record<string, string> = {};
+    for (const name of ANSWER_HEADERS) {
+      const value = reply.getHeader(name);
+      if (typeof value === 'string') headers[name] = value;
+    }
+    entries.set(key, { storeToken, validUntil: request.domainContext?.validUntil, headers, tail });
+    heldBytes += tail.length;
+    for (const [k, e] of entries) {
+      if (heldBytes <= maxBytes) break;
+      drop(k, e);
+    }
+    done();
+  };
+
+  scope.addHook('onRoute', (route) => {
+    if (!route.config?.cacheable) return;
+    appendRouteHook(route, 'preValidation', serve);
+    appendRouteHook(route, 'onSend', keep);
+  });
+}
