@@ -30,8 +30,8 @@ interface Entry {
 /**
  * Serves repeated reads of workgroups, workspaces and databases without the store, for as
  * long as the store's change token (any write, by any connection) and the domain's
- * `validUntil` say the answer still holds; least recently used entries go first once
- * `maxBytes` is held. Where the store has no change token (PostgreSQL) nothing is cached.
+ * `validUntil` say the answer still holds; the oldest entries go first once `maxBytes` is
+ * held. Where the store has no change token (PostgreSQL) nothing is cached.
  *
  * Runs in the route's preValidation, after authentication and the rate limit, so a cached
  * answer is still only given to a caller allowed it, and still counts towards its limit.
@@ -55,12 +55,13 @@ export function cacheReads(scope: FastifyInstance, services: Services, maxBytes:
       drop(key, entry);
       return done();
     }
-    // Re-inserting keeps the Map in least-recently-used order.
-    entries.delete(key);
-    entries.set(key, entry);
     reply.headers(entry.headers);
-    const head = Buffer.from(ENVELOPE_HEAD + JSON.stringify(request.id));
-    reply.type(JSON_TYPE).send(Buffer.concat([head, entry.tail], head.length + entry.tail.length));
+    // The head is ASCII (request IDs are), so it is as many bytes as characters.
+    const head = ENVELOPE_HEAD + JSON.stringify(request.id);
+    const body = Buffer.allocUnsafe(head.length + entry.tail.length);
+    body.write(head, 0, 'latin1');
+    entry.tail.copy(body, head.length);
+    reply.type(JSON_TYPE).send(body);
   };
 
   const keep: onSendHookHandler = (request, reply, payload, done) => {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
+import { sqliteChangeToken } from './sqlite-change-token.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 /** Anything queries run on: the database or an open transaction. */
@@ -43,18 +44,6 @@ function openSqliteFile(dataDir: string): SqliteDatabase.Database {
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
   return file;
-}
-
-/**
- * The one connection counts every row it changes (total_changes, rolled back ones too) and
- * data_version moves when another connection commits: together they change with any write.
- * Both are read on the connection the queries use, so a reading during an open transaction
- * already counts that transaction's writes.
- */
-function sqliteChangeToken(file: SqliteDatabase.Database): () => string {
-  const ownChanges = file.prepare('select total_changes()').pluck();
-  const othersCommits = file.prepare('pragma data_version').pluck();
-  return () => `${ownChanges.get() as number}.${othersCommits.get() as number}`;
 }
 
 /** How many distinct SQL texts keep their prepared statement (the queries are a fixed set, plus `in (…)` lists of varying length). */
@@ -110,16 +99,19 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw err;
   }
-  const changeToken = file ? sqliteChangeToken(file) : () => undefined;
+  const token = file ? sqliteChangeToken(file) : undefined;
   return {
     db,
     dialect,
-    changeToken,
+    changeToken: token ? () => token.read() : () => undefined,
     transaction: dialect === 'sqlite' ? (fn) => immediateTransaction(db, fn) : (fn) => db.transaction().execute(fn),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      token?.close();
+      await db.destroy();
+    },
   };
 }
 
