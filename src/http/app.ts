@@ -46,11 +46,16 @@ export interface AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// Every route checks its parameters for NUL. A body-taking route called without a body
+// validates as {} so required fields are named; a route that takes no body refuses one with
+// fields in it, as a strict body would. Chosen per route when it is added, one hook each.
 const bodyOrEmpty: preValidationHookHandler = (request, _reply, done) => {
+  refuseNulInParameters(request);
   if (request.body === undefined) request.body = {};
   done();
 };
 const noBody: preValidationHookHandler = (request, _reply, done) => {
+  refuseNulInParameters(request);
   request.body = refuseUnexpectedBody(request.body);
   done();
 };
@@ -102,12 +107,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
-  app.addHook('preValidation', (request, _reply, done) => {
-    refuseNulInParameters(request);
-    done();
-  });
-  // A body-taking route called without a body validates as {} so required fields are named;
-  // a route that takes no body refuses one with fields in it, as a strict body would.
   app.addHook('onRoute', (route) => appendRouteHook(route, 'preValidation', route.schema?.body ? bodyOrEmpty : noBody));
 
   app.setErrorHandler((error, request, reply) => {

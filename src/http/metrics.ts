@@ -18,7 +18,19 @@ export function instrument(app: FastifyInstance): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'acacia_http_requests_total', help: 'HTTP requests served', labelNames, registers: [registry] });
+  /** Every series of the two metrics: its labels and, for the counter, how many requests it counted. */
+  const served: Array<{ labels: Record<(typeof labelNames)[number], string>; count: number }> = [];
+  // Counted here and handed over when scraped: prom-client hashes the labels on every inc.
+  new Counter({
+    name: 'acacia_http_requests_total',
+    help: 'HTTP requests served',
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const s of served) this.inc(s.labels, s.count);
+    },
+  });
   const latency = new Histogram({
     name: 'acacia_http_request_duration_seconds',
     help: 'HTTP request latency',
@@ -29,16 +41,17 @@ export function instrument(app: FastifyInstance): Metrics {
 
   /** The two series of one method, route and status, found once. */
   const observerOf = (route: string) => {
-    const series = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<string> }>();
+    const series = new Map<string, { labels: Record<(typeof labelNames)[number], string>; count: number; seconds: Histogram.Internal<string> }>();
     return (method: string, status: number, elapsedMs: number) => {
       const key = `${method} ${status}`;
       let s = series.get(key);
       if (!s) {
         const labels = { method, route, status_code: String(status) };
-        s = { count: requests.labels(labels), seconds: latency.labels(labels) };
+        s = { labels, count: 0, seconds: latency.labels(labels) };
         series.set(key, s);
+        served.push(s);
       }
-      s.count.inc();
+      s.count++;
       s.seconds.observe(elapsedMs / 1000);
     };
   };
