@@ -2,6 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandl
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { appendRouteHook } from './route-hooks.js';
 
+const labelNames = ['method', 'route', 'status_code'] as const;
+type Labels = Record<(typeof labelNames)[number], string>;
+
 export interface Metrics {
   registry: Registry;
   /** Counts an answer no route gave (the not-found handler's). */
@@ -17,9 +20,8 @@ export interface Metrics {
 export function instrument(app: FastifyInstance): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelNames = ['method', 'route', 'status_code'] as const;
   /** Every series of the two metrics: its labels and, for the counter, how many requests it counted. */
-  const served: Array<{ labels: Record<(typeof labelNames)[number], string>; count: number }> = [];
+  const served: Array<{ labels: Labels; count: number }> = [];
   // Counted here and handed over when scraped: prom-client hashes the labels on every inc.
   new Counter({
     name: 'acacia_http_requests_total',
@@ -41,7 +43,7 @@ export function instrument(app: FastifyInstance): Metrics {
 
   /** The two series of one method, route and status, found once. */
   const observerOf = (route: string) => {
-    const series = new Map<string, { labels: Record<(typeof labelNames)[number], string>; count: number; seconds: Histogram.Internal<string> }>();
+    const series = new Map<string, { labels: Labels; count: number; seconds: Histogram.Internal<string> }>();
     return (method: string, status: number, elapsedMs: number) => {
       const key = `${method} ${status}`;
       let s = series.get(key);
