@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { ManualClock } from '../src/engine/clock.js';
+import { ManualClock } from '../src/domain/clock.js';
 import { Engine } from '../src/engine/engine.js';
 import { Scheduler } from '../src/engine/scheduler.js';
 import { SimulatedDriver } from '../src/engine/simulated-driver.js';

@@ -6,7 +6,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildGateway } from './gateway/app.js';
-import { systemClock } from './engine/clock.js';
+import { systemClock } from './domain/clock.js';
 import { Engine } from './engine/engine.js';
 import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
 import { SimulatedDriver } from './engine/simulated-driver.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { ManualClock } from '../src/engine/clock.js';
+import { ManualClock } from '../src/domain/clock.js';
 import type { OperationHandler } from '../src/engine/kinds/index.js';
 import { Worker } from '../src/engine/worker.js';
 import { claimDueOperations, findOperationById, insertOperation } from '../src/store/repositories/operations.js';

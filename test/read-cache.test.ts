@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AcaciaClient } from '../src/client/index.js';
-import type { ManualClock } from '../src/engine/clock.js';
+import type { ManualClock } from '../src/domain/clock.js';
 import { findWorkgroupById, updateWorkgroup } from '../src/store/repositories/workgroups.js';
 import { openStore } from '../src/store/store.js';
 import { iso } from '../src/domain/time.js';

@@ -4,7 +4,7 @@ import { newKeyFrom } from '../domain/api-keys.js';
 import { roles, type Role } from '../domain/principal.js';
 import { createServices, type Services } from '../domain/services.js';
 import { AppError } from '../domain/errors.js';
-import { systemClock } from '../engine/clock.js';
+import { systemClock } from '../domain/clock.js';
 import { startServer, version } from '../main.js';
 import { bodyProblems } from '../http/validation.js';
 import { CreateApiKeyBody } from '../schemas/api-key.js';

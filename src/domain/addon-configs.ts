@@ -2,7 +2,7 @@ import { newId } from './ids.js';
 import type { Store } from '../store/store.js';
 import * as addonsRepo from '../store/repositories/installed-addons.js';
 import { MAX_CONFIG_VALUE_BYTES, type AddonConfigRecord, type CreateAddonConfigBody } from '../schemas/addon.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { AddonService } from './addons.js';
 import { invalid, notFound } from './errors.js';
 import { authorize } from './permissions.js';

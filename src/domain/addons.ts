@@ -7,7 +7,7 @@ import { listWorkgroups } from '../store/repositories/workgroups.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
 import type { AddonRecord, InstalledAddonRecord } from '../schemas/addon.js';
 import type { WorkspaceRecord } from '../schemas/workspace.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { Catalog } from './catalog.js';
 import { conflict, invalid, notFound } from './errors.js';
 import { authorize } from './permissions.js';

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/allow-list.js';
 import type { AllowListChanges, AllowListEntry } from '../store/repositories/allow-list.js';
 import type { Workgroup } from '../store/repositories/workgroups.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { AllowListEntryBody, AllowListEntryRecord, CurrentIpRecord } from '../schemas/allow-list.js';
 import type { WorkgroupRecord } from '../schemas/workgroup.js';
 import { checkAddress, expiresProblem } from './allow-list-rules.js';

@@ -5,7 +5,7 @@ import * as keysRepo from '../store/repositories/api-keys.js';
 import type { ApiKey } from '../store/repositories/api-keys.js';
 import { findWorkgroup } from '../store/repositories/workgroups.js';
 import { isUniqueViolation } from '../store/store.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { ApiKeyRecord, CreateApiKeyBody } from '../schemas/api-key.js';
 import { AppError, Problems, conflict, notFound } from './errors.js';
 import { authorize } from './permissions.js';

@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/backup-schedules.js';
 import type { BackupSchedule, BackupScheduleChanges } from '../store/repositories/backup-schedules.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { BackupScheduleBody, BackupScheduleRecord } from '../schemas/backup.js';
 import { cronProblem, nextOccurrence } from './backup-operations.js';
 import { requireReadWrite } from './backups.js';

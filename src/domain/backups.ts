@@ -5,7 +5,7 @@ import { findOperation, unfinishedOperationsOf } from '../store/repositories/ope
 import { lockOrganisation } from '../store/repositories/organisations.js';
 import { lockWorkspaceById } from '../store/repositories/workspaces.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { BackupRecord, CreateBackupBody, RestoreJob, RestoreStatusRecord } from '../schemas/backup.js';
 import { beginBackup } from './backup-operations.js';
 import type { Catalog } from './catalog.js';

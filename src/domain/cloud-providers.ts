@@ -10,7 +10,7 @@ import type {
   UpgradeCloudProviderBody,
   ValidateCloudProviderBody,
 } from '../schemas/cloud-provider.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import { publicProviders, type Catalog } from './catalog.js';
 import { enqueueCloudProviderOperation, transitionalProviderStatuses, type RoleVerifier } from './cloud-provider-operations.js';
 import { checkRegistration, checkTestEnv, isSemver, mergeNodeGroups, parseAwsRoleArn, renderComponentVersions, roleName } from './cloud-provider-rules.js';

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as dbRepo from '../store/repositories/databases.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { DatabaseRecord, RenameDatabaseBody } from '../schemas/workspace.js';
 import { conflict, notFound, refusedByReference } from './errors.js';
 import { authorize } from './permissions.js';

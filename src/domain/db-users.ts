@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/db-users.js';
 import type { DbUser } from '../store/repositories/db-users.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { DbUserBody, DbUserRecord, DeleteDbUserBody } from '../schemas/db-user.js';
 import { Problems, conflict, notFound } from './errors.js';
 import { hashPassword, passwordProblem, usernameProblem } from './passwords.js';

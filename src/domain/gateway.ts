@@ -3,7 +3,7 @@ import { listEntriesOfWorkgroups } from '../store/repositories/allow-list.js';
 import { findDbUser } from '../store/repositories/db-users.js';
 import { findWorkgroupById } from '../store/repositories/workgroups.js';
 import { findWorkspaceById, recordActivity, type Workspace } from '../store/repositories/workspaces.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import { checkAddress } from './allow-list-rules.js';
 import { displayAddress } from './cidr.js';
 import { AppError, type ErrorCode } from './errors.js';

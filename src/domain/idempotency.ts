@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import * as repo from '../store/repositories/idempotency.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import { AppError, conflict } from './errors.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;

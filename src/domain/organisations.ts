@@ -2,7 +2,7 @@ import { newId } from './ids.js';
 import type { Store } from '../store/store.js';
 import * as orgsRepo from '../store/repositories/organisations.js';
 import type { Organisation } from '../store/repositories/organisations.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import { tiers, type Tier } from '../schemas/catalog.js';
 import type { ApiKeyService } from './api-keys.js';
 import { invalid } from './errors.js';

@@ -2,7 +2,7 @@ import type { Store } from '../store/store.js';
 import * as repo from '../store/repositories/schedules.js';
 import type { Schedule, ScheduleRun } from '../store/repositories/schedules.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { ScheduleBody, ScheduleRecord } from '../schemas/schedule.js';
 import { findSize, type Catalog } from './catalog.js';
 import { Problems, conflict, invalid, notFound } from './errors.js';

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { Catalog } from './catalog.js';
 import { AddonConfigService } from './addon-configs.js';
 import { AddonService } from './addons.js';

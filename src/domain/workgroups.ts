@@ -5,7 +5,7 @@ import * as wgRepo from '../store/repositories/workgroups.js';
 import type { Workgroup, WorkgroupChanges } from '../store/repositories/workgroups.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
 import type { Page, PageResult } from '../store/pagination.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../schemas/workgroup.js';
 import { checkAddress } from './allow-list-rules.js';
 import type { Catalog, Platform } from './catalog.js';

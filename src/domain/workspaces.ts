@@ -6,7 +6,7 @@ import * as wsRepo from '../store/repositories/workspaces.js';
 import type { StoredAddon, Workspace, WorkspaceChanges } from '../store/repositories/workspaces.js';
 import { findOperationById } from '../store/repositories/operations.js';
 import { lockOrganisation } from '../store/repositories/organisations.js';
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 import type { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceRecord } from '../schemas/workspace.js';
 import { compareVersions, findSize, newestVersion, topologyMisfit, type Catalog } from './catalog.js';
 import { AppError, Problems, conflict, invalid, notFound, refusedByReference } from './errors.js';

@@ -7,7 +7,7 @@ import { findWorkspaceById } from '../store/repositories/workspaces.js';
 import { autoBackupLimit, beginBackup, nextOccurrence, pruneAutomaticBackups } from '../domain/backup-operations.js';
 import type { Catalog } from '../domain/catalog.js';
 import { GRACE_MS } from '../domain/schedule-firing.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../domain/clock.js';
 
 const BATCH = 50;
 

@@ -5,7 +5,7 @@ import type { Catalog } from '../domain/catalog.js';
 import type { Store } from '../store/store.js';
 import { leasesHeldElsewhere, nextOperationDueAt } from '../store/repositories/operations.js';
 import { BackupScheduler } from './backup-scheduler.js';
-import { ManualClock, type Clock } from './clock.js';
+import { ManualClock, type Clock } from '../domain/clock.js';
 import type { ProvisionerDriver } from './driver.js';
 import { allHandlers } from './kinds/index.js';
 import { Reconciler } from './reconciler.js';

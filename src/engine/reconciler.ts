@@ -4,7 +4,7 @@ import * as wsRepo from '../store/repositories/workspaces.js';
 import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
 import { AppError } from '../domain/errors.js';
 import { beginWorkspaceOperation, maintenanceDueAt } from '../domain/workspace-operations.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../domain/clock.js';
 
 const HOUR = 3_600_000;
 const BATCH = 50;

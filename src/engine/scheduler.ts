@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import { dueSchedules, nextScheduleAt } from '../store/repositories/schedules.js';
 import type { Catalog } from '../domain/catalog.js';
 import { fireOccurrence } from '../domain/schedule-firing.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../domain/clock.js';
 
 const BATCH = 50;
 

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.js';
-import { ManualClock } from './clock.js';
+import { ManualClock } from '../domain/clock.js';
 
 /**
  * The manual clock lives in the store, so every process sharing it (and a restarted one)

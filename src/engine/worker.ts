@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import { claimDueOperations, updateLeasedOperation, type Operation } from '../store/repositories/operations.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../domain/clock.js';
 import type { OperationHandler } from './kinds/index.js';
 
 export interface WorkerOptions {
