@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
+import { autoStopIfIdle } from '../src/domain/workspace-operations.js';
+import { idleWorkspaces, recordActivity } from '../src/store/repositories/workspaces.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup, waitForDeletion, waitForStatus } from './helpers/workspaces.js';
@@ -102,6 +104,20 @@ describe(`workspace lifecycle (${storeName})`, () => {
     await waitForStatus(c, wg, id, 'Stopped');
     const pause = (await ops(id)).find((o) => o.kind === 'workspace.pause')!;
     assert.equal(pause.params.reason, 'auto-stop');
+  });
+
+  it('auto-stop spares a workspace used after it was found idle', async () => {
+    const id = (await activeWorkspace(c, wg, { name: 'row-autostop-race', auto_stop_minutes: 30 })).workspace_id!;
+    const { store, clock } = server.running.services;
+    const due = clock.now() + 31 * 60_000;
+    // The reconciler's order: find the idle workspaces, then pause each; a request through
+    // the gateway lands in between.
+    assert.ok((await idleWorkspaces(store.db, due, 1000)).some((w) => w.id === id));
+    await recordActivity(store.db, id, due);
+    assert.equal(await store.transaction((trx) => autoStopIfIdle(trx, store.dialect, id, due)), false);
+    assert.equal(resultOf(await c.workspaces.get(wg, id)).status, 'Active');
+    assert.equal(await store.transaction((trx) => autoStopIfIdle(trx, store.dialect, id, due + 30 * 60_000)), true);
+    assert.equal(resultOf(await c.workspaces.get(wg, id)).status, 'Pausing');
   });
 
   it('resize, HA change and immediate upgrade: Active → Updating → Active', async () => {

@@ -131,6 +131,24 @@ async function applyOutcome(trx: Executor, dialect: DialectName, id: string, now
   if (!(await wsRepo.updateWorkspace(trx, ws, await changesFor(ws), now))) throw new Error(`workspace ${id} changed under its lock`);
 }
 
+/** True when an Active workspace has been without activity for its auto-stop period at `now`. */
+export function isIdle(ws: Pick<Workspace, 'status' | 'auto_stop_minutes' | 'last_activity_at'>, now: number): boolean {
+  return ws.status === 'Active' && ws.auto_stop_minutes > 0 && ws.last_activity_at + ws.auto_stop_minutes * 60_000 <= now;
+}
+
+/**
+ * Starts the auto-stop pause of a workspace found idle, if it still is. Activity through the
+ * gateway does not change the version (it would turn every data-plane request into a
+ * conflict for editors), so the candidate is read again under its row lock: a request that
+ * reached the workspace after it was found idle keeps it running. True when it was paused.
+ */
+export async function autoStopIfIdle(trx: Executor, dialect: DialectName, id: string, now: number): Promise<boolean> {
+  const ws = await wsRepo.lockWorkspaceById(trx, dialect, id);
+  if (!ws || !isIdle(ws, now)) return false;
+  await beginWorkspaceOperation(trx, ws, { op: 'pause', reason: 'auto-stop' }, now);
+  return true;
+}
+
 /** Recomputes when a pending upgrade may run: the next window, or never while auto-upgrade is disabled. */
 export function maintenanceDueAt(ws: Pick<Workspace, 'desired_tg_version' | 'tg_version' | 'auto_upgrade_state' | 'mw_day_of_week' | 'mw_hour_of_day' | 'mw_interval_weeks' | 'mw_time_zone' | 'last_maintenance'>, now: number): number | null {
   if (!ws.desired_tg_version || ws.desired_tg_version === ws.tg_version || ws.auto_upgrade_state === 'disabled') return null;

@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
 import { AppError } from '../domain/errors.js';
-import { beginWorkspaceOperation, maintenanceDueAt } from '../domain/workspace-operations.js';
+import { autoStopIfIdle, beginWorkspaceOperation, maintenanceDueAt } from '../domain/workspace-operations.js';
 import type { Clock } from '../domain/clock.js';
 
 const HOUR = 3_600_000;
@@ -47,7 +47,7 @@ export class Reconciler {
     const now = this.clock.now();
     let started = 0;
     for (const ws of await wsRepo.idleWorkspaces(this.store.db, now, BATCH)) {
-      if (await this.attempt(() => this.store.transaction((trx) => beginWorkspaceOperation(trx, ws, { op: 'pause', reason: 'auto-stop' }, now)))) {
+      if (await this.store.transaction((trx) => autoStopIfIdle(trx, this.store.dialect, ws.id, now))) {
         started++;
         this.logger.info({ workspace: ws.id, idle_minutes: ws.auto_stop_minutes }, 'auto-stop: pausing idle workspace');
       }
