@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
+import { defaultCatalog } from '../src/domain/catalog.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { publicProvider, startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { newWorkgroup, waitForStatus } from './helpers/workspaces.js';
@@ -120,5 +121,22 @@ describe(`engine and a concurrent edit (${storeName})`, { skip: storeName !== 'p
       async () => assertOk(await c.workspaces.update(wg, ws, { agent_config: { topology_update_interval_seconds: 9 } })),
     );
     assert.deepEqual(resultOf(await c.workspaces.get(wg, ws)).agent_config, { heartbeat_interval_seconds: 5, topology_update_interval_seconds: 9 });
+  });
+
+  it('a workspace cannot enable an add-on that was disabled meanwhile', async () => {
+    const org = await server.orgClient('addon-race', { tier: 'enterprise' });
+    const addonsId = defaultCatalog.addons[0]!.addons_id;
+    const installed = assertOk(await org.addons.install(addonsId, 'true'));
+    const wg = await newWorkgroup(org);
+    let refused: Awaited<ReturnType<typeof org.workspaces.create>> | undefined;
+    // Disabled as the API disables it, under the organisation's lock, after the create
+    // checked the add-on and before it writes.
+    await writeDuring(
+      "with o as (select id from organisations where name = 'addon-race' for update) update installed_addons set enabled = 0, version_number = version_number + 1 where id = $1 and org_id in (select id from o)",
+      [installed.id],
+      async () => (refused = await org.workspaces.create(wg, { name: 'late-addon', addons: [{ addons_id: addonsId, enable: true }] })),
+    );
+    assertError(refused!, 409, 'Bad-Request', 'addons[0].enable');
+    assert.deepEqual(resultOf(await org.workspaces.list(wg)), []);
   });
 });

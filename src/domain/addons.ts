@@ -3,6 +3,7 @@ import type { Executor, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as addonsRepo from '../store/repositories/installed-addons.js';
 import type { InstalledAddon } from '../store/repositories/installed-addons.js';
+import { lockOrganisation } from '../store/repositories/organisations.js';
 import { listWorkgroups } from '../store/repositories/workgroups.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
 import type { AddonRecord, InstalledAddonRecord } from '../schemas/addon.js';
@@ -46,8 +47,8 @@ export class AddonService {
   ) {}
 
   /** The workspace gate: an add-on may be enabled on workspaces once installed and enabled. */
-  async isEnabled(orgId: string, addonsId: string): Promise<boolean> {
-    return (await addonsRepo.findInstalledAddonByAddon(this.store.db, orgId, addonsId))?.enabled ?? false;
+  async isEnabled(db: Executor, orgId: string, addonsId: string): Promise<boolean> {
+    return (await addonsRepo.findInstalledAddonByAddon(db, orgId, addonsId))?.enabled ?? false;
   }
 
   async listCatalog(p: Principal): Promise<AddonRecord[]> {
@@ -88,8 +89,13 @@ export class AddonService {
         }
       }
       if (current.enabled === wanted) return installedRecord(current, entry);
-      if (!wanted) await this.refuseWhileInUse(p, addonsId);
-      if (await addonsRepo.setInstalledAddonEnabled(this.store.db, current, wanted, now)) {
+      const changed = await this.store.transaction(async (trx) => {
+        // The lock a workspace enabling the add-on takes: one of the two sees the other's commit.
+        await lockOrganisation(trx, this.store.dialect, p.orgId);
+        if (!wanted) await this.refuseWhileInUse(trx, p, addonsId);
+        return addonsRepo.setInstalledAddonEnabled(trx, current, wanted, now);
+      });
+      if (changed) {
         return installedRecord({ ...current, enabled: wanted, updated_at: now, version_number: current.version_number + 1 }, entry);
       }
     }
@@ -110,8 +116,8 @@ export class AddonService {
     return addon;
   }
 
-  private async refuseWhileInUse(p: Principal, addonsId: string): Promise<void> {
-    const names = (await this.viewsUsing(this.store.db, p, addonsId)).flatMap(({ view, using }) => using.map((ws) => `${view.workgroup.name}/${ws.name}`));
+  private async refuseWhileInUse(db: Executor, p: Principal, addonsId: string): Promise<void> {
+    const names = (await this.viewsUsing(db, p, addonsId)).flatMap(({ view, using }) => using.map((ws) => `${view.workgroup.name}/${ws.name}`));
     if (names.length > 0) throw conflict('enable', `workspaces still have this add-on enabled: ${names.join(', ')}; disable it on them first`);
   }
 

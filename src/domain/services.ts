@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Executor, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { Catalog } from './catalog.js';
 import { AddonConfigService } from './addon-configs.js';
@@ -63,7 +63,7 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
   const workgroups = new WorkgroupService(store, clock, catalog, settings.baseDomain);
   const notify = settings.notify ?? (() => undefined);
   const addons = new AddonService(store, clock, catalog, workgroups);
-  const addonEnabled = (orgId: string, addonsId: string) => addons.isEnabled(orgId, addonsId);
+  const addonEnabled = (db: Executor, orgId: string, addonsId: string) => addons.isEnabled(db, orgId, addonsId);
   const workspaces = new WorkspaceService(store, clock, catalog, workgroups, addonEnabled, notify);
   const backups = new BackupService(store, clock, catalog, workspaces, notify);
   return {

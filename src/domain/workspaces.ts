@@ -24,7 +24,7 @@ export const DEFAULT_SIZE = 'TG-00';
 const FREE_TIER_AUTO_STOP_MINUTES = 60;
 
 /** Whether an add-on may be enabled on workspaces of an organisation. */
-export type AddonGate = (orgId: string, addonId: string) => Promise<boolean>;
+export type AddonGate = (db: Executor, orgId: string, addonId: string) => Promise<boolean>;
 
 type AddonInput = NonNullable<CreateWorkspaceBody['addons']>;
 
@@ -69,6 +69,7 @@ export class WorkspaceService {
     const record = await this.store
       .transaction(async (trx) => {
         await lockOrganisation(trx, this.store.dialect, p.orgId);
+        await this.requireAddonsStillEnabled(trx, p, addons, body.addons ? 'addons' : 'solution_install_request.addons');
         if (await wsRepo.findWorkspaceByName(trx, wg.id, name)) throw duplicateName(name);
         const database = await this.databaseFor(trx, p, wg.id, body, { id, name, isRw, now });
         const ws: Workspace = {
@@ -178,9 +179,11 @@ export class WorkspaceService {
     const now = this.clock.now();
     let started = false;
     const infrastructure = resize || haChange || upgradeNow;
+    const enablesAddon = body.addons?.some((a) => a.enable) ?? false;
     const record = await this.inTransaction(async (trx) => {
       // Organisation before workspace, the order every quota-checking writer locks in.
-      if (infrastructure) await lockOrganisation(trx, this.store.dialect, p.orgId);
+      if (infrastructure || enablesAddon) await lockOrganisation(trx, this.store.dialect, p.orgId);
+      if (enablesAddon) await this.requireAddonsStillEnabled(trx, p, body.addons!, 'addons');
       const current = await this.reload(trx, ws, ctx.ifMatch);
       // Built from the locked row: merges (agent_config) and derived fields must not undo a
       // change committed since the first read.
@@ -345,8 +348,20 @@ export class WorkspaceService {
   private async checkAddons(problems: Problems, p: Principal, addons: AddonInput, field: string): Promise<void> {
     for (const [i, a] of addons.entries()) {
       if (!this.catalog.addons.some((c) => c.addons_id === a.addons_id)) problems.add(`${field}[${i}].addons_id`, `no add-on "${a.addons_id}" in the catalog`);
-      else if (a.enable && !(await this.addonEnabled(p.orgId, a.addons_id))) {
+      else if (a.enable && !(await this.addonEnabled(this.store.db, p.orgId, a.addons_id))) {
         problems.add(`${field}[${i}].enable`, `add-on ${a.addons_id} is not installed and enabled for this organisation`);
+      }
+    }
+  }
+
+  /**
+   * `checkAddons` again, under the organisation's lock: disabling an add-on takes that lock
+   * and checks no workspace uses it, so of the two one sees the other's commit.
+   */
+  private async requireAddonsStillEnabled(trx: Executor, p: Principal, addons: AddonInput, field: string): Promise<void> {
+    for (const [i, a] of addons.entries()) {
+      if (a.enable && !(await this.addonEnabled(trx, p.orgId, a.addons_id))) {
+        throw conflict(`${field}[${i}].enable`, `add-on ${a.addons_id} was disabled for this organisation meanwhile`);
       }
     }
   }
