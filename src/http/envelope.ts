@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
 import { errorCodes } from './error-codes.js';
@@ -7,6 +7,12 @@ import { validationDetails, type ValidationError } from './validation.js';
 
 export function ok<T>(request: FastifyRequest, result: T, message = 'OK'): SuccessEnvelope<T> {
   return { Error: false, ErrorDetails: [], Message: message, RequestID: request.id, Result: result };
+}
+
+/** `ok` for one versioned record: its version goes out as a strong ETag, for use in If-Match. */
+export function versioned<T extends { version_number?: number | undefined }>(request: FastifyRequest, reply: FastifyReply, record: T, message?: string): SuccessEnvelope<T> {
+  if (record.version_number !== undefined) reply.header('etag', `"${record.version_number}"`);
+  return ok(request, record, message);
 }
 
 export interface RenderedError {

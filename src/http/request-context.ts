@@ -23,11 +23,6 @@ export function requestContext(request: FastifyRequest): RequestContext {
   return request.domainContext;
 }
 
-/** Reads send the record's version as a strong ETag, for use in If-Match. */
-export function setEtag(reply: FastifyReply, record: { version_number?: number | undefined }): void {
-  if (record.version_number !== undefined) reply.header('etag', `"${record.version_number}"`);
-}
-
 /**
  * A malformed If-Match is refused on every route of the scope, not only on those that compare
  * versions, so a precondition is never silently ignored. Runs after authentication and the

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { AllowListEntryBody, AllowListEntryParams, AllowListEntryRecord, CurrentIpRecord } from '../../schemas/allow-list.js';
 import { WorkgroupParams, WorkgroupRecord } from '../../schemas/workgroup.js';
-import { ok } from '../envelope.js';
-import { requestContext, setEtag } from '../request-context.js';
+import { ok, versioned } from '../envelope.js';
+import { requestContext } from '../request-context.js';
 import { replies, repliesDeclaringErrorResult } from '../responses.js';
 
 const tags = ['allow list'];
@@ -34,11 +34,7 @@ export function allowListRoutes(scope: FastifyInstance, services: Services): voi
   for (const action of ['enable', 'disable'] as const) {
     api.put(`${base}/${action}`, {
       schema: { operationId: `${action}AllowList`, summary: `${action === 'enable' ? 'Enforce' : 'Stop enforcing'} the allow list on the gateway`, tags, params: WorkgroupParams, response: replies(WorkgroupRecord) },
-      handler: async (request, reply) => {
-        const record = await allowList.setEnabled(request.principal, request.params.workgroupID, action === 'enable', requestContext(request));
-        setEtag(reply, record);
-        return ok(request, record, `Allow list ${action}d.`);
-      },
+      handler: async (request, reply) => versioned(request, reply, await allowList.setEnabled(request.principal, request.params.workgroupID, action === 'enable', requestContext(request)), `Allow list ${action}d.`),
     });
   }
 

@@ -10,8 +10,8 @@ import {
   UpgradeCloudProviderBody,
   ValidateCloudProviderBody,
 } from '../../schemas/cloud-provider.js';
-import { ok } from '../envelope.js';
-import { requestContext, setEtag } from '../request-context.js';
+import { ok, versioned } from '../envelope.js';
+import { requestContext } from '../request-context.js';
 import { replies } from '../responses.js';
 
 const tags = ['cloud providers'];
@@ -38,20 +38,12 @@ export function cloudProviderRoutes(scope: FastifyInstance, services: Services):
 
   api.get('/cloud-providers/:cloudProviderID', {
     schema: { operationId: 'getCloudProvider', summary: 'Get a cloud provider', tags, params: CloudProviderParams, response: replies(CloudProviderRecord) },
-    handler: async (request, reply) => {
-      const record = await cloudProviders.get(request.principal, request.params.cloudProviderID);
-      setEtag(reply, record);
-      return ok(request, record);
-    },
+    handler: async (request, reply) => versioned(request, reply, await cloudProviders.get(request.principal, request.params.cloudProviderID)),
   });
 
   api.put('/cloud-providers/:cloudProviderID', {
     schema: { operationId: 'updateCloudProvider', summary: 'Rename a cloud provider or record its version', tags, params: CloudProviderParams, body: UpdateCloudProviderBody, response: replies(CloudProviderRecord) },
-    handler: async (request, reply) => {
-      const record = await cloudProviders.update(request.principal, request.params.cloudProviderID, request.body, requestContext(request).ifMatch);
-      setEtag(reply, record);
-      return ok(request, record, 'Cloud provider updated.');
-    },
+    handler: async (request, reply) => versioned(request, reply, await cloudProviders.update(request.principal, request.params.cloudProviderID, request.body, requestContext(request).ifMatch), 'Cloud provider updated.'),
   });
 
   api.put('/cloud-providers/:cloudProviderID/upgrade', {

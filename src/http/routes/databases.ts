@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { DatabaseParams, DatabaseRecord, RenameDatabaseBody } from '../../schemas/workspace.js';
 import { WorkgroupParams } from '../../schemas/workgroup.js';
-import { ok } from '../envelope.js';
-import { requestContext, setEtag } from '../request-context.js';
+import { ok, versioned } from '../envelope.js';
+import { requestContext } from '../request-context.js';
 import { replies } from '../responses.js';
 
 const tags = ['databases'];
@@ -24,20 +24,12 @@ export function databaseRoutes(scope: FastifyInstance, services: Services): void
   api.get(`${base}/:databaseID`, {
     config: { cacheable: true },
     schema: { operationId: 'getDatabase', summary: 'Get a database', tags, params: DatabaseParams, response: replies(DatabaseRecord) },
-    handler: async (request, reply) => {
-      const record = await databases.get(request.principal, request.params.workgroupID, request.params.databaseID, requestContext(request));
-      setEtag(reply, record);
-      return ok(request, record);
-    },
+    handler: async (request, reply) => versioned(request, reply, await databases.get(request.principal, request.params.workgroupID, request.params.databaseID, requestContext(request))),
   });
 
   api.put(`${base}/:databaseID`, {
     schema: { operationId: 'renameDatabase', summary: 'Rename a database', tags, params: DatabaseParams, body: RenameDatabaseBody, response: replies(DatabaseRecord) },
-    handler: async (request, reply) => {
-      const record = await databases.rename(request.principal, request.params.workgroupID, request.params.databaseID, request.body, requestContext(request));
-      setEtag(reply, record);
-      return ok(request, record, 'Database renamed.');
-    },
+    handler: async (request, reply) => versioned(request, reply, await databases.rename(request.principal, request.params.workgroupID, request.params.databaseID, request.body, requestContext(request)), 'Database renamed.'),
   });
 
   api.delete(`${base}/:databaseID`, {

@@ -5,8 +5,8 @@ import type { WorkspaceRef } from '../../domain/schedules.js';
 import type { Services } from '../../domain/services.js';
 import { ScheduleBody, ScheduleParams, ScheduleRecord, ShortScheduleParams } from '../../schemas/schedule.js';
 import { WorkspaceIdParams, WorkspaceParams } from '../../schemas/workspace.js';
-import { ok } from '../envelope.js';
-import { requestContext, setEtag } from '../request-context.js';
+import { ok, versioned } from '../envelope.js';
+import { requestContext } from '../request-context.js';
 import { replies, repliesDeclaringErrorResult } from '../responses.js';
 
 const tags = ['schedules'];
@@ -42,11 +42,7 @@ export function scheduleRoutes(scope: FastifyInstance, services: Services): void
 
     api.get(`${base}/:scheduleID`, {
       schema: { operationId: `getSchedule${form.suffix}`, summary: 'Get a schedule with its next and last run', tags, params: form.one, response: replies(ScheduleRecord) },
-      handler: async (request, reply) => {
-        const record = await schedules.get(request.principal, refOf(request.params), request.params.scheduleID);
-        setEtag(reply, record);
-        return ok(request, record);
-      },
+      handler: async (request, reply) => versioned(request, reply, await schedules.get(request.principal, refOf(request.params), request.params.scheduleID)),
     });
 
     api.put(`${base}/:scheduleID`, {

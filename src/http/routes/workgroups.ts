@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { ListQuery } from '../../schemas/helpers.js';
 import { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupParams, WorkgroupRecord } from '../../schemas/workgroup.js';
-import { ok } from '../envelope.js';
-import { requestContext, setEtag } from '../request-context.js';
+import { ok, versioned } from '../envelope.js';
+import { requestContext } from '../request-context.js';
 import { pageItems, replies } from '../responses.js';
 
 const tags = ['workgroups'];
@@ -29,20 +29,12 @@ export function workgroupRoutes(scope: FastifyInstance, services: Services): voi
   api.get('/workgroups/:workgroupID', {
     config: { cacheable: true },
     schema: { operationId: 'getWorkgroup', summary: 'Get workgroup details', tags, params: WorkgroupParams, response: replies(WorkgroupRecord) },
-    handler: async (request, reply) => {
-      const record = await workgroups.get(request.principal, request.params.workgroupID, requestContext(request));
-      setEtag(reply, record);
-      return ok(request, record);
-    },
+    handler: async (request, reply) => versioned(request, reply, await workgroups.get(request.principal, request.params.workgroupID, requestContext(request))),
   });
 
   api.put('/workgroups/:workgroupID', {
     schema: { operationId: 'updateWorkgroup', summary: 'Update a workgroup', tags, params: WorkgroupParams, body: UpdateWorkgroupBody, response: replies(WorkgroupRecord) },
-    handler: async (request, reply) => {
-      const record = await workgroups.update(request.principal, request.params.workgroupID, request.body, requestContext(request));
-      setEtag(reply, record);
-      return ok(request, record, 'Workgroup updated.');
-    },
+    handler: async (request, reply) => versioned(request, reply, await workgroups.update(request.principal, request.params.workgroupID, request.body, requestContext(request)), 'Workgroup updated.'),
   });
 
   api.delete('/workgroups/:workgroupID', {

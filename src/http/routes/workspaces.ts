@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceParams, WorkspaceRecord } from '../../schemas/workspace.js';
 import { WorkgroupParams } from '../../schemas/workgroup.js';
-import { ok } from '../envelope.js';
-import { requestContext, setEtag } from '../request-context.js';
+import { ok, versioned } from '../envelope.js';
+import { requestContext } from '../request-context.js';
 import { replies } from '../responses.js';
 
 const tags = ['workspaces'];
@@ -30,20 +30,14 @@ export function workspaceRoutes(scope: FastifyInstance, services: Services): voi
   api.get(`${base}/:workspaceID`, {
     config: { cacheable: true },
     schema: { operationId: 'getWorkspace', summary: 'Get a workspace', tags, params: WorkspaceParams, response: replies(WorkspaceRecord) },
-    handler: async (request, reply) => {
-      const record = await workspaces.get(request.principal, request.params.workgroupID, request.params.workspaceID, requestContext(request));
-      setEtag(reply, record);
-      return ok(request, record);
-    },
+    handler: async (request, reply) => versioned(request, reply, await workspaces.get(request.principal, request.params.workgroupID, request.params.workspaceID, requestContext(request))),
   });
 
   api.put(`${base}/:workspaceID`, {
     schema: { operationId: 'updateWorkspace', summary: 'Update a workspace (settings, size, HA, version, pause)', tags, params: WorkspaceParams, body: UpdateWorkspaceBody, response: replies(WorkspaceRecord) },
     handler: async (request, reply) => {
       const { workgroupID, workspaceID } = request.params;
-      const record = await workspaces.update(request.principal, workgroupID, workspaceID, request.body, requestContext(request));
-      setEtag(reply, record);
-      return ok(request, record, 'Workspace updated.');
+      return versioned(request, reply, await workspaces.update(request.principal, workgroupID, workspaceID, request.body, requestContext(request)), 'Workspace updated.');
     },
   });
 
