@@ -91,12 +91,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   });
   engine.start();
 
-  const purge = setInterval(() => void services.idempotency.purgeExpired().catch((err) => logger.warn({ err }, 'idempotency purge failed')), 3600_000);
-  purge.unref();
-
   const gateway = buildGateway({ config, services, logger, ...(syncClock ? { syncClock } : {}) });
   const shutdown = async () => {
-    clearInterval(purge);
     await app.close();
     await gateway.close();
     await engine.stop();

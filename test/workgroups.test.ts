@@ -232,6 +232,8 @@ describe(`workgroups (${storeName})`, () => {
         const pid = await publicProvider(client);
         const first = assertOk(await client.workgroups.create({ cloud_provider_id: pid, name: 'day-1' }, { idempotencyKey: 'daily' }));
         assertOk(await client.moveClock({ advance_seconds: 24 * 3600 + 1 }));
+        const kept = await clocked.running.services.store.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'daily').execute();
+        assert.deepEqual(kept, [], 'the engine removes the expired response from the store');
         const again = await client.workgroups.create({ cloud_provider_id: pid, name: 'day-1' }, { idempotencyKey: 'daily' });
         assertError(again, 409, 'Bad-Request', 'name');
         assert.equal(resultOf(await client.workgroups.get(first.workgroup_id)).name, 'day-1');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import type { Executor, Store } from '../store/store.js';
 import * as repo from '../store/repositories/idempotency.js';
 import type { Clock } from './clock.js';
 import { AppError, conflict } from './errors.js';
@@ -12,6 +12,11 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 export const ABANDONED_CLAIM_MS = 5 * 60 * 1000;
 
 export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; statusCode: number; body: string };
+
+/** Forgets responses kept longer than a retry may come; the reconciler calls it. */
+export async function purgeExpiredIdempotencyKeys(db: Executor, now: number): Promise<void> {
+  await repo.purgeIdempotencyKeys(db, now - IDEMPOTENCY_TTL_MS);
+}
 
 export function requestFingerprint(method: string, url: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${url}\n${JSON.stringify(body ?? null)}`).digest('hex');
@@ -56,9 +61,5 @@ export class IdempotencyService {
   /** Forgets the claim so the client may retry (used when the request failed on our side). */
   async release(orgId: string, key: string): Promise<void> {
     await repo.releaseIdempotencyKey(this.store.db, orgId, key);
-  }
-
-  async purgeExpired(): Promise<void> {
-    await repo.purgeIdempotencyKeys(this.store.db, this.clock.now() - IDEMPOTENCY_TTL_MS);
   }
 }

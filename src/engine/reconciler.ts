@@ -3,6 +3,7 @@ import type { Store } from '../store/store.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
 import { AppError } from '../domain/errors.js';
+import { purgeExpiredIdempotencyKeys } from '../domain/idempotency.js';
 import { autoStopIfIdle, beginWorkspaceOperation, maintenanceDueAt } from '../domain/workspace-operations.js';
 import type { Clock } from '../domain/clock.js';
 
@@ -25,16 +26,21 @@ export class Reconciler {
   private lastPurge = -Infinity;
 
   async tick(): Promise<number> {
-    await this.purgeExpiredEntries();
+    await this.purge();
     return (await this.autoStop()) + (await this.maintenance());
   }
 
-  /** Expired allow-list entries stop applying at their instant (reads filter by time); this only removes them. */
-  private async purgeExpiredEntries(): Promise<void> {
+  /**
+   * Removes what has stopped applying by time alone, at most once a minute of the clock:
+   * expired allow-list entries (reads already filter them by time) and kept idempotent
+   * responses past their 24 hours.
+   */
+  private async purge(): Promise<void> {
     const now = this.clock.now();
     if (now - this.lastPurge < PURGE_EVERY) return;
     this.lastPurge = now;
     await deleteExpiredEntries(this.store.db, now);
+    await purgeExpiredIdempotencyKeys(this.store.db, now);
   }
 
   /** The earliest instant something here becomes due. */
