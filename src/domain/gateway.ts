@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import { listEntriesOfWorkgroups } from '../store/repositories/allow-list.js';
 import { findDbUser } from '../store/repositories/db-users.js';
@@ -14,6 +15,8 @@ import type { WorkspaceService } from './workspaces.js';
 export const ACTIVITY_INTERVAL_MS = 5_000;
 /** Workspaces whose last write of activity is remembered. */
 const ACTIVITY_MEMORY = 10_000;
+/** How many verified credentials are remembered; past it the memory starts again. */
+const VERIFIED_MEMORY = 10_000;
 /** What a caller is told to wait while a workspace starts or changes. */
 export const RETRY_AFTER_SECONDS = 30;
 
@@ -41,6 +44,10 @@ export interface Credentials {
  */
 export class GatewayService {
   private readonly lastActivity = new Map<string, number>();
+  /** Stored password hashes with a keyed digest of the password that matched each; memory only. */
+  private readonly verified = new Set<string>();
+  /** This process's own key for those digests, so they are worth nothing outside it. */
+  private readonly proofKey = randomBytes(32);
 
   constructor(
     private readonly store: Store,
@@ -69,9 +76,15 @@ export class GatewayService {
   private async authenticate(ws: Workspace, credentials: Credentials | undefined): Promise<void> {
     if (!credentials) throw new GatewayRefusal('unauthenticated', 'Basic credentials of a database user of this workspace are required');
     const user = await findDbUser(this.store.db, ws.id, credentials.username);
+    // scrypt costs tens of milliseconds of a thread-pool thread: a password that matched this
+    // very stored hash before is not hashed again. A new password has a new hash (and salt).
+    const proof = user && `${user.password_hash} ${createHmac('sha256', this.proofKey).update(credentials.password).digest('base64')}`;
+    if (proof && this.verified.has(proof)) return;
     // An unknown user costs the same hash as a known one, so timing does not reveal names.
     const valid = await verifyPassword(credentials.password, user?.password_hash ?? decoyHash);
     if (!user || !valid) throw new GatewayRefusal('unauthenticated', 'unknown database user or wrong password');
+    if (this.verified.size >= VERIFIED_MEMORY) this.verified.clear();
+    this.verified.add(proof!);
   }
 
   /** Serves an Active workspace; starts an Idle one; otherwise says what state it is in. */
