@@ -37,13 +37,12 @@ function refuse(reply: FastifyReply, err: AppError, workspaceId?: string): Fasti
   const info = err instanceof GatewayRefusal ? err.info : {};
   if (err instanceof GatewayRefusal && err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
   if (err.code === 'unauthenticated') reply.header('www-authenticate', `Basic realm="workspace ${workspaceId ?? ''}", charset="UTF-8"`);
-  const message = err.details.map((d) => d.reason).join('; ');
-  return reply.code(errorCodes[err.code].status).send({ error: true, code: err.code, message, ...info });
+  return reply.code(errorCodes[err.code].status).send({ ...refusalBody(err), ...info });
 }
 
-/** A request refused on the connection, before routing, in the gateway's own shape. */
+/** A refusal in the gateway's own shape; each detail reads "<field> <reason>", or the reason alone. */
 function refusalBody(refusal: AppError): Record<string, unknown> {
-  return { error: true, code: refusal.code, message: refusal.details.map((d) => `${d.field} ${d.reason}`).join('; ') };
+  return { error: true, code: refusal.code, message: refusal.details.map((d) => (d.field ? `${d.field} ${d.reason}` : d.reason)).join('; ') };
 }
 
 /** The data-plane listener (DESIGN §9), unstarted. */
