@@ -19,6 +19,7 @@ describe('loadConfig', () => {
     assert.equal(c.logLevel, 'info');
     assert.equal(c.rateLimit, 6000);
     assert.deepEqual([c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections], [10_000, 30_000, 72_000, 1000]);
+    assert.equal(c.readCacheBytes, 64 * 1024 * 1024);
     assert.ok(Object.isFrozen(c));
   });
 
@@ -27,9 +28,15 @@ describe('loadConfig', () => {
     assert.deepEqual([c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections], [250, 2000, 5000, 0]);
   });
 
+  it('reads the read cache size in MiB; 0 turns it off', () => {
+    assert.equal(loadConfig({ ACACIA_READ_CACHE_MB: '0' }).readCacheBytes, 0);
+    assert.equal(loadConfig({ ACACIA_READ_CACHE_MB: '8' }).readCacheBytes, 8 * 1024 * 1024);
+  });
+
   const bad: Array<[string, string, RegExp]> = [
     ['ACACIA_PORT', '70000', /ACACIA_PORT must be an integer from 0 to 65535/],
     ['ACACIA_GATEWAY_PORT', '-1', /ACACIA_GATEWAY_PORT must be an integer/],
+    ['ACACIA_READ_CACHE_MB', '1.5', /ACACIA_READ_CACHE_MB must be an integer from 0 to 65536/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must be a postgres/],
     ['ACACIA_BOOTSTRAP_API_KEY', 'short', /ACACIA_BOOTSTRAP_API_KEY must be 32 to 256/],
     ['ACACIA_CLOCK', 'sundial', /ACACIA_CLOCK must be one of system, manual/],
