@@ -194,23 +194,23 @@ export class ApiKeyService {
    * reused without a query while nothing in the store has changed; expiry is judged anew.
    */
   async authenticate(header: string | undefined, storeToken?: string): Promise<Principal> {
+    if (!header) throw unauthenticated('the x-api-key header is required');
     const recognised = this.recognise(header, storeToken);
     if (recognised) return recognised;
-    const hash = hashKey(header!);
+    const hash = hashKey(header);
     const key = await keysRepo.findApiKeyByHash(this.store.db, hash);
     if (!key || !sameHash(key.key_hash, hash)) throw unauthenticated('the API key is not valid');
     const known: KnownKey = { storeToken, principal: toPrincipal(key), revoked: key.revoked_at !== null, expiresAt: key.expires_at };
-    if (storeToken !== undefined) this.remember(header!, known);
+    if (storeToken !== undefined) this.remember(header, known);
     return this.admit(known);
   }
 
   /**
    * `authenticate` without the store: the principal of a key found under the same
-   * `storeToken`, undefined when the store must be asked. Throws when there is no header
-   * or the key is known to be revoked or expired.
+   * `storeToken`, undefined when the store must be asked. Throws when the key is known to be
+   * revoked or expired.
    */
-  recognise(header: string | undefined, storeToken: string | undefined): Principal | undefined {
-    if (!header) throw unauthenticated('the x-api-key header is required');
+  recognise(header: string, storeToken: string | undefined): Principal | undefined {
     const known = storeToken === undefined ? undefined : this.recent.get(header);
     return known && known.storeToken === storeToken ? this.admit(known) : undefined;
   }

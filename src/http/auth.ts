@@ -19,7 +19,7 @@ export function requireApiKey(scope: FastifyInstance, services: Services): void 
     const raw = request.headers['x-api-key'];
     const header = Array.isArray(raw) ? raw[0] : raw;
     request.storeToken = services.store.changeToken();
-    const known = services.apiKeys.recognise(header, request.storeToken);
+    const known = header ? services.apiKeys.recognise(header, request.storeToken) : undefined;
     if (known) {
       request.principal = known;
       return done();

@@ -16,6 +16,8 @@ declare module 'fastify' {
 /** What every success envelope starts with, up to the request ID (the serializer's key order). */
 const ENVELOPE_HEAD = '{"Error":false,"ErrorDetails":[],"Message":"OK","RequestID":';
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** The envelope up to and with this request's ID: ASCII, as request IDs are. */
+const headOf = (request: FastifyRequest) => ENVELOPE_HEAD + JSON.stringify(request.id);
 /** Headers that are part of the answer and are given again with it. */
 const ANSWER_HEADERS = ['etag', 'x-next-cursor'] as const;
 
@@ -56,8 +58,8 @@ export function cacheReads(scope: FastifyInstance, services: Services, maxBytes:
       return done();
     }
     reply.headers(entry.headers);
-    // The head is ASCII (request IDs are), so it is as many bytes as characters.
-    const head = ENVELOPE_HEAD + JSON.stringify(request.id);
+    // The head is ASCII, so it is as many bytes as characters.
+    const head = headOf(request);
     const body = Buffer.allocUnsafe(head.length + entry.tail.length);
     body.write(head, 0, 'latin1');
     entry.tail.copy(body, head.length);
@@ -67,7 +69,7 @@ export function cacheReads(scope: FastifyInstance, services: Services, maxBytes:
   const keep: onSendHookHandler = (request, reply, payload, done) => {
     const storeToken = request.storeToken;
     if (storeToken === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return done();
-    const head = ENVELOPE_HEAD + JSON.stringify(request.id);
+    const head = headOf(request);
     if (!payload.startsWith(head)) return done();
     const tail = Buffer.from(payload.slice(head.length));
     if (tail.length > maxBytes / 4) return done();
