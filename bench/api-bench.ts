@@ -59,6 +59,7 @@ export async function apiBench(kind: StoreKind, opts: ApiBenchOptions): Promise<
     if (kind === 'sqlite') {
       await server.stop();
       server = await startServer(store, { ...start, env: { ACACIA_READ_CACHE_MB: '0' } });
+      // The same rows array: these rows follow the cached ones in the table.
       const uncached: Bench = { ...b, server, reads: [] };
       for (const read of b.reads) await measure(uncached, `${read.scenario}, read cache off`, 'GET', read.path, read.sample, read.run);
     }
