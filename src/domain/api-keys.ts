@@ -38,7 +38,7 @@ export function redact(plaintext: string): string {
 
 /** A key as authentication last found it in the store. */
 interface KnownKey {
-  storeToken: string | undefined;
+  storeToken: number | undefined;
   principal: Principal;
   revoked: boolean;
   expiresAt: number | null;
@@ -193,7 +193,7 @@ export class ApiKeyService {
    * `storeToken` (Store.changeToken, read at the request's start) lets a key found before be
    * reused without a query while nothing in the store has changed; expiry is judged anew.
    */
-  async authenticate(header: string | undefined, storeToken?: string): Promise<Principal> {
+  async authenticate(header: string | undefined, storeToken?: number): Promise<Principal> {
     if (!header) throw unauthenticated('the x-api-key header is required');
     const recognised = this.recognise(header, storeToken);
     if (recognised) return recognised;
@@ -210,7 +210,7 @@ export class ApiKeyService {
    * `storeToken`, undefined when the store must be asked. Throws when the key is known to be
    * revoked or expired.
    */
-  recognise(header: string, storeToken: string | undefined): Principal | undefined {
+  recognise(header: string, storeToken: number | undefined): Principal | undefined {
     const known = storeToken === undefined ? undefined : this.recent.get(header);
     return known && known.storeToken === storeToken ? this.admit(known) : undefined;
   }

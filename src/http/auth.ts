@@ -6,7 +6,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
     /** The store's change token when the request began (undefined on PostgreSQL). */
-    storeToken: string | undefined;
+    storeToken: number | undefined;
   }
 }
 

@@ -22,7 +22,7 @@ const headOf = (request: FastifyRequest) => ENVELOPE_HEAD + JSON.stringify(reque
 const ANSWER_HEADERS = ['etag', 'x-next-cursor'] as const;
 
 interface Entry {
-  storeToken: string;
+  storeToken: number;
   validUntil: number | undefined;
   headers: Record<string, string>;
   /** The envelope after the request ID: `,"Result":…}`. */

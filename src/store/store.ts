@@ -5,7 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
-import { sqliteChangeToken } from './sqlite-change-token.js';
+import { sqliteChangeToken, type MonotonicNow } from './sqlite-change-token.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 /** Anything queries run on: the database or an open transaction. */
@@ -17,11 +17,13 @@ export interface Store {
   /** Runs fn in one transaction; SQLite takes the write lock up front (BEGIN IMMEDIATE). */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
-   * A value that changes whenever committed data may have changed, by this process or any
-   * other; read-through caches compare it. Undefined where no cheap exact answer exists
+   * A value that changes whenever committed data may have changed: at once for this
+   * process's writes, within OTHER_COMMITS_SEEN_WITHIN_MS for another process's (whose store
+   * holds its close that long, so a command that wrote and returned has been seen).
+   * Read-through caches compare it. Undefined where no cheap exact answer exists
    * (PostgreSQL: other processes' commits are not visible without a query per table).
    */
-  changeToken(): string | undefined;
+  changeToken(): number | undefined;
   /** Throws when the store cannot answer a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -32,6 +34,8 @@ export interface StoreOptions {
   dataDir: string;
   /** Errors of idle PostgreSQL connections (e.g. the server restarted); the pool replaces them. */
   onIdleError?: (err: Error) => void;
+  /** The monotonic clock SQLite's change token reads (tests hold it still). */
+  monotonicNow?: MonotonicNow;
 }
 
 function openSqliteFile(dataDir: string): SqliteDatabase.Database {
@@ -53,18 +57,46 @@ const STATEMENT_CACHE_SIZE = 1000;
  * Kysely's SQLite driver prepares every query anew, which costs about as much as running a
  * small one. Statements are reused per SQL text, least recently used dropped first. Reuse is
  * safe: better-sqlite3 runs a statement synchronously to completion before the next call.
+ * `wrote` is told of every statement that changed rows (the change token counts them).
  */
-function reusingStatements(file: KyselySqliteDatabase): KyselySqliteDatabase {
+function reusingStatements(file: SqliteDatabase.Database, wrote: () => void): KyselySqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => file.close(),
     prepare(text: string) {
-      const statement = cache.get(text) ?? file.prepare(text);
+      const statement = cache.get(text) ?? announcingWrites(file.prepare(text), wrote);
       // Re-inserting moves the text to the end: the Map's first key is the least recently used.
       cache.delete(text);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(text, statement);
       return statement;
+    },
+  };
+}
+
+/**
+ * The statement itself when it only reads (SQLite's own judgement); otherwise one that tells
+ * `wrote` when it changed rows. Statements that match nothing (the engine's claims, mostly)
+ * change no data and must not look like changes to the read cache.
+ */
+function announcingWrites(statement: SqliteDatabase.Statement, wrote: () => void): SqliteStatement {
+  if (statement.readonly) return statement;
+  return {
+    reader: statement.reader,
+    all: (parameters) => {
+      // A writing statement that returns rows (RETURNING) returns one per row it changed.
+      const rows = statement.all(parameters);
+      if (rows.length > 0) wrote();
+      return rows;
+    },
+    run: (parameters) => {
+      const result = statement.run(parameters);
+      if (result.changes > 0) wrote();
+      return result;
+    },
+    iterate: (parameters) => {
+      wrote();
+      return statement.iterate(parameters);
     },
   };
 }
@@ -88,8 +120,9 @@ function postgresDialect(connectionString: string, onIdleError: (err: Error) => 
 export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
   const file = options.databaseUrl ? undefined : openSqliteFile(options.dataDir);
+  const token = file && sqliteChangeToken(file, options.monotonicNow);
   const db = new Kysely<DB>({
-    dialect: file ? new SqliteDialect({ database: reusingStatements(file) }) : postgresDialect(options.databaseUrl!, options.onIdleError ?? (() => undefined)),
+    dialect: file && token ? new SqliteDialect({ database: reusingStatements(file, token.wrote) }) : postgresDialect(options.databaseUrl!, options.onIdleError ?? (() => undefined)),
   });
   try {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -97,19 +130,19 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     if (error) throw error;
   } catch (err) {
     await db.destroy();
+    await token?.close();
     throw err;
   }
-  const token = file ? sqliteChangeToken(file) : undefined;
   return {
     db,
     dialect,
-    changeToken: token ? () => token.read() : () => undefined,
+    changeToken: token ? token.read : () => undefined,
     transaction: dialect === 'sqlite' ? (fn) => immediateTransaction(db, fn) : (fn) => db.transaction().execute(fn),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     close: async () => {
-      token?.close();
+      await token?.close();
       await db.destroy();
     },
   };
