@@ -80,6 +80,32 @@ describe(`HTTP contract (${storeName})`, () => {
     assert.match(text, /acacia_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/controller\/v4\/v2\/workgroups",status_code="200"\}/);
   });
 
+  it('counts each answer once in the latency histogram: cumulative buckets, +Inf and _count equal to the requests', async () => {
+    const route = `${API}/workgroups/:workgroupID`;
+    const series = `method="GET",route="${route}",status_code="404"`;
+    const seen = async () => {
+      const text = await (await request(`${server.url}/metrics`)).body.text();
+      const value = (line: string) => Number(text.split('\n').find((l) => l.startsWith(line))?.split(' ').pop() ?? 0);
+      const buckets = ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf'].map((le) =>
+        value(`acacia_http_request_duration_seconds_bucket{le="${le}",${series}}`),
+      );
+      return {
+        buckets,
+        count: value(`acacia_http_request_duration_seconds_count{${series}}`),
+        sum: value(`acacia_http_request_duration_seconds_sum{${series}}`),
+        total: value(`acacia_http_requests_total{${series}}`),
+      };
+    };
+    const before = await seen();
+    for (let i = 0; i < 3; i++) assertError(await client.workgroups.get(`missing-${i}`), 404, 'Not-Found', 'workgroupID');
+    const after = await seen();
+    assert.equal(after.count - before.count, 3);
+    assert.equal(after.total - before.total, 3);
+    assert.equal(after.buckets.at(-1), after.count);
+    assert.ok(after.sum > before.sum);
+    after.buckets.forEach((n, i) => assert.ok(i === 0 || n >= after.buckets[i - 1]!, `bucket ${i} is cumulative`));
+  });
+
   it('publishes a valid OpenAPI 3.1 document listing every route with the x-api-key scheme', async () => {
     const res = await request(`${server.url}/openapi.json`);
     assert.equal(res.statusCode, 200);
