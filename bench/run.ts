@@ -50,7 +50,7 @@ const started = Date.now();
 const pg = stores.includes('postgres') ? await postgresVersion() : undefined;
 out(`Acacia benchmarks, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`);
 out(`machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}${pg ? `, PostgreSQL ${pg}` : ''}`);
-out(`load: autocannon, ${connections} connections, ${duration} s per run, loopback; server logs at warn, rate limit off, ACACIA_SIM_SPEED=0`);
+out(`load: autocannon, ${connections} connections, ${duration} s per run, loopback; server logs at warn, rate limit off, ACACIA_SIM_SPEED=0; API rows: the median of three Acacia/baseline pairs`);
 
 if (runs('api')) {
   const baseline = await startBaseline();
