@@ -14,18 +14,18 @@ declare module 'fastify' {
 export function requireApiKey(scope: FastifyInstance, services: Services): void {
   scope.decorateRequest('principal', null as unknown as Principal);
   scope.decorateRequest('storeToken', undefined);
-  // A key seen under the same store token is known without the store (see ApiKeyService.recognise).
+  // A key seen under the same store token is known without the store and without a promise;
+  // a throw here (revoked, expired) reaches Fastify's error handler like any hook's.
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const raw = request.headers['x-api-key'];
-    const header = Array.isArray(raw) ? raw[0] : raw;
     request.storeToken = services.store.changeToken();
-    const known = header ? services.apiKeys.recognise(header, request.storeToken) : undefined;
-    if (known) {
-      request.principal = known;
+    const principal = services.apiKeys.authenticate(Array.isArray(raw) ? raw[0] : raw, request.storeToken);
+    if (!(principal instanceof Promise)) {
+      request.principal = principal;
       return done();
     }
-    services.apiKeys.authenticate(header, request.storeToken).then((principal) => {
-      request.principal = principal;
+    principal.then((found) => {
+      request.principal = found;
       done();
     }, done);
   });
