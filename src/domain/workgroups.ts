@@ -54,11 +54,9 @@ export class WorkgroupService {
       baseDomain: this.baseDomain,
       // The same rule the gateway enforces, so the record never contradicts it.
       ipAllowed: (view) => {
-        if (!view.workgroup.enable_allow_list) return true;
-        for (const entry of view.allowList) {
-          if (entry.expires_at !== null && entry.expires_at > now) ctx.validUntil = Math.min(ctx.validUntil ?? Infinity, entry.expires_at);
-        }
-        return checkAddress(true, view.allowList, ctx.ip, now).allowed;
+        const check = checkAddress(view.workgroup.enable_allow_list, view.allowList, ctx.ip, now);
+        if (check.changesAt !== undefined) ctx.validUntil = Math.min(ctx.validUntil ?? Infinity, check.changesAt);
+        return check.allowed;
       },
     };
   }

@@ -132,7 +132,7 @@ async function applyOutcome(trx: Executor, dialect: DialectName, id: string, now
 }
 
 /** True when an Active workspace has been without activity for its auto-stop period at `now`. */
-export function isIdle(ws: Pick<Workspace, 'status' | 'auto_stop_minutes' | 'last_activity_at'>, now: number): boolean {
+function isIdle(ws: Pick<Workspace, 'status' | 'auto_stop_minutes' | 'last_activity_at'>, now: number): boolean {
   return ws.status === 'Active' && ws.auto_stop_minutes > 0 && ws.last_activity_at + ws.auto_stop_minutes * 60_000 <= now;
 }
 
