@@ -61,7 +61,8 @@ export async function apiBench(kind: StoreKind, opts: ApiBenchOptions): Promise<
       server = await startServer(store, { ...start, env: { ACACIA_READ_CACHE_MB: '0' } });
       // The same rows array: these rows follow the cached ones in the table.
       const uncached: Bench = { ...b, server, reads: [] };
-      for (const read of b.reads) await measure(uncached, `${read.scenario}, read cache off`, 'GET', read.path, read.sample, read.run);
+      for (const read of b.reads)
+        await measure(uncached, `${read.scenario}, read cache off`, 'GET', read.path, read.sample, read.run);
     }
     return b.rows;
   } finally {
@@ -94,10 +95,18 @@ async function scenarios(kind: StoreKind, server: ServerProcess, opts: ApiBenchO
     opts,
     rows: [],
     reads: [],
-    newWorkgroup: async (name) => resultOf(await client.workgroups.create({ name, cloud_provider_id: provider })).workgroup_id!,
+    newWorkgroup: async (name) =>
+      resultOf(await client.workgroups.create({ name, cloud_provider_id: provider })).workgroup_id!,
   };
   // For reference: the cheapest route of the app (no key, no store), i.e. Fastify and the app's hooks.
-  await measure(b, '(ref) GET /healthz: no key, no store', 'GET', '/healthz', await fetchBytes(server.url, 'GET', '/healthz', {}), {});
+  await measure(
+    b,
+    '(ref) GET /healthz: no key, no store',
+    'GET',
+    '/healthz',
+    await fetchBytes(server.url, 'GET', '/healthz', {}),
+    {},
+  );
   const held = await readScenarios(b);
   await allowListScenario(b);
   await organisationScenarios(b, held);
@@ -113,7 +122,14 @@ async function scenarios(kind: StoreKind, server: ServerProcess, opts: ApiBenchO
 const PAIRS = 3;
 
 /** Runs the load on Acacia and then on the baseline answering with the same bytes, PAIRS times in turn. */
-async function measure(b: Bench, scenario: string, method: 'GET' | 'POST', path: string, sample: Buffer, run: Run): Promise<void> {
+async function measure(
+  b: Bench,
+  scenario: string,
+  method: 'GET' | 'POST',
+  path: string,
+  sample: Buffer,
+  run: Run,
+): Promise<void> {
   const { opts, server } = b;
   opts.progress(`${b.kind}: ${scenario}`);
   if (method === 'GET' && path !== '/healthz') b.reads.push({ scenario, path, sample, run });
@@ -134,25 +150,51 @@ async function measure(b: Bench, scenario: string, method: 'GET' | 'POST', path:
       ...(run.paths ? { paths: run.paths } : {}),
       ...body,
     });
-    const baseline = await load({ url: `${opts.baseline.url}${basePath}`, method, ...body, duration: opts.duration, connections, warmup: WARMUP });
+    const baseline = await load({
+      url: `${opts.baseline.url}${basePath}`,
+      method,
+      ...body,
+      duration: opts.duration,
+      connections,
+      warmup: WARMUP,
+    });
     pairs.push({ acacia, baseline });
   }
   const peakRss = server.peakRss();
-  const { acacia, baseline } = pairs.sort((x, y) => x.acacia.rps / x.baseline.rps - y.acacia.rps / y.baseline.rps)[Math.floor(pairs.length / 2)]!;
+  const { acacia, baseline } = pairs.sort((x, y) => x.acacia.rps / x.baseline.rps - y.acacia.rps / y.baseline.rps)[
+    Math.floor(pairs.length / 2)
+  ]!;
   const label = connections === opts.connections ? scenario : `${scenario} (${connections} connections)`;
   b.rows.push({ scenario: label, store: b.kind, bytes: sample.length, acacia, peakRss, baseline });
 }
 
-/** (a) and (b): a workgroup embedding 20 workspaces, each with its own database. Returns how many workspaces it made. */
+/**
+ * (a) and (b): a workgroup embedding 20 workspaces, each with its own database. Returns how many workspaces it made.
+ */
 async function readScenarios(b: Bench): Promise<number> {
   const wg = await b.newWorkgroup('embeds-20');
   const spaces: string[] = [];
-  for (let i = 0; i < 20; i++) spaces.push(resultOf(await b.client.workspaces.create(wg, { name: `ws-${i}` })).workspace_id!);
+  for (let i = 0; i < 20; i++)
+    spaces.push(resultOf(await b.client.workspaces.create(wg, { name: `ws-${i}` })).workspace_id!);
   await waitAllActive(b.client, [wg]);
   const wgPath = `${API_PREFIX}/workgroups/${wg}`;
-  await measure(b, '(a) GET /workgroups/{wg}, 20 workspaces', 'GET', wgPath, await fetchBytes(b.server.url, 'GET', wgPath, b.headers), {});
+  await measure(
+    b,
+    '(a) GET /workgroups/{wg}, 20 workspaces',
+    'GET',
+    wgPath,
+    await fetchBytes(b.server.url, 'GET', wgPath, b.headers),
+    {},
+  );
   const wsPath = `${wgPath}/workspaces/${spaces[7]}`;
-  await measure(b, '(b) GET one workspace', 'GET', wsPath, await fetchBytes(b.server.url, 'GET', wsPath, b.headers), {});
+  await measure(
+    b,
+    '(b) GET one workspace',
+    'GET',
+    wsPath,
+    await fetchBytes(b.server.url, 'GET', wsPath, b.headers),
+    {},
+  );
   return spaces.length;
 }
 
@@ -164,11 +206,20 @@ async function allowListScenario(b: Bench): Promise<void> {
     const i = ++n;
     return JSON.stringify({ cidr: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}/32`, note: 'bench' });
   };
-  const sample = await fetchBytes(b.server.url, 'POST', path, b.headers, JSON.stringify({ cidr: '192.0.2.1/32', note: 'bench' }));
+  const sample = await fetchBytes(
+    b.server.url,
+    'POST',
+    path,
+    b.headers,
+    JSON.stringify({ cidr: '192.0.2.1/32', note: 'bench' }),
+  );
   await measure(b, '(c) POST allow-list entry', 'POST', path, sample, { body: entry });
 }
 
-/** (d): workspaces spread over workgroups, as an organisation of that size would have them, then the list of everything. */
+/**
+ * (d): workspaces spread over workgroups, as an organisation of that size would have them, then the list of
+ * everything.
+ */
 async function organisationScenarios(b: Bench, held: number): Promise<void> {
   const total = b.opts.orgWorkspaces;
   const groups: string[] = [];
@@ -176,19 +227,44 @@ async function organisationScenarios(b: Bench, held: number): Promise<void> {
   let g = 0;
   const nextGroup = () => `${API_PREFIX}/workgroups/${groups[g++ % groups.length]}/workspaces`;
   const wsSample = await fetchBytes(b.server.url, 'POST', nextGroup(), b.headers, '{}');
-  await measure(b, `(d) POST workspaces up to ${total.toLocaleString('en')}`, 'POST', '', wsSample, { body: '{}', amount: total - held - 1, paths: nextGroup });
+  await measure(b, `(d) POST workspaces up to ${total.toLocaleString('en')}`, 'POST', '', wsSample, {
+    body: '{}',
+    amount: total - held - 1,
+    paths: nextGroup,
+  });
   await waitAllActive(b.client, groups);
   const listPath = `${API_PREFIX}/workgroups`;
   const listSample = await fetchBytes(b.server.url, 'GET', listPath, b.headers);
-  const count = (JSON.parse(listSample.toString()) as { Result: Array<{ workspaces: unknown[] }> }).Result.reduce((sum, w) => sum + w.workspaces.length, 0);
+  const count = (JSON.parse(listSample.toString()) as { Result: Array<{ workspaces: unknown[] }> }).Result.reduce(
+    (sum, w) => sum + w.workspaces.length,
+    0,
+  );
   if (count !== total) throw new Error(`the organisation holds ${count} workspaces, expected ${total}`);
-  await measure(b, `(d) GET /workgroups, ${total.toLocaleString('en')} workspaces`, 'GET', listPath, listSample, BIG_LIST);
+  await measure(
+    b,
+    `(d) GET /workgroups, ${total.toLocaleString('en')} workspaces`,
+    'GET',
+    listPath,
+    listSample,
+    BIG_LIST,
+  );
 }
 
 /** The exact bytes of one response, so the baseline answers with as many. */
-async function fetchBytes(base: string, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<Buffer> {
-  const res = await fetch(`${base}${path}`, { method, headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body } : {}) });
+async function fetchBytes(
+  base: string,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Buffer> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body } : {}),
+  });
   const bytes = Buffer.from(await res.arrayBuffer());
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${bytes.toString().slice(0, 500)}`);
+  if (res.status !== 200)
+    throw new Error(`${method} ${path} answered ${res.status}: ${bytes.toString().slice(0, 500)}`);
   return bytes;
 }

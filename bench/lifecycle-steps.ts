@@ -20,7 +20,10 @@ const steps = ['create → Active', 'pause → Stopped', 'resume → Active', 'r
  * request until polling shows the target state, with ACACIA_SIM_SPEED=0 and the manual clock
  * (nothing waits on simulated durations; the engine runs each step on its next tick).
  */
-export async function lifecycleSteps(kind: StoreKind, opts: { runs: number; progress: (t: string) => void }): Promise<StepRow[]> {
+export async function lifecycleSteps(
+  kind: StoreKind,
+  opts: { runs: number; progress: (t: string) => void },
+): Promise<StepRow[]> {
   const store = await freshStore(kind);
   const apiKey = newKeyText('bench');
   const server = await startServer(store, { apiKey, env: { ACACIA_CLOCK: 'manual' } });
@@ -28,10 +31,17 @@ export async function lifecycleSteps(kind: StoreKind, opts: { runs: number; prog
   try {
     const c = new AcaciaClient({ baseUrl: server.url, apiKey });
     const provider = await publicProvider(c);
-    const wg = resultOf(await c.workgroups.create({ cloud_provider_id: provider, name: 'lifecycle-bench' })).workgroup_id;
+    const wg = resultOf(
+      await c.workgroups.create({ cloud_provider_id: provider, name: 'lifecycle-bench' }),
+    ).workgroup_id;
     opts.progress(`${kind}: lifecycle steps, ${opts.runs} runs`);
     for (let i = 0; i < opts.runs; i++) {
-      const timed = async (step: (typeof steps)[number], act: () => Promise<unknown>, done: (w: WorkspaceRecord | undefined) => boolean, ws: () => string) => {
+      const timed = async (
+        step: (typeof steps)[number],
+        act: () => Promise<unknown>,
+        done: (w: WorkspaceRecord | undefined) => boolean,
+        ws: () => string,
+      ) => {
         const start = performance.now();
         await act();
         for (let polls = 0; ; polls++) {
@@ -42,11 +52,36 @@ export async function lifecycleSteps(kind: StoreKind, opts: { runs: number; prog
         times.get(step)!.push(performance.now() - start);
       };
       let id = '';
-      await timed('create → Active', async () => (id = resultOf(await c.workspaces.create(wg, { name: `ws-${i}` })).workspace_id!), (w) => w?.status === 'Active', () => id);
-      await timed('pause → Stopped', () => c.workspaces.pause(wg, id), (w) => w?.status === 'Stopped', () => id);
-      await timed('resume → Active', () => c.workspaces.resume(wg, id), (w) => w?.status === 'Active', () => id);
-      await timed('resize → Active', () => c.workspaces.update(wg, id, { workspace_type_name: 'TG-0' }), (w) => w?.status === 'Active' && w.workspace_type?.typeName === 'TG-0', () => id);
-      await timed('delete → gone', () => c.workspaces.delete(wg, id), (w) => w === undefined, () => id);
+      await timed(
+        'create → Active',
+        async () => (id = resultOf(await c.workspaces.create(wg, { name: `ws-${i}` })).workspace_id!),
+        (w) => w?.status === 'Active',
+        () => id,
+      );
+      await timed(
+        'pause → Stopped',
+        () => c.workspaces.pause(wg, id),
+        (w) => w?.status === 'Stopped',
+        () => id,
+      );
+      await timed(
+        'resume → Active',
+        () => c.workspaces.resume(wg, id),
+        (w) => w?.status === 'Active',
+        () => id,
+      );
+      await timed(
+        'resize → Active',
+        () => c.workspaces.update(wg, id, { workspace_type_name: 'TG-0' }),
+        (w) => w?.status === 'Active' && w.workspace_type?.typeName === 'TG-0',
+        () => id,
+      );
+      await timed(
+        'delete → gone',
+        () => c.workspaces.delete(wg, id),
+        (w) => w === undefined,
+        () => id,
+      );
     }
   } finally {
     await server.stop();

@@ -36,9 +36,11 @@ if (values.help) {
 }
 
 const stores = values.stores.split(',').map((s) => s.trim()) as StoreKind[];
-if (stores.some((s) => s !== 'sqlite' && s !== 'postgres')) throw new Error(`--stores takes sqlite and/or postgres, not ${values.stores}`);
+if (stores.some((s) => s !== 'sqlite' && s !== 'postgres'))
+  throw new Error(`--stores takes sqlite and/or postgres, not ${values.stores}`);
 const parts = ['api', 'scale', 'lifecycle'];
-if (values.only !== undefined && !parts.includes(values.only)) throw new Error(`--only takes ${parts.join(', ')}, not ${values.only}`);
+if (values.only !== undefined && !parts.includes(values.only))
+  throw new Error(`--only takes ${parts.join(', ')}, not ${values.only}`);
 const runs = (part: string) => values.only === undefined || values.only === part;
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -49,14 +51,29 @@ const out = (text: string) => process.stdout.write(`${text}\n`);
 const started = Date.now();
 const pg = stores.includes('postgres') ? await postgresVersion() : undefined;
 out(`Acacia benchmarks, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`);
-out(`machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}${pg ? `, PostgreSQL ${pg}` : ''}`);
-out(`load: autocannon, ${connections} connections, ${duration} s per run, loopback; server logs at warn, rate limit off, ACACIA_SIM_SPEED=0; API rows: the median of three Acacia/baseline pairs`);
+out(
+  `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ` +
+    `Node ${process.version}${pg ? `, PostgreSQL ${pg}` : ''}`,
+);
+out(
+  `load: autocannon, ${connections} connections, ${duration} s per run, loopback; server logs at ` +
+    `warn, rate limit off, ACACIA_SIM_SPEED=0; API rows: the median of three Acacia/baseline pairs`,
+);
 
 if (runs('api')) {
   const baseline = await startBaseline();
   const rows: ApiRow[] = [];
   try {
-    for (const kind of stores) rows.push(...(await apiBench(kind, { duration, connections, orgWorkspaces: Number(values.workspaces), baseline, progress })));
+    for (const kind of stores)
+      rows.push(
+        ...(await apiBench(kind, {
+          duration,
+          connections,
+          orgWorkspaces: Number(values.workspaces),
+          baseline,
+          progress,
+        })),
+      );
   } finally {
     await baseline.stop();
   }
@@ -66,7 +83,8 @@ if (runs('api')) {
 
 if (runs('scale')) {
   const rows: ScaleRow[] = [];
-  for (const kind of stores) rows.push(...(await scaleBench(kind, { sizes, duration: Math.min(duration, 2), connections, progress })));
+  for (const kind of stores)
+    rows.push(...(await scaleBench(kind, { sizes, duration: Math.min(duration, 2), connections, progress })));
   out('\nScale\n');
   out(scaleTable(rows));
 }
@@ -74,7 +92,9 @@ if (runs('scale')) {
 if (runs('lifecycle')) {
   const rows: StepRow[] = [];
   for (const kind of stores) rows.push(...(await lifecycleSteps(kind, { runs: 20, progress })));
-  out('\nLifecycle steps (ACACIA_SIM_SPEED=0, manual clock; wall time from the request until a poll shows the state)\n');
+  out(
+    '\nLifecycle steps (ACACIA_SIM_SPEED=0, manual clock; wall time from the request until a poll shows the state)\n',
+  );
   out(stepsTable(rows));
 }
 

@@ -5,7 +5,13 @@ import { newKeyText } from '../test/helpers/server.js';
 import type { StoreLocation } from '../test/helpers/store-location.js';
 import { loadMedian, type LoadResult } from './load.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
-import { SCHEDULES_PER_WORKSPACE, WORKSPACES_PER_BLOCK, seedBlocks, type SeedContext, type SeededWorkspace } from './seed.js';
+import {
+  SCHEDULES_PER_WORKSPACE,
+  WORKSPACES_PER_BLOCK,
+  seedBlocks,
+  type SeedContext,
+  type SeededWorkspace,
+} from './seed.js';
 import { startServer } from './server-process.js';
 import { freshStore, type StoreKind } from './store-location.js';
 import { measureTicks, type TickCost } from './tick-cost.js';
@@ -51,8 +57,22 @@ export async function scaleBench(kind: StoreKind, opts: ScaleBenchOptions): Prom
     store = await open();
     const ctx: SeedContext = {
       db: store.db,
-      firstOrgId: (await store.db.selectFrom('organisations').select('id').where('name_key', '=', 'default').executeTakeFirstOrThrow()).id,
-      providerId: (await store.db.selectFrom('cloud_providers').select('id').where('type', '=', 'public').where('platform', '=', 'aws').where('region', '=', 'us-east-1').executeTakeFirstOrThrow()).id,
+      firstOrgId: (
+        await store.db
+          .selectFrom('organisations')
+          .select('id')
+          .where('name_key', '=', 'default')
+          .executeTakeFirstOrThrow()
+      ).id,
+      providerId: (
+        await store.db
+          .selectFrom('cloud_providers')
+          .select('id')
+          .where('type', '=', 'public')
+          .where('platform', '=', 'aws')
+          .where('region', '=', 'us-east-1')
+          .executeTakeFirstOrThrow()
+      ).id,
       now: Date.now(),
     };
     const perBlock = WORKSPACES_PER_BLOCK * SCHEDULES_PER_WORKSPACE;
@@ -68,13 +88,23 @@ export async function scaleBench(kind: StoreKind, opts: ScaleBenchOptions): Prom
       if (kind === 'postgres') await sql`analyze`.execute(store.db);
 
       opts.progress(`${kind}: scheduler ticks at ${(blocks * perBlock).toLocaleString('en')} schedules`);
-      const ticks = await measureTicks(store, ctx.now, block0.slice(0, BATCH).map((w) => w.scheduleIds[0]!));
+      const ticks = await measureTicks(
+        store,
+        ctx.now,
+        block0.slice(0, BATCH).map((w) => w.scheduleIds[0]!),
+      );
       await store.close();
       store = undefined;
 
       opts.progress(`${kind}: API reads at ${(blocks * perBlock).toLocaleString('en')} schedules`);
       const reads = await measureReads(location, serverOpts, block0[3]!, opts);
-      rows.push({ store: kind, schedules: blocks * perBlock, workspaces: blocks * WORKSPACES_PER_BLOCK, ticks, ...reads });
+      rows.push({
+        store: kind,
+        schedules: blocks * perBlock,
+        workspaces: blocks * WORKSPACES_PER_BLOCK,
+        ticks,
+        ...reads,
+      });
       store = await open();
     }
   } finally {
@@ -85,11 +115,21 @@ export async function scaleBench(kind: StoreKind, opts: ScaleBenchOptions): Prom
 }
 
 /** The schedule reads of one workspace of block 0, on the server started on the store as it now is. */
-async function measureReads(location: StoreLocation, serverOpts: { apiKey: string; configFile: string }, probe: SeededWorkspace, opts: ScaleBenchOptions) {
+async function measureReads(
+  location: StoreLocation,
+  serverOpts: { apiKey: string; configFile: string },
+  probe: SeededWorkspace,
+  opts: ScaleBenchOptions,
+) {
   const server = await startServer(location, serverOpts);
   try {
     const base = `${server.url}${API_PREFIX}/workgroups/${probe.workgroupId}/workspaces/${probe.workspaceId}/schedules`;
-    const run = { headers: { 'x-api-key': serverOpts.apiKey }, duration: opts.duration, connections: opts.connections, warmup: 1 };
+    const run = {
+      headers: { 'x-api-key': serverOpts.apiKey },
+      duration: opts.duration,
+      connections: opts.connections,
+      warmup: 1,
+    };
     server.resetPeakRss();
     const list = await loadMedian({ url: base, ...run }, RUNS);
     const one = await loadMedian({ url: `${base}/${probe.scheduleIds[4]}`, ...run }, RUNS);

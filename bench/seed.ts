@@ -60,8 +60,10 @@ function timing(ctx: SeedContext, repeat: Repeat, timezone: string, firstHour: n
 
 async function insertChunks<T extends keyof DB>(db: Kysely<DB>, table: T, rows: Insertable<DB[T]>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely cannot relate a generic table name to its row type
-    await db.insertInto(table).values(rows.slice(i, i + CHUNK) as any).execute();
+    // Kysely cannot relate a generic table name to its row type.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const chunk = rows.slice(i, i + CHUNK) as any;
+    await db.insertInto(table).values(chunk).execute();
   }
 }
 
@@ -77,37 +79,111 @@ export async function seedBlocks(ctx: SeedContext, from: number, to: number): Pr
     for (let g = 0; g < WORKGROUPS_PER_BLOCK; g++) {
       const wgId = newId();
       rows.workgroups.push({
-        id: wgId, org_id: orgId, name: `wg-${g}`, name_key: `wg-${g}`, cloud_provider_id: ctx.providerId, platform: 'aws', region: 'us-east-1',
-        enable_allow_list: 0, enable_application_log: 0, encryption_method: null, shared_storage: 0, creator: 'bench', created_at: t, updated_at: t, version_number: 1,
+        id: wgId,
+        org_id: orgId,
+        name: `wg-${g}`,
+        name_key: `wg-${g}`,
+        cloud_provider_id: ctx.providerId,
+        platform: 'aws',
+        region: 'us-east-1',
+        enable_allow_list: 0,
+        enable_application_log: 0,
+        encryption_method: null,
+        shared_storage: 0,
+        creator: 'bench',
+        created_at: t,
+        updated_at: t,
+        version_number: 1,
       });
       for (let k = 0; k < WORKSPACES_PER_BLOCK / WORKGROUPS_PER_BLOCK; k++) {
-        const workspace = addWorkspace(ctx, rows, { orgId, wgId, w: g * (WORKSPACES_PER_BLOCK / WORKGROUPS_PER_BLOCK) + k, k, t });
+        const workspace = addWorkspace(ctx, rows, {
+          orgId,
+          wgId,
+          w: g * (WORKSPACES_PER_BLOCK / WORKGROUPS_PER_BLOCK) + k,
+          k,
+          t,
+        });
         if (b === 0) seeded.push(workspace);
       }
     }
     await ctx.db.transaction().execute(async (trx) => {
-      if (b !== 0) await trx.insertInto('organisations').values({ id: orgId, name: `bench-org-${b}`, name_key: `bench-org-${b}`, tier: 'enterprise', created_at: t }).execute();
-      for (const table of ['workgroups', 'databases', 'workspaces', 'schedules', 'schedule_runs'] as const) await insertChunks(trx, table, rows[table]);
+      if (b !== 0)
+        await trx
+          .insertInto('organisations')
+          .values({ id: orgId, name: `bench-org-${b}`, name_key: `bench-org-${b}`, tier: 'enterprise', created_at: t })
+          .execute();
+      for (const table of ['workgroups', 'databases', 'workspaces', 'schedules', 'schedule_runs'] as const)
+        await insertChunks(trx, table, rows[table]);
     });
   }
   return seeded;
 }
 
-/** One Active read-write workspace (number `w` of its block, `k` of its workgroup), its database, schedules and runs. */
-function addWorkspace(ctx: SeedContext, rows: Rows, at: { orgId: string; wgId: string; w: number; k: number; t: number }): SeededWorkspace {
+/**
+ * One Active read-write workspace (number `w` of its block, `k` of its workgroup), its database, schedules and runs.
+ */
+function addWorkspace(
+  ctx: SeedContext,
+  rows: Rows,
+  at: { orgId: string; wgId: string; w: number; k: number; t: number },
+): SeededWorkspace {
   const { orgId, wgId, w, k, t } = at;
   const wsId = newId();
   const dbId = newId();
-  rows.databases.push({ id: dbId, org_id: orgId, workgroup_id: wgId, name: `ws-${k}-db`, name_key: `ws-${k}-db`, tg_version: '4.2.1', rw_workspace_id: wsId, created_at: t, updated_at: t, version_number: 1 });
+  rows.databases.push({
+    id: dbId,
+    org_id: orgId,
+    workgroup_id: wgId,
+    name: `ws-${k}-db`,
+    name_key: `ws-${k}-db`,
+    tg_version: '4.2.1',
+    rw_workspace_id: wsId,
+    created_at: t,
+    updated_at: t,
+    version_number: 1,
+  });
   rows.workspaces.push({
-    id: wsId, org_id: orgId, workgroup_id: wgId, database_id: dbId, name: `ws-${k}`, name_key: `ws-${k}`, is_rw: 1, size: 'TG-00', enable_ha: 0,
-    status: 'Active', condition_type: 'Normal', err_message: null, failed_operation_id: null, tg_version: '4.2.1', desired_tg_version: null,
-    update_strategy: 'maintenance_window', auto_upgrade_state: 'enabled', maintenance_due_at: null, last_maintenance: null,
+    id: wsId,
+    org_id: orgId,
+    workgroup_id: wgId,
+    database_id: dbId,
+    name: `ws-${k}`,
+    name_key: `ws-${k}`,
+    is_rw: 1,
+    size: 'TG-00',
+    enable_ha: 0,
+    status: 'Active',
+    condition_type: 'Normal',
+    err_message: null,
+    failed_operation_id: null,
+    tg_version: '4.2.1',
+    desired_tg_version: null,
+    update_strategy: 'maintenance_window',
+    auto_upgrade_state: 'enabled',
+    maintenance_due_at: null,
+    last_maintenance: null,
     // Every fourth one auto-stops, so the reconciler has candidates to look through.
-    auto_stop_minutes: w % 4 === 0 ? 600 : 0, enable_auto_start: 0,
-    mw_day_of_week: 0, mw_hour_of_day: 2, mw_interval_weeks: 1, mw_time_zone: 'UTC', addons: '[]', agent_config: null, solution_catalog_id: null,
-    x_test_env: null, graph_topology_size_bytes: 0, vertex_count: 0, edge_count: 0, refresh_status: null, refresh_message: null, snapshot_time: null,
-    last_activity_at: ctx.now, creator: 'bench', created_at: t, updated_at: t, version_number: 1,
+    auto_stop_minutes: w % 4 === 0 ? 600 : 0,
+    enable_auto_start: 0,
+    mw_day_of_week: 0,
+    mw_hour_of_day: 2,
+    mw_interval_weeks: 1,
+    mw_time_zone: 'UTC',
+    addons: '[]',
+    agent_config: null,
+    solution_catalog_id: null,
+    x_test_env: null,
+    graph_topology_size_bytes: 0,
+    vertex_count: 0,
+    edge_count: 0,
+    refresh_status: null,
+    refresh_message: null,
+    snapshot_time: null,
+    last_activity_at: ctx.now,
+    creator: 'bench',
+    created_at: t,
+    updated_at: t,
+    version_number: 1,
   });
   const scheduleIds: string[] = [];
   for (let j = 0; j < SCHEDULES_PER_WORKSPACE; j++) {
@@ -118,12 +194,32 @@ function addWorkspace(ctx: SeedContext, rows: Rows, at: { orgId: string; wgId: s
     const id = newId();
     scheduleIds.push(id);
     rows.schedules.push({
-      id, org_id: orgId, workspace_id: wsId, repeat, date: null, repeat_on: tm.repeat_on, time: tm.time, timezone, action,
-      workspace_type_name: action === 'resize' ? 'TG-0' : null, next_run_at: tm.next, created_at: t, updated_at: t, version_number: 1,
+      id,
+      org_id: orgId,
+      workspace_id: wsId,
+      repeat,
+      date: null,
+      repeat_on: tm.repeat_on,
+      time: tm.time,
+      timezone,
+      action,
+      workspace_type_name: action === 'resize' ? 'TG-0' : null,
+      next_run_at: tm.next,
+      created_at: t,
+      updated_at: t,
+      version_number: 1,
     });
     for (let r = 1; r <= RUNS_PER_SCHEDULE; r++) {
       const occurrence = tm.next - r * 7 * DAY;
-      rows.schedule_runs.push({ id: newId(), schedule_id: id, occurrence_at: occurrence, fired_at: occurrence + 20 * 60_000, outcome: 'skipped', reason: 'missed by 20 minutes, more than the 15-minute grace period', operation_id: null });
+      rows.schedule_runs.push({
+        id: newId(),
+        schedule_id: id,
+        occurrence_at: occurrence,
+        fired_at: occurrence + 20 * 60_000,
+        outcome: 'skipped',
+        reason: 'missed by 20 minutes, more than the 15-minute grace period',
+        operation_id: null,
+      });
     }
   }
   return { workgroupId: wgId, workspaceId: wsId, scheduleIds };

@@ -42,11 +42,14 @@ function statusField(pid: number, field: string): number {
 
 /**
  * Starts the real server from the sources (through tsx, as the tests do), so it measures the
- * code as it stands rather than a build that may be stale. Logs stay at warn: at info, Fastify writes two lines per request, which would measure
- * the log pipe rather than the API. The port is chosen here because the start-up line
- * that names it is logged at info.
+ * code as it stands rather than a build that may be stale. Logs stay at warn: at info, a line
+ * per request would measure the log pipe rather than the API. The port is chosen here, so no
+ * start-up output needs reading.
  */
-export async function startServer(store: StoreLocation, opts: { apiKey: string; configFile?: string; env?: Record<string, string> }): Promise<ServerProcess> {
+export async function startServer(
+  store: StoreLocation,
+  opts: { apiKey: string; configFile?: string; env?: Record<string, string> },
+): Promise<ServerProcess> {
   const port = await freePort();
   const child: ChildProcess = spawnCli(['serve'], {
     ACACIA_HOST: '127.0.0.1',
@@ -56,6 +59,7 @@ export async function startServer(store: StoreLocation, opts: { apiKey: string; 
     ACACIA_RATE_LIMIT: '0',
     ACACIA_LOG_LEVEL: 'warn',
     ACACIA_SIM_SPEED: '0',
+    ACACIA_FAULT_INJECTION: 'on',
     ...storeEnv(store),
     ...(opts.configFile ? { ACACIA_CONFIG: opts.configFile } : {}),
     ...opts.env,

@@ -14,14 +14,26 @@ const int = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString
 const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 /** autocannon's latencies are whole milliseconds; 0 means under one. */
 const lat = (n: number) => (n === 0 ? '<1' : String(Math.round(n)));
-const size = (bytes: number) => (bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`);
+const size = (bytes: number) =>
+  bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
 const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 const flag = (failures: number) => (failures > 0 ? ` (${failures} failed)` : '');
 
 export function apiTable(rows: ApiRow[]): string {
   return markdownTable(
-    ['scenario', 'store', 'response', 'req/s', 'p50 ms', 'p99 ms', 'peak RSS', 'node:http req/s', 'node:http p50 / p99 ms', 'req/s ÷ node:http'],
+    [
+      'scenario',
+      'store',
+      'response',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'peak RSS',
+      'node:http req/s',
+      'node:http p50 / p99 ms',
+      'req/s ÷ node:http',
+    ],
     rows.map((r) => [
       r.scenario,
       r.store,
@@ -68,11 +80,24 @@ export function scaleTable(rows: ScaleRow[]): string {
     ]);
   }
   return markdownTable(
-    ['schedules', 'store', 'workspaces', 'scheduler tick, none due, p50 / p99 ms', `scheduler tick firing ${rows[0]?.ticks.batchSize ?? 50}, ms`, 'engine tick, none due, p50 ms', 'GET schedules list: req/s, p50 / p99 ms', 'GET one schedule: req/s, p50 / p99 ms', 'peak RSS'],
+    [
+      'schedules',
+      'store',
+      'workspaces',
+      'scheduler tick, none due, p50 / p99 ms',
+      `scheduler tick firing ${rows[0]?.ticks.batchSize ?? 50}, ms`,
+      'engine tick, none due, p50 ms',
+      'GET schedules list: req/s, p50 / p99 ms',
+      'GET one schedule: req/s, p50 / p99 ms',
+      'peak RSS',
+    ],
     body,
   );
 }
 
 export function stepsTable(rows: StepRow[]): string {
-  return markdownTable(['step', 'store', 'runs', 'p50 ms', 'max ms'], rows.map((r) => [r.step, r.store, String(r.runs), ms(r.p50), ms(r.max)]));
+  return markdownTable(
+    ['step', 'store', 'runs', 'p50 ms', 'max ms'],
+    rows.map((r) => [r.step, r.store, String(r.runs), ms(r.p50), ms(r.max)]),
+  );
 }

@@ -2,7 +2,8 @@ import { pino } from 'pino';
 import { ManualClock } from '../src/domain/clock.js';
 import { Engine } from '../src/engine/engine.js';
 import { Scheduler } from '../src/engine/scheduler.js';
-import { SimulatedDriver } from '../src/engine/simulated-driver.js';
+import { loadConfig } from '../src/config.js';
+import { createDrivers } from '../src/engine/drivers/index.js';
 import type { Store } from '../src/store/store.js';
 import { quotaFreeCatalog } from './quota-free-config.js';
 import { quantile, timeCalls } from './stats.js';
@@ -39,7 +40,14 @@ export async function measureTicks(store: Store, now: number, batchIds: string[]
   (globalThis as { gc?: () => void }).gc?.();
   const idleClock = new ManualClock(now);
   const scheduler = new Scheduler(store, idleClock, quotaFreeCatalog, logger);
-  const engine = new Engine({ store, clock: idleClock, driver: new SimulatedDriver(0), catalog: quotaFreeCatalog, logger, speed: 0 });
+  const engine = new Engine({
+    store,
+    clock: idleClock,
+    drivers: await createDrivers('simulated', { config: loadConfig({ ACACIA_SIM_SPEED: '0' }), logger }),
+    catalog: quotaFreeCatalog,
+    logger,
+    retryBackoffMs: 0,
+  });
   const idle: number[][] = [];
   const engineIdle: number[][] = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -52,7 +60,11 @@ export async function measureTicks(store: Store, now: number, batchIds: string[]
   const due = now + HOUR;
   const fireClock = new ManualClock(due + 60_000);
   const firing = new Scheduler(store, fireClock, quotaFreeCatalog, logger);
-  const schedules = await db.selectFrom('schedules').select(['id', 'workspace_id', 'next_run_at']).where('id', 'in', batchIds).execute();
+  const schedules = await db
+    .selectFrom('schedules')
+    .select(['id', 'workspace_id', 'next_run_at'])
+    .where('id', 'in', batchIds)
+    .execute();
   const wsIds = schedules.map((s) => s.workspace_id);
   const workspaces = await db.selectFrom('workspaces').selectAll().where('id', 'in', wsIds).execute();
   const batches: number[] = [];
@@ -63,17 +75,32 @@ export async function measureTicks(store: Store, now: number, batchIds: string[]
     const fired = await firing.tick();
     if (r >= 0) batches.push(performance.now() - t0);
     if (fired !== batchIds.length) throw new Error(`the scheduler fired ${fired} of ${batchIds.length} due schedules`);
-    await db.deleteFrom('schedule_runs').where('schedule_id', 'in', batchIds).where('occurrence_at', '=', due).execute();
-    await db.deleteFrom('operations').where('resource_id', 'in', wsIds).where('created_at', '=', fireClock.now()).execute();
+    await db
+      .deleteFrom('schedule_runs')
+      .where('schedule_id', 'in', batchIds)
+      .where('occurrence_at', '=', due)
+      .execute();
+    await db
+      .deleteFrom('operations')
+      .where('resource_id', 'in', wsIds)
+      .where('created_at', '=', fireClock.now())
+      .execute();
     for (const ws of workspaces) await db.updateTable('workspaces').set(ws).where('id', '=', ws.id).execute();
-    for (const s of schedules) await db.updateTable('schedules').set({ next_run_at: s.next_run_at }).where('id', '=', s.id).execute();
+    for (const s of schedules)
+      await db.updateTable('schedules').set({ next_run_at: s.next_run_at }).where('id', '=', s.id).execute();
     await pause();
   }
   return {
-    idleP50: quantile(idle.map((round) => quantile(round, 0.5)), 0.5),
+    idleP50: quantile(
+      idle.map((round) => quantile(round, 0.5)),
+      0.5,
+    ),
     idleP99: quantile(idle.flat(), 0.99),
     batch: quantile(batches, 0.5),
     batchSize: batchIds.length,
-    engineIdleP50: quantile(engineIdle.map((round) => quantile(round, 0.5)), 0.5),
+    engineIdleP50: quantile(
+      engineIdle.map((round) => quantile(round, 0.5)),
+      0.5,
+    ),
   };
 }

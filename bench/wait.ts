@@ -12,7 +12,8 @@ export async function waitAllActive(client: AcaciaClient, workgroupIds: string[]
     }
     pending = still;
     if (pending.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`workspaces of ${pending.length} workgroup(s) did not become Active in time`);
+    if (Date.now() > deadline)
+      throw new Error(`workspaces of ${pending.length} workgroup(s) did not become Active in time`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

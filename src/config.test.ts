@@ -18,14 +18,51 @@ describe('loadConfig', () => {
     assert.equal(c.baseDomain, 'localhost');
     assert.equal(c.logLevel, 'info');
     assert.equal(c.rateLimit, 6000);
-    assert.deepEqual([c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections], [10_000, 30_000, 72_000, 1000]);
+    assert.deepEqual(
+      [c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections],
+      [10_000, 30_000, 72_000, 1000],
+    );
     assert.equal(c.readCacheBytes, 64 * 1024 * 1024);
+    assert.equal(c.faultInjection, false, 'a plain start refuses x_test_env');
+    assert.equal(c.maxConnectionsPerClient, 100);
+    assert.deepEqual(c.corsOrigins, [], 'no browser origin is allowed by default');
+    assert.equal(c.driver, 'simulated');
+    assert.equal(c.retryBackoffMs, 2000);
     assert.ok(Object.isFrozen(c));
   });
 
+  it('reads ACACIA_CORS_ORIGINS as origins, or * alone', () => {
+    assert.deepEqual(
+      loadConfig({ ACACIA_CORS_ORIGINS: 'https://console.example.com, http://localhost:5173' }).corsOrigins,
+      ['https://console.example.com', 'http://localhost:5173'],
+    );
+    assert.deepEqual(loadConfig({ ACACIA_CORS_ORIGINS: '*' }).corsOrigins, ['*']);
+    for (const bad of ['*,https://a.example', 'console.example.com', 'https://a.example/path', 'ftp://a.example'])
+      assert.throws(() => loadConfig({ ACACIA_CORS_ORIGINS: bad }), /ACACIA_CORS_ORIGINS/, bad);
+  });
+
+  it('reads the retry back-off in seconds, apart from the simulation speed', () => {
+    const c = loadConfig({ ACACIA_RETRY_BACKOFF: '0.5', ACACIA_SIM_SPEED: '0' });
+    assert.deepEqual([c.retryBackoffMs, c.simSpeed], [500, 0]);
+    assert.equal(loadConfig({ ACACIA_RETRY_BACKOFF: '0' }).retryBackoffMs, 0);
+  });
+
   it('reads the listener timeouts in seconds (fractions allowed) and the connection cap', () => {
-    const c = loadConfig({ ACACIA_HEADERS_TIMEOUT: '0.25', ACACIA_REQUEST_TIMEOUT: '2', ACACIA_KEEP_ALIVE_TIMEOUT: '5', ACACIA_MAX_CONNECTIONS: '0' });
-    assert.deepEqual([c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections], [250, 2000, 5000, 0]);
+    const c = loadConfig({
+      ACACIA_HEADERS_TIMEOUT: '0.25',
+      ACACIA_REQUEST_TIMEOUT: '2',
+      ACACIA_KEEP_ALIVE_TIMEOUT: '5',
+      ACACIA_MAX_CONNECTIONS: '0',
+    });
+    assert.deepEqual(
+      [c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections],
+      [250, 2000, 5000, 0],
+    );
+  });
+
+  it('turns fault injection on only when asked', () => {
+    assert.equal(loadConfig({ ACACIA_FAULT_INJECTION: 'on' }).faultInjection, true);
+    assert.equal(loadConfig({ ACACIA_FAULT_INJECTION: 'off' }).faultInjection, false);
   });
 
   it('reads the read cache size in MiB; 0 turns it off', () => {
@@ -41,8 +78,14 @@ describe('loadConfig', () => {
     ['ACACIA_BOOTSTRAP_API_KEY', 'short', /ACACIA_BOOTSTRAP_API_KEY must be 32 to 256/],
     ['ACACIA_CLOCK', 'sundial', /ACACIA_CLOCK must be one of system, manual/],
     ['ACACIA_SIM_SPEED', 'fast', /ACACIA_SIM_SPEED must be a number/],
+    ['ACACIA_DRIVER', 'kubernetes', /ACACIA_DRIVER must be one of simulated\b.* \(got "kubernetes"\)/],
+    ['ACACIA_RETRY_BACKOFF', '-1', /ACACIA_RETRY_BACKOFF must be a number of seconds from 0 to 3600/],
     ['ACACIA_BASE_DOMAIN', 'not a domain', /ACACIA_BASE_DOMAIN must be a DNS domain/],
-    ['ACACIA_TRUST_PROXY', '10.0.0.1,not-an-address', /ACACIA_TRUST_PROXY has an entry that is not an address or CIDR range: "not-an-address"/],
+    [
+      'ACACIA_TRUST_PROXY',
+      '10.0.0.1,not-an-address',
+      /ACACIA_TRUST_PROXY has an entry that is not an address or CIDR range: "not-an-address"/,
+    ],
     ['ACACIA_TRUST_PROXY', '10.0.0.1/24', /ACACIA_TRUST_PROXY has an entry .*did you mean 10.0.0.0\/24/],
     ['ACACIA_LOG_LEVEL', 'loud', /ACACIA_LOG_LEVEL must be one of/],
     ['ACACIA_RATE_LIMIT', '1.5', /ACACIA_RATE_LIMIT must be an integer/],
@@ -51,7 +94,9 @@ describe('loadConfig', () => {
     ['ACACIA_REQUEST_TIMEOUT', 'soon', /ACACIA_REQUEST_TIMEOUT must be a number of seconds/],
     ['ACACIA_KEEP_ALIVE_TIMEOUT', 'long', /ACACIA_KEEP_ALIVE_TIMEOUT must be a number of seconds/],
     ['ACACIA_MAX_CONNECTIONS', '-1', /ACACIA_MAX_CONNECTIONS must be an integer/],
+    ['ACACIA_MAX_CONNECTIONS_PER_CLIENT', 'many', /ACACIA_MAX_CONNECTIONS_PER_CLIENT must be an integer/],
     ['ACACIA_CONFIG', '/nonexistent/acacia.json', /ACACIA_CONFIG cannot be read as JSON/],
+    ['ACACIA_FAULT_INJECTION', 'yes', /ACACIA_FAULT_INJECTION must be one of on, off/],
   ];
   for (const [name, value, message] of bad) {
     it(`names ${name} when it is invalid`, () => {
@@ -60,13 +105,20 @@ describe('loadConfig', () => {
   }
 
   it('normalises ACACIA_TRUST_PROXY entries and keeps the named ranges', () => {
-    assert.deepEqual(loadConfig({ ACACIA_TRUST_PROXY: '10.0.0.1, loopback,2001:DB8::/32' }).trustProxy, ['10.0.0.1/32', 'loopback', '2001:db8::/32']);
+    assert.deepEqual(loadConfig({ ACACIA_TRUST_PROXY: '10.0.0.1, loopback,2001:DB8::/32' }).trustProxy, [
+      '10.0.0.1/32',
+      'loopback',
+      '2001:db8::/32',
+    ]);
   });
 
   it('overrides catalogs from the ACACIA_CONFIG file and validates it', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'acacia-config-'));
     const good = path.join(dir, 'good.json');
-    writeFileSync(good, JSON.stringify({ tg_versions: ['5.0.0'], regions: { aws: ['us-east-1'], gcp: [], azure: [] } }));
+    writeFileSync(
+      good,
+      JSON.stringify({ tg_versions: ['5.0.0'], regions: { aws: ['us-east-1'], gcp: [], azure: [] } }),
+    );
     const c = loadConfig({ ACACIA_CONFIG: good });
     assert.deepEqual(c.catalog.tg_versions, ['5.0.0']);
     assert.deepEqual(c.catalog.regions.aws, ['us-east-1']);
@@ -77,7 +129,10 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ ACACIA_CONFIG: unknown }), /ACACIA_CONFIG is invalid/);
 
     const badTier = path.join(dir, 'tier.json');
-    writeFileSync(badTier, JSON.stringify({ workspace_sizes: [{ typeName: 'S', cpu: 1, memory_gb: 1, partition: 1, max_topology_gb: 1 }] }));
+    writeFileSync(
+      badTier,
+      JSON.stringify({ workspace_sizes: [{ typeName: 'S', cpu: 1, memory_gb: 1, partition: 1, max_topology_gb: 1 }] }),
+    );
     assert.throws(() => loadConfig({ ACACIA_CONFIG: badTier }), /tier max_size "TG-4" that is not in workspace_sizes/);
   });
 });

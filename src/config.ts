@@ -4,9 +4,13 @@ import { Value } from '@sinclair/typebox/value';
 import { ConfigFile, type Catalog } from './schemas/catalog.js';
 import { defaultCatalog, mergeCatalog } from './domain/catalog.js';
 import { normaliseCidr } from './domain/cidr.js';
+import { driverNames, type DriverName } from './engine/drivers/index.js';
 
 export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`Invalid configuration: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }
@@ -24,7 +28,11 @@ export interface Config {
   databaseUrl: string | undefined;
   bootstrapApiKey: string | undefined;
   clock: ClockMode;
+  /** The provisioner driver (ACACIA_DRIVER). */
+  driver: DriverName;
   simSpeed: number;
+  /** The wait before the first retry of a failed engine step (ms); it doubles up to 30 times this. */
+  retryBackoffMs: number;
   baseDomain: string;
   trustProxy: string[] | undefined;
   configFile: string | undefined;
@@ -39,24 +47,34 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections per listener; 0 = no cap. */
   maxConnections: number;
+  /** Open connections per listener from one client address (IPv6: one /64); 0 = no cap. */
+  maxConnectionsPerClient: number;
   /** Bytes of answered reads kept for serving again while the store is unchanged; 0 = none. */
   readCacheBytes: number;
+  /** Whether `x_test_env` (fault injection of the simulated provisioner) is accepted and applied. */
+  faultInjection: boolean;
+  /** Origins a browser may call the API from; `['*']` = any (without credentials); empty = none. */
+  corsOrigins: readonly string[];
 }
 
 type Env = Record<string, string | undefined>;
 
 const int = (min: number, max: number) => (name: string, raw: string) => {
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
+  if (!/^\d+$/.test(raw) || n < min || n > max)
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
   return n;
 };
-const oneOf = <T extends string>(values: readonly T[]) => (name: string, raw: string) => {
-  if (!values.includes(raw as T)) throw new ConfigError(name, `must be one of ${values.join(', ')} (got "${raw}")`);
-  return raw as T;
-};
+const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (name: string, raw: string) => {
+    if (!values.includes(raw as T)) throw new ConfigError(name, `must be one of ${values.join(', ')} (got "${raw}")`);
+    return raw as T;
+  };
 const seconds = (min: number, max: number) => (name: string, raw: string) => {
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ConfigError(name, `must be a number of seconds from ${min} to ${max} (got "${raw}")`);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max)
+    throw new ConfigError(name, `must be a number of seconds from ${min} to ${max} (got "${raw}")`);
   return n;
 };
 const text = (name: string, raw: string) => {
@@ -70,59 +88,211 @@ const text = (name: string, raw: string) => {
  */
 export const settings = [
   { env: 'ACACIA_HOST', flag: 'host', def: '127.0.0.1', help: 'address the API and gateway listen on', parse: text },
-  { env: 'ACACIA_PORT', flag: 'port', def: '8080', help: 'API port (0 = pick a free port and log it)', parse: int(0, 65535) },
-  { env: 'ACACIA_GATEWAY_PORT', flag: 'gateway-port', def: '14240', help: 'data-plane gateway port (0 = pick a free port and log it)', parse: int(0, 65535) },
-  { env: 'ACACIA_DATA_DIR', flag: 'data-dir', def: './data', help: 'directory of the SQLite file and the bootstrap key', parse: text },
   {
-    env: 'DATABASE_URL', flag: 'database-url', def: undefined, help: 'postgres://… selects PostgreSQL instead of SQLite',
+    env: 'ACACIA_PORT',
+    flag: 'port',
+    def: '8080',
+    help: 'API port (0 = pick a free port and log it)',
+    parse: int(0, 65535),
+  },
+  {
+    env: 'ACACIA_GATEWAY_PORT',
+    flag: 'gateway-port',
+    def: '14240',
+    help: 'data-plane gateway port (0 = pick a free port and log it)',
+    parse: int(0, 65535),
+  },
+  {
+    env: 'ACACIA_DATA_DIR',
+    flag: 'data-dir',
+    def: './data',
+    help: 'directory of the SQLite file and the bootstrap key',
+    parse: text,
+  },
+  {
+    env: 'DATABASE_URL',
+    flag: 'database-url',
+    def: undefined,
+    help: 'postgres://… selects PostgreSQL instead of SQLite',
     parse: (name: string, raw: string) => {
       if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError(name, 'must be a postgres:// or postgresql:// URL');
       return raw;
     },
   },
   {
-    env: 'ACACIA_BOOTSTRAP_API_KEY', flag: 'bootstrap-api-key', def: undefined, help: 'the first org-admin key on an empty store',
+    env: 'ACACIA_BOOTSTRAP_API_KEY',
+    flag: 'bootstrap-api-key',
+    def: undefined,
+    help: 'the first org-admin key on an empty store',
     parse: (name: string, raw: string) => {
-      if (raw.length < 32 || raw.length > 256 || /\s/.test(raw)) throw new ConfigError(name, 'must be 32 to 256 characters without white space');
+      if (raw.length < 32 || raw.length > 256 || /\s/.test(raw))
+        throw new ConfigError(name, 'must be 32 to 256 characters without white space');
       return raw;
     },
   },
-  { env: 'ACACIA_CLOCK', flag: 'clock', def: 'system', help: 'system, or manual to enable the test clock and POST /_test/clock', parse: oneOf(['system', 'manual'] as const) },
   {
-    env: 'ACACIA_SIM_SPEED', flag: 'sim-speed', def: '1', help: 'simulated provisioner speed factor (0 = next tick)',
+    env: 'ACACIA_CLOCK',
+    flag: 'clock',
+    def: 'system',
+    help: 'system, or manual to enable the test clock and POST /_test/clock',
+    parse: oneOf(['system', 'manual'] as const),
+  },
+  {
+    env: 'ACACIA_DRIVER',
+    flag: 'driver',
+    def: 'simulated',
+    help: `provisioner driver: ${driverNames.join(', ')}`,
+    parse: oneOf(driverNames),
+  },
+  {
+    env: 'ACACIA_RETRY_BACKOFF',
+    flag: 'retry-backoff',
+    def: '2',
+    help:
+      'seconds before the first retry of a failed engine step; each retry waits twice as long, ' +
+      'up to 30 times this (0 = at once)',
+    parse: seconds(0, 3600),
+  },
+  {
+    env: 'ACACIA_SIM_SPEED',
+    flag: 'sim-speed',
+    def: '1',
+    help: 'simulated provisioner speed factor (0 = next tick)',
     parse: (name: string, raw: string) => {
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1000) throw new ConfigError(name, `must be a number from 0 to 1000 (got "${raw}")`);
+      if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1000)
+        throw new ConfigError(name, `must be a number from 0 to 1000 (got "${raw}")`);
       return n;
     },
   },
   {
-    env: 'ACACIA_BASE_DOMAIN', flag: 'base-domain', def: 'localhost', help: 'domain of workspace proxy_host names',
+    env: 'ACACIA_BASE_DOMAIN',
+    flag: 'base-domain',
+    def: 'localhost',
+    help: 'domain of workspace proxy_host names',
     parse: (name: string, raw: string) => {
-      if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(raw)) throw new ConfigError(name, `must be a DNS domain (got "${raw}")`);
+      if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(raw))
+        throw new ConfigError(name, `must be a DNS domain (got "${raw}")`);
       return raw.toLowerCase();
     },
   },
   {
-    env: 'ACACIA_TRUST_PROXY', flag: 'trust-proxy', def: undefined,
+    env: 'ACACIA_TRUST_PROXY',
+    flag: 'trust-proxy',
+    def: undefined,
     help: 'comma-separated addresses or CIDRs (or loopback, linklocal, uniquelocal) whose X-Forwarded-For is trusted',
     parse: (name: string, raw: string) =>
-      raw.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
-        // The names are the ranges proxy-addr (Fastify's trustProxy) knows by name.
-        if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return entry;
-        const parsed = normaliseCidr(entry);
-        if (!parsed.ok) throw new ConfigError(name, `has an entry that is not an address or CIDR range: ${parsed.reason}`);
-        return parsed.cidr;
-      }),
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((entry) => {
+          // The names are the ranges proxy-addr (Fastify's trustProxy) knows by name.
+          if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return entry;
+          const parsed = normaliseCidr(entry);
+          if (!parsed.ok)
+            throw new ConfigError(name, `has an entry that is not an address or CIDR range: ${parsed.reason}`);
+          return parsed.cidr;
+        }),
   },
-  { env: 'ACACIA_CONFIG', flag: 'config', def: undefined, help: 'JSON file overriding catalogs, tiers and limits', parse: text },
-  { env: 'ACACIA_LOG_LEVEL', flag: 'log-level', def: 'info', help: `log level (${logLevels.join(', ')})`, parse: oneOf(logLevels) },
-  { env: 'ACACIA_RATE_LIMIT', flag: 'rate-limit', def: '6000', help: 'requests per minute per API key (0 = off)', parse: int(0, 10_000_000) },
-  { env: 'ACACIA_HEADERS_TIMEOUT', flag: 'headers-timeout', def: '10', help: 'seconds a client may take to send the headers of a request (API and gateway)', parse: seconds(0.1, 3600) },
-  { env: 'ACACIA_REQUEST_TIMEOUT', flag: 'request-timeout', def: '30', help: 'seconds a client may take to send a whole request (API and gateway)', parse: seconds(0.1, 3600) },
-  { env: 'ACACIA_KEEP_ALIVE_TIMEOUT', flag: 'keep-alive-timeout', def: '72', help: 'seconds an idle keep-alive connection stays open (API and gateway)', parse: seconds(0.1, 3600) },
-  { env: 'ACACIA_MAX_CONNECTIONS', flag: 'max-connections', def: '1000', help: 'open connections per listener, API and gateway each (0 = no cap)', parse: int(0, 1_000_000) },
-  { env: 'ACACIA_READ_CACHE_MB', flag: 'read-cache-mb', def: '64', help: 'MiB of workgroup, workspace and database reads served again until the store changes (SQLite only; 0 = off)', parse: int(0, 65_536) },
+  {
+    env: 'ACACIA_CONFIG',
+    flag: 'config',
+    def: undefined,
+    help: 'JSON file overriding catalogs, tiers and limits',
+    parse: text,
+  },
+  {
+    env: 'ACACIA_LOG_LEVEL',
+    flag: 'log-level',
+    def: 'info',
+    help: `log level (${logLevels.join(', ')})`,
+    parse: oneOf(logLevels),
+  },
+  {
+    env: 'ACACIA_RATE_LIMIT',
+    flag: 'rate-limit',
+    def: '6000',
+    help: 'requests per minute per API key (0 = off)',
+    parse: int(0, 10_000_000),
+  },
+  {
+    env: 'ACACIA_HEADERS_TIMEOUT',
+    flag: 'headers-timeout',
+    def: '10',
+    help: 'seconds a client may take to send the headers of a request (API and gateway)',
+    parse: seconds(0.1, 3600),
+  },
+  {
+    env: 'ACACIA_REQUEST_TIMEOUT',
+    flag: 'request-timeout',
+    def: '30',
+    help: 'seconds a client may take to send a whole request (API and gateway)',
+    parse: seconds(0.1, 3600),
+  },
+  {
+    env: 'ACACIA_KEEP_ALIVE_TIMEOUT',
+    flag: 'keep-alive-timeout',
+    def: '72',
+    help: 'seconds an idle keep-alive connection stays open (API and gateway)',
+    parse: seconds(0.1, 3600),
+  },
+  {
+    env: 'ACACIA_MAX_CONNECTIONS',
+    flag: 'max-connections',
+    def: '1000',
+    help: 'open connections per listener, API and gateway each (0 = no cap)',
+    parse: int(0, 1_000_000),
+  },
+  {
+    env: 'ACACIA_MAX_CONNECTIONS_PER_CLIENT',
+    flag: 'max-connections-per-client',
+    def: '100',
+    help: 'open connections per listener from one client address, an IPv6 /64 counting as one (0 = no cap)',
+    parse: int(0, 1_000_000),
+  },
+  {
+    env: 'ACACIA_READ_CACHE_MB',
+    flag: 'read-cache-mb',
+    def: '64',
+    help: 'MiB of workgroup, workspace and database reads served again until the store changes (SQLite only; 0 = off)',
+    parse: int(0, 65_536),
+  },
+  {
+    env: 'ACACIA_FAULT_INJECTION',
+    flag: 'fault-injection',
+    def: 'off',
+    help:
+      'on accepts and applies x_test_env (injected failures, ' +
+      'delays and graph sizes) for tests and CI; off refuses it',
+    parse: oneOf(['on', 'off'] as const),
+  },
+  {
+    env: 'ACACIA_CORS_ORIGINS',
+    flag: 'cors-origins',
+    def: undefined,
+    help: 'comma-separated origins (https://console.example.com) browsers may call the API from, or * for any',
+    parse: (name: string, raw: string) => {
+      const origins = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (origins.includes('*') && origins.length > 1)
+        throw new ConfigError(name, 'must be * alone or a list of origins, not both');
+      for (const origin of origins) {
+        if (origin === '*') continue;
+        let url: URL | undefined;
+        try {
+          url = new URL(origin);
+        } catch {
+          url = undefined;
+        }
+        if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin)
+          throw new ConfigError(name, `has "${origin}", which is not an origin like https://console.example.com:8443`);
+      }
+      return origins;
+    },
+  },
 ] as const;
 
 type Setting = (typeof settings)[number];
@@ -146,7 +316,8 @@ function loadConfigFile(file: string): ConfigFile {
   return data as ConfigFile;
 }
 
-const byEnv = <N extends Setting['env']>(name: N) => settings.find((s) => s.env === name) as Extract<Setting, { env: N }>;
+const byEnv = <N extends Setting['env']>(name: N) =>
+  settings.find((s) => s.env === name) as Extract<Setting, { env: N }>;
 
 /** Parses and validates the whole configuration once; the result is frozen and passed down. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
@@ -165,7 +336,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl: read(env, byEnv('DATABASE_URL')),
     bootstrapApiKey: read(env, byEnv('ACACIA_BOOTSTRAP_API_KEY')),
     clock: read(env, byEnv('ACACIA_CLOCK'))!,
+    driver: read(env, byEnv('ACACIA_DRIVER'))!,
     simSpeed: read(env, byEnv('ACACIA_SIM_SPEED'))!,
+    retryBackoffMs: Math.round(read(env, byEnv('ACACIA_RETRY_BACKOFF'))! * 1000),
     baseDomain: read(env, byEnv('ACACIA_BASE_DOMAIN'))!,
     trustProxy: read(env, byEnv('ACACIA_TRUST_PROXY')),
     configFile,
@@ -177,11 +350,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestTimeoutMs: Math.round(read(env, byEnv('ACACIA_REQUEST_TIMEOUT'))! * 1000),
     keepAliveTimeoutMs: Math.round(read(env, byEnv('ACACIA_KEEP_ALIVE_TIMEOUT'))! * 1000),
     maxConnections: read(env, byEnv('ACACIA_MAX_CONNECTIONS'))!,
+    maxConnectionsPerClient: read(env, byEnv('ACACIA_MAX_CONNECTIONS_PER_CLIENT'))!,
     readCacheBytes: read(env, byEnv('ACACIA_READ_CACHE_MB'))! * 1024 * 1024,
+    faultInjection: read(env, byEnv('ACACIA_FAULT_INJECTION')) === 'on',
+    corsOrigins: read(env, byEnv('ACACIA_CORS_ORIGINS')) ?? [],
   };
   // Node refuses a headers timeout longer than the request timeout it is part of.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
-    throw new ConfigError('ACACIA_HEADERS_TIMEOUT', `must not exceed ACACIA_REQUEST_TIMEOUT (${config.headersTimeoutMs / 1000} s > ${config.requestTimeoutMs / 1000} s)`);
+    throw new ConfigError(
+      'ACACIA_HEADERS_TIMEOUT',
+      `must not exceed ACACIA_REQUEST_TIMEOUT (${config.headersTimeoutMs / 1000} ` +
+        `s > ${config.requestTimeoutMs / 1000} s)`,
+    );
   }
   return Object.freeze(config);
 }

@@ -88,6 +88,10 @@ class LazyChild implements FastifyBaseLogger {
 }
 
 /** Fastify's childLoggerFactory for the API and the gateway. */
-export function lazyChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyChild(parent as Logger, bindings, options);
 }

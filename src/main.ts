@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -6,12 +6,16 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildGateway } from './gateway/app.js';
+import type { WorkspaceBackend } from './gateway/workspace-backend.js';
 import { systemClock } from './domain/clock.js';
+import { createDrivers } from './engine/drivers/index.js';
 import { Engine } from './engine/engine.js';
+import { FaultInjection } from './engine/fault-injection/index.js';
+import { roleVerifier } from './engine/role-verifier.js';
 import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
-import { SimulatedDriver } from './engine/simulated-driver.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
+import { processMetrics } from './metrics.js';
 import { openStore } from './store/store.js';
 
 export const version: string = createRequire(import.meta.url)('../package.json').version;
@@ -34,13 +38,17 @@ export interface StartOptions {
   logDestination?: DestinationStream;
   /** Where the one-time bootstrap key notice is written (default stderr). */
   notice?: (text: string) => void;
+  /** Serves admitted gateway requests beyond the handshake (default: the simulated driver's). */
+  gatewayBackend?: WorkspaceBackend;
 }
 
 /** Writes a generated bootstrap key where only the operator can read it. */
 function saveBootstrapKey(dataDir: string, plaintext: string): string {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, 'bootstrap-key');
   writeFileSync(file, `${plaintext}\n`, { mode: 0o600 });
+  // The mode is given only to a file made now: narrow one that was there before.
+  chmodSync(file, 0o600);
   return file;
 }
 
@@ -57,14 +65,35 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    onIdleError: (err) => logger.warn({ err }, 'idle database connection failed; it will be replaced'),
+    onConnectionError: (err) => logger.warn({ err }, 'a database connection failed; it will be replaced'),
   });
   const manualClock = config.clock === 'manual' ? await loadManualClock(store) : undefined;
   const clock = manualClock ?? systemClock;
   const syncClock = manualClock && (() => syncManualClock(store, manualClock));
-  const driver = new SimulatedDriver(config.simSpeed);
-  const engine = new Engine({ store, clock, driver, logger, catalog: config.catalog, speed: config.simSpeed });
-  const services = createServices(store, clock, config.catalog, { baseDomain: config.baseDomain, notify: () => engine.wake(), roles: driver });
+  const faults = new FaultInjection(config.faultInjection, config.catalog);
+  let drivers;
+  try {
+    drivers = faults.wrap(await createDrivers(config.driver, { config, logger }));
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const metrics = processMetrics(store, clock);
+  const engine = new Engine({
+    store,
+    clock,
+    drivers,
+    logger,
+    catalog: config.catalog,
+    retryBackoffMs: config.retryBackoffMs,
+    observer: metrics.engine,
+  });
+  const services = createServices(store, clock, config.catalog, {
+    baseDomain: config.baseDomain,
+    notify: () => engine.wake(),
+    roles: roleVerifier(drivers.account),
+    testEnv: faults,
+  });
 
   try {
     await services.cloudProviders.seedPublic();
@@ -73,10 +102,12 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       const file = saveBootstrapKey(config.dataDir, boot.plaintext);
       // Shown once, outside the JSON log stream, so it never lands in collected logs.
       (options.notice ?? ((t) => process.stderr.write(t)))(
-        `\nCreated organisation "default" and its first org-admin API key:\n\n  ${boot.plaintext}\n\nIt is also saved in ${file} (mode 0600). It will not be shown again.\n\n`,
+        `\nCreated organisation "default" and its first org-admin API key:\n\n  ` +
+          `${boot.plaintext}\n\nIt is also saved in ${file} (mode 0600). It will not be shown again.\n\n`,
       );
     }
   } catch (err) {
+    await drivers.close();
     await store.close();
     throw err;
   }
@@ -86,16 +117,34 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     services,
     logger,
     version,
+    metricsRegistry: metrics.registry,
     readiness: { store: async () => (await store.ping(), true), engine: async () => engine.running },
-    ...(manualClock ? { testClock: { now: () => manualClock.now(), sync: syncClock!, moveTo: (target: number) => engine.advanceTo(target), jumpTo: (target: number) => engine.jumpTo(target) } } : {}),
+    ...(manualClock
+      ? {
+          testClock: {
+            now: () => manualClock.now(),
+            sync: syncClock!,
+            moveTo: (target: number) => engine.advanceTo(target),
+            jumpTo: (target: number) => engine.jumpTo(target),
+          },
+        }
+      : {}),
   });
   engine.start();
 
-  const gateway = buildGateway({ config, services, logger, ...(syncClock ? { syncClock } : {}) });
+  const gateway = buildGateway({
+    config,
+    services,
+    logger,
+    ...(options.gatewayBackend ? { backend: options.gatewayBackend } : {}),
+    answered: metrics.gatewayAnswered,
+    ...(syncClock ? { syncClock } : {}),
+  });
   const shutdown = async () => {
     await app.close();
     await gateway.close();
     await engine.stop();
+    await drivers.close();
     await store.close();
   };
 
@@ -108,7 +157,10 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   }
   const url = baseUrl(app, config.host, config.port);
   const gatewayUrl = baseUrl(gateway, config.host, config.gatewayPort);
-  logger.info({ api: url, gateway: gatewayUrl, store: store.dialect, clock: config.clock, version }, `Acacia listening: API ${url}, gateway ${gatewayUrl}`);
+  logger.info(
+    { api: url, gateway: gatewayUrl, store: store.dialect, clock: config.clock, version },
+    `Acacia listening: API ${url}, gateway ${gatewayUrl}`,
+  );
 
   let closing: Promise<void> | undefined;
   return {

@@ -15,13 +15,25 @@ describe(`authentication and API keys (${storeName})`, () => {
   it('answers 401 for a missing or unknown key', async () => {
     const anonymous = server.client.withKey(undefined);
     assertError(await anonymous.workgroups.list(), 401, 'Unauthorized', 'x-api-key');
-    assertError(await server.client.withKey('acacia_sk_not-a-real-key-at-all').workgroups.list(), 401, 'Unauthorized', 'x-api-key');
+    assertError(
+      await server.client.withKey('acacia_sk_not-a-real-key-at-all').workgroups.list(),
+      401,
+      'Unauthorized',
+      'x-api-key',
+    );
     // Auth is checked before anything else, whatever the route or body.
-    assertError(await anonymous.request('POST', '/controller/v4/v2/workgroups', { body: '{broken' }), 401, 'Unauthorized', 'x-api-key');
+    assertError(
+      await anonymous.request('POST', '/controller/v4/v2/workgroups', { body: '{broken' }),
+      401,
+      'Unauthorized',
+      'x-api-key',
+    );
   });
 
   it('creates a key once, lists it redacted, and authenticates with it', async () => {
-    const created = assertOk(await server.client.apiKeys.create({ key_name: 'ci-reader', role: 'viewer', description: 'CI pipeline' }));
+    const created = assertOk(
+      await server.client.apiKeys.create({ key_name: 'ci-reader', role: 'viewer', description: 'CI pipeline' }),
+    );
     assert.match(created.plaintext_key!, /^acacia_sk_[A-Za-z0-9_-]{43}$/);
     assert.equal(created.role, 'viewer');
     assert.ok(created.redacted_key.startsWith('acacia_sk_'));
@@ -34,7 +46,9 @@ describe(`authentication and API keys (${storeName})`, () => {
   });
 
   it('answers 401 for a revoked key, at once', async () => {
-    const key = assertOk(await server.client.apiKeys.create({ key_name: 'to-revoke', role: 'org-admin' })).plaintext_key!;
+    const key = assertOk(
+      await server.client.apiKeys.create({ key_name: 'to-revoke', role: 'org-admin' }),
+    ).plaintext_key!;
     const client = server.client.withKey(key);
     assertOk(await client.workgroups.list());
     assertOk(await server.client.apiKeys.revoke('to-revoke'));
@@ -47,7 +61,9 @@ describe(`authentication and API keys (${storeName})`, () => {
   });
 
   it('answers 401 for an expired key (manual clock)', async () => {
-    const created = assertOk(await server.client.apiKeys.create({ key_name: 'short-lived', role: 'viewer', life_time_in_seconds: 60 }));
+    const created = assertOk(
+      await server.client.apiKeys.create({ key_name: 'short-lived', role: 'viewer', life_time_in_seconds: 60 }),
+    );
     assert.ok(created.expires_at);
     const client = server.client.withKey(created.plaintext_key!);
     assertOk(await client.workgroups.list());
@@ -58,20 +74,55 @@ describe(`authentication and API keys (${storeName})`, () => {
 
   it('validates key requests', async () => {
     const c = server.client;
-    assertError(await c.request('POST', '/controller/v4/v2/apikeys', { body: { role: 'viewer' } }), 400, 'Bad-Request', 'key_name');
-    assertError(await c.request('POST', '/controller/v4/v2/apikeys', { body: { key_name: 'x', role: 'root' } }), 400, 'Bad-Request', 'role');
-    assertError(await c.apiKeys.create({ key_name: 'wg', role: 'workgroup-admin' }), 400, 'Bad-Request', 'workgroup_ids');
-    assertError(await c.apiKeys.create({ key_name: 'wg', role: 'viewer', workgroup_ids: ['a'] }), 400, 'Bad-Request', 'workgroup_ids');
-    assertError(await c.apiKeys.create({ key_name: 'wg', role: 'workgroup-admin', workgroup_ids: ['no-such-wg'] }), 400, 'Bad-Request', 'workgroup_ids[0]');
-    assertError(await c.apiKeys.create({ key_name: 'wg', role: 'viewer', life_time_in_seconds: 5 }), 400, 'Bad-Request', 'life_time_in_seconds');
+    assertError(
+      await c.request('POST', '/controller/v4/v2/apikeys', { body: { key_name: '', role: 'viewer' } }),
+      400,
+      'Bad-Request',
+      'key_name',
+    );
+    assertError(
+      await c.request('POST', '/controller/v4/v2/apikeys', { body: { key_name: 'x', role: 'root' } }),
+      400,
+      'Bad-Request',
+      'role',
+    );
+    assertError(
+      await c.apiKeys.create({ key_name: 'wg', role: 'workgroup-admin' }),
+      400,
+      'Bad-Request',
+      'workgroup_ids',
+    );
+    assertError(
+      await c.apiKeys.create({ key_name: 'wg', role: 'viewer', workgroup_ids: ['a'] }),
+      400,
+      'Bad-Request',
+      'workgroup_ids',
+    );
+    assertError(
+      await c.apiKeys.create({ key_name: 'wg', role: 'workgroup-admin', workgroup_ids: ['no-such-wg'] }),
+      400,
+      'Bad-Request',
+      'workgroup_ids[0]',
+    );
+    assertError(
+      await c.apiKeys.create({ key_name: 'wg', role: 'viewer', life_time_in_seconds: 5 }),
+      400,
+      'Bad-Request',
+      'life_time_in_seconds',
+    );
     assertOk(await c.apiKeys.create({ key_name: 'dup', role: 'viewer' }));
     assertError(await c.apiKeys.create({ key_name: 'dup', role: 'viewer' }), 409, 'Bad-Request', 'key_name');
   });
 
-  it('lets only org-admins manage keys, and only their own organisation\'s', async () => {
+  it("lets only org-admins manage keys, and only their own organisation's", async () => {
     const viewer = await server.orgClient('default', { role: 'viewer' });
     assertError(await viewer.apiKeys.list(), 403, 'Forbidden', 'x-api-key');
-    assertError(await viewer.apiKeys.create({ key_name: 'escalate', role: 'org-admin' }), 403, 'Forbidden', 'x-api-key');
+    assertError(
+      await viewer.apiKeys.create({ key_name: 'escalate', role: 'org-admin' }),
+      403,
+      'Forbidden',
+      'x-api-key',
+    );
     assertError(await viewer.apiKeys.revoke('bootstrap'), 403, 'Forbidden', 'x-api-key');
     const other = await server.orgClient('other-keys-org');
     assertError(await other.apiKeys.revoke('bootstrap'), 404, 'Not-Found', 'key_name');
@@ -81,10 +132,55 @@ describe(`authentication and API keys (${storeName})`, () => {
   it('scopes a workgroup-admin key to workgroups that exist in the organisation', async () => {
     const provider = await publicProvider(server.client);
     const wg = assertOk(await server.client.workgroups.create({ cloud_provider_id: provider, name: 'key-scope' }));
-    const key = assertOk(await server.client.apiKeys.create({ key_name: 'wg-admin', role: 'workgroup-admin', workgroup_ids: [wg.workgroup_id] }));
+    const key = assertOk(
+      await server.client.apiKeys.create({
+        key_name: 'wg-admin',
+        role: 'workgroup-admin',
+        workgroup_ids: [wg.workgroup_id],
+      }),
+    );
     assert.deepEqual(key.workgroup_ids, [wg.workgroup_id]);
     const client = server.client.withKey(key.plaintext_key!);
     assertOk(await client.workgroups.update(wg.workgroup_id, { enable_application_log: true }));
+  });
+
+  it('tells any key its own record (role, scope, expiry) at GET /apikeys/current, never the plaintext', async () => {
+    const provider = await publicProvider(server.client);
+    const wg = assertOk(await server.client.workgroups.create({ cloud_provider_id: provider, name: 'whoami' }));
+    const created = assertOk(
+      await server.client.apiKeys.create({
+        key_name: 'whoami-admin',
+        role: 'workgroup-admin',
+        workgroup_ids: [wg.workgroup_id],
+        description: 'scoped',
+        life_time_in_seconds: 3600,
+      }),
+    );
+    const own = assertOk(await server.client.withKey(created.plaintext_key!).apiKeys.current());
+    const { plaintext_key: _shown, ...listed } = created;
+    assert.deepEqual(own, listed, 'the same record GET /apikeys lists');
+    assert.equal(own.plaintext_key, undefined);
+    assert.deepEqual(
+      own,
+      assertOk(await server.client.apiKeys.list()).find((k) => k.key_name === 'whoami-admin'),
+    );
+
+    const viewerKey = assertOk(await server.client.apiKeys.create({ key_name: 'whoami-viewer', role: 'viewer' }));
+    const viewer = server.client.withKey(viewerKey.plaintext_key!);
+    const viewerOwn = assertOk(await viewer.apiKeys.current());
+    assert.equal(viewerOwn.key_name, 'whoami-viewer');
+    assert.equal(viewerOwn.role, 'viewer');
+    assert.deepEqual(viewerOwn.workgroup_ids, []);
+    // Another organisation's key sees its own record, not a key of this one.
+    const other = await server.orgClient('whoami-other-org', { role: 'viewer' });
+    assert.notEqual(assertOk(await other.apiKeys.current()).key_name, 'whoami-viewer');
+
+    assertError(await server.client.withKey(undefined).apiKeys.current(), 401, 'Unauthorized', 'x-api-key');
+    assertOk(await server.client.apiKeys.revoke('whoami-viewer'));
+    assertError(await viewer.apiKeys.current(), 401, 'Unauthorized', 'x-api-key');
+    // A key named "current" is still revoked by name.
+    assertOk(await server.client.apiKeys.create({ key_name: 'current', role: 'viewer' }));
+    assert.equal(assertOk(await server.client.apiKeys.revoke('current')).key_name, 'current');
   });
 });
 
@@ -116,18 +212,24 @@ describe(`secrets stay out of logs (${storeName})`, () => {
     const server = await startTestServer();
     const used: string[] = [server.bootstrapKey];
     try {
-      const created = assertOk(await server.client.apiKeys.create({ key_name: 'logged?', role: 'viewer' })).plaintext_key!;
+      const created = assertOk(
+        await server.client.apiKeys.create({ key_name: 'logged?', role: 'viewer' }),
+      ).plaintext_key!;
       used.push(created);
       await server.client.withKey(created).workgroups.list();
       await server.client.withKey(`${created}x`).workgroups.list();
       used.push(`${created}x`);
-      await server.client.request('POST', '/controller/v4/v2/workgroups', { body: '{bad', headers: { authorization: `Bearer ${created}` } });
+      await server.client.request('POST', '/controller/v4/v2/workgroups', {
+        body: '{bad',
+        headers: { authorization: `Bearer ${created}` },
+      });
       await new AcaciaClient({ baseUrl: server.url, apiKey: created }).request('GET', '/nowhere');
     } finally {
       await server.close();
     }
     const text = server.logs.join('\n');
-    assert.ok(server.logs.length > 10, 'requests were logged');
+    const lines = server.logs.filter((l) => l.includes('"request completed"'));
+    assert.ok(lines.length >= 5, 'every request was logged');
     for (const key of used) assert.ok(!text.includes(key), 'a key used in the run appears in the logs');
   });
 });

@@ -29,7 +29,11 @@ describe(`backups (${storeName})`, () => {
   }
 
   /** Polls the workspace's backups until `until` accepts them; engine work is asynchronous, not time-based. */
-  async function waitForBackups(c: AcaciaClient, ws: string, until: (list: BackupRecord[]) => boolean): Promise<BackupRecord[]> {
+  async function waitForBackups(
+    c: AcaciaClient,
+    ws: string,
+    until: (list: BackupRecord[]) => boolean,
+  ): Promise<BackupRecord[]> {
     let list: BackupRecord[] = [];
     for (let i = 0; i < 200; i++) {
       list = resultOf(await c.backups.listByWorkspace(ws));
@@ -42,7 +46,7 @@ describe(`backups (${storeName})`, () => {
   const advance = async (c: AcaciaClient, seconds: number) => assertOk(await c.moveClock({ advance_seconds: seconds }));
   const moveTo = async (c: AcaciaClient, now: string) => assertOk(await c.moveClock({ now }));
 
-  it('manual backup: InProgress → Succeeded with size, version and tag; listed under both paths; folder statistics', async () => {
+  it('manual backup: InProgress → Succeeded with size, version, tag; listed under both paths; statistics', async () => {
     const { c, wg } = await org();
     const ws = await activeWorkspace(c, wg, { name: 'bk-manual', tg_version: '4.1.3', x_test_env: 'topology=5MiB' });
     const id = ws.workspace_id!;
@@ -64,22 +68,32 @@ describe(`backups (${storeName})`, () => {
     const database = resultOf(await c.databases.get(wg, ws.database_id!));
     assert.equal(database.folder_statistics?.backup_size, 5 * MiB);
 
-    assert.equal(assertOk(await c.backups.delete(wg, id, done.id)), done.id);
+    assert.equal(assertOk(await c.backups.delete(wg, id, { backup_id: done.id })), done.id);
     assert.deepEqual(assertOk(await c.backups.list(wg, id)), []);
     assert.equal(resultOf(await c.workspaces.get(wg, id)).folder_statistics?.backup_size, 0);
-    assertError(await c.backups.delete(wg, id, done.id), 404, 'Not-Found', 'backup_id');
+    assertError(await c.backups.delete(wg, id, { backup_id: done.id }), 404, 'Not-Found', 'backup_id');
   });
 
   it('delete: 409 while InProgress, 404 for an unknown id, a missing body names backup_id', async () => {
     const { c, wg } = await org();
     const id = (await activeWorkspace(c, wg, { name: 'bk-delete', x_test_env: 'slow:backup=60s' })).workspace_id!;
     const backup = assertOk(await c.backups.create(wg, id));
-    assertError(await c.backups.delete(wg, id, backup.id), 409, 'Bad-Request', 'backup_id');
-    assertError(await c.backups.delete(wg, id, '0190a1b2-0000-7000-8000-000000000000'), 404, 'Not-Found', 'backup_id');
-    assertError(await c.request('DELETE', `/controller/v4/v2/workgroups/${wg}/workspaces/${id}/backups`), 400, 'Bad-Request', 'backup_id');
+    assertError(await c.backups.delete(wg, id, { backup_id: backup.id }), 409, 'Bad-Request', 'backup_id');
+    assertError(
+      await c.backups.delete(wg, id, { backup_id: '0190a1b2-0000-7000-8000-000000000000' }),
+      404,
+      'Not-Found',
+      'backup_id',
+    );
+    assertError(
+      await c.request('DELETE', `/controller/v4/v2/workgroups/${wg}/workspaces/${id}/backups`),
+      400,
+      'Bad-Request',
+      'backup_id',
+    );
     await advance(c, 60);
     await waitForBackups(c, id, settled(backup.id));
-    assert.equal(assertOk(await c.backups.delete(wg, id, backup.id)), backup.id);
+    assert.equal(assertOk(await c.backups.delete(wg, id, { backup_id: backup.id })), backup.id);
   });
 
   it('manual quota: the tier limit per RW workspace; failed backups do not count', async () => {
@@ -93,7 +107,7 @@ describe(`backups (${storeName})`, () => {
     await waitForBackups(c, id, settled(ok.id));
     assertError(await c.backups.create(wg, id), 403, 'Quota-Exceed', 'workspaceID');
     // Deleting a backup frees its place.
-    assertOk(await c.backups.delete(wg, id, ok.id));
+    assertOk(await c.backups.delete(wg, id, { backup_id: ok.id }));
     assertOk(await c.backups.create(wg, id));
   });
 
@@ -102,7 +116,12 @@ describe(`backups (${storeName})`, () => {
     const rw = await activeWorkspace(c, wg, { name: 'bk-rw' });
     const ro = await activeWorkspace(c, wg, { name: 'bk-ro', is_rw: false, tg_database_id: rw.database_id! });
     assertError(await c.backups.create(wg, ro.workspace_id!), 400, 'Bad-Request', 'workspaceID');
-    assertError(await c.backups.setSchedule(wg, ro.workspace_id!, { schedule: '0 * * * *' }), 400, 'Bad-Request', 'workspaceID');
+    assertError(
+      await c.backups.setSchedule(wg, ro.workspace_id!, { schedule: '0 * * * *' }),
+      400,
+      'Bad-Request',
+      'workspaceID',
+    );
     assertOk(await c.workspaces.pause(wg, rw.workspace_id!));
     await waitForStatus(c, wg, rw.workspace_id!, 'Stopped');
     assertError(await c.backups.create(wg, rw.workspace_id!), 409, 'Bad-Request', 'status');
@@ -117,10 +136,33 @@ describe(`backups (${storeName})`, () => {
     for (const schedule of ['0 * * *', '0 0 * * * *', '61 * * * *', '@daily', 'every hour']) {
       assertError(await c.backups.setSchedule(wg, id, { schedule }), 400, 'Bad-Request', 'schedule');
     }
-    assertError(await c.backups.setSchedule(wg, id, { schedule: '0 * * * *', max_retry: 11 }), 400, 'Bad-Request', 'max_retry');
-    assertError(await c.backups.setSchedule(wg, id, { schedule: '0 * * * *', max_backup_files: 0 }), 400, 'Bad-Request', 'max_backup_files');
-    assertError(await c.backups.setSchedule(wg, id, { schedule: '0 * * * *', max_backup_files: 4 }), 403, 'Quota-Exceed', 'max_backup_files');
-    const saved = assertOk(await c.backups.setSchedule(wg, id, { schedule: '30 2 * * *', max_backup_files: 3, max_reserved_days: 5, max_retry: 2, pause: true }));
+    assertError(
+      await c.backups.setSchedule(wg, id, { schedule: '0 * * * *', max_retry: 11 }),
+      400,
+      'Bad-Request',
+      'max_retry',
+    );
+    assertError(
+      await c.backups.setSchedule(wg, id, { schedule: '0 * * * *', max_backup_files: 0 }),
+      400,
+      'Bad-Request',
+      'max_backup_files',
+    );
+    assertError(
+      await c.backups.setSchedule(wg, id, { schedule: '0 * * * *', max_backup_files: 4 }),
+      403,
+      'Quota-Exceed',
+      'max_backup_files',
+    );
+    const saved = assertOk(
+      await c.backups.setSchedule(wg, id, {
+        schedule: '30 2 * * *',
+        max_backup_files: 3,
+        max_reserved_days: 5,
+        max_retry: 2,
+        pause: true,
+      }),
+    );
     assert.equal(saved.timezone, 'UTC');
     assert.equal(saved.next_run_at, undefined, 'a paused schedule has no next run');
     assert.deepEqual(assertOk(await c.backups.getSchedule(id)), saved);
@@ -132,7 +174,12 @@ describe(`backups (${storeName})`, () => {
 
     const free = await org('free');
     const freeWs = (await activeWorkspace(free.c, free.wg, { name: 'bk-sched-free' })).workspace_id!;
-    assertError(await free.c.backups.setSchedule(free.wg, freeWs, { schedule: '0 * * * *' }), 403, 'Quota-Exceed', 'max_backup_files');
+    assertError(
+      await free.c.backups.setSchedule(free.wg, freeWs, { schedule: '0 * * * *' }),
+      403,
+      'Quota-Exceed',
+      'max_backup_files',
+    );
   });
 
   it('automatic backups fire at the cron instants; retention keeps max_backup_files; pause stops firings', async () => {
@@ -140,20 +187,37 @@ describe(`backups (${storeName})`, () => {
     const id = (await activeWorkspace(c, wg, { name: 'bk-auto', x_test_env: 'topology=2MiB' })).workspace_id!;
     const manual = assertOk(await c.backups.create(wg, id, { tag: 'manual' }));
     await waitForBackups(c, id, settled(manual.id));
-    const schedule = assertOk(await c.backups.setSchedule(wg, id, { schedule: '0 * * * *', max_backup_files: 2, max_reserved_days: 30, max_retry: 0 }));
+    const schedule = assertOk(
+      await c.backups.setSchedule(wg, id, {
+        schedule: '0 * * * *',
+        max_backup_files: 2,
+        max_reserved_days: 30,
+        max_retry: 0,
+      }),
+    );
     const first = Date.parse(schedule.next_run_at!);
     assert.equal(first % (HOUR * 1000), 0, 'hourly, on the hour (UTC)');
 
     await moveTo(c, schedule.next_run_at!);
     let auto = resultOf(await c.backups.listByWorkspace(id)).filter((b) => b.is_automatic);
-    assert.deepEqual(auto.map((b) => [b.time, b.status, b.size_bytes]), [[new Date(first).toISOString().replace('.000', ''), 'Succeeded', String(2 * MiB)]]);
+    assert.deepEqual(
+      auto.map((b) => [b.time, b.status, b.size_bytes]),
+      [[new Date(first).toISOString().replace('.000', ''), 'Succeeded', String(2 * MiB)]],
+    );
 
     await advance(c, 3 * HOUR);
     const all = resultOf(await c.backups.listByWorkspace(id));
     auto = all.filter((b) => b.is_automatic);
     const at = (hours: number) => new Date(first + hours * HOUR * 1000).toISOString().replace('.000', '');
-    assert.deepEqual(auto.map((b) => b.time), [at(2), at(3)], 'the two newest automatic backups are kept');
-    assert.ok(all.some((b) => b.id === manual.id), 'retention never touches manual backups');
+    assert.deepEqual(
+      auto.map((b) => b.time),
+      [at(2), at(3)],
+      'the two newest automatic backups are kept',
+    );
+    assert.ok(
+      all.some((b) => b.id === manual.id),
+      'retention never touches manual backups',
+    );
     const state = assertOk(await c.backups.getSchedule(id));
     assert.equal(state.last_run_at, at(3));
     assert.equal(state.last_run_outcome, 'started');
@@ -162,31 +226,46 @@ describe(`backups (${storeName})`, () => {
 
     assertOk(await c.backups.setSchedule(wg, id, { pause: true }));
     await advance(c, 3 * HOUR);
-    assert.deepEqual(resultOf(await c.backups.listByWorkspace(id)).filter((b) => b.is_automatic).map((b) => b.time), [at(2), at(3)]);
+    assert.deepEqual(
+      resultOf(await c.backups.listByWorkspace(id))
+        .filter((b) => b.is_automatic)
+        .map((b) => b.time),
+      [at(2), at(3)],
+    );
   });
 
   it('retention by max_reserved_days, by the manual clock', async () => {
     const { c, wg } = await org();
     const id = (await activeWorkspace(c, wg, { name: 'bk-days' })).workspace_id!;
-    const schedule = assertOk(await c.backups.setSchedule(wg, id, { schedule: '0 0 * * *', max_backup_files: 7, max_reserved_days: 2 }));
+    const schedule = assertOk(
+      await c.backups.setSchedule(wg, id, { schedule: '0 0 * * *', max_backup_files: 7, max_reserved_days: 2 }),
+    );
     const first = Date.parse(schedule.next_run_at!);
     const at = (days: number) => new Date(first + days * DAY * 1000).toISOString().replace('.000', '');
     await moveTo(c, schedule.next_run_at!);
     await advance(c, 2 * DAY);
     // The backup of day 0 is two days old at day 2 and goes; days 1 and 2 stay.
-    assert.deepEqual(resultOf(await c.backups.listByWorkspace(id)).map((b) => b.time), [at(1), at(2)]);
+    assert.deepEqual(
+      resultOf(await c.backups.listByWorkspace(id)).map((b) => b.time),
+      [at(1), at(2)],
+    );
     // Retention applies while paused too.
     assertOk(await c.backups.setSchedule(wg, id, { pause: true }));
     await advance(c, DAY);
-    assert.deepEqual(resultOf(await c.backups.listByWorkspace(id)).map((b) => b.time), [at(2)]);
+    assert.deepEqual(
+      resultOf(await c.backups.listByWorkspace(id)).map((b) => b.time),
+      [at(2)],
+    );
     await advance(c, DAY);
     assert.deepEqual(resultOf(await c.backups.listByWorkspace(id)), []);
   });
 
-  it('a firing while the workspace is Stopped is recorded as skipped; a failed automatic backup is retried max_retry times', async () => {
+  it('a firing while the workspace is Stopped is skipped; a failed automatic backup is retried max_retry', async () => {
     const { c, wg } = await org();
     const id = (await activeWorkspace(c, wg, { name: 'bk-skip' })).workspace_id!;
-    const schedule = assertOk(await c.backups.setSchedule(wg, id, { schedule: '15 * * * *', max_backup_files: 3, max_retry: 2 }));
+    const schedule = assertOk(
+      await c.backups.setSchedule(wg, id, { schedule: '15 * * * *', max_backup_files: 3, max_retry: 2 }),
+    );
     assertOk(await c.workspaces.pause(wg, id));
     await waitForStatus(c, wg, id, 'Stopped');
     await moveTo(c, schedule.next_run_at!);
@@ -201,21 +280,21 @@ describe(`backups (${storeName})`, () => {
     await advance(c, HOUR);
     const [failed] = resultOf(await c.backups.listByWorkspace(id));
     assert.equal(failed!.status, 'Failed');
-    const op = resultOf(await c.operations.list(failed!.id))[0]!;
+    const op = resultOf(await c.operations.list({ resource_id: failed!.id }))[0]!;
     assert.equal(op.kind, 'backup.create');
     assert.equal(op.max_attempts, 3);
     assert.equal(op.attempt, 3);
     assertOk(await c.backups.setSchedule(wg, id, { pause: true }));
   });
 
-  it('restore: job InProgress while Restoring, then Succeeded and the workspace Active with the backup data', async () => {
+  it('restore: job InProgress while Restoring, then Succeeded, the workspace Active with the backup data', async () => {
     const { c, wg } = await org();
     const id = (await activeWorkspace(c, wg, { name: 'bk-restore', x_test_env: 'topology=7MiB' })).workspace_id!;
     const backup = assertOk(await c.backups.create(wg, id));
     await waitForBackups(c, id, settled(backup.id));
     assertOk(await c.workspaces.update(wg, id, { x_test_env: 'slow:restore=60s' }));
 
-    const { job_id } = assertOk(await c.backups.restore(wg, id, backup.id));
+    const job_id = assertOk(await c.backups.restore(wg, id, { backup_id: backup.id }));
     assert.equal(typeof job_id, 'string');
     const restoring = resultOf(await c.workspaces.get(wg, id));
     assert.equal(restoring.status, 'Restoring');
@@ -225,9 +304,9 @@ describe(`backups (${storeName})`, () => {
     assert.equal(running.backup_id, backup.id);
     assert.equal(running.finished_at, undefined);
     // Neither a second restore nor a new backup while Restoring; the backup in use stays.
-    assertError(await c.backups.restore(wg, id, backup.id), 409, 'Bad-Request', 'status');
+    assertError(await c.backups.restore(wg, id, { backup_id: backup.id }), 409, 'Bad-Request', 'status');
     assertError(await c.backups.create(wg, id), 409, 'Bad-Request', 'status');
-    assertError(await c.backups.delete(wg, id, backup.id), 409, 'Bad-Request', 'backup_id');
+    assertError(await c.backups.delete(wg, id, { backup_id: backup.id }), 409, 'Bad-Request', 'backup_id');
 
     await advance(c, 60);
     const active = await waitForStatus(c, wg, id, 'Active');
@@ -244,11 +323,16 @@ describe(`backups (${storeName})`, () => {
     const id = (await activeWorkspace(c, wg, { name: 'bk-restore-no', x_test_env: 'fail:backup' })).workspace_id!;
     const failed = assertOk(await c.backups.create(wg, id));
     await waitForBackups(c, id, settled(failed.id));
-    assertError(await c.backups.restore(wg, id, failed.id), 409, 'Bad-Request', 'backup_id');
-    assertError(await c.backups.restore(wg, id, '0190a1b2-0000-7000-8000-000000000000'), 404, 'Not-Found', 'backup_id');
+    assertError(await c.backups.restore(wg, id, { backup_id: failed.id }), 409, 'Bad-Request', 'backup_id');
+    assertError(
+      await c.backups.restore(wg, id, { backup_id: '0190a1b2-0000-7000-8000-000000000000' }),
+      404,
+      'Not-Found',
+      'backup_id',
+    );
     const other = (await activeWorkspace(c, wg, { name: 'bk-restore-other' })).workspace_id!;
-    assertError(await c.backups.restore(wg, other, failed.id), 404, 'Not-Found', 'backup_id');
-    assertError(await c.backups.restore(wg, other, ''), 400, 'Bad-Request', 'backup_id');
+    assertError(await c.backups.restore(wg, other, { backup_id: failed.id }), 404, 'Not-Found', 'backup_id');
+    assertError(await c.backups.restore(wg, other, { backup_id: '' }), 400, 'Bad-Request', 'backup_id');
   });
 
   it('a restore failure injected with x_test_env: workspace Failed, job Failed with its error', async () => {
@@ -257,7 +341,7 @@ describe(`backups (${storeName})`, () => {
     const backup = assertOk(await c.backups.create(wg, id));
     await waitForBackups(c, id, settled(backup.id));
     assertOk(await c.workspaces.update(wg, id, { x_test_env: 'fail:restore' }));
-    const { job_id } = assertOk(await c.backups.restore(wg, id, backup.id));
+    const job_id = assertOk(await c.backups.restore(wg, id, { backup_id: backup.id }));
     const failed = await waitForStatus(c, wg, id, 'Failed');
     assert.match(failed.err_message!, /restore/);
     const status = assertOk(await c.backups.restoreStatus(id, job_id));
@@ -275,8 +359,8 @@ describe(`backups (${storeName})`, () => {
     const viewer = await server.orgClient(`backups-${orgs}`, { role: 'viewer' });
     assert.equal(assertOk(await viewer.backups.list(wg, id)).length, 1);
     assertError(await viewer.backups.create(wg, id), 403, 'Forbidden', 'x-api-key');
-    assertError(await viewer.backups.delete(wg, id, backup.id), 403, 'Forbidden', 'x-api-key');
-    assertError(await viewer.backups.restore(wg, id, backup.id), 403, 'Forbidden', 'x-api-key');
+    assertError(await viewer.backups.delete(wg, id, { backup_id: backup.id }), 403, 'Forbidden', 'x-api-key');
+    assertError(await viewer.backups.restore(wg, id, { backup_id: backup.id }), 403, 'Forbidden', 'x-api-key');
     assertError(await viewer.backups.setSchedule(wg, id, { schedule: '0 * * * *' }), 403, 'Forbidden', 'x-api-key');
 
     const admin = await server.orgClient(`backups-${orgs}`, { role: 'workspace-admin', workspaceIds: [id] });

@@ -14,9 +14,19 @@ describe(`cloud providers (${storeName})`, () => {
 
   /** Registers an aws provider in us-east-1 with a unique name. */
   const register = (client: AcaciaClient, extra: Record<string, unknown> = {}) =>
-    client.cloudProviders.create({ name: `byoc-${++seq}`, platform: 'aws', region: 'us-east-1', role_arn: ARN, ...extra });
-  const waitFor = (client: AcaciaClient, id: string, status: string) => client.waitForCloudProvider(id, (p) => p.status === status);
-  async function activeProvider(client: AcaciaClient, extra: Record<string, unknown> = {}): Promise<CloudProviderRecord> {
+    client.cloudProviders.create({
+      name: `byoc-${++seq}`,
+      platform: 'aws',
+      region: 'us-east-1',
+      role_arn: ARN,
+      ...extra,
+    });
+  const waitFor = (client: AcaciaClient, id: string, status: string) =>
+    client.waitForCloudProvider(id, (p) => p.status === status);
+  async function activeProvider(
+    client: AcaciaClient,
+    extra: Record<string, unknown> = {},
+  ): Promise<CloudProviderRecord> {
     const created = assertOk(await register(client, extra));
     const active = await waitFor(client, created.id, 'Active');
     assert.equal(active.status, 'Active', JSON.stringify(active));
@@ -30,7 +40,13 @@ describe(`cloud providers (${storeName})`, () => {
   after(() => server.close());
 
   it('registers a provider as Pending, then the provisioner makes it Active and fills its infrastructure', async () => {
-    const created = assertOk(await register(admin, { name: 'prod-account', options: { account_id: '123456789012', secure_connection: true }, role_external_id: 'ext-1' }));
+    const created = assertOk(
+      await register(admin, {
+        name: 'prod-account',
+        options: { account_id: '123456789012', secure_connection: true },
+        role_external_id: 'ext-1',
+      }),
+    );
     assert.match(created.id, UUID);
     assert.equal(created.short_id, created.id.replace(/-/g, '').slice(-8));
     assert.equal(created.status, 'Pending');
@@ -63,8 +79,11 @@ describe(`cloud providers (${storeName})`, () => {
 
     const listed = assertOk(await admin.cloudProviders.list());
     assert.ok(listed.some((p) => p.id === created.id && p.type === 'private'));
-    const ops = assertOk(await admin.operations.list(created.id));
-    assert.deepEqual(ops.map((o) => [o.kind, o.state, o.resource_type]), [['cloud_provider.provision', 'succeeded', 'cloud_provider']]);
+    const ops = assertOk(await admin.operations.list({ resource_id: created.id }));
+    assert.deepEqual(
+      ops.map((o) => [o.kind, o.state, o.resource_type]),
+      [['cloud_provider.provision', 'succeeded', 'cloud_provider']],
+    );
   });
 
   it('shows Provisioning while the provisioner works, on the manual clock', async () => {
@@ -86,15 +105,29 @@ describe(`cloud providers (${storeName})`, () => {
     const wg = await admin.workgroups.create({ cloud_provider_id: created.id });
     assertError(wg, 409, 'Bad-Request', 'cloud_provider_id');
     assertError(await admin.cloudProviders.upgrade(created.id, {}), 409, 'Bad-Request', 'status');
-    assert.equal(assertOk(await admin.cloudProviders.delete(created.id)).id, created.id, 'a failed provider can be deleted');
+    assert.equal(
+      assertOk(await admin.cloudProviders.delete(created.id)).id,
+      created.id,
+      'a failed provider can be deleted',
+    );
   });
 
   it('refuses invalid registrations, naming every field', async () => {
-    const missing = await admin.cloudProviders.create({});
+    const missing = await admin.cloudProviders.create({} as never);
     for (const field of ['platform', 'region', 'role_arn']) assertError(missing, 400, 'Bad-Request', field);
     assertError(await register(admin, { role_arn: 'arn:aws:iam::1234:role/x' }), 400, 'Bad-Request', 'role_arn');
-    assertError(await register(admin, { role_arn: 'arn:aws:iam::123456789012:user/x' }), 400, 'Bad-Request', 'role_arn');
-    assertError(await register(admin, { options: { account_id: '999999999999' } }), 400, 'Bad-Request', 'options.account_id');
+    assertError(
+      await register(admin, { role_arn: 'arn:aws:iam::123456789012:user/x' }),
+      400,
+      'Bad-Request',
+      'role_arn',
+    );
+    assertError(
+      await register(admin, { options: { account_id: '999999999999' } }),
+      400,
+      'Bad-Request',
+      'options.account_id',
+    );
     assertError(await register(admin, { region: 'mars-north-1' }), 400, 'Bad-Request', 'region');
     assertError(await register(admin, { platform: 'gcp', region: 'us-east-1' }), 400, 'Bad-Request', 'region');
     assertError(await register(admin, { platform: 'ibm' }), 400, 'Bad-Request', 'platform');
@@ -103,24 +136,49 @@ describe(`cloud providers (${storeName})`, () => {
     assertError(await register(admin, { name: '' }), 400, 'Bad-Request', 'name');
     assertError(await register(admin, { name: 'x'.repeat(65) }), 400, 'Bad-Request', 'name');
     assertError(await register(admin, { vpc_id: 'vpc-1' }), 400, 'Bad-Request', 'vpc_id');
-    assertError(await register(admin, { options: { secure_connection: 'yes' } }), 400, 'Bad-Request', 'options.secure_connection');
+    assertError(
+      await register(admin, { options: { secure_connection: 'yes' } }),
+      400,
+      'Bad-Request',
+      'options.secure_connection',
+    );
     assertError(await register(admin, { x_test_env: 'explode:now' }), 400, 'Bad-Request', 'x_test_env');
     assertError(await register(admin, { x_test_env: 'fail:create' }), 400, 'Bad-Request', 'x_test_env');
 
-    const gcp = assertOk(await admin.cloudProviders.create({ name: 'gcp-one', platform: 'gcp', region: 'us-central1', role_arn: 'acacia@proj.iam.gserviceaccount.com' }));
+    const gcp = assertOk(
+      await admin.cloudProviders.create({
+        name: 'gcp-one',
+        platform: 'gcp',
+        region: 'us-central1',
+        role_arn: 'acacia@proj.iam.gserviceaccount.com',
+      }),
+    );
     assert.equal(gcp.platform, 'gcp');
-    assertError(await admin.cloudProviders.create({ name: 'GCP-ONE', platform: 'aws', region: 'us-east-1', role_arn: ARN }), 409, 'Bad-Request', 'name');
+    assertError(
+      await admin.cloudProviders.create({ name: 'GCP-ONE', platform: 'aws', region: 'us-east-1', role_arn: ARN }),
+      409,
+      'Bad-Request',
+      'name',
+    );
   });
 
   it('is for enterprise org-admins: other tiers get API-Disabled, other roles Forbidden', async () => {
     const premium = await server.orgClient('premium-org', { tier: 'premium' });
     assertError(await register(premium), 403, 'API-Disabled', 'tier');
-    assertError(await premium.cloudProviders.validate({ platform: 'aws', region: 'us-east-1', role_arn: ARN }), 403, 'API-Disabled', 'tier');
+    assertError(
+      await premium.cloudProviders.validate({ platform: 'aws', region: 'us-east-1', role_arn: ARN }),
+      403,
+      'API-Disabled',
+      'tier',
+    );
     const someProvider = await publicProvider(premium);
     assertError(await premium.cloudProviders.update(someProvider, { name: 'x' }), 403, 'API-Disabled', 'tier');
     assertError(await premium.cloudProviders.upgrade(someProvider, {}), 403, 'API-Disabled', 'tier');
     assertError(await premium.cloudProviders.delete(someProvider), 403, 'API-Disabled', 'tier');
-    assert.ok(assertOk(await premium.cloudProviders.list()).every((p) => p.type === 'public'), 'reads still work');
+    assert.ok(
+      assertOk(await premium.cloudProviders.list()).every((p) => p.type === 'public'),
+      'reads still work',
+    );
 
     const viewer = await server.orgClient('default', { role: 'viewer' });
     assertError(await register(viewer), 403, 'Forbidden', 'x-api-key');
@@ -130,34 +188,97 @@ describe(`cloud providers (${storeName})`, () => {
 
   it('validates a registration without creating anything', async () => {
     const before = assertOk(await admin.cloudProviders.list()).length;
-    const message = assertOk(await admin.cloudProviders.validate({ platform: 'aws', region: 'eu-west-1', role_arn: ARN, account_id: '123456789012', secure_connection: true }));
+    const message = assertOk(
+      await admin.cloudProviders.validate({
+        platform: 'aws',
+        region: 'eu-west-1',
+        role_arn: ARN,
+        account_id: '123456789012',
+        secure_connection: true,
+      }),
+    );
     assert.equal(typeof message, 'string');
     assert.match(message, /validation succeeded: role provisioner can be assumed in account 123456789012/);
     assert.equal(assertOk(await admin.cloudProviders.list()).length, before);
 
-    assertError(await admin.cloudProviders.validate({ platform: 'aws', region: 'eu-west-1', role_arn: 'arn:aws:iam::123456789012:role/deny-all' }), 400, 'Bad-Request', 'role_arn');
-    assertError(await admin.cloudProviders.validate({ platform: 'aws', region: 'eu-west-1', role_arn: ARN, x_test_env: 'fail:validate' }), 400, 'Bad-Request', 'role_arn');
-    assertError(await admin.cloudProviders.validate({ platform: 'aws', region: 'eu-west-1', role_arn: ARN, account_id: '000000000000' }), 400, 'Bad-Request', 'account_id');
-    assertError(await admin.cloudProviders.validate({ platform: 'aws', region: 'nowhere', role_arn: ARN }), 400, 'Bad-Request', 'region');
+    assertError(
+      await admin.cloudProviders.validate({
+        platform: 'aws',
+        region: 'eu-west-1',
+        role_arn: 'arn:aws:iam::123456789012:role/deny-all',
+      }),
+      400,
+      'Bad-Request',
+      'role_arn',
+    );
+    assertError(
+      await admin.cloudProviders.validate({
+        platform: 'aws',
+        region: 'eu-west-1',
+        role_arn: ARN,
+        x_test_env: 'fail:validate',
+      }),
+      400,
+      'Bad-Request',
+      'role_arn',
+    );
+    assertError(
+      await admin.cloudProviders.validate({
+        platform: 'aws',
+        region: 'eu-west-1',
+        role_arn: ARN,
+        account_id: '000000000000',
+      }),
+      400,
+      'Bad-Request',
+      'account_id',
+    );
+    assertError(
+      await admin.cloudProviders.validate({ platform: 'aws', region: 'nowhere', role_arn: ARN }),
+      400,
+      'Bad-Request',
+      'region',
+    );
     const empty = await admin.cloudProviders.validate({} as never);
     for (const field of ['platform', 'region', 'role_arn']) assertError(empty, 400, 'Bad-Request', field);
   });
 
   it('renames and records a version (operation 20), honouring If-Match', async () => {
     const p = await activeProvider(admin);
-    const updated = assertOk(await admin.cloudProviders.update(p.id, { name: 'renamed-account', version: '1.4.0' }, { ifMatch: p.version_number }));
+    const updated = assertOk(
+      await admin.cloudProviders.update(
+        p.id,
+        { name: 'renamed-account', version: '1.4.0' },
+        { ifMatch: p.version_number },
+      ),
+    );
     assert.equal(updated.name, 'renamed-account');
     assert.equal(updated.version, '1.4.0');
     assert.equal(updated.version_number, p.version_number + 1);
     assert.equal(updated.vpc_id, p.vpc_id, 'omitted fields keep their values');
 
-    assertError(await admin.cloudProviders.update(p.id, { name: 'again' }, { ifMatch: p.version_number }), 412, 'Bad-Request', 'If-Match');
+    assertError(
+      await admin.cloudProviders.update(p.id, { name: 'again' }, { ifMatch: p.version_number }),
+      412,
+      'Bad-Request',
+      'If-Match',
+    );
     assertError(await admin.cloudProviders.update(p.id, { version: 'latest' }), 400, 'Bad-Request', 'version');
     assertError(await admin.cloudProviders.update(p.id, { name: '' }), 400, 'Bad-Request', 'name');
-    assertError(await admin.cloudProviders.update(p.id, { region: 'eu-west-1' } as never), 400, 'Bad-Request', 'region');
+    assertError(
+      await admin.cloudProviders.update(p.id, { region: 'eu-west-1' } as never),
+      400,
+      'Bad-Request',
+      'region',
+    );
     const other = await activeProvider(admin);
     assertError(await admin.cloudProviders.update(other.id, { name: 'Renamed-Account' }), 409, 'Bad-Request', 'name');
-    assertError(await admin.cloudProviders.update('no-such-provider', { name: 'x' }), 404, 'Not-Found', 'cloudProviderID');
+    assertError(
+      await admin.cloudProviders.update('no-such-provider', { name: 'x' }),
+      404,
+      'Not-Found',
+      'cloudProviderID',
+    );
 
     const pub = await publicProvider(admin);
     assertError(await admin.cloudProviders.update(pub, { name: 'mine' }), 403, 'Forbidden', 'cloudProviderID');
@@ -170,8 +291,15 @@ describe(`cloud providers (${storeName})`, () => {
     const operationId = assertOk(
       await admin.cloudProviders.upgrade(p.id, {
         cluster_enabled_log_types: ['api', 'audit'],
-        components: [{ name: 'operator', version: '1.3.0' }, { name: 'gateway', version: '0.9.1' }],
-        node_group_config: { ng_16: { max_size: 10 }, ng_64: { min_size: 1, max_size: 2, overprovisioning_factor: 1 }, prefetch_image_list: ['tigergraph:4.2.1'] },
+        components: [
+          { name: 'operator', version: '1.3.0' },
+          { name: 'gateway', version: '0.9.1' },
+        ],
+        node_group_config: {
+          ng_16: { max_size: 10 },
+          ng_64: { min_size: 1, max_size: 2, overprovisioning_factor: 1 },
+          prefetch_image_list: ['tigergraph:4.2.1'],
+        },
       }),
     );
     assert.equal(typeof operationId, 'string');
@@ -195,14 +323,53 @@ describe(`cloud providers (${storeName})`, () => {
 
   it('refuses invalid upgrades, and a failing upgrade leaves the provider Failed with last_error', async () => {
     const p = await activeProvider(admin, { x_test_env: 'fail:upgrade' });
-    assertError(await admin.cloudProviders.upgrade(p.id, { node_group_config: { ng_16: { min_size: 5 } } }), 400, 'Bad-Request', 'node_group_config.ng_16.min_size');
-    assertError(await admin.cloudProviders.upgrade(p.id, { node_group_config: { ng_32: { min_size: -1 } } }), 400, 'Bad-Request', 'node_group_config.ng_32.min_size');
-    assertError(await admin.cloudProviders.upgrade(p.id, { node_group_config: { ng_32: { overprovisioning_factor: -1 } } }), 400, 'Bad-Request', 'node_group_config.ng_32.overprovisioning_factor');
-    assertError(await admin.cloudProviders.upgrade(p.id, { node_group_config: { ng_8: { min_size: 1 } } } as never), 400, 'Bad-Request', 'node_group_config.ng_8');
-    assertError(await admin.cloudProviders.upgrade(p.id, { node_group_config: { prefetch_image_list: [1] } } as never), 400, 'Bad-Request', 'node_group_config.prefetch_image_list[0]');
-    assertError(await admin.cloudProviders.upgrade(p.id, { cluster_enabled_log_types: ['api', 'kernel'] } as never), 400, 'Bad-Request', 'cluster_enabled_log_types[1]');
-    assertError(await admin.cloudProviders.upgrade(p.id, { components: [{ name: 'x' }] } as never), 400, 'Bad-Request', 'components[0].version');
-    assert.equal(resultOf(await admin.cloudProviders.get(p.id)).version_number, p.version_number, 'refused upgrades change nothing');
+    assertError(
+      await admin.cloudProviders.upgrade(p.id, { node_group_config: { ng_16: { min_size: 5 } } }),
+      400,
+      'Bad-Request',
+      'node_group_config.ng_16.min_size',
+    );
+    assertError(
+      await admin.cloudProviders.upgrade(p.id, { node_group_config: { ng_32: { min_size: -1 } } }),
+      400,
+      'Bad-Request',
+      'node_group_config.ng_32.min_size',
+    );
+    assertError(
+      await admin.cloudProviders.upgrade(p.id, { node_group_config: { ng_32: { overprovisioning_factor: -1 } } }),
+      400,
+      'Bad-Request',
+      'node_group_config.ng_32.overprovisioning_factor',
+    );
+    assertError(
+      await admin.cloudProviders.upgrade(p.id, { node_group_config: { ng_8: { min_size: 1 } } } as never),
+      400,
+      'Bad-Request',
+      'node_group_config.ng_8',
+    );
+    assertError(
+      await admin.cloudProviders.upgrade(p.id, { node_group_config: { prefetch_image_list: [1] } } as never),
+      400,
+      'Bad-Request',
+      'node_group_config.prefetch_image_list[0]',
+    );
+    assertError(
+      await admin.cloudProviders.upgrade(p.id, { cluster_enabled_log_types: ['api', 'kernel'] } as never),
+      400,
+      'Bad-Request',
+      'cluster_enabled_log_types[1]',
+    );
+    assertError(
+      await admin.cloudProviders.upgrade(p.id, { components: [{ name: 'x' }] } as never),
+      400,
+      'Bad-Request',
+      'components[0].version',
+    );
+    assert.equal(
+      resultOf(await admin.cloudProviders.get(p.id)).version_number,
+      p.version_number,
+      'refused upgrades change nothing',
+    );
 
     assertOk(await admin.cloudProviders.upgrade(p.id, { cluster_enabled_log_types: ['scheduler'] }));
     const failed = await waitFor(admin, p.id, 'Failed');

@@ -10,7 +10,7 @@ import { newWorkgroup } from './helpers/workspaces.js';
 const serve = (store: StoreLocation, key: string) => serveProcess(store, key, { ACACIA_SIM_SPEED: '1' });
 
 describe(`crash recovery (${storeName})`, () => {
-  it('after SIGKILL with operations in flight, a restarted server brings every workspace to its target once', async () => {
+  it('after SIGKILL with operations in flight, a restarted server brings each workspace to its target', async () => {
     const store = await freshStore();
     const key = newKeyText();
     let { child, client } = await serve(store, key);
@@ -26,9 +26,14 @@ describe(`crash recovery (${storeName})`, () => {
       // Half-way through provisioning (90 simulated seconds), attach a reader to each database.
       assertOk(await client.moveClock({ advance_seconds: 45 }));
       for (const [i, db] of databases.entries()) {
-        ids.push(resultOf(await client.workspaces.create(wg, { name: `crash-ro-${i}`, is_rw: false, tg_database_id: db })).workspace_id!);
+        ids.push(
+          resultOf(await client.workspaces.create(wg, { name: `crash-ro-${i}`, is_rw: false, tg_database_id: db }))
+            .workspace_id!,
+        );
       }
-      const inFlight = resultOf(await client.operations.list()).filter((o) => o.state === 'pending' || o.state === 'running');
+      const inFlight = resultOf(await client.operations.list()).filter(
+        (o) => o.state === 'pending' || o.state === 'running',
+      );
       assert.equal(inFlight.length, 8, 'every create is still in flight at the kill');
 
       await stopProcess(child, 'SIGKILL');
@@ -37,14 +42,30 @@ describe(`crash recovery (${storeName})`, () => {
       // Past every simulated duration and any lease the dead process held.
       assertOk(await client.moveClock({ advance_seconds: 300 }));
       const workspaces = resultOf(await client.workspaces.list(wg));
-      assert.deepEqual(workspaces.map((w) => w.workspace_id).sort(), [...ids].sort(), 'no workspace lost or duplicated');
-      assert.ok(workspaces.every((w) => w.status === 'Active'), JSON.stringify(workspaces.map((w) => w.status)));
-      assert.deepEqual(resultOf(await client.databases.list(wg)).map((d) => d.database_id).sort(), [...databases].sort(), 'no database lost or duplicated');
+      assert.deepEqual(
+        workspaces.map((w) => w.workspace_id).sort(),
+        [...ids].sort(),
+        'no workspace lost or duplicated',
+      );
+      assert.ok(
+        workspaces.every((w) => w.status === 'Active'),
+        JSON.stringify(workspaces.map((w) => w.status)),
+      );
+      assert.deepEqual(
+        resultOf(await client.databases.list(wg))
+          .map((d) => d.database_id)
+          .sort(),
+        [...databases].sort(),
+        'no database lost or duplicated',
+      );
 
       const ops = resultOf(await client.operations.list());
       assert.equal(ops.length, 8, 'one create operation per workspace');
       assert.deepEqual(new Set(ops.map((o) => o.resource_id)), new Set(ids));
-      assert.ok(ops.every((o) => o.state === 'succeeded'), JSON.stringify(ops.map((o) => o.state)));
+      assert.ok(
+        ops.every((o) => o.state === 'succeeded'),
+        JSON.stringify(ops.map((o) => o.state)),
+      );
 
       // The restarted server keeps serving the lifecycle.
       assertOk(await client.workspaces.pause(wg, ids[0]!));

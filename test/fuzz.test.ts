@@ -41,49 +41,103 @@ async function buildFixture(client: AcaciaClient): Promise<Fixture> {
   const workgroup = await newWorkgroup(client, 'fuzz');
   const ws = await activeWorkspace(client, workgroup, { name: 'fuzz-ws' });
   const workspace = ws.workspace_id!;
-  const schedule = resultOf(await client.schedules.create(workgroup, workspace, { workspace_id: workspace, repeat: 'daily', time: '03:00', timezone: 'UTC', action: 'pause' }));
+  const schedule = resultOf(
+    await client.schedules.create(workgroup, workspace, {
+      workspace_id: workspace,
+      repeat: 'daily',
+      time: '03:00',
+      timezone: 'UTC',
+      action: 'pause',
+    }),
+  );
   const entry = resultOf(await client.allowList.create(workgroup, { cidr: '10.9.0.0/16', note: 'fuzz' }));
   resultOf(await client.dbUsers.create(workgroup, workspace, { username: 'fuzzer', password: 'Fuzz-Passw0rd!' }));
   const backup = resultOf(await client.backups.create(workgroup, workspace, { tag: 'fuzz' }));
   const addon = resultOf(await client.addons.catalog())[0]!.addons_id;
-  const installed = resultOf(await client.addons.install(addon, 'true'));
-  const config = resultOf(await client.addons.createConfig(installed.id, { config_name: 'fuzzcfg', config_value: 'v' }));
-  const provider = resultOf(await client.cloudProviders.create({ name: 'fuzz-byoc', platform: 'aws', region: 'us-east-1', role_arn: ARN }));
+  const installed = resultOf(await client.addons.install(addon, { enable: 'true' }));
+  const config = resultOf(
+    await client.addons.createConfig(installed.id, { config_name: 'fuzzcfg', config_value: 'v' }),
+  );
+  const provider = resultOf(
+    await client.cloudProviders.create({ name: 'fuzz-byoc', platform: 'aws', region: 'us-east-1', role_arn: ARN }),
+  );
   await client.waitForCloudProvider(provider.id, (p) => p.status === 'Active');
   resultOf(await client.apiKeys.create({ key_name: 'fuzz-viewer', role: 'viewer' }));
-  const operation = resultOf(await client.operations.list(workspace))[0]!.id;
+  const operation = resultOf(await client.operations.list({ resource_id: workspace }))[0]!.id;
   return {
-    workgroup, workspace, database: ws.database_id!, schedule: schedule.id, allowListEntry: entry.id, backup: backup.id, operation,
-    cloudProvider: provider.id, publicProvider: publicId, addon, installedAddon: installed.id, addonConfig: config, keyName: 'fuzz-viewer',
+    workgroup,
+    workspace,
+    database: ws.database_id!,
+    schedule: schedule.id,
+    allowListEntry: entry.id,
+    backup: backup.id,
+    operation,
+    cloudProvider: provider.id,
+    publicProvider: publicId,
+    addon,
+    installedAddon: installed.id,
+    addonConfig: config,
+    keyName: 'fuzz-viewer',
   };
 }
 
 /** Known-good body values by property name: with them a generated body is valid but for its one violation. */
 function hintsOf(f: Fixture): Hints {
   return {
-    cloud_provider_id: f.publicProvider, workspace_id: f.workspace, tg_database_id: f.database, backup_id: f.backup, addons_id: f.addon,
-    platform: 'aws', region: 'us-east-1', role_arn: ARN, cidr: '10.8.0.0/16', repeat: 'daily', time: '04:00', timezone: 'UTC',
-    key_name: 'fuzz-key', role: 'viewer', username: 'fuzzer', password: 'Fuzz-Passw0rd!2', config_name: 'fuzzcfg', config_value: 'w',
-    tg_database_name: 'fuzz-db-renamed', name: 'fuzz-name', workgroup_name: 'fuzz-wg-renamed', enable: 'true',
+    cloud_provider_id: f.publicProvider,
+    workspace_id: f.workspace,
+    tg_database_id: f.database,
+    backup_id: f.backup,
+    addons_id: f.addon,
+    platform: 'aws',
+    region: 'us-east-1',
+    role_arn: ARN,
+    cidr: '10.8.0.0/16',
+    repeat: 'daily',
+    time: '04:00',
+    timezone: 'UTC',
+    key_name: 'fuzz-key',
+    role: 'viewer',
+    username: 'fuzzer',
+    password: 'Fuzz-Passw0rd!2',
+    config_name: 'fuzzcfg',
+    config_value: 'w',
+    tg_database_name: 'fuzz-db-renamed',
+    name: 'fuzz-name',
+    workgroup_name: 'fuzz-wg-renamed',
+    enable: 'true',
   };
 }
 
 function paramValueOf(f: Fixture) {
   return (op: Operation, name: string): string => {
     switch (name) {
-      case 'workgroupID': return f.workgroup;
-      case 'workspaceID': return f.workspace;
-      case 'databaseID': return f.database;
-      case 'scheduleID': return f.schedule;
-      case 'id': return op.path.includes('/operations/') ? f.operation : f.allowListEntry;
-      case 'jobID': return f.operation;
-      case 'cloudProviderID': return f.cloudProvider;
-      case 'addonsID': return f.addon;
-      case 'installedAddonsID': return f.installedAddon;
-      case 'configName': return 'fuzzcfg';
-      case 'configID': return f.addonConfig;
-      case 'key_name': return f.keyName;
-      default: throw new Error(`no fixture value for path parameter ${name} of ${op.method} ${op.path}`);
+      case 'workgroupID':
+        return f.workgroup;
+      case 'workspaceID':
+        return f.workspace;
+      case 'databaseID':
+        return f.database;
+      case 'scheduleID':
+        return f.schedule;
+      case 'id':
+        return op.path.includes('/operations/') ? f.operation : f.allowListEntry;
+      case 'jobID':
+        return f.operation;
+      case 'cloudProviderID':
+        return f.cloudProvider;
+      case 'addonsID':
+        return f.addon;
+      case 'installedAddonsID':
+        return f.installedAddon;
+      case 'configName':
+        return 'fuzzcfg';
+      case 'configID':
+        return f.addonConfig;
+      case 'key_name':
+        return f.keyName;
+      default:
+        throw new Error(`no fixture value for path parameter ${name} of ${op.method} ${op.path}`);
     }
   };
 }
@@ -94,7 +148,11 @@ async function quiescent(store: Store): Promise<StoreSnapshot> {
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 50));
     const next = await snapshotStore(store);
-    const busy = await store.db.selectFrom('operations').select('id').where('state', 'in', ['pending', 'running']).execute();
+    const busy = await store.db
+      .selectFrom('operations')
+      .select('id')
+      .where('state', 'in', ['pending', 'running'])
+      .execute();
     if (busy.length === 0 && diffSnapshots(last, next).length === 0) return next;
     last = next;
   }
@@ -137,14 +195,23 @@ describe(`fuzzing every operation with invalid requests (${storeName}, seed ${SE
   it('bounds every string, number and list a request may carry', () => {
     const unbounded = operations.flatMap((op) => [
       ...(op.body ? unboundedParts(op.body).map((p) => `${op.method} ${op.path} body ${p}`) : []),
-      ...op.params.flatMap((p) => unboundedParts(p.schema as JsonSchema).map((u) => `${op.method} ${op.path} ${p.in} ${p.name}: ${u}`)),
+      ...op.params.flatMap((p) =>
+        unboundedParts(p.schema as JsonSchema).map((u) => `${op.method} ${op.path} ${p.in} ${p.name}: ${u}`),
+      ),
     ]);
     assert.deepEqual(unbounded, []);
   });
 
   it('refuses every generated invalid request with a 4xx envelope, stays up, and changes nothing', async () => {
     const rng = new SeededRandom(SEED);
-    const ctx = { host: new URL(server.url).host, apiKey: server.bootstrapKey, rng, hints: hintsOf(fixture), paramValue: paramValueOf(fixture), filterParams: new Set(['configName']) };
+    const ctx = {
+      host: new URL(server.url).host,
+      apiKey: server.bootstrapKey,
+      rng,
+      hints: hintsOf(fixture),
+      paramValue: paramValueOf(fixture),
+      filterParams: new Set(['configName']),
+    };
     const cases: FuzzCase[] = operations.flatMap((op) => casesFor(op, ctx));
     const before = await quiescent(store);
     const failures: string[] = [];
@@ -165,15 +232,25 @@ describe(`fuzzing every operation with invalid requests (${storeName}, seed ${SE
     assert.ok(await healthy(server.url), 'the server stopped answering');
     const changed = diffSnapshots(before, await quiescent(store));
     const internal = server.logs.filter((l) => /"level":(50|60)/.test(l));
-    console.error(`fuzz: ${cases.length} requests over ${operations.length} operations in ${elapsed} ms (seed ${SEED}, ${storeName})`);
-    assert.deepEqual({ failures: failures.slice(0, 60), failureCount: failures.length, changed, internal: internal.slice(0, 5) }, { failures: [], failureCount: 0, changed: [], internal: [] });
+    console.error(
+      `fuzz: ${cases.length} requests over ${operations.length} ` +
+        `operations in ${elapsed} ms (seed ${SEED}, ${storeName})`,
+    );
+    assert.deepEqual(
+      { failures: failures.slice(0, 60), failureCount: failures.length, changed, internal: internal.slice(0, 5) },
+      { failures: [], failureCount: 0, changed: [], internal: [] },
+    );
   });
 });
 
 /** A raw exchange's response as the typed client would have returned it. */
 function asApiResponse(outcome: RawOutcome): ApiResponse<unknown> {
   assert.ok(outcome.response, 'no response');
-  return { status: outcome.response.status, headers: outcome.response.headers, body: JSON.parse(outcome.response.body.toString('utf8')) };
+  return {
+    status: outcome.response.status,
+    headers: outcome.response.headers,
+    body: JSON.parse(outcome.response.body.toString('utf8')),
+  };
 }
 
 describe(`what the fuzzer found, case by case (${storeName})`, () => {
@@ -182,7 +259,20 @@ describe(`what the fuzzer found, case by case (${storeName})`, () => {
   let f: Fixture;
   /** Sends the body bytes exactly as given (the typed client would re-encode them). */
   const json = (method: string, path: string, body: Buffer | string) =>
-    rawExchange(server.url, requestBytes(method, `${API}${path}`, [['host', new URL(server.url).host], ['x-api-key', server.bootstrapKey], ['content-type', 'application/json'], ['connection', 'close']], Buffer.from(body))).then(asApiResponse);
+    rawExchange(
+      server.url,
+      requestBytes(
+        method,
+        `${API}${path}`,
+        [
+          ['host', new URL(server.url).host],
+          ['x-api-key', server.bootstrapKey],
+          ['content-type', 'application/json'],
+          ['connection', 'close'],
+        ],
+        Buffer.from(body),
+      ),
+    ).then(asApiResponse);
 
   before(async () => {
     server = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' });
@@ -198,30 +288,80 @@ describe(`what the fuzzer found, case by case (${storeName})`, () => {
   });
 
   it('refuses strings with lone surrogates or NUL, naming the field (PostgreSQL cannot store NUL)', async () => {
-    assertError(await json('POST', `/add-ons/${f.installedAddon}/configs`, '{"config_name": "c", "config_value": "\\ud800"}'), 400, 'Bad-Request', 'config_value');
-    assertError(await json('POST', `/workgroups/${f.workgroup}/allow_list`, '{"cidr": "10.7.0.0/16", "note": "a\\u0000b"}'), 400, 'Bad-Request', 'note');
-    assertError(await json('POST', `/workgroups/${f.workgroup}/allow_list`, '{"cidr": "10.7.0.0/16", "n\\u0000": 1}'), 400, 'Bad-Request', 'n\u0000');
+    assertError(
+      await json('POST', `/add-ons/${f.installedAddon}/configs`, '{"config_name": "c", "config_value": "\\ud800"}'),
+      400,
+      'Bad-Request',
+      'config_value',
+    );
+    assertError(
+      await json('POST', `/workgroups/${f.workgroup}/allow_list`, '{"cidr": "10.7.0.0/16", "note": "a\\u0000b"}'),
+      400,
+      'Bad-Request',
+      'note',
+    );
+    assertError(
+      await json('POST', `/workgroups/${f.workgroup}/allow_list`, '{"cidr": "10.7.0.0/16", "n\\u0000": 1}'),
+      400,
+      'Bad-Request',
+      'n\u0000',
+    );
   });
 
   it('refuses bodies nested deeper than 64 levels (a deep enable_configuration was an internal error)', async () => {
     const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
     const body = `{"addons": [{"addons_id": "${f.addon}", "enable": true, "enable_configuration": ${deep}}]}`;
-    assertError(await json('PUT', `/workgroups/${f.workgroup}/workspaces/${f.workspace}`, body), 400, 'Bad-Request', 'body');
+    assertError(
+      await json('PUT', `/workgroups/${f.workgroup}/workspaces/${f.workspace}`, body),
+      400,
+      'Bad-Request',
+      'body',
+    );
     const nested = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
-    assertOk(await json('PUT', `/workgroups/${f.workgroup}/workspaces/${f.workspace}`, `{"addons": [{"addons_id": "${f.addon}", "enable": true, "enable_configuration": ${nested(60)}}]}`));
+    assertOk(
+      await json(
+        'PUT',
+        `/workgroups/${f.workgroup}/workspaces/${f.workspace}`,
+        `{"addons": [{"addons_id": "${f.addon}", "enable": true, "enable_configuration": ${nested(60)}}]}`,
+      ),
+    );
   });
 
   it('refuses a body with fields on a route that takes none, and still accepts {} there', async () => {
-    assertError(await client.request('DELETE', `${API}/cloud-providers/${f.cloudProvider}`, { body: { force: true } }), 400, 'Bad-Request', 'force');
-    assertError(await client.request('PUT', `${API}/workgroups/${f.workgroup}/allow_list/enable`, { body: [] }), 400, 'Bad-Request', 'body');
-    assert.equal(assertOk(await client.request<{ enable_allow_list: boolean }>('PUT', `${API}/workgroups/${f.workgroup}/allow_list/disable`, { body: {} })).enable_allow_list, false);
+    assertError(
+      await client.request('DELETE', `${API}/cloud-providers/${f.cloudProvider}`, { body: { force: true } }),
+      400,
+      'Bad-Request',
+      'force',
+    );
+    assertError(
+      await client.request('PUT', `${API}/workgroups/${f.workgroup}/allow_list/enable`, { body: [] }),
+      400,
+      'Bad-Request',
+      'body',
+    );
+    assertOk(await client.request('PUT', `${API}/workgroups/${f.workgroup}/allow_list/disable`, { body: {} }));
+    assert.equal(assertOk(await client.workgroups.get(f.workgroup)).enable_allow_list, false);
     assertOk(await client.cloudProviders.get(f.cloudProvider));
   });
 
   it('refuses a malformed If-Match on every route, including those without versions', async () => {
-    assertError(await client.request('DELETE', `${API}/apikeys/${f.keyName}`, { headers: { 'if-match': 'latest' } }), 400, 'Bad-Request', 'If-Match');
-    assert.ok(resultOf(await client.apiKeys.list()).some((k) => k.key_name === f.keyName), 'the key was not revoked');
-    assertError(await client.request('GET', `${API}/addons`, { headers: { 'if-match': '"1' } }), 400, 'Bad-Request', 'If-Match');
+    assertError(
+      await client.request('DELETE', `${API}/apikeys/${f.keyName}`, { headers: { 'if-match': 'latest' } }),
+      400,
+      'Bad-Request',
+      'If-Match',
+    );
+    assert.ok(
+      resultOf(await client.apiKeys.list()).some((k) => k.key_name === f.keyName),
+      'the key was not revoked',
+    );
+    assertError(
+      await client.request('GET', `${API}/addons`, { headers: { 'if-match': '"1' } }),
+      400,
+      'Bad-Request',
+      'If-Match',
+    );
   });
 
   it('refuses NUL in path and query parameters, naming them (PostgreSQL answered 500)', async () => {
@@ -229,7 +369,7 @@ describe(`what the fuzzer found, case by case (${storeName})`, () => {
     assertError(await client.request('GET', `${API}/operations?resource_id=a%00b`), 400, 'Bad-Request', 'resource_id');
   });
 
-  it('answers bad percent-encoding and over-long parameters with envelopes (Fastify answered in its own shape)', async () => {
+  it('answers bad percent-encoding and over-long parameters with envelopes (not in Fastify’s own shape)', async () => {
     assertError(await client.request('GET', `${API}/workgroups/%FF%FE`), 400, 'Bad-Request', 'path');
     assertError(await client.request('GET', `${API}/workgroups/${'x'.repeat(129)}`), 400, 'Bad-Request', 'workgroupID');
     assertError(await client.request('GET', `${API}/workgroups/${'x'.repeat(2000)}`), 400, 'Bad-Request', 'path');
@@ -238,15 +378,31 @@ describe(`what the fuzzer found, case by case (${storeName})`, () => {
   it('reaches a config whose 64-character name is percent-encoded past 100 characters (was 414)', async () => {
     const name = 'ü'.repeat(64);
     const id = resultOf(await client.addons.createConfig(f.installedAddon, { config_name: name, config_value: 'v' }));
-    assert.deepEqual(resultOf(await client.addons.listConfigs(f.installedAddon, name)).map((c) => c.id), [id]);
+    assert.deepEqual(
+      resultOf(await client.addons.listConfigs(f.installedAddon, name)).map((c) => c.id),
+      [id],
+    );
   });
 
   it('claims no Idempotency-Key for a request refused by validation, so the corrected retry runs', async () => {
     const key = 'fuzz-retry-1';
-    assertError(await client.workgroups.create({ cloud_provider_id: f.publicProvider, name: 7 } as never, { idempotencyKey: key }), 400, 'Bad-Request', 'name');
-    const first = await client.workgroups.create({ cloud_provider_id: f.publicProvider, name: 'fuzz-retried' }, { idempotencyKey: key });
+    assertError(
+      await client.workgroups.create({ cloud_provider_id: f.publicProvider, name: 7 } as never, {
+        idempotencyKey: key,
+      }),
+      400,
+      'Bad-Request',
+      'name',
+    );
+    const first = await client.workgroups.create(
+      { cloud_provider_id: f.publicProvider, name: 'fuzz-retried' },
+      { idempotencyKey: key },
+    );
     assertOk(first);
-    const replay = await client.workgroups.create({ cloud_provider_id: f.publicProvider, name: 'fuzz-retried' }, { idempotencyKey: key });
+    const replay = await client.workgroups.create(
+      { cloud_provider_id: f.publicProvider, name: 'fuzz-retried' },
+      { idempotencyKey: key },
+    );
     assert.equal(replay.headers['idempotent-replayed'], 'true');
     assert.deepEqual(replay.body, first.body);
   });

@@ -28,7 +28,10 @@ describe(`data-plane gateway (${storeName})`, () => {
   after(() => server.close());
 
   /** A workgroup with one Active workspace that has the database user alice. */
-  async function aliceWorkspace(name: string, body: CreateWorkspaceBody = {}): Promise<{ wg: string; ws: WorkspaceRecord }> {
+  async function aliceWorkspace(
+    name: string,
+    body: CreateWorkspaceBody = {},
+  ): Promise<{ wg: string; ws: WorkspaceRecord }> {
     const wg = await newWorkgroup(admin, name);
     const ws = await activeWorkspace(admin, wg, { name: `${name}-ws`, ...body });
     assertOk(await admin.dbUsers.create(wg, ws.workspace_id!, alice));
@@ -36,21 +39,31 @@ describe(`data-plane gateway (${storeName})`, () => {
   }
   const status = async (wg: string, ws: string) => assertOk(await admin.workspaces.get(wg, ws)).status;
 
-  it('routes by Host or /w/<id>/ and serves the simulated endpoints to authenticated db users', async () => {
+  it('routes by Host or /w/<id>/ and serves the handshake endpoints to authenticated db users', async () => {
     const { ws } = await aliceWorkspace('gw-routing');
     const pinged = await gatewayGet(v4, `/w/${ws.workspace_id}/api/ping`, { auth: alice });
     assert.equal(pinged.status, 200);
-    assert.deepEqual(pinged.body, { error: false, message: 'pong' });
+    assert.deepEqual(pinged.body, { error: false, message: 'pong', results: {} });
     assert.match(String(pinged.headers['content-type']), /application\/json/);
 
     const version = await gatewayGet(v6, '/api/version', { host: `${ws.proxy_host}:443`, auth: alice });
     assert.equal(version.status, 200);
     assert.deepEqual(version.body.results, { tigergraph_version: ws.tg_version, workspace_id: ws.workspace_id });
-    assert.equal((await gatewayGet(v4, '/restpp/echo?x=1', { host: ws.proxy_host!, auth: alice })).body.message, 'Hello GSQL');
+    assert.equal(
+      (await gatewayGet(v4, '/restpp/echo?x=1', { host: ws.proxy_host!, auth: alice })).body.message,
+      'Hello GSQL',
+    );
 
+    // Past the handshake, the simulated driver's workspace says it holds no graph: not a 404
+    // that reads as no workspace.
     const unknownPath = await gatewayGet(v4, `/w/${ws.workspace_id}/api/nothing`, { auth: alice });
-    assert.equal(unknownPath.status, 404);
+    assert.equal(unknownPath.status, 501);
     assert.equal(unknownPath.body.error, true);
+    assert.equal(unknownPath.body.code, 'no-graph-data');
+    assert.match(
+      String(unknownPath.body.message),
+      /GET \/api\/nothing needs the workspace's graph.*ACACIA_DRIVER=local/,
+    );
     assert.equal((await gatewayGet(v4, '/w/no-such-workspace/api/ping', { auth: alice })).status, 404);
     const unrouted = await gatewayGet(v4, '/api/ping', { auth: alice });
     assert.equal(unrouted.status, 404);
@@ -60,7 +73,11 @@ describe(`data-plane gateway (${storeName})`, () => {
   it('authenticates database users with Basic auth (401 with WWW-Authenticate otherwise)', async () => {
     const { wg, ws } = await aliceWorkspace('gw-auth');
     const path = `/w/${ws.workspace_id}/api/ping`;
-    for (const auth of [undefined, { username: 'alice', password: 'Wrong-Secret-42' }, { username: 'mallory', password: alice.password }]) {
+    for (const auth of [
+      undefined,
+      { username: 'alice', password: 'Wrong-Secret-42' },
+      { username: 'mallory', password: alice.password },
+    ]) {
       const res = await gatewayGet(v4, path, auth ? { auth } : {});
       assert.equal(res.status, 401);
       assert.match(String(res.headers['www-authenticate']), /^Basic realm=/);
@@ -69,14 +86,24 @@ describe(`data-plane gateway (${storeName})`, () => {
     assert.equal((await gatewayGet(v4, path, { auth: { username: 'ALICE', password: alice.password } })).status, 200);
     assertOk(await admin.dbUsers.update(wg, ws.workspace_id!, { username: 'alice', password: 'Rotated-Secret-7' }));
     assert.equal((await gatewayGet(v4, path, { auth: alice })).status, 401, 'the old password stops working at once');
-    assert.equal((await gatewayGet(v4, path, { auth: { username: 'alice', password: 'Rotated-Secret-7' } })).status, 200);
-    assert.equal(server.logs.some((l) => l.includes('Rotated-Secret-7') || /basic [a-z0-9+/=]{8,}/i.test(l)), false, 'credentials never reach the log');
+    assert.equal(
+      (await gatewayGet(v4, path, { auth: { username: 'alice', password: 'Rotated-Secret-7' } })).status,
+      200,
+    );
+    assert.equal(
+      server.logs.some((l) => l.includes('Rotated-Secret-7') || /basic [a-z0-9+/=]{8,}/i.test(l)),
+      false,
+      'credentials never reach the log',
+    );
   });
 
   it('enforces the allow list for IPv4 and IPv6 callers while it is enabled; changes apply at once', async () => {
     const { wg, ws } = await aliceWorkspace('gw-allow');
     const path = `/w/${ws.workspace_id}/api/ping`;
-    const codes = async () => [(await gatewayGet(v4, path, { auth: alice })).status, (await gatewayGet(v6, path, { auth: alice })).status];
+    const codes = async () => [
+      (await gatewayGet(v4, path, { auth: alice })).status,
+      (await gatewayGet(v6, path, { auth: alice })).status,
+    ];
     const v4Entry = assertOk(await admin.allowList.create(wg, { cidr: '127.0.0.0/8' }));
     assert.deepEqual(await codes(), [200, 200], 'a disabled list allows everyone');
 
@@ -112,7 +139,10 @@ describe(`data-plane gateway (${storeName})`, () => {
     assertOk(await admin.moveClock({ advance_seconds: 8 * 60 }));
     assert.equal(await status(wg, id), 'Active', '16 minutes after start, 8 after the last request');
 
-    assert.equal((await gatewayGet(v4, path, { auth: { username: 'alice', password: 'Wrong-Secret-42' } })).status, 401);
+    assert.equal(
+      (await gatewayGet(v4, path, { auth: { username: 'alice', password: 'Wrong-Secret-42' } })).status,
+      401,
+    );
     assertOk(await admin.moveClock({ advance_seconds: 3 * 60 }));
     // Stopped on time: the refused request did not count as activity.
     await waitForStatus(admin, wg, id, 'Stopped');
@@ -126,7 +156,9 @@ describe(`data-plane gateway (${storeName})`, () => {
 
   it('answers 503 with Retry-After while the workspace is Creating or Updating, then serves it', async () => {
     const wg = await newWorkgroup(admin, 'gw-busy');
-    const id = assertOk(await admin.workspaces.create(wg, { name: 'gw-busy-ws', x_test_env: 'slow:create=60s,slow:resize=60s' })).workspace_id!;
+    const id = assertOk(
+      await admin.workspaces.create(wg, { name: 'gw-busy-ws', x_test_env: 'slow:create=60s,slow:resize=60s' }),
+    ).workspace_id!;
     assertOk(await admin.dbUsers.create(wg, id, alice));
     const path = `/w/${id}/api/ping`;
     const creating = await gatewayGet(v4, path, { auth: alice });
@@ -149,8 +181,12 @@ describe(`data-plane gateway (${storeName})`, () => {
     assert.equal((await gatewayGet(v6, path, { auth: alice })).status, 200);
   });
 
-  it('resumes an Idle workspace on an authorised request and answers 503 with Retry-After until it is Active', async () => {
-    const { wg, ws } = await aliceWorkspace('gw-resume', { auto_stop_minutes: 10, enable_auto_start: true, x_test_env: 'slow:resume=30s' });
+  it('resumes an Idle workspace on an authorised request; answers 503 with Retry-After until Active', async () => {
+    const { wg, ws } = await aliceWorkspace('gw-resume', {
+      auto_stop_minutes: 10,
+      enable_auto_start: true,
+      x_test_env: 'slow:resume=30s',
+    });
     const id = ws.workspace_id!;
     const path = `/w/${id}/api/ping`;
     assertOk(await admin.moveClock({ advance_seconds: 11 * 60 }));
@@ -195,11 +231,28 @@ describe(`data-plane gateway behind a trusted proxy (${storeName})`, () => {
 
     const path = `/w/${id}/api/ping`;
     assert.equal((await gatewayGet(server.running.gatewayUrl, path, { auth: alice })).status, 403);
-    assert.equal((await gatewayGet(server.running.gatewayUrl, path, { auth: alice, headers: { 'x-forwarded-for': '198.51.100.20' } })).status, 200);
-    const refused = await gatewayGet(server.running.gatewayUrl, path, { auth: alice, headers: { 'x-forwarded-for': '203.0.113.9' } });
+    assert.equal(
+      (
+        await gatewayGet(server.running.gatewayUrl, path, {
+          auth: alice,
+          headers: { 'x-forwarded-for': '198.51.100.20' },
+        })
+      ).status,
+      200,
+    );
+    const refused = await gatewayGet(server.running.gatewayUrl, path, {
+      auth: alice,
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.ip, '203.0.113.9');
-    const current = await admin.request('GET', `/controller/v4/v2/workgroups/${wg}/allow_list/current`, { headers: { 'x-forwarded-for': '198.51.100.20' } });
-    assert.equal(assertOk(current as Awaited<ReturnType<typeof admin.allowList.current>>).allowed, true, 'the API applies the same rule');
+    const current = await admin.request('GET', `/controller/v4/v2/workgroups/${wg}/allow_list/current`, {
+      headers: { 'x-forwarded-for': '198.51.100.20' },
+    });
+    assert.equal(
+      assertOk(current as Awaited<ReturnType<typeof admin.allowList.current>>).allowed,
+      true,
+      'the API applies the same rule',
+    );
   });
 });

@@ -36,17 +36,32 @@ describe(`HTTP contract (${storeName})`, () => {
   it('answers malformed JSON with 400 naming the body', async () => {
     assertError(await client.request('POST', `${API}/workgroups`, { body: '{"name": ' }), 400, 'Bad-Request', 'body');
     assertError(await client.request('POST', `${API}/workgroups`, { body: '[1,2]' }), 400, 'Bad-Request', 'body');
-    assertError(await client.request('POST', `${API}/workgroups`, { body: '{"__proto__": {"x": 1}}' }), 400, 'Bad-Request', 'body');
+    assertError(
+      await client.request('POST', `${API}/workgroups`, { body: '{"__proto__": {"x": 1}}' }),
+      400,
+      'Bad-Request',
+      'body',
+    );
   });
 
   it('answers a non-JSON body with 415', async () => {
-    const res = await client.request('POST', `${API}/workgroups`, { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await client.request('POST', `${API}/workgroups`, {
+      body: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assertError(res, 415, 'Bad-Request', 'Content-Type');
-    assertError(await client.request('POST', `${API}/workgroups`, { body: 'hello', headers: { 'content-type': 'text/plain' } }), 415, 'Bad-Request', 'Content-Type');
+    assertError(
+      await client.request('POST', `${API}/workgroups`, { body: 'hello', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'Bad-Request',
+      'Content-Type',
+    );
   });
 
   it('answers a body over 1 MiB with 413', async () => {
-    const res = await client.request('POST', `${API}/workgroups`, { body: { cloud_provider_id: 'x', name: 'y'.repeat(1024 * 1024 + 10) } });
+    const res = await client.request('POST', `${API}/workgroups`, {
+      body: { cloud_provider_id: 'x', name: 'y'.repeat(1024 * 1024 + 10) },
+    });
     assertError(res, 413, 'Bad-Request', 'body');
   });
 
@@ -61,7 +76,9 @@ describe(`HTTP contract (${storeName})`, () => {
     const err = await client.request('GET', `${API}/nope`, { headers: { 'x-request-id': 'trace-err' } });
     assertError(err, 404, 'Not-Found', 'path');
     assert.equal(err.body.RequestID, 'trace-err');
-    const unsafe = await client.request('GET', `${API}/workgroups`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    const unsafe = await client.request('GET', `${API}/workgroups`, {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     assert.match(unsafe.body.RequestID, /^[0-9a-f-]{36}$/);
     assert.equal(unsafe.headers['x-request-id'], unsafe.body.RequestID);
   });
@@ -76,19 +93,47 @@ describe(`HTTP contract (${storeName})`, () => {
     const metrics = await request(`${server.url}/metrics`);
     assert.equal(metrics.statusCode, 200);
     const text = await metrics.body.text();
-    assert.match(text, /acacia_http_requests_total\{method="GET",route="\/controller\/v4\/v2\/workgroups",status_code="200"\} \d+/);
-    assert.match(text, /acacia_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/controller\/v4\/v2\/workgroups",status_code="200"\}/);
+    assert.match(
+      text,
+      /acacia_http_requests_total\{method="GET",route="\/controller\/v4\/v2\/workgroups",status_code="200"\} \d+/,
+    );
+    assert.match(
+      text,
+      new RegExp(
+        'acacia_http_request_duration_seconds_bucket\\{le="0\\.005",method="GET",' +
+          'route="/controller/v4/v2/workgroups",status_code="200"\\}',
+      ),
+    );
   });
 
-  it('counts each answer once in the latency histogram: cumulative buckets, +Inf and _count equal to the requests', async () => {
+  it('counts each answer once in the latency histogram: cumulative buckets, +Inf and _count = requests', async () => {
     const route = `${API}/workgroups/:workgroupID`;
     const series = `method="GET",route="${route}",status_code="404"`;
     const seen = async () => {
       const text = await (await request(`${server.url}/metrics`)).body.text();
-      const value = (line: string) => Number(text.split('\n').find((l) => l.startsWith(line))?.split(' ').pop() ?? 0);
-      const buckets = ['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf'].map((le) =>
-        value(`acacia_http_request_duration_seconds_bucket{le="${le}",${series}}`),
-      );
+      const value = (line: string) =>
+        Number(
+          text
+            .split('\n')
+            .find((l) => l.startsWith(line))
+            ?.split(' ')
+            .pop() ?? 0,
+        );
+      const buckets = [
+        '0.001',
+        '0.0025',
+        '0.005',
+        '0.01',
+        '0.025',
+        '0.05',
+        '0.1',
+        '0.25',
+        '0.5',
+        '1',
+        '2.5',
+        '5',
+        '+Inf',
+      ].map((le) => value(`acacia_http_request_duration_seconds_bucket{le="${le}",${series}}`));
       return {
         buckets,
         count: value(`acacia_http_request_duration_seconds_count{${series}}`),
@@ -97,7 +142,8 @@ describe(`HTTP contract (${storeName})`, () => {
       };
     };
     const before = await seen();
-    for (let i = 0; i < 3; i++) assertError(await client.workgroups.get(`missing-${i}`), 404, 'Not-Found', 'workgroupID');
+    for (let i = 0; i < 3; i++)
+      assertError(await client.workgroups.get(`missing-${i}`), 404, 'Not-Found', 'workgroupID');
     const after = await seen();
     assert.equal(after.count - before.count, 3);
     assert.equal(after.total - before.total, 3);
@@ -109,38 +155,101 @@ describe(`HTTP contract (${storeName})`, () => {
   it('publishes a valid OpenAPI 3.1 document listing every route with the x-api-key scheme', async () => {
     const res = await request(`${server.url}/openapi.json`);
     assert.equal(res.statusCode, 200);
-    const doc = (await res.body.json()) as { openapi: string; paths: Record<string, Record<string, { security?: unknown[] }>>; components: { securitySchemes: Record<string, { type: string; name: string; in: string }> } };
+    const doc = (await res.body.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+      components: { securitySchemes: Record<string, { type: string; name?: string; in?: string }> };
+    };
     assert.equal(doc.openapi, '3.1.0');
     const validation = await new Validator().validate(doc as never);
     assert.equal(validation.valid, true, JSON.stringify(validation.errors));
-    assert.deepEqual(doc.components.securitySchemes['x-api-key'], { type: 'apiKey', in: 'header', name: 'x-api-key' });
+    assert.deepEqual(doc.components.securitySchemes['x-api-key'], {
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-api-key',
+      description: 'An Acacia API key.',
+    });
+    assert.equal(doc.components.securitySchemes.bearer!.type, 'http');
 
-    const listed = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const listed = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     // Every route of the design's route table (DESIGN §6), written out here so a route that
     // went missing from the app or from the document fails the test.
     const wg = `${API}/workgroups/{workgroupID}`;
     const ws = `${wg}/workspaces/{workspaceID}`;
     const expected = [
-      `POST ${API}/workgroups`, `GET ${API}/workgroups`, `GET ${wg}`, `PUT ${wg}`, `DELETE ${wg}`,
-      `POST ${wg}/allow_list`, `GET ${wg}/allow_list`, `GET ${wg}/allow_list/current`, `PUT ${wg}/allow_list/enable`, `PUT ${wg}/allow_list/disable`,
-      `PUT ${wg}/allow_list/{id}`, `DELETE ${wg}/allow_list/{id}`,
-      `GET ${wg}/databases`, `GET ${wg}/databases/{databaseID}`, `PUT ${wg}/databases/{databaseID}`, `DELETE ${wg}/databases/{databaseID}`,
-      `POST ${wg}/workspaces`, `GET ${wg}/workspaces`, `GET ${ws}`, `PUT ${ws}`, `DELETE ${ws}`, `POST ${ws}/pause`, `POST ${ws}/resume`, `POST ${ws}/refresh`,
+      `POST ${API}/workgroups`,
+      `GET ${API}/workgroups`,
+      `GET ${wg}`,
+      `PUT ${wg}`,
+      `DELETE ${wg}`,
+      `POST ${wg}/allow_list`,
+      `GET ${wg}/allow_list`,
+      `GET ${wg}/allow_list/current`,
+      `PUT ${wg}/allow_list/enable`,
+      `PUT ${wg}/allow_list/disable`,
+      `PUT ${wg}/allow_list/{id}`,
+      `DELETE ${wg}/allow_list/{id}`,
+      `GET ${wg}/databases`,
+      `GET ${wg}/databases/{databaseID}`,
+      `PUT ${wg}/databases/{databaseID}`,
+      `DELETE ${wg}/databases/{databaseID}`,
+      `POST ${wg}/workspaces`,
+      `GET ${wg}/workspaces`,
+      `GET ${ws}`,
+      `PUT ${ws}`,
+      `DELETE ${ws}`,
+      `POST ${ws}/pause`,
+      `POST ${ws}/resume`,
+      `POST ${ws}/refresh`,
       `GET ${API}/workspaces/meta`,
-      `POST ${ws}/schedules`, `GET ${ws}/schedules`, `GET ${ws}/schedules/{scheduleID}`, `PUT ${ws}/schedules/{scheduleID}`, `DELETE ${ws}/schedules/{scheduleID}`,
-      `GET ${API}/workspaces/{workspaceID}/schedules`, `GET ${API}/workspaces/{workspaceID}/schedules/{scheduleID}`,
-      `PUT ${API}/workspaces/{workspaceID}/schedules/{scheduleID}`, `DELETE ${API}/workspaces/{workspaceID}/schedules/{scheduleID}`,
-      `GET ${ws}/backups`, `DELETE ${ws}/backups`, `POST ${ws}/backups`, `POST ${ws}/backups/restore`, `POST ${ws}/backups/schedule`,
-      `GET ${API}/workspaces/{workspaceID}/backups`, `GET ${API}/workspaces/{workspaceID}/backups/schedule`, `GET ${API}/workspaces/{workspaceID}/backups/restore/{jobID}/status`,
-      `POST ${ws}/dbuser`, `GET ${ws}/dbuser`, `PUT ${ws}/dbuser`, `DELETE ${ws}/dbuser`,
-      `GET ${API}/addons`, `POST ${API}/addons/{addonsID}/install`, `GET ${API}/addons/{addonsID}/workspaces`, `GET ${API}/installed-addons`,
-      `POST ${API}/add-ons/{installedAddonsID}/configs`, `GET ${API}/installed-addons/{installedAddonsID}/configs/{configName}`,
+      `POST ${ws}/schedules`,
+      `GET ${ws}/schedules`,
+      `GET ${ws}/schedules/{scheduleID}`,
+      `PUT ${ws}/schedules/{scheduleID}`,
+      `DELETE ${ws}/schedules/{scheduleID}`,
+      `GET ${API}/workspaces/{workspaceID}/schedules`,
+      `GET ${API}/workspaces/{workspaceID}/schedules/{scheduleID}`,
+      `PUT ${API}/workspaces/{workspaceID}/schedules/{scheduleID}`,
+      `DELETE ${API}/workspaces/{workspaceID}/schedules/{scheduleID}`,
+      `GET ${ws}/backups`,
+      `DELETE ${ws}/backups`,
+      `POST ${ws}/backups`,
+      `POST ${ws}/backups/restore`,
+      `POST ${ws}/backups/schedule`,
+      `GET ${API}/workspaces/{workspaceID}/backups`,
+      `GET ${API}/workspaces/{workspaceID}/backups/schedule`,
+      `POST ${API}/workspaces/{workspaceID}/backups/schedule`,
+      `GET ${API}/workspaces/{workspaceID}/backups/restore/{jobID}/status`,
+      `POST ${ws}/dbuser`,
+      `GET ${ws}/dbuser`,
+      `PUT ${ws}/dbuser`,
+      `DELETE ${ws}/dbuser`,
+      `GET ${API}/addons`,
+      `POST ${API}/addons/{addonsID}/install`,
+      `GET ${API}/addons/{addonsID}/workspaces`,
+      `GET ${API}/installed-addons`,
+      `POST ${API}/add-ons/{installedAddonsID}/configs`,
+      `GET ${API}/installed-addons/{installedAddonsID}/configs/{configName}`,
       `DELETE ${API}/add-ons/{installedAddonsID}/configs/{configID}`,
-      `POST ${API}/cloud-providers`, `POST ${API}/cloud-providers/validate`, `GET ${API}/cloud-providers`, `GET ${API}/cloud-providers/{cloudProviderID}`,
-      `PUT ${API}/cloud-providers/{cloudProviderID}`, `PUT ${API}/cloud-providers/{cloudProviderID}/upgrade`, `DELETE ${API}/cloud-providers/{cloudProviderID}`,
-      `GET ${API}/operations/{id}`, `GET ${API}/operations`,
-      `POST ${API}/apikeys`, `GET ${API}/apikeys`, `DELETE ${API}/apikeys/{key_name}`,
-      'GET /healthz', 'GET /readyz', 'GET /metrics',
+      `POST ${API}/cloud-providers`,
+      `POST ${API}/cloud-providers/validate`,
+      `GET ${API}/cloud-providers`,
+      `GET ${API}/cloud-providers/{cloudProviderID}`,
+      `PUT ${API}/cloud-providers/{cloudProviderID}`,
+      `PUT ${API}/cloud-providers/{cloudProviderID}/upgrade`,
+      `DELETE ${API}/cloud-providers/{cloudProviderID}`,
+      `GET ${API}/operations/{id}`,
+      `GET ${API}/operations`,
+      `POST ${API}/apikeys`,
+      `GET ${API}/apikeys`,
+      `GET ${API}/apikeys/current`,
+      `DELETE ${API}/apikeys/{key_name}`,
+      `DELETE ${API}/apikeys`,
+      'GET /healthz',
+      'GET /readyz',
+      'GET /metrics',
     ];
     const app = server.running.app;
     const served = (route: string) => {
@@ -152,15 +261,30 @@ describe(`HTTP contract (${storeName})`, () => {
       assert.ok(listed.includes(route), `${route} is missing from /openapi.json`);
     }
     // …and the document lists nothing else: no stale or invented route.
-    assert.deepEqual(listed.filter((r) => !expected.includes(r)), []);
+    assert.deepEqual(
+      listed.filter((r) => !expected.includes(r)),
+      [],
+    );
     assert.deepEqual(doc.paths['/healthz']!.get!.security, []);
   });
 
   it('declares the error Result types the seed spec gives operations 8, 11 and 12', async () => {
     const doc = (await (await request(`${server.url}/openapi.json`)).body.json()) as {
-      paths: Record<string, Record<string, { responses: Record<string, { content: { 'application/json': { schema: { properties: Record<string, { type?: string }> } } } }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            responses: Record<
+              string,
+              { content: { 'application/json': { schema: { properties: Record<string, { type?: string }> } } } }
+            >;
+          }
+        >
+      >;
     };
-    const errorResult = (path: string, method: string, status: string) => doc.paths[path]![method]!.responses[status]!.content['application/json'].schema.properties.Result?.type;
+    const errorResult = (path: string, method: string, status: string) =>
+      doc.paths[path]![method]!.responses[status]!.content['application/json'].schema.properties.Result?.type;
     const wg = `${API}/workgroups/{workgroupID}`;
     for (const status of ['400', '500']) {
       assert.equal(errorResult(`${wg}/allow_list`, 'post', status), 'string');
@@ -180,12 +304,45 @@ describe(`HTTP contract (${storeName})`, () => {
     const meta = assertOk(await client.meta());
     assert.equal(meta.tier, 'enterprise');
     assert.equal(meta.default_tg_version, '4.2.1');
-    assert.deepEqual(meta.workspace_types.find((t) => t.typeName === 'TG-1'), {
-      typeName: 'TG-1', cpu: '8', memory: '64Gi', partition: 1, max_topology_size_bytes: 32 * 1024 ** 3, allowed: true,
-    });
-    assert.equal(meta.workspace_types.find((t) => t.typeName === 'TG-128')!.allowed, false, 'above the enterprise max size');
-    assert.equal(meta.regions.aws.length, 10);
-    assert.deepEqual(meta.addons.map((a) => a.title), ['GraphStudio', 'Insights', 'GraphQL', 'CoPilot']);
+    assert.deepEqual(
+      meta.workspace_types.find((t) => t.typeName === 'TG-1'),
+      {
+        typeName: 'TG-1',
+        cpu: '8',
+        memory: '64Gi',
+        partition: 1,
+        max_topology_size_bytes: 32 * 1024 ** 3,
+        allowed: true,
+      },
+    );
+    assert.equal(
+      meta.workspace_types.find((t) => t.typeName === 'TG-128')!.allowed,
+      false,
+      'above the enterprise max size',
+    );
+    assert.equal(meta.regions_by_platform.aws.length, 10);
+    // The real service's shape: regions as {name, description}, tgVersions, workspaceTypes.
+    assert.equal(meta.regions.filter((r) => r.platform === 'aws').length, 10);
+    assert.ok(meta.regions.some((r) => r.name === 'us-east-1' && r.description.length > 0));
+    assert.deepEqual(meta.tgVersions.at(-1), { name: '4.2.1', image: 'tigergraph/tigergraph:4.2.1' });
+    assert.deepEqual(
+      meta.workspaceTypes.map((t) => t.typeName),
+      meta.workspace_types.filter((t) => t.allowed).map((t) => t.typeName),
+    );
+    assert.deepEqual(
+      meta.workspaceTypes.find((t) => t.typeName === 'TG-1'),
+      {
+        typeName: 'TG-1',
+        cpu: '8',
+        memory: '64Gi',
+        partition: 1,
+        ha: 1,
+      },
+    );
+    assert.deepEqual(
+      meta.addons.map((a) => a.title),
+      ['GraphStudio', 'Insights', 'GraphQL', 'CoPilot'],
+    );
     assert.equal(meta.tier_limits.rw_workspaces, 4);
     const free = await server.orgClient('free-org', { tier: 'free' });
     const freeMeta = assertOk(await free.meta());
@@ -198,7 +355,10 @@ describe(`HTTP contract (${storeName})`, () => {
     assert.equal(providers.length, 14);
     assert.ok(providers.every((p) => p.type === 'public' && p.status === 'Active' && p.org_id === undefined));
     const other = await server.orgClient('another-org');
-    assert.deepEqual(assertOk(await other.cloudProviders.list()).map((p) => p.id), providers.map((p) => p.id));
+    assert.deepEqual(
+      assertOk(await other.cloudProviders.list()).map((p) => p.id),
+      providers.map((p) => p.id),
+    );
     const one = await client.cloudProviders.get(providers[0]!.id);
     assert.deepEqual(assertOk(one), providers[0]);
     assert.equal(one.headers.etag, '"1"');

@@ -12,17 +12,25 @@ describe(`internal errors (${storeName})`, () => {
   });
   after(() => server.close());
 
-  it('a store failure is a 500 Internal-Error envelope with a generic reason; the detail is logged under the RequestID', async () => {
+  it('a store failure is a 500 Internal-Error, reason generic; the detail is logged under the RequestID', async () => {
     const db = server.running.services.store.db;
     // A table the request needs goes missing under the running server.
     await sql`alter table workgroups rename to workgroups_away`.execute(db);
     try {
-      const res = await server.client.request('GET', '/controller/v4/v2/workgroups', { headers: { 'x-request-id': 'broken-store-1' } });
+      const res = await server.client.request('GET', '/controller/v4/v2/workgroups', {
+        headers: { 'x-request-id': 'broken-store-1' },
+      });
       assertError(res, 500, 'Internal-Error', '');
       assert.equal(res.body.RequestID, 'broken-store-1');
       assert.equal(res.body.Message, 'Internal error.');
-      assert.doesNotMatch(JSON.stringify(res.body), /workgroups|table|relation|SQL/i, 'no store detail reaches the client');
-      const logged = server.logs.map((l) => JSON.parse(l) as { reqId?: string; level?: number; err?: { message?: string } }).find((l) => l.reqId === 'broken-store-1' && l.level === 50);
+      assert.doesNotMatch(
+        JSON.stringify(res.body),
+        /workgroups|table|relation|SQL/i,
+        'no store detail reaches the client',
+      );
+      const logged = server.logs
+        .map((l) => JSON.parse(l) as { reqId?: string; level?: number; err?: { message?: string } })
+        .find((l) => l.reqId === 'broken-store-1' && l.level === 50);
       assert.match(logged?.err?.message ?? '', /workgroups/, 'the cause is in the log, under the same request ID');
     } finally {
       await sql`alter table workgroups_away rename to workgroups`.execute(db);

@@ -27,7 +27,7 @@ describe(`workspace lifecycle (${storeName})`, () => {
   after(() => server.close());
 
   const advance = async (seconds: number) => assertOk(await c.moveClock({ advance_seconds: seconds }));
-  const ops = async (ws: string) => resultOf(await c.operations.list(ws));
+  const ops = async (ws: string) => resultOf(await c.operations.list({ resource_id: ws }));
 
   it('create: Creating → Active, one operation', async () => {
     const created = assertOk(await c.workspaces.create(wg, { name: 'row-create', workspace_type_name: 'TG-1' }));
@@ -39,7 +39,10 @@ describe(`workspace lifecycle (${storeName})`, () => {
     assert.deepEqual(ws.workspace_type, { typeName: 'TG-1', cpu: '8', memory: '64Gi', partition: 1, ha: 1 });
     assert.equal('vertex_count' in ws || 'edge_count' in ws, false, 'counts no driver reports are absent, not 0');
     const list = await ops(ws.workspace_id!);
-    assert.deepEqual(list.map((o) => [o.kind, o.state]), [['workspace.create', 'succeeded']]);
+    assert.deepEqual(
+      list.map((o) => [o.kind, o.state]),
+      [['workspace.create', 'succeeded']],
+    );
     assert.deepEqual(assertOk(await c.operations.get(list[0]!.id)), list[0]);
   });
 
@@ -72,14 +75,20 @@ describe(`workspace lifecycle (${storeName})`, () => {
     await waitForStatus(c, wg, id, 'Active');
     const all = (await ops(id)).map((o) => o.kind);
     assert.deepEqual(all, ['workspace.create', 'workspace.pause', 'workspace.resume']);
-    const first = await c.operations.list(id, { limit: 2 });
-    assert.deepEqual(assertOk(first).map((o) => o.kind), all.slice(0, 2));
+    const first = await c.operations.list({ resource_id: id, limit: 2 });
+    assert.deepEqual(
+      assertOk(first).map((o) => o.kind),
+      all.slice(0, 2),
+    );
     const cursor = first.headers['x-next-cursor'] as string;
-    const second = await c.operations.list(id, { limit: 2, cursor });
-    assert.deepEqual(assertOk(second).map((o) => o.kind), all.slice(2));
+    const second = await c.operations.list({ resource_id: id, limit: 2, cursor });
+    assert.deepEqual(
+      assertOk(second).map((o) => o.kind),
+      all.slice(2),
+    );
     assert.equal(second.headers['x-next-cursor'], undefined, 'the last page has no next cursor');
-    assertError(await c.operations.list(id, { limit: 1001 }), 400, 'Bad-Request', 'limit');
-    assertError(await c.operations.list(id, { cursor: 'bogus' }), 400, 'Bad-Request', 'cursor');
+    assertError(await c.operations.list({ resource_id: id, limit: 1001 }), 400, 'Bad-Request', 'limit');
+    assertError(await c.operations.list({ resource_id: id, cursor: 'bogus' }), 400, 'Bad-Request', 'cursor');
   });
 
   it('pause of a Stopped workspace and resume of an Active one are no-ops', async () => {
@@ -121,7 +130,12 @@ describe(`workspace lifecycle (${storeName})`, () => {
   });
 
   it('resize, HA change and immediate upgrade: Active → Updating → Active', async () => {
-    const ws = await activeWorkspace(c, wg, { name: 'row-update', workspace_type_name: 'TG-1', tg_version: '4.1.3', x_test_env: 'slow:resize=60s' });
+    const ws = await activeWorkspace(c, wg, {
+      name: 'row-update',
+      workspace_type_name: 'TG-1',
+      tg_version: '4.1.3',
+      x_test_env: 'slow:resize=60s',
+    });
     const id = ws.workspace_id!;
     const updating = assertOk(await c.workspaces.update(wg, id, { workspace_type_name: 'TG-2' }));
     assert.equal(updating.status, 'Updating');
@@ -136,7 +150,9 @@ describe(`workspace lifecycle (${storeName})`, () => {
     assert.equal(withHa.replicas, 2);
     assert.equal(withHa.workspace_type?.ha, 2);
 
-    const upgrading = assertOk(await c.workspaces.update(wg, id, { desired_tg_version: '4.2.1', update_strategy: 'immediate' }));
+    const upgrading = assertOk(
+      await c.workspaces.update(wg, id, { desired_tg_version: '4.2.1', update_strategy: 'immediate' }),
+    );
     assert.equal(upgrading.status, 'Updating');
     const upgraded = await waitForStatus(c, wg, id, 'Active');
     assert.equal(upgraded.tg_version, '4.2.1');
@@ -146,7 +162,11 @@ describe(`workspace lifecycle (${storeName})`, () => {
   it('an upgrade without update_strategy immediate waits for the maintenance window', async () => {
     // The window: Wednesday 03:00 in Tokyo.
     const ws = await activeWorkspace(c, wg, {
-      name: 'row-window', tg_version: '4.1.0', maintenance_window_day_of_week: 3, maintenance_window_hour_of_day: 3, maintenance_window_time_zone: 'Asia/Tokyo',
+      name: 'row-window',
+      tg_version: '4.1.0',
+      maintenance_window_day_of_week: 3,
+      maintenance_window_hour_of_day: 3,
+      maintenance_window_time_zone: 'Asia/Tokyo',
     });
     const id = ws.workspace_id!;
     const pending = assertOk(await c.workspaces.update(wg, id, { desired_tg_version: '4.2.0' }));
@@ -156,14 +176,26 @@ describe(`workspace lifecycle (${storeName})`, () => {
     const upgraded = await waitForStatus(c, wg, id, 'Active');
     assert.equal(upgraded.tg_version, '4.2.0');
     assert.ok(upgraded.last_maintenance);
-    const local = new Date(upgraded.last_maintenance!).toLocaleString('en-US', { timeZone: 'Asia/Tokyo', weekday: 'long', hour: 'numeric', hour12: false });
+    const local = new Date(upgraded.last_maintenance!).toLocaleString('en-US', {
+      timeZone: 'Asia/Tokyo',
+      weekday: 'long',
+      hour: 'numeric',
+      hour12: false,
+    });
     assert.match(local, /Wednesday.*03|Wednesday, 3/);
   });
 
   it('auto_upgrade_state disabled holds a pending upgrade back until it is enabled again', async () => {
-    const ws = await activeWorkspace(c, wg, { name: 'row-upgrade-held', tg_version: '4.1.0', maintenance_window_day_of_week: 1, maintenance_window_hour_of_day: 4 });
+    const ws = await activeWorkspace(c, wg, {
+      name: 'row-upgrade-held',
+      tg_version: '4.1.0',
+      maintenance_window_day_of_week: 1,
+      maintenance_window_hour_of_day: 4,
+    });
     const id = ws.workspace_id!;
-    const held = assertOk(await c.workspaces.update(wg, id, { desired_tg_version: '4.2.0', auto_upgrade_state: 'disabled' }));
+    const held = assertOk(
+      await c.workspaces.update(wg, id, { desired_tg_version: '4.2.0', auto_upgrade_state: 'disabled' }),
+    );
     assert.equal(held.auto_upgrade_state, 'disabled');
     await advance(15 * 24 * 3600);
     const waiting = resultOf(await c.workspaces.get(wg, id));
@@ -206,7 +238,7 @@ describe(`workspace lifecycle (${storeName})`, () => {
     await waitForDeletion(c, wg, idle.workspace_id!);
   });
 
-  it('a driver failure after retries leaves the workspace Failed; resume re-runs the failed step, delete works', async () => {
+  it('a driver failure after retries leaves it Failed; resume re-runs the failed step; delete works', async () => {
     const created = assertOk(await c.workspaces.create(wg, { name: 'row-failed', x_test_env: 'fail:create' }));
     const failed = await waitForStatus(c, wg, created.workspace_id!, 'Failed');
     assert.match(failed.err_message!, /simulated create failure/);
@@ -228,7 +260,11 @@ describe(`workspace lifecycle (${storeName})`, () => {
 
   describe('409 for infrastructure changes in the wrong state, metadata accepted in every state', () => {
     it('refuses resize, HA, upgrade, pause and delete while Resuming; accepts renames', async () => {
-      const ws = await activeWorkspace(c, wg, { name: 'conflict-resuming', tg_version: '4.1.0', x_test_env: 'slow:resume=120s' });
+      const ws = await activeWorkspace(c, wg, {
+        name: 'conflict-resuming',
+        tg_version: '4.1.0',
+        x_test_env: 'slow:resume=120s',
+      });
       const id = ws.workspace_id!;
       assertOk(await c.workspaces.pause(wg, id));
       await waitForStatus(c, wg, id, 'Stopped');
@@ -236,10 +272,21 @@ describe(`workspace lifecycle (${storeName})`, () => {
       const resize = await c.workspaces.update(wg, id, { workspace_type_name: 'TG-2' });
       assert.match(assertError(resize, 409, 'Bad-Request', 'status').Reason, /Resuming.*must be Active/);
       assertError(await c.workspaces.update(wg, id, { enable_ha: true }), 409, 'Bad-Request', 'status');
-      assertError(await c.workspaces.update(wg, id, { desired_tg_version: '4.2.1', update_strategy: 'immediate' }), 409, 'Bad-Request', 'status');
+      assertError(
+        await c.workspaces.update(wg, id, { desired_tg_version: '4.2.1', update_strategy: 'immediate' }),
+        409,
+        'Bad-Request',
+        'status',
+      );
       assertError(await c.workspaces.pause(wg, id), 409, 'Bad-Request', 'status');
       assertError(await c.workspaces.delete(wg, id), 409, 'Bad-Request', 'status');
-      const renamed = assertOk(await c.workspaces.update(wg, id, { workspace_name: 'renamed-while-resuming', auto_stop_minutes: 15, maintenance_window_hour_of_day: 4 }));
+      const renamed = assertOk(
+        await c.workspaces.update(wg, id, {
+          workspace_name: 'renamed-while-resuming',
+          auto_stop_minutes: 15,
+          maintenance_window_hour_of_day: 4,
+        }),
+      );
       assert.equal(renamed.status, 'Resuming');
       assert.equal(renamed.name, 'renamed-while-resuming');
       assert.equal(renamed.workspace_type?.typeName, 'TG-00', 'the refused resize changed nothing');
@@ -254,11 +301,18 @@ describe(`workspace lifecycle (${storeName})`, () => {
       assertOk(await c.workspaces.pause(wg, id));
       await waitForStatus(c, wg, id, 'Stopped');
       assertError(await c.workspaces.update(wg, id, { workspace_type_name: 'TG-1' }), 409, 'Bad-Request', 'status');
-      const edited = assertOk(await c.workspaces.update(wg, id, {
-        workspace_name: 'stopped-but-editable', auto_stop_minutes: 5, enable_auto_start: true, update_strategy: 'immediate',
-        maintenance_window_day_of_week: 6, maintenance_window_interval_weeks: 2, maintenance_window_time_zone: 'Europe/Paris',
-        agent_config: { heartbeat_interval_seconds: 30 },
-      }));
+      const edited = assertOk(
+        await c.workspaces.update(wg, id, {
+          workspace_name: 'stopped-but-editable',
+          auto_stop_minutes: 5,
+          enable_auto_start: true,
+          update_strategy: 'immediate',
+          maintenance_window_day_of_week: 6,
+          maintenance_window_interval_weeks: 2,
+          maintenance_window_time_zone: 'Europe/Paris',
+          agent_config: { heartbeat_interval_seconds: 30 },
+        }),
+      );
       assert.equal(edited.status, 'Stopped');
       assert.equal(edited.name, 'stopped-but-editable');
       assert.equal(edited.maintenance_window_time_zone, 'Europe/Paris');
@@ -267,7 +321,11 @@ describe(`workspace lifecycle (${storeName})`, () => {
 
     it('refuses refresh of a read-only workspace that is not Active', async () => {
       const rw = await activeWorkspace(c, wg, { name: 'conflict-refresh-rw' });
-      const ro = await activeWorkspace(c, wg, { name: 'conflict-refresh-ro', is_rw: false, tg_database_id: rw.database_id! });
+      const ro = await activeWorkspace(c, wg, {
+        name: 'conflict-refresh-ro',
+        is_rw: false,
+        tg_database_id: rw.database_id!,
+      });
       assertOk(await c.workspaces.pause(wg, ro.workspace_id!));
       await waitForStatus(c, wg, ro.workspace_id!, 'Stopped');
       const refresh = await c.workspaces.refresh(wg, ro.workspace_id!);
@@ -285,11 +343,16 @@ describe(`workspace lifecycle (${storeName})`, () => {
     });
 
     it('refuses pause, resume and delete while Creating', async () => {
-      const created = assertOk(await c.workspaces.create(wg, { name: 'conflict-creating', x_test_env: 'slow:create=60s' }));
+      const created = assertOk(
+        await c.workspaces.create(wg, { name: 'conflict-creating', x_test_env: 'slow:create=60s' }),
+      );
       assertError(await c.workspaces.pause(wg, created.workspace_id!), 409, 'Bad-Request', 'status');
       assertError(await c.workspaces.resume(wg, created.workspace_id!), 409, 'Bad-Request', 'status');
       assertError(await c.workspaces.delete(wg, created.workspace_id!), 409, 'Bad-Request', 'status');
-      assert.equal(assertOk(await c.workspaces.update(wg, created.workspace_id!, { workspace_name: 'still-creating' })).status, 'Creating');
+      assert.equal(
+        assertOk(await c.workspaces.update(wg, created.workspace_id!, { workspace_name: 'still-creating' })).status,
+        'Creating',
+      );
       await advance(60);
       await waitForStatus(c, wg, created.workspace_id!, 'Active');
     });
@@ -299,7 +362,14 @@ describe(`workspace lifecycle (${storeName})`, () => {
     const ws = await activeWorkspace(c, wg, { name: 'etag' });
     const got = await c.workspaces.get(wg, ws.workspace_id!);
     assert.equal(got.headers.etag, `"${ws.version_number}"`);
-    assertError(await c.workspaces.update(wg, ws.workspace_id!, { workspace_name: 'x' }, { ifMatch: ws.version_number! + 5 }), 412, 'Bad-Request', 'If-Match');
-    assertOk(await c.workspaces.update(wg, ws.workspace_id!, { workspace_name: 'etag-2' }, { ifMatch: ws.version_number! }));
+    assertError(
+      await c.workspaces.update(wg, ws.workspace_id!, { workspace_name: 'x' }, { ifMatch: ws.version_number! + 5 }),
+      412,
+      'Bad-Request',
+      'If-Match',
+    );
+    assertOk(
+      await c.workspaces.update(wg, ws.workspace_id!, { workspace_name: 'etag-2' }, { ifMatch: ws.version_number! }),
+    );
   });
 });

@@ -35,6 +35,21 @@ describe(`repeated reads (${storeName})`, () => {
     assert.equal(second.headers['content-type'], 'application/json; charset=utf-8');
   });
 
+  it("key on a route's own query parameters: ?limit= keeps its own answer, a poller's ?_t= shares one", async () => {
+    const wg = await newWorkgroup(admin, 'rc-query');
+    await newWorkgroup(admin, 'rc-query-2');
+    const one = await admin.workgroups.list({ limit: 1 });
+    const two = await admin.workgroups.list({ limit: 2 });
+    assert.equal(assertOk(one).length, 1);
+    assert.equal(assertOk(two).length, 2);
+    assert.equal(assertOk(await admin.workgroups.list({ limit: 1 })).length, 1);
+    const polled = await admin.workgroups.get(wg, { query: { _t: 1 } });
+    assert.deepEqual(assertOk(await admin.workgroups.get(wg, { query: { _t: 2 } })), assertOk(polled));
+    assertOk(await admin.workgroups.update(wg, { workgroup_name: 'rc-query-renamed' }));
+    assert.equal(assertOk(await admin.workgroups.get(wg, { query: { _t: 3 } })).name, 'rc-query-renamed');
+    assert.equal(assertOk(await admin.workgroups.get(wg, { query: { _t: 2 } })).name, 'rc-query-renamed');
+  });
+
   it('show a change made through the API, and the engine moving a workspace on', async () => {
     const wg = await newWorkgroup(admin, 'rc-changes');
     const ws = (await activeWorkspace(admin, wg)).workspace_id!;
@@ -44,12 +59,21 @@ describe(`repeated reads (${storeName})`, () => {
     const changed = await admin.workspaces.get(wg, ws);
     assert.equal(assertOk(changed).auto_stop_minutes, 30);
     assert.notEqual(changed.headers.etag, `"${before.version_number}"`);
-    assert.equal(assertOk(await admin.workgroups.get(wg)).workspaces.find((w) => w.workspace_id === ws)?.auto_stop_minutes, 30);
+    assert.equal(
+      assertOk(await admin.workgroups.get(wg)).workspaces.find((w) => w.workspace_id === ws)?.auto_stop_minutes,
+      30,
+    );
 
     assert.equal(assertOk(await admin.workspaces.pause(wg, ws)).status, 'Pausing');
     await waitForStatus(admin, wg, ws, 'Stopped');
-    assert.equal(assertOk(await admin.workgroups.get(wg)).workspaces.find((w) => w.workspace_id === ws)?.status, 'Stopped');
-    assert.equal(assertOk(await admin.workgroups.list()).find((w) => w.workgroup_id === wg)?.workspaces[0]?.status, 'Stopped');
+    assert.equal(
+      assertOk(await admin.workgroups.get(wg)).workspaces.find((w) => w.workspace_id === ws)?.status,
+      'Stopped',
+    );
+    assert.equal(
+      assertOk(await admin.workgroups.list()).find((w) => w.workgroup_id === wg)?.workspaces[0]?.status,
+      'Stopped',
+    );
   });
 
   it('show a change committed by another connection to the store at once', async () => {

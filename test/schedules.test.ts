@@ -29,7 +29,8 @@ describe(`workspace schedules (${storeName})`, () => {
 
   const to = async (iso: string) => assertOk(await c.moveClock({ now: iso }));
   const jump = async (iso: string) => assertOk(await c.moveClock({ now: iso, skip_due: true }));
-  const create = async (body: Omit<ScheduleBody, 'workspace_id'>) => assertOk(await c.schedules.create(wg, ws, { workspace_id: ws, ...body }));
+  const create = async (body: Omit<ScheduleBody, 'workspace_id'>) =>
+    assertOk(await c.schedules.create(wg, ws, { workspace_id: ws, ...body }));
   const read = async (id: string): Promise<ScheduleRecord> => assertOk(await c.schedules.get(wg, ws, id));
 
   /** Moves the clock to each instant and checks that the schedule's last run was at `expected`. */
@@ -45,7 +46,12 @@ describe(`workspace schedules (${storeName})`, () => {
 
   it('daily: the same local time across the New York spring change (EST → EDT)', async () => {
     await jump('2027-03-12T12:00:00Z');
-    const s = await create({ repeat: 'daily', time: '07:00', timezone: 'America/New_York', workspace_type_name: 'TG-1' });
+    const s = await create({
+      repeat: 'daily',
+      time: '07:00',
+      timezone: 'America/New_York',
+      workspace_type_name: 'TG-1',
+    });
     assert.equal(s.next_run_at, '2027-03-13T12:00:00Z');
     await expectRuns(s.id, [
       ['2027-03-13T12:30:00Z', '2027-03-13T12:00:00Z', '2027-03-14T11:00:00Z'],
@@ -68,14 +74,20 @@ describe(`workspace schedules (${storeName})`, () => {
 
   it('once: a time repeated by the Sydney autumn change runs once, at its first occurrence', async () => {
     await jump('2027-04-01T00:00:00Z');
-    const s = await create({ repeat: 'once', date: '2027-04-04', time: '02:30', timezone: 'Australia/Sydney', workspace_type_name: 'TG-1' });
+    const s = await create({
+      repeat: 'once',
+      date: '2027-04-04',
+      time: '02:30',
+      timezone: 'Australia/Sydney',
+      workspace_type_name: 'TG-1',
+    });
     assert.equal(s.next_run_at, '2027-04-03T15:30:00Z'); // 02:30 AEDT (+11)
     await to('2027-04-03T17:00:00Z'); // past 02:30 AEST (+10) as well
     const done = await read(s.id);
     assert.equal(done.last_run?.occurrence_at, '2027-04-03T15:30:00Z');
     assert.equal(done.last_run?.outcome, 'started');
     assert.equal(done.next_run_at, undefined, 'a one-off has no next run');
-    const ops = resultOf(await c.operations.list(ws)).filter((o) => o.params.schedule_id === s.id);
+    const ops = resultOf(await c.operations.list({ resource_id: ws })).filter((o) => o.params.schedule_id === s.id);
     assert.equal(ops.length, 1);
   });
 
@@ -103,8 +115,18 @@ describe(`workspace schedules (${storeName})`, () => {
 
   it('a scheduled shrink below the graph size is skipped with the reason, not run', async () => {
     await jump('2027-06-10T00:00:00Z');
-    const big = (await activeWorkspace(c, wg, { name: 'big-graph', workspace_type_name: 'TG-1', x_test_env: 'topology=20GiB' })).workspace_id!;
-    const s = assertOk(await c.schedules.create(wg, big, { workspace_id: big, repeat: 'daily', time: '10:00', timezone: 'UTC', workspace_type_name: 'TG-00' }));
+    const big = (
+      await activeWorkspace(c, wg, { name: 'big-graph', workspace_type_name: 'TG-1', x_test_env: 'topology=20GiB' })
+    ).workspace_id!;
+    const s = assertOk(
+      await c.schedules.create(wg, big, {
+        workspace_id: big,
+        repeat: 'daily',
+        time: '10:00',
+        timezone: 'UTC',
+        workspace_type_name: 'TG-00',
+      }),
+    );
     await to('2027-06-10T10:00:00Z');
     const run = assertOk(await c.schedules.get(wg, big, s.id)).last_run!;
     assert.equal(run.outcome, 'skipped');
@@ -144,13 +166,19 @@ describe(`workspace schedules (${storeName})`, () => {
     await server.restart();
     await jump('2027-08-01T10:06:00Z');
     assert.deepEqual((await read(s.id)).last_run, first);
-    const ops = resultOf(await c.operations.list(ws)).filter((o) => o.params.schedule_id === s.id);
+    const ops = resultOf(await c.operations.list({ resource_id: ws })).filter((o) => o.params.schedule_id === s.id);
     assert.equal(ops.length, 1, 'one operation for the one occurrence');
   });
 
   it('weekly on several days: a time skipped by the change runs at the first valid minute', async () => {
     await jump('2028-03-11T00:00:00Z');
-    const s = await create({ repeat: 'weekly', repeat_on: 'sun,WED', time: '02:30', timezone: 'America/New_York', action: 'pause' });
+    const s = await create({
+      repeat: 'weekly',
+      repeat_on: 'sun,WED',
+      time: '02:30',
+      timezone: 'America/New_York',
+      action: 'pause',
+    });
     assert.equal(s.repeat_on, 'Sun,Wed');
     await expectRuns(s.id, [
       ['2028-03-12T07:00:00Z', '2028-03-12T07:00:00Z', '2028-03-15T06:30:00Z'], // 02:30 does not exist: 03:00 EDT
@@ -160,7 +188,13 @@ describe(`workspace schedules (${storeName})`, () => {
 
   describe('routes and validation', () => {
     const post = (body: unknown) => c.request('POST', `${API}/workgroups/${wg}/workspaces/${ws}/schedules`, { body });
-    const valid = () => ({ repeat: 'daily', time: '07:30', timezone: 'Europe/Paris', workspace_id: ws, workspace_type_name: 'TG-1' });
+    const valid = () => ({
+      repeat: 'daily',
+      time: '07:30',
+      timezone: 'Europe/Paris',
+      workspace_id: ws,
+      workspace_type_name: 'TG-1',
+    });
     const cases: Array<[string, Record<string, unknown>, number, string, string]> = [
       ['an unknown repeat', { repeat: 'hourly' }, 400, 'Bad-Request', 'repeat'],
       ['a missing time', { time: undefined }, 400, 'Bad-Request', 'time'],
@@ -193,32 +227,62 @@ describe(`workspace schedules (${storeName})`, () => {
     it('refuses a resize schedule on a read-only workspace', async () => {
       const rw = resultOf(await c.workspaces.get(wg, ws));
       const ro = await activeWorkspace(c, wg, { name: 'reader', is_rw: false, tg_database_id: rw.database_id! });
-      const res = await c.schedules.create(wg, ro.workspace_id!, { ...valid(), workspace_id: ro.workspace_id! } as ScheduleBody);
+      const res = await c.schedules.create(wg, ro.workspace_id!, {
+        ...valid(),
+        workspace_id: ro.workspace_id!,
+      } as ScheduleBody);
       assertError(res, 400, 'Bad-Request', 'workspace_type_name');
     });
 
     it('updates (Result: the id as a string), lists, reads and deletes under both path forms', async () => {
       const s = assertOk(await c.schedules.create(wg, ws, valid() as ScheduleBody));
-      const updated = await c.schedules.update(wg, ws, s.id, { repeat: 'weekly', repeat_on: 'Tue', time: '06:00', timezone: 'Asia/Tokyo', workspace_id: ws, workspace_type_name: 'TG-2' });
+      const updated = await c.schedules.update(wg, ws, s.id, {
+        repeat: 'weekly',
+        repeat_on: 'Tue',
+        time: '06:00',
+        timezone: 'Asia/Tokyo',
+        workspace_id: ws,
+        workspace_type_name: 'TG-2',
+      });
       assert.equal(assertOk(updated), s.id);
       const read1 = assertOk(await c.schedules.get(wg, ws, s.id));
       assert.equal(read1.repeat_on, 'Tue');
       assert.equal(read1.workspace_type_name, 'TG-2');
       assert.equal(read1.version_number, 2);
       assert.deepEqual(assertOk(await c.schedules.listShort(ws)), [read1]);
-      assert.equal(assertOk(await c.schedules.updateShort(ws, s.id, { repeat: 'daily', time: '05:00', timezone: 'UTC', workspace_id: ws })), s.id);
+      assert.equal(
+        assertOk(
+          await c.schedules.updateShort(ws, s.id, {
+            repeat: 'daily',
+            time: '05:00',
+            timezone: 'UTC',
+            workspace_id: ws,
+          }),
+        ),
+        s.id,
+      );
       const merged = assertOk(await c.schedules.get(wg, ws, s.id));
       assert.equal(merged.repeat_on, undefined, 'days are dropped when repeat changes');
       assert.equal(merged.workspace_type_name, 'TG-2', 'an omitted size is kept');
-      assertError(await c.schedules.update(wg, ws, s.id, { ...valid(), id: 'other' } as ScheduleBody), 400, 'Bad-Request', 'id');
-      assertError(await c.schedules.update(wg, ws, s.id, valid() as ScheduleBody, { ifMatch: 1 }), 412, 'Bad-Request', 'If-Match');
+      assertError(
+        await c.schedules.update(wg, ws, s.id, { ...valid(), id: 'other' } as ScheduleBody),
+        400,
+        'Bad-Request',
+        'id',
+      );
+      assertError(
+        await c.schedules.update(wg, ws, s.id, valid() as ScheduleBody, { ifMatch: 1 }),
+        412,
+        'Bad-Request',
+        'If-Match',
+      );
       assertOk(await c.schedules.deleteShort(ws, s.id));
       assertError(await c.schedules.get(wg, ws, s.id), 404, 'Not-Found', 'scheduleID');
       assertError(await c.schedules.delete(wg, ws, s.id), 404, 'Not-Found', 'scheduleID');
       assertError(await c.schedules.listShort('no-such-workspace'), 404, 'Not-Found', 'workspaceID');
     });
 
-    it("keeps schedules to their organisation and lets a viewer only read", async () => {
+    it('keeps schedules to their organisation and lets a viewer only read', async () => {
       const s = assertOk(await c.schedules.create(wg, ws, valid() as ScheduleBody));
       const stranger = await server.orgClient('schedule-stranger');
       assertError(await stranger.schedules.listShort(ws), 404, 'Not-Found', 'workspaceID');

@@ -17,8 +17,16 @@ describe(`workgroups (${storeName})`, () => {
   });
   after(() => server.close());
 
-  it('creates a workgroup with the provider\'s platform and region and serves every field', async () => {
-    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'analytics', enable_application_log: true, enable_encryption: true, shared_storage: true }));
+  it("creates a workgroup with the provider's platform and region and serves every field", async () => {
+    const wg = assertOk(
+      await admin.workgroups.create({
+        cloud_provider_id: provider,
+        name: 'analytics',
+        enable_application_log: true,
+        enable_encryption: true,
+        shared_storage: true,
+      }),
+    );
     assert.match(wg.workgroup_id, /^[0-9a-f-]{36}$/);
     assert.equal(wg.name, 'analytics');
     assert.equal(wg.platform, 'aws');
@@ -44,7 +52,9 @@ describe(`workgroups (${storeName})`, () => {
   });
 
   it('defaults optional fields: no encryption, logging off, generated name', async () => {
-    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, platform: 'aws', region: 'us-east-1' }));
+    const wg = assertOk(
+      await admin.workgroups.create({ cloud_provider_id: provider, platform: 'aws', region: 'us-east-1' }),
+    );
     assert.equal(wg.encryption_method, undefined);
     assert.equal(wg.enable_application_log, false);
     assert.equal(wg.shared_storage, false);
@@ -54,9 +64,13 @@ describe(`workgroups (${storeName})`, () => {
   it('lists workgroups with limit and cursor', async () => {
     const client = await server.orgClient('paging-org');
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(assertOk(await client.workgroups.create({ cloud_provider_id: provider, name: `wg-${i}` })).workgroup_id);
+    for (let i = 0; i < 5; i++)
+      ids.push(assertOk(await client.workgroups.create({ cloud_provider_id: provider, name: `wg-${i}` })).workgroup_id);
     const all = assertOk(await client.workgroups.list());
-    assert.deepEqual(all.map((w) => w.workgroup_id), ids);
+    assert.deepEqual(
+      all.map((w) => w.workgroup_id),
+      ids,
+    );
 
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -75,12 +89,16 @@ describe(`workgroups (${storeName})`, () => {
   });
 
   it('updates name, logging and encryption, merging omitted fields', async () => {
-    const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'to-update', enable_application_log: true }));
+    const wg = assertOk(
+      await admin.workgroups.create({ cloud_provider_id: provider, name: 'to-update', enable_application_log: true }),
+    );
     const renamed = assertOk(await admin.workgroups.update(wg.workgroup_id, { workgroup_name: 'updated' }));
     assert.equal(renamed.name, 'updated');
     assert.equal(renamed.enable_application_log, true, 'omitted fields keep their values');
     assert.equal(renamed.version_number, 2);
-    const encrypted = assertOk(await admin.workgroups.update(wg.workgroup_id, { encryption_method: 'TMK', enable_application_log: false }));
+    const encrypted = assertOk(
+      await admin.workgroups.update(wg.workgroup_id, { encryption_method: 'TMK', enable_application_log: false }),
+    );
     assert.equal(encrypted.encryption_method, 'TMK');
     assert.equal(encrypted.enable_application_log, false);
     assert.equal(encrypted.name, 'updated');
@@ -90,35 +108,73 @@ describe(`workgroups (${storeName})`, () => {
 
   it('applies If-Match only when it equals version_number (412 otherwise)', async () => {
     const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'if-match' }));
-    assertError(await admin.workgroups.update(wg.workgroup_id, { workgroup_name: 'stale' }, { ifMatch: 7 }), 412, 'Bad-Request', 'If-Match');
-    assert.equal(assertOk(await admin.workgroups.get(wg.workgroup_id)).name, 'if-match', 'a refused update changes nothing');
+    assertError(
+      await admin.workgroups.update(wg.workgroup_id, { workgroup_name: 'stale' }, { ifMatch: 7 }),
+      412,
+      'Bad-Request',
+      'If-Match',
+    );
+    assert.equal(
+      assertOk(await admin.workgroups.get(wg.workgroup_id)).name,
+      'if-match',
+      'a refused update changes nothing',
+    );
     const ok = assertOk(await admin.workgroups.update(wg.workgroup_id, { workgroup_name: 'fresh' }, { ifMatch: 1 }));
     assert.equal(ok.name, 'fresh');
     assertError(await admin.workgroups.delete(wg.workgroup_id, { ifMatch: 1 }), 412, 'Bad-Request', 'If-Match');
     assertError(
-      await admin.request('PUT', `/controller/v4/v2/workgroups/${wg.workgroup_id}`, { body: {}, headers: { 'if-match': 'banana' } }),
-      400, 'Bad-Request', 'If-Match',
+      await admin.request('PUT', `/controller/v4/v2/workgroups/${wg.workgroup_id}`, {
+        body: {},
+        headers: { 'if-match': 'banana' },
+      }),
+      400,
+      'Bad-Request',
+      'If-Match',
     );
   });
 
   it('deletes a workgroup; afterwards it is Not-Found', async () => {
     const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'short-lived' }));
-    const deleted = assertOk(await admin.workgroups.delete(wg.workgroup_id));
-    assert.equal(deleted.workgroup_id, wg.workgroup_id);
+    assert.equal(assertOk(await admin.workgroups.delete(wg.workgroup_id)), wg.workgroup_id);
     assertError(await admin.workgroups.get(wg.workgroup_id), 404, 'Not-Found', 'workgroupID');
     assertError(await admin.workgroups.delete(wg.workgroup_id), 404, 'Not-Found', 'workgroupID');
-    assertError(await admin.workgroups.update(wg.workgroup_id, { workgroup_name: 'x' }), 404, 'Not-Found', 'workgroupID');
+    assertError(
+      await admin.workgroups.update(wg.workgroup_id, { workgroup_name: 'x' }),
+      404,
+      'Not-Found',
+      'workgroupID',
+    );
   });
 
   describe('rules', () => {
     it('refuses a provider that does not exist', async () => {
-      assertError(await admin.workgroups.create({ cloud_provider_id: 'no-such-provider' }), 404, 'Not-Found', 'cloud_provider_id');
+      assertError(
+        await admin.workgroups.create({ cloud_provider_id: 'no-such-provider' }),
+        404,
+        'Not-Found',
+        'cloud_provider_id',
+      );
     });
 
     it('refuses a platform or region that contradicts the provider, or an unknown region', async () => {
-      assertError(await admin.workgroups.create({ cloud_provider_id: provider, platform: 'gcp' }), 400, 'Bad-Request', 'platform');
-      assertError(await admin.workgroups.create({ cloud_provider_id: provider, region: 'eu-west-1' }), 400, 'Bad-Request', 'region');
-      assertError(await admin.workgroups.create({ cloud_provider_id: provider, region: 'mars-north-1' }), 400, 'Bad-Request', 'region');
+      assertError(
+        await admin.workgroups.create({ cloud_provider_id: provider, platform: 'gcp' }),
+        400,
+        'Bad-Request',
+        'platform',
+      );
+      assertError(
+        await admin.workgroups.create({ cloud_provider_id: provider, region: 'eu-west-1' }),
+        400,
+        'Bad-Request',
+        'region',
+      );
+      assertError(
+        await admin.workgroups.create({ cloud_provider_id: provider, region: 'mars-north-1' }),
+        400,
+        'Bad-Request',
+        'region',
+      );
       const res = await admin.workgroups.create({ cloud_provider_id: provider, platform: 'azure', region: 'eastus' });
       assertError(res, 400, 'Bad-Request', 'platform');
       assert.equal(res.body.ErrorDetails.length, 2, 'platform and region problems are reported together');
@@ -126,9 +182,19 @@ describe(`workgroups (${storeName})`, () => {
 
     it('refuses a duplicate name in the organisation, case-insensitively, on create and rename', async () => {
       assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'Unique-Name' }));
-      assertError(await admin.workgroups.create({ cloud_provider_id: provider, name: 'unique-name' }), 409, 'Bad-Request', 'name');
+      assertError(
+        await admin.workgroups.create({ cloud_provider_id: provider, name: 'unique-name' }),
+        409,
+        'Bad-Request',
+        'name',
+      );
       const other = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'other-name' }));
-      assertError(await admin.workgroups.update(other.workgroup_id, { workgroup_name: 'UNIQUE-NAME' }), 409, 'Bad-Request', 'name');
+      assertError(
+        await admin.workgroups.update(other.workgroup_id, { workgroup_name: 'UNIQUE-NAME' }),
+        409,
+        'Bad-Request',
+        'name',
+      );
       // Another organisation may use the same name.
       const client = await server.orgClient('name-org');
       assertOk(await client.workgroups.create({ cloud_provider_id: provider, name: 'unique-name' }));
@@ -136,7 +202,9 @@ describe(`workgroups (${storeName})`, () => {
 
     it('refuses an unknown encryption method', async () => {
       const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'enc' }));
-      const res = await admin.request('PUT', `/controller/v4/v2/workgroups/${wg.workgroup_id}`, { body: { encryption_method: 'AES' } });
+      const res = await admin.request('PUT', `/controller/v4/v2/workgroups/${wg.workgroup_id}`, {
+        body: { encryption_method: 'AES' },
+      });
       assertError(res, 400, 'Bad-Request', 'encryption_method');
     });
 
@@ -154,14 +222,21 @@ describe(`workgroups (${storeName})`, () => {
     });
 
     it('does not coerce body types', async () => {
-      const res = await admin.request('POST', '/controller/v4/v2/workgroups', { body: { cloud_provider_id: provider, shared_storage: 'true' } });
+      const res = await admin.request('POST', '/controller/v4/v2/workgroups', {
+        body: { cloud_provider_id: provider, shared_storage: 'true' },
+      });
       assertError(res, 400, 'Bad-Request', 'shared_storage');
       const res2 = await admin.request('POST', '/controller/v4/v2/workgroups', { body: { cloud_provider_id: 42 } });
       assertError(res2, 400, 'Bad-Request', 'cloud_provider_id');
     });
 
     it('refuses names over 64 characters', async () => {
-      assertError(await admin.workgroups.create({ cloud_provider_id: provider, name: 'x'.repeat(65) }), 400, 'Bad-Request', 'name');
+      assertError(
+        await admin.workgroups.create({ cloud_provider_id: provider, name: 'x'.repeat(65) }),
+        400,
+        'Bad-Request',
+        'name',
+      );
     });
   });
 
@@ -170,7 +245,12 @@ describe(`workgroups (${storeName})`, () => {
       const wg = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'private-to-default' }));
       const stranger = await server.orgClient('stranger-org');
       assertError(await stranger.workgroups.get(wg.workgroup_id), 404, 'Not-Found', 'workgroupID');
-      assertError(await stranger.workgroups.update(wg.workgroup_id, { workgroup_name: 'mine' }), 404, 'Not-Found', 'workgroupID');
+      assertError(
+        await stranger.workgroups.update(wg.workgroup_id, { workgroup_name: 'mine' }),
+        404,
+        'Not-Found',
+        'workgroupID',
+      );
       assertError(await stranger.workgroups.delete(wg.workgroup_id), 404, 'Not-Found', 'workgroupID');
       assert.ok(!assertOk(await stranger.workgroups.list()).some((w) => w.workgroup_id === wg.workgroup_id));
       assert.equal(assertOk(await admin.workgroups.get(wg.workgroup_id)).name, 'private-to-default');
@@ -181,8 +261,18 @@ describe(`workgroups (${storeName})`, () => {
       const viewer = await server.orgClient('default', { role: 'viewer' });
       assertOk(await viewer.workgroups.get(wg.workgroup_id));
       assertOk(await viewer.workgroups.list());
-      assertError(await viewer.workgroups.create({ cloud_provider_id: provider, name: 'by-viewer' }), 403, 'Forbidden', 'x-api-key');
-      assertError(await viewer.workgroups.update(wg.workgroup_id, { workgroup_name: 'by-viewer' }), 403, 'Forbidden', 'x-api-key');
+      assertError(
+        await viewer.workgroups.create({ cloud_provider_id: provider, name: 'by-viewer' }),
+        403,
+        'Forbidden',
+        'x-api-key',
+      );
+      assertError(
+        await viewer.workgroups.update(wg.workgroup_id, { workgroup_name: 'by-viewer' }),
+        403,
+        'Forbidden',
+        'x-api-key',
+      );
       assertError(await viewer.workgroups.delete(wg.workgroup_id), 403, 'Forbidden', 'x-api-key');
       assert.equal(assertOk(await admin.workgroups.get(wg.workgroup_id)).name, 'viewed');
     });
@@ -191,9 +281,22 @@ describe(`workgroups (${storeName})`, () => {
       const mine = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'scoped-in' }));
       const theirs = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'scoped-out' }));
       const wgAdmin = await server.orgClient('default', { role: 'workgroup-admin', workgroupIds: [mine.workgroup_id] });
-      assert.equal(assertOk(await wgAdmin.workgroups.update(mine.workgroup_id, { workgroup_name: 'scoped-in-2' })).name, 'scoped-in-2');
-      assertError(await wgAdmin.workgroups.update(theirs.workgroup_id, { workgroup_name: 'hijack' }), 403, 'Forbidden', 'x-api-key');
-      assertError(await wgAdmin.workgroups.create({ cloud_provider_id: provider, name: 'new' }), 403, 'Forbidden', 'x-api-key');
+      assert.equal(
+        assertOk(await wgAdmin.workgroups.update(mine.workgroup_id, { workgroup_name: 'scoped-in-2' })).name,
+        'scoped-in-2',
+      );
+      assertError(
+        await wgAdmin.workgroups.update(theirs.workgroup_id, { workgroup_name: 'hijack' }),
+        403,
+        'Forbidden',
+        'x-api-key',
+      );
+      assertError(
+        await wgAdmin.workgroups.create({ cloud_provider_id: provider, name: 'new' }),
+        403,
+        'Forbidden',
+        'x-api-key',
+      );
       assertError(await wgAdmin.workgroups.delete(mine.workgroup_id), 403, 'Forbidden', 'x-api-key');
       assertOk(await wgAdmin.workgroups.get(theirs.workgroup_id));
     });
@@ -201,9 +304,15 @@ describe(`workgroups (${storeName})`, () => {
 
   describe('Idempotency-Key', () => {
     it('runs a POST once and replays the first response', async () => {
-      const first = await admin.workgroups.create({ cloud_provider_id: provider, name: 'idem' }, { idempotencyKey: 'create-idem-1' });
+      const first = await admin.workgroups.create(
+        { cloud_provider_id: provider, name: 'idem' },
+        { idempotencyKey: 'create-idem-1' },
+      );
       const created = assertOk(first);
-      const replay = await admin.workgroups.create({ cloud_provider_id: provider, name: 'idem' }, { idempotencyKey: 'create-idem-1' });
+      const replay = await admin.workgroups.create(
+        { cloud_provider_id: provider, name: 'idem' },
+        { idempotencyKey: 'create-idem-1' },
+      );
       assert.deepEqual(assertOk(replay), created);
       assert.equal(replay.headers['idempotent-replayed'], 'true');
       assert.equal(replay.body.RequestID, first.body.RequestID);
@@ -212,16 +321,34 @@ describe(`workgroups (${storeName})`, () => {
     });
 
     it('refuses the same key with a different body', async () => {
-      assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'idem-a' }, { idempotencyKey: 'create-idem-2' }));
-      const res = await admin.workgroups.create({ cloud_provider_id: provider, name: 'idem-b' }, { idempotencyKey: 'create-idem-2' });
+      assertOk(
+        await admin.workgroups.create(
+          { cloud_provider_id: provider, name: 'idem-a' },
+          { idempotencyKey: 'create-idem-2' },
+        ),
+      );
+      const res = await admin.workgroups.create(
+        { cloud_provider_id: provider, name: 'idem-b' },
+        { idempotencyKey: 'create-idem-2' },
+      );
       assertError(res, 400, 'Bad-Request', 'Idempotency-Key');
       assert.ok(!assertOk(await admin.workgroups.list()).some((w) => w.name === 'idem-b'));
     });
 
     it('keeps keys per organisation', async () => {
       const other = await server.orgClient('idem-org');
-      const a = assertOk(await admin.workgroups.create({ cloud_provider_id: provider, name: 'idem-shared' }, { idempotencyKey: 'shared-key' }));
-      const b = assertOk(await other.workgroups.create({ cloud_provider_id: provider, name: 'idem-shared' }, { idempotencyKey: 'shared-key' }));
+      const a = assertOk(
+        await admin.workgroups.create(
+          { cloud_provider_id: provider, name: 'idem-shared' },
+          { idempotencyKey: 'shared-key' },
+        ),
+      );
+      const b = assertOk(
+        await other.workgroups.create(
+          { cloud_provider_id: provider, name: 'idem-shared' },
+          { idempotencyKey: 'shared-key' },
+        ),
+      );
       assert.notEqual(a.workgroup_id, b.workgroup_id);
     });
 
@@ -230,21 +357,42 @@ describe(`workgroups (${storeName})`, () => {
       try {
         const client = clocked.client;
         const pid = await publicProvider(client);
-        const first = assertOk(await client.workgroups.create({ cloud_provider_id: pid, name: 'day-1' }, { idempotencyKey: 'daily' }));
+        const first = assertOk(
+          await client.workgroups.create({ cloud_provider_id: pid, name: 'day-1' }, { idempotencyKey: 'daily' }),
+        );
         assertOk(await client.moveClock({ advance_seconds: 24 * 3600 + 1 }));
-        const kept = await clocked.running.services.store.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'daily').execute();
+        const kept = await clocked.running.services.store.db
+          .selectFrom('idempotency_keys')
+          .select('key')
+          .where('key', '=', 'daily')
+          .execute();
         assert.deepEqual(kept, [], 'the engine removes the expired response from the store');
-        const again = await client.workgroups.create({ cloud_provider_id: pid, name: 'day-1' }, { idempotencyKey: 'daily' });
+        const again = await client.workgroups.create(
+          { cloud_provider_id: pid, name: 'day-1' },
+          { idempotencyKey: 'daily' },
+        );
         assertError(again, 409, 'Bad-Request', 'name');
         assert.equal(resultOf(await client.workgroups.get(first.workgroup_id)).name, 'day-1');
 
         // A claim left by a process that died mid-request blocks retries only for a while.
         const body = { cloud_provider_id: pid, name: 'after-crash' };
-        const org = (await clocked.running.services.organisations.ensure('default')).id;
-        await clocked.running.services.idempotency.begin(org, 'orphaned', requestFingerprint('POST', '/controller/v4/v2/workgroups', body));
-        assertError(await client.workgroups.create(body, { idempotencyKey: 'orphaned' }), 409, 'Bad-Request', 'Idempotency-Key');
+        const services = clocked.running.services;
+        const principal = await services.apiKeys.authenticate(clocked.bootstrapKey);
+        await services.idempotency.begin(
+          { apiKeyId: principal.keyId, key: 'orphaned' },
+          requestFingerprint(clocked.bootstrapKey, 'POST', '/controller/v4/v2/workgroups', body),
+        );
+        assertError(
+          await client.workgroups.create(body, { idempotencyKey: 'orphaned' }),
+          409,
+          'Bad-Request',
+          'Idempotency-Key',
+        );
         assertOk(await client.moveClock({ advance_seconds: 5 * 60 }));
-        assert.equal(assertOk(await client.workgroups.create(body, { idempotencyKey: 'orphaned' })).name, 'after-crash');
+        assert.equal(
+          assertOk(await client.workgroups.create(body, { idempotencyKey: 'orphaned' })).name,
+          'after-crash',
+        );
       } finally {
         await clocked.close();
       }

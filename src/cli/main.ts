@@ -1,159 +1,84 @@
-import { Command, Option } from 'commander';
-import { ConfigError, loadConfig, settings, type Config } from '../config.js';
-import { newKeyFrom } from '../domain/api-keys.js';
-import { roles, type Role } from '../domain/principal.js';
-import { createServices, type Services } from '../domain/services.js';
-import { AppError } from '../domain/errors.js';
-import { systemClock } from '../domain/clock.js';
-import { startServer, version } from '../main.js';
-import { bodyProblems } from '../http/validation.js';
-import { CreateApiKeyBody } from '../schemas/api-key.js';
-import { tiers, type Tier } from '../schemas/catalog.js';
-import { openStore } from '../store/store.js';
+import { createRequire } from 'node:module';
+import { Command, CommanderError, Option } from 'commander';
+import { formats, resolveTarget, type GlobalOptions } from './context.js';
+import { describeFailure, exitCodes } from './exit-codes.js';
+import { adminCommands } from './commands/admin.js';
+import { addonCommands } from './commands/addons.js';
+import { allowListCommands } from './commands/allow-list.js';
+import { apiKeyCommands } from './commands/apikeys.js';
+import { backupCommands } from './commands/backups.js';
+import { completionCommand } from './commands/completion.js';
+import { configCommands } from './commands/config.js';
+import { databaseCommands } from './commands/databases.js';
+import { dbUserCommands } from './commands/db-users.js';
+import { operationCommands } from './commands/operations.js';
+import { providerCommands } from './commands/providers.js';
+import { scheduleCommands } from './commands/schedules.js';
+import { serveCommand } from './commands/serve.js';
+import { workgroupCommands } from './commands/workgroups.js';
+import { workspaceCommands } from './commands/workspaces.js';
 
-type Flags = Record<string, string | undefined>;
-
-/** Flags override environment variables; both go through the same validation. */
-function configFrom(flags: Flags): Readonly<Config> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const s of settings) {
-    const value = flags[camel(s.flag)];
-    if (value !== undefined) env[s.env] = value;
-  }
-  return loadConfig(env);
-}
-
-const camel = (flag: string) => flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-
-function addSettingFlags(cmd: Command, only?: readonly string[]): Command {
-  for (const s of settings) {
-    if (only && !only.includes(s.env)) continue;
-    const def = s.def === undefined ? '' : `, default: ${s.def}`;
-    cmd.addOption(new Option(`--${s.flag} <value>`, `${s.help} (env: ${s.env}${def})`));
-  }
-  return cmd;
-}
-
-async function withServices<T>(flags: Flags, fn: (services: Services) => Promise<T>): Promise<T> {
-  const config = configFrom(flags);
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    return await fn(createServices(store, systemClock, config.catalog, { baseDomain: config.baseDomain }));
-  } finally {
-    await store.close();
-  }
-}
-
-/** The `keys create` flag of each field of the API's CreateApiKeyBody. */
-const keyFlags: Record<string, string> = {
-  key_name: '--name',
-  description: '--description',
-  role: '--role',
-  workgroup_ids: '--workgroup-ids',
-  workspace_ids: '--workspace-ids',
-  life_time_in_seconds: '--expires-in',
-};
-
-const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
-const storeFlags = ['DATABASE_URL', 'ACACIA_DATA_DIR'] as const;
+const version: string = createRequire(import.meta.url)('../../package.json').version;
 
 export function buildCli(): Command {
-  const program = new Command('acacia').description('Acacia control plane').version(version);
+  const program = new Command('acacia')
+    .description('Acacia: the control plane of a managed graph-database cloud, and its API client')
+    .version(version)
+    // Errors come back as exceptions, so each maps to its exit status in one place.
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .addOption(
+      new Option('--url <url>', 'API address (env: ACACIA_URL; default: the profile, or http://127.0.0.1:8080)'),
+    )
+    .addOption(new Option('--api-key <key>', 'API key (env: ACACIA_API_KEY; default: the profile)'))
+    .addOption(new Option('--profile <name>', 'profile of the config file to use (env: ACACIA_PROFILE)'))
+    .addOption(
+      new Option('-o, --output <format>', 'table, json or yaml (default: table on a terminal, else json)').choices(
+        formats,
+      ),
+    )
+    .addOption(new Option('-q, --quiet', 'print only ids (or the one value a command makes)'));
 
-  addSettingFlags(
-    program
-      .command('serve')
-      .description('Start the API server (and its engine) on the configured store')
-      .addHelpText('after', '\nEvery flag may instead be given as the environment variable named beside it; a flag wins.'),
-  ).action(async (flags: Flags) => {
-    const server = await startServer(configFrom(flags));
-    const stop = (signal: string) => {
-      server.logger.info({ signal }, 'shutting down: finishing in-flight requests');
-      server.close().then(
-        () => process.exit(0),
-        (err) => {
-          console.error(err);
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
-
-  const keys = program.command('keys').description('Manage API keys directly on the store (works beside a running server)');
-
-  addSettingFlags(
-    keys
-      .command('create')
-      .description('Create an API key; creates the organisation when it does not exist. Prints the key once, on stdout.')
-      .requiredOption('--org <name>', 'organisation name')
-      .addOption(new Option('--tier <tier>', 'organisation tier (new organisations default to free; given for an existing one, changes its tier)').choices(tiers))
-      .addOption(new Option('--role <role>', 'role of the key').choices(roles).default('org-admin'))
-      .option('--name <key-name>', 'key name (default: cli-<timestamp>)')
-      .option('--description <text>', 'what the key is for')
-      .option('--workgroup-ids <ids>', 'comma-separated workgroup ids (workgroup-admin)', list)
-      .option('--workspace-ids <ids>', 'comma-separated workspace ids (workspace-admin)', list)
-      .option('--expires-in <seconds>', 'lifetime in seconds', (v) => Number(v))
-      .option('--json', 'print the whole key record as JSON'),
-    storeFlags,
-  ).action(async (flags: Flags & { role: Role; tier?: Tier; workgroupIds?: string[]; workspaceIds?: string[]; expiresIn?: number; json?: boolean }) => {
-    const body: CreateApiKeyBody = {
-      key_name: flags.name ?? `cli-${Date.now()}`,
-      role: flags.role,
-      ...(flags.description !== undefined ? { description: flags.description } : {}),
-      ...(flags.workgroupIds ? { workgroup_ids: flags.workgroupIds } : {}),
-      ...(flags.workspaceIds ? { workspace_ids: flags.workspaceIds } : {}),
-      ...(flags.expiresIn !== undefined ? { life_time_in_seconds: flags.expiresIn } : {}),
-    };
-    // The same rules as POST /apikeys, named by the flag that carries each field.
-    const problems = bodyProblems(CreateApiKeyBody, body);
-    if (problems.length > 0) throw new AppError('invalid', problems.map((d) => ({ ...d, field: keyFlags[d.field] ?? d.field })));
-    const record = await withServices(flags, async (services) => {
-      const org = await services.organisations.ensure(flags.org!, flags.tier);
-      return services.apiKeys.issue(newKeyFrom(body, org.id, 'cli'));
-    });
-    process.stdout.write(flags.json ? `${JSON.stringify(record, null, 2)}\n` : `${record.plaintext_key}\n`);
-  });
-
-  addSettingFlags(
-    keys.command('list').description('List the active keys of an organisation').requiredOption('--org <name>', 'organisation name'),
-    storeFlags,
-  ).action(async (flags: Flags) => {
-    const records = await withServices(flags, async (services) => {
-      const org = await services.organisations.find(flags.org!);
-      if (!org) throw new AppError('not-found', { field: 'org', reason: `no organisation "${flags.org}"` });
-      return services.apiKeys.listForOrg(org.id);
-    });
-    process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
-  });
-
-  addSettingFlags(
-    keys
-      .command('revoke')
-      .description('Revoke a key by name')
-      .requiredOption('--org <name>', 'organisation name')
-      .requiredOption('--name <key-name>', 'key name'),
-    storeFlags,
-  ).action(async (flags: Flags) => {
-    const record = await withServices(flags, async (services) => {
-      const org = await services.organisations.find(flags.org!);
-      if (!org) throw new AppError('not-found', { field: 'org', reason: `no organisation "${flags.org}"` });
-      return services.apiKeys.revokeForOrg(org.id, flags.name!);
-    });
-    process.stdout.write(`revoked ${record.key_name} (${record.redacted_key})\n`);
-  });
-
+  serveCommand(program);
+  configCommands(program);
+  providerCommands(program);
+  workgroupCommands(program);
+  workspaceCommands(program);
+  databaseCommands(program);
+  dbUserCommands(program);
+  allowListCommands(program);
+  backupCommands(program);
+  scheduleCommands(program);
+  addonCommands(program);
+  operationCommands(program);
+  apiKeyCommands(program);
+  adminCommands(program);
+  completionCommand(program);
   return program;
 }
 
+/** Runs the command line; every failure is one message on stderr and its exit status (docs/cli.md). */
 export async function runCli(argv: string[]): Promise<void> {
+  const program = buildCli();
   try {
-    await buildCli().parseAsync(argv);
+    await program.parseAsync(argv);
   } catch (err) {
-    if (err instanceof ConfigError) console.error(err.message);
-    else if (err instanceof AppError) console.error(`error: ${err.message}`);
-    else console.error(err);
-    process.exitCode = err instanceof ConfigError ? 2 : 1;
+    if (err instanceof CommanderError) {
+      // Help and --version end here too; commander printed what there was to print.
+      process.exitCode = err.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+      return;
+    }
+    let target: { url: string; hasKey: boolean } | undefined;
+    try {
+      const t = resolveTarget(program.opts<GlobalOptions>());
+      target = { url: t.url, hasKey: t.apiKey !== undefined };
+    } catch {
+      target = undefined;
+    }
+    const failure = describeFailure(err, target);
+    for (const line of failure.lines) process.stderr.write(`${line}\n`);
+    // Only a failure nothing above explains (a bug) shows where it happened.
+    if (failure.unexpected) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
+    process.exitCode = failure.code;
   }
 }

@@ -2,11 +2,14 @@ import { newId } from './ids.js';
 import type { Store } from '../store/store.js';
 import * as addonsRepo from '../store/repositories/installed-addons.js';
 import { MAX_CONFIG_VALUE_BYTES, type AddonConfigRecord, type CreateAddonConfigBody } from '../schemas/addon.js';
+import { lockRow } from '../store/repositories/row-locks.js';
+import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import type { AddonService } from './addons.js';
 import { invalid, notFound } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
+import { checkCount } from './quotas.js';
 import { iso } from './time.js';
 
 /** Name/value configurations of an installed add-on (operations 15–17). */
@@ -14,6 +17,7 @@ export class AddonConfigService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly catalog: Catalog,
     private readonly addons: AddonService,
   ) {}
 
@@ -22,15 +26,21 @@ export class AddonConfigService {
     authorize(p, 'org:admin');
     const addon = await this.addons.loadInstalled(this.store.db, p, installedId);
     const bytes = Buffer.byteLength(body.config_value, 'utf8');
-    if (bytes > MAX_CONFIG_VALUE_BYTES) throw invalid('config_value', `must be at most ${MAX_CONFIG_VALUE_BYTES} bytes (64 KiB); it is ${bytes}`);
+    if (bytes > MAX_CONFIG_VALUE_BYTES)
+      throw invalid('config_value', `must be at most ${MAX_CONFIG_VALUE_BYTES} bytes (64 KiB); it is ${bytes}`);
     const id = newId();
-    await addonsRepo.insertAddonConfig(this.store.db, {
-      id,
-      org_id: p.orgId,
-      installed_addon_id: addon.id,
-      config_name: body.config_name,
-      config_value: body.config_value,
-      created_at: this.clock.now(),
+    const limit = this.catalog.limits.configs_per_addon;
+    await this.store.transaction(async (trx) => {
+      await lockRow(trx, this.store.dialect, 'installed_addons', addon.id);
+      checkCount('installedAddonsID', await addonsRepo.countAddonConfigs(trx, addon.id), limit, 'configs per add-on');
+      await addonsRepo.insertAddonConfig(trx, {
+        id,
+        org_id: p.orgId,
+        installed_addon_id: addon.id,
+        config_name: body.config_name,
+        config_value: body.config_value,
+        created_at: this.clock.now(),
+      });
     });
     return id;
   }
@@ -39,7 +49,12 @@ export class AddonConfigService {
   async listByName(p: Principal, installedId: string, name: string): Promise<AddonConfigRecord[]> {
     const addon = await this.addons.loadInstalled(this.store.db, p, installedId);
     const rows = await addonsRepo.listAddonConfigsByName(this.store.db, addon.id, name);
-    return rows.map((c) => ({ id: c.id, config_name: c.config_name, config_value: c.config_value, created_at: iso(c.created_at) }));
+    return rows.map((c) => ({
+      id: c.id,
+      config_name: c.config_name,
+      config_value: c.config_value,
+      created_at: iso(c.created_at),
+    }));
   }
 
   /** Operation 17. */

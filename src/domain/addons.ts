@@ -52,15 +52,24 @@ export class AddonService {
   }
 
   async listCatalog(p: Principal): Promise<AddonRecord[]> {
-    const installed = new Map((await addonsRepo.listInstalledAddons(this.store.db, p.orgId)).map((a) => [a.addons_id, a]));
+    const installed = new Map(
+      (await addonsRepo.listInstalledAddons(this.store.db, p.orgId)).map((a) => [a.addons_id, a]),
+    );
     return this.catalog.addons.map((entry) => {
       const addon = installed.get(entry.addons_id);
-      return { ...entry, installed: addon !== undefined, enabled: addon?.enabled ?? false, ...(addon ? { installed_addons_id: addon.id } : {}) };
+      return {
+        ...entry,
+        installed: addon !== undefined,
+        enabled: addon?.enabled ?? false,
+        ...(addon ? { installed_addons_id: addon.id } : {}),
+      };
     });
   }
 
   async listInstalled(p: Principal): Promise<InstalledAddonRecord[]> {
-    return (await addonsRepo.listInstalledAddons(this.store.db, p.orgId)).map((a) => installedRecord(a, this.entry(a.addons_id)));
+    return (await addonsRepo.listInstalledAddons(this.store.db, p.orgId)).map((a) =>
+      installedRecord(a, this.entry(a.addons_id)),
+    );
   }
 
   /**
@@ -79,9 +88,19 @@ export class AddonService {
     for (let attempt = 0; attempt < 2; attempt++) {
       const current = await addonsRepo.findInstalledAddonByAddon(this.store.db, p.orgId, addonsId);
       if (!current) {
-        const addon: InstalledAddon = { id: newId(), org_id: p.orgId, addons_id: addonsId, enabled: wanted, created_at: now, updated_at: now, version_number: 1 };
+        const addon: InstalledAddon = {
+          id: newId(),
+          org_id: p.orgId,
+          addons_id: addonsId,
+          enabled: wanted,
+          created_at: now,
+          updated_at: now,
+          version_number: 1,
+        };
         try {
-          await addonsRepo.insertInstalledAddon(this.store.db, addon);
+          // A transaction of its own, so that inside a request's shared transaction losing
+          // the race undoes only this insert and the retry can go on.
+          await this.store.transaction((trx) => addonsRepo.insertInstalledAddon(trx, addon));
           return installedRecord(addon, entry);
         } catch (err) {
           if (isUniqueViolation(err)) continue;
@@ -96,7 +115,10 @@ export class AddonService {
         return addonsRepo.setInstalledAddonEnabled(trx, current, wanted, now);
       });
       if (changed) {
-        return installedRecord({ ...current, enabled: wanted, updated_at: now, version_number: current.version_number + 1 }, entry);
+        return installedRecord(
+          { ...current, enabled: wanted, updated_at: now, version_number: current.version_number + 1 },
+          entry,
+        );
       }
     }
     throw conflict('addonsID', 'the add-on was changed by another request; retry');
@@ -106,7 +128,9 @@ export class AddonService {
   async workspaces(p: Principal, addonsId: string, ctx: RequestContext): Promise<WorkspaceRecord[]> {
     if (!this.entry(addonsId)) throw notFound('addonsID', `no add-on "${addonsId}" in the catalog`);
     const rc = this.workgroups.recordContext(ctx);
-    return (await this.viewsUsing(this.store.db, p, addonsId)).flatMap(({ view, using }) => using.map((ws) => workspaceRecord(ws, view, rc)));
+    return (await this.viewsUsing(this.store.db, p, addonsId)).flatMap(({ view, using }) =>
+      using.map((ws) => workspaceRecord(ws, view, rc)),
+    );
   }
 
   /** The installed add-on of the caller's organisation, or Not-Found (also for other organisations' ids). */
@@ -117,14 +141,22 @@ export class AddonService {
   }
 
   private async refuseWhileInUse(db: Executor, p: Principal, addonsId: string): Promise<void> {
-    const names = (await this.viewsUsing(db, p, addonsId)).flatMap(({ view, using }) => using.map((ws) => `${view.workgroup.name}/${ws.name}`));
-    if (names.length > 0) throw conflict('enable', `workspaces still have this add-on enabled: ${names.join(', ')}; disable it on them first`);
+    const names = (await this.viewsUsing(db, p, addonsId)).flatMap(({ view, using }) =>
+      using.map((ws) => `${view.workgroup.name}/${ws.name}`),
+    );
+    if (names.length > 0)
+      throw conflict(
+        'enable',
+        `workspaces still have this add-on enabled: ${names.join(', ')}; disable it on them first`,
+      );
   }
 
   private async viewsUsing(db: Executor, p: Principal, addonsId: string) {
     const { items } = await listWorkgroups(db, p.orgId);
     const views = await loadViews(db, p.orgName, items);
-    return views.map((view) => ({ view, using: view.workspaces.filter((ws) => usesAddon(ws, addonsId)) })).filter((v) => v.using.length > 0);
+    return views
+      .map((view) => ({ view, using: view.workspaces.filter((ws) => usesAddon(ws, addonsId)) }))
+      .filter((v) => v.using.length > 0);
   }
 
   private entry(addonsId: string): CatalogAddon | undefined {

@@ -15,7 +15,12 @@ const entry = (id: string, cidr: string, expiresAt: number | null): AllowListEnt
 });
 
 describe('checkAddress', () => {
-  const entries = [entry('old', '10.0.0.0/8', 500), entry('later', '192.0.2.0/24', 3000), entry('sooner', '198.51.100.0/24', 2000), entry('always', '203.0.113.0/24', null)];
+  const entries = [
+    entry('old', '10.0.0.0/8', 500),
+    entry('later', '192.0.2.0/24', 3000),
+    entry('sooner', '198.51.100.0/24', 2000),
+    entry('always', '203.0.113.0/24', null),
+  ];
 
   it('allows an address inside an entry in force and names it', () => {
     const check = checkAddress(true, entries, '192.0.2.9', 1000);
@@ -23,7 +28,8 @@ describe('checkAddress', () => {
     assert.equal(check.matched?.id, 'later');
   });
 
-  it('refuses an address whose only entry has expired', () => assert.equal(checkAddress(true, entries, '10.1.2.3', 1000).allowed, false));
+  it('refuses an address whose only entry has expired', () =>
+    assert.equal(checkAddress(true, entries, '10.1.2.3', 1000).allowed, false));
 
   it('says when the answer next changes with time alone: the earliest expiry still ahead', () => {
     assert.equal(checkAddress(true, entries, '203.0.113.1', 1000).changesAt, 2000);

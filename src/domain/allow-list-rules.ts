@@ -7,7 +7,10 @@ export interface AddressCheck {
   allowed: boolean;
   /** The entry the address falls in, if any (also while the list is disabled). */
   matched?: AllowListEntry;
-  /** While the list is enabled: the first instant an entry in force expires, when the answer may change with time alone. */
+  /**
+   * While the list is enabled: the first instant an entry in force expires, when the answer may change with time
+   * alone.
+   */
   changesAt?: number;
 }
 
@@ -16,12 +19,24 @@ export interface AddressCheck {
  * share: a disabled list allows everyone; an enabled one allows addresses inside an entry
  * in force at `now`. An entry stops applying at its `expires_at` instant.
  */
-export function checkAddress(enabled: boolean, entries: readonly AllowListEntry[], ip: string, now: number): AddressCheck {
+export function checkAddress(
+  enabled: boolean,
+  entries: readonly AllowListEntry[],
+  ip: string,
+  now: number,
+): AddressCheck {
   const caller = parseCaller(ip);
-  const matched = caller && entries.find((e) => (e.expires_at === null || e.expires_at > now) && inRange(caller, parseRange(e.cidr)));
+  const matched =
+    caller && entries.find((e) => (e.expires_at === null || e.expires_at > now) && inRange(caller, parseRange(e.cidr)));
   let changesAt: number | undefined;
-  if (enabled) for (const e of entries) if (e.expires_at !== null && e.expires_at > now) changesAt = Math.min(changesAt ?? Infinity, e.expires_at);
-  return { allowed: !enabled || matched !== undefined, ...(matched ? { matched } : {}), ...(changesAt !== undefined ? { changesAt } : {}) };
+  if (enabled)
+    for (const e of entries)
+      if (e.expires_at !== null && e.expires_at > now) changesAt = Math.min(changesAt ?? Infinity, e.expires_at);
+  return {
+    allowed: !enabled || matched !== undefined,
+    ...(matched ? { matched } : {}),
+    ...(changesAt !== undefined ? { changesAt } : {}),
+  };
 }
 
 /** Why an `expires_at` is not acceptable at `now`, or undefined. */

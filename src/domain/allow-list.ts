@@ -4,6 +4,8 @@ import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/allow-list.js';
 import type { AllowListChanges, AllowListEntry } from '../store/repositories/allow-list.js';
 import type { Workgroup } from '../store/repositories/workgroups.js';
+import { lockRow } from '../store/repositories/row-locks.js';
+import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import type { AllowListEntryBody, AllowListEntryRecord, CurrentIpRecord } from '../schemas/allow-list.js';
 import type { WorkgroupRecord } from '../schemas/workgroup.js';
@@ -12,6 +14,7 @@ import { displayAddress, normaliseCidr } from './cidr.js';
 import { Problems, conflict, invalid, notFound } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
+import { checkCount } from './quotas.js';
 import { iso } from './time.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
 
@@ -32,6 +35,7 @@ export class AllowListService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly catalog: Catalog,
     private readonly workgroups: WorkgroupService,
   ) {}
 
@@ -54,10 +58,16 @@ export class AllowListService {
       created_at: now,
       updated_at: now,
     };
-    // An expired entry still waiting for the purge must not make its range a duplicate.
-    await repo.deleteExpiredEntries(this.store.db, now, wg.id);
+    const limit = this.catalog.limits.allow_list_entries_per_workgroup;
     try {
-      await repo.insertEntry(this.store.db, entry);
+      await this.store.transaction(async (trx) => {
+        await lockRow(trx, this.store.dialect, 'workgroups', wg.id);
+        // An expired entry still waiting for the purge must not make its range a duplicate,
+        // nor count against the limit.
+        await repo.deleteExpiredEntries(trx, now, wg.id);
+        checkCount('workgroupID', await repo.countEntries(trx, wg.id, now), limit, 'allow-list entries per workgroup');
+        await repo.insertEntry(trx, entry);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate(entry.cidr);
       throw err;
@@ -70,11 +80,14 @@ export class AllowListService {
     const wg = await this.editable(p, workgroupId);
     const now = this.clock.now();
     const entry = await this.find(wg, id, now);
-    if (body.id !== undefined && body.id !== id) throw invalid('id', `must be the allow list entry id of the path, ${id}`);
+    if (body.id !== undefined && body.id !== id)
+      throw invalid('id', `must be the allow list entry id of the path, ${id}`);
     const changes: AllowListChanges = {
       ...this.validate(body, now),
       ...(body.note !== undefined ? { note: body.note } : {}),
-      ...(body.expires_at !== undefined ? { expires_at: body.expires_at === null ? null : Date.parse(body.expires_at) } : {}),
+      ...(body.expires_at !== undefined
+        ? { expires_at: body.expires_at === null ? null : Date.parse(body.expires_at) }
+        : {}),
     };
     await repo.deleteExpiredEntries(this.store.db, now, wg.id);
     try {
@@ -100,7 +113,15 @@ export class AllowListService {
     const now = this.clock.now();
     const entries = await repo.listEntriesOfWorkgroups(this.store.db, [wg.id], now);
     const check = checkAddress(wg.enable_allow_list, entries, ctx.ip, now);
-    return { ip: displayAddress(ctx.ip), allowed: check.allowed, enable_allow_list: wg.enable_allow_list, ...(check.matched ? { matched_entry_id: check.matched.id } : {}) };
+    const ip = displayAddress(ctx.ip);
+    return {
+      IsAllowed: check.allowed,
+      CurrentIP: ip,
+      ip,
+      allowed: check.allowed,
+      enable_allow_list: wg.enable_allow_list,
+      ...(check.matched ? { matched_entry_id: check.matched.id } : {}),
+    };
   }
 
   /** PUT …/allow_list/enable and …/disable: the workgroup's `enable_allow_list`. */

@@ -1,15 +1,19 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { newId } from './ids.js';
 import type { Executor, Store } from '../store/store.js';
 import * as keysRepo from '../store/repositories/api-keys.js';
 import type { ApiKey } from '../store/repositories/api-keys.js';
 import { findWorkgroup } from '../store/repositories/workgroups.js';
 import { isUniqueViolation } from '../store/store.js';
+import { lockRow } from '../store/repositories/row-locks.js';
+import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import type { ApiKeyRecord, CreateApiKeyBody } from '../schemas/api-key.js';
 import { AppError, Problems, conflict, notFound } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal, Role } from './principal.js';
+import { checkCount } from './quotas.js';
+import { acceptName } from './names.js';
 import { iso, isoOrUndefined } from './time.js';
 
 /** Readable prefix so secret scanners can recognise leaked keys. */
@@ -24,32 +28,14 @@ export function hashKey(plaintext: string): string {
   return hash('sha256', plaintext, 'hex');
 }
 
-/** Constant-time comparison of two hex digests. */
-export function sameHash(a: string, b: string): boolean {
-  const ba = Buffer.from(a, 'hex');
-  const bb = Buffer.from(b, 'hex');
-  return ba.length === bb.length && timingSafeEqual(ba, bb);
-}
-
 export function redact(plaintext: string): string {
   const body = plaintext.startsWith(KEY_PREFIX) ? plaintext.slice(KEY_PREFIX.length) : plaintext;
   return `${plaintext.startsWith(KEY_PREFIX) ? KEY_PREFIX : ''}${body.slice(0, 4)}…${body.slice(-4)}`;
 }
 
-/** A key as authentication last found it in the store. */
-interface KnownKey {
-  storeToken: number | undefined;
-  principal: Principal;
-  revoked: boolean;
-  expiresAt: number | null;
-}
-
 const unauthenticated = (reason: string) => new AppError('unauthenticated', { field: 'x-api-key', reason });
 
-/** How many keys authentication remembers; the least recently used is dropped first. */
-const RECENT_KEYS = 10_000;
-
-function toPrincipal(key: keysRepo.ApiKeyWithOrg): Principal {
+function toPrincipal(key: keysRepo.KeyForAuthentication): Principal {
   return {
     orgId: key.org_id,
     orgName: key.org_name,
@@ -74,12 +60,16 @@ export interface NewKey {
   plaintext?: string | undefined;
 }
 
-/** A key as the API's create body describes it, for an organisation and a creator. */
-export function newKeyFrom(body: CreateApiKeyBody, orgId: string, createdBy: string): NewKey {
+/**
+ * A key as the API's create body describes it, for an organisation and a creator. The real
+ * service's create request carries neither name nor role: the name defaults to
+ * `key-<8 random characters>` and the role to `defaultRole` (the creator's).
+ */
+export function newKeyFrom(body: CreateApiKeyBody, orgId: string, createdBy: string, defaultRole: Role): NewKey {
   return {
     orgId,
-    keyName: body.key_name,
-    role: body.role,
+    keyName: body.key_name ?? `key-${randomBytes(6).toString('base64url')}`,
+    role: body.role ?? defaultRole,
     description: body.description,
     workgroupIds: body.workgroup_ids,
     workspaceIds: body.workspace_ids,
@@ -95,8 +85,9 @@ export function toApiKeyRecord(key: ApiKey, plaintext?: string): ApiKeyRecord {
     role: key.role as Role,
     workgroup_ids: key.workgroup_ids,
     workspace_ids: key.workspace_ids,
+    org_id: key.org_id,
     redacted_key: key.redacted_key,
-    ...(key.created_by != null ? { created_by: key.created_by } : {}),
+    ...(key.created_by != null ? { created_by: key.created_by, creator: key.created_by } : {}),
     created_at: iso(key.created_at),
     ...(key.expires_at != null ? { expires_at: isoOrUndefined(key.expires_at)! } : {}),
     ...(plaintext ? { plaintext_key: plaintext } : {}),
@@ -119,11 +110,16 @@ export class ApiKeyService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly catalog: Catalog,
   ) {}
 
-  /** Creates a key without a caller (bootstrap and the CLI); checks only its own consistency. */
-  async issue(input: NewKey, db: Executor = this.store.db): Promise<ApiKeyRecord> {
+  /**
+   * Creates a key without a caller (bootstrap and the CLI); checks its own consistency and the
+   * organisation's count of keys. `trx` is a transaction the caller holds, else one is opened.
+   */
+  async issue(input: NewKey, trx?: Executor): Promise<ApiKeyRecord> {
     const problems = new Problems();
+    const keyName = acceptName(problems, 'key_name', input.keyName);
     checkScope(input, problems);
     problems.throwIfAny();
 
@@ -132,7 +128,7 @@ export class ApiKeyService {
     const key: ApiKey = {
       id: newId(),
       org_id: input.orgId,
-      key_name: input.keyName,
+      key_name: keyName,
       description: input.description ?? null,
       role: input.role,
       workgroup_ids: input.workgroupIds ?? [],
@@ -144,10 +140,16 @@ export class ApiKeyService {
       expires_at: input.lifetimeSeconds ? now + input.lifetimeSeconds * 1000 : null,
       revoked_at: null,
     };
-    try {
+    const limit = this.catalog.limits.api_keys_per_organisation;
+    const insert = async (db: Executor) => {
+      await lockRow(db, this.store.dialect, 'organisations', input.orgId);
+      checkCount('key_name', await keysRepo.countActiveApiKeys(db, input.orgId), limit, 'API keys per organisation');
       await keysRepo.insertApiKey(db, key);
+    };
+    try {
+      await (trx ? insert(trx) : this.store.transaction(insert));
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('key_name', `an active API key named "${input.keyName}" already exists`);
+      if (isUniqueViolation(err)) throw conflict('key_name', `an active API key named "${keyName}" already exists`);
       throw err;
     }
     return toApiKeyRecord(key, plaintext);
@@ -156,12 +158,14 @@ export class ApiKeyService {
   async create(p: Principal, body: CreateApiKeyBody): Promise<ApiKeyRecord> {
     authorize(p, 'org:admin');
     const problems = new Problems();
-    checkScope({ role: body.role, workgroupIds: body.workgroup_ids, workspaceIds: body.workspace_ids }, problems);
-    for (const [i, id] of (body.role === 'workgroup-admin' ? (body.workgroup_ids ?? []) : []).entries()) {
-      if (!(await findWorkgroup(this.store.db, p.orgId, id))) problems.add(`workgroup_ids[${i}]`, `no workgroup "${id}" in this organisation`);
+    const key = newKeyFrom(body, p.orgId, p.keyName, p.role);
+    checkScope(key, problems);
+    for (const [i, id] of (key.role === 'workgroup-admin' ? (body.workgroup_ids ?? []) : []).entries()) {
+      if (!(await findWorkgroup(this.store.db, p.orgId, id)))
+        problems.add(`workgroup_ids[${i}]`, `no workgroup "${id}" in this organisation`);
     }
     problems.throwIfAny();
-    return this.issue(newKeyFrom(body, p.orgId, p.keyName));
+    return this.issue(key);
   }
 
   async list(p: Principal): Promise<ApiKeyRecord[]> {
@@ -173,51 +177,43 @@ export class ApiKeyService {
     return (await keysRepo.listActiveApiKeys(this.store.db, orgId)).map((k) => toApiKeyRecord(k));
   }
 
+  /** The caller's own key, whatever its role: what it may do and until when. */
+  async current(p: Principal): Promise<ApiKeyRecord> {
+    const key = await keysRepo.findApiKeyById(this.store.db, p.orgId, p.keyId);
+    // Authentication found this key a moment ago; a revocation since then is the same 401.
+    if (!key || key.revoked_at !== null) throw unauthenticated('the API key has been revoked');
+    return toApiKeyRecord(key);
+  }
+
   async revoke(p: Principal, keyName: string): Promise<ApiKeyRecord> {
     authorize(p, 'org:admin');
     return this.revokeForOrg(p.orgId, keyName);
   }
 
   async revokeForOrg(orgId: string, keyName: string): Promise<ApiKeyRecord> {
-    const key = await keysRepo.findActiveApiKeyByName(this.store.db, orgId, keyName);
+    const key = await keysRepo.findActiveApiKeyByName(this.store.db, orgId, keyName.normalize('NFC'));
     if (!key) throw notFound('key_name', `no active API key named "${keyName}"`);
     await keysRepo.revokeApiKey(this.store.db, key.id, this.clock.now());
     return toApiKeyRecord(key);
   }
 
-  /** Keys authentication found lately, by the header's text (hashing costs more than the lookup); only keys that exist, so unknown keys cannot fill it. */
-  private readonly recent = new Map<string, KnownKey>();
-
   /**
-   * Resolves an x-api-key header to its principal, or throws Unauthorized saying why.
-   * `storeToken` (Store.changeToken, read at the request's start) lets a key found before be
-   * reused without a query while nothing in the store has changed; revocation and expiry are
-   * judged anew. Answers at once (no promise) for such a key, the common case.
+   * Resolves an x-api-key header to its principal, or throws Unauthorized saying why. The key
+   * is looked up as committed now, on every request, so a revocation or an expiry made by
+   * any process applies to the very next request; where the store reads synchronously
+   * (SQLite) the answer comes without a promise.
    */
-  authenticate(header: string | undefined, storeToken?: number): Principal | Promise<Principal> {
+  authenticate(header: string | undefined): Principal | Promise<Principal> {
     if (!header) throw unauthenticated('the x-api-key header is required');
-    const known = storeToken === undefined ? undefined : this.recent.get(header);
-    return known && known.storeToken === storeToken ? this.admit(known) : this.lookUp(header, storeToken);
-  }
-
-  private async lookUp(header: string, storeToken: number | undefined): Promise<Principal> {
     const hash = hashKey(header);
-    const key = await keysRepo.findApiKeyByHash(this.store.db, hash);
-    if (!key || !sameHash(key.key_hash, hash)) throw unauthenticated('the API key is not valid');
-    const known: KnownKey = { storeToken, principal: toPrincipal(key), revoked: key.revoked_at !== null, expiresAt: key.expires_at };
-    if (storeToken !== undefined) this.remember(header, known);
-    return this.admit(known);
+    const key = keysRepo.findKeyByHash(this.store, hash);
+    return key instanceof Promise ? key.then((k) => this.admit(k)) : this.admit(key);
   }
 
-  private admit(known: KnownKey): Principal {
-    if (known.revoked) throw unauthenticated('the API key has been revoked');
-    if (known.expiresAt !== null && known.expiresAt <= this.clock.now()) throw unauthenticated('the API key has expired');
-    return known.principal;
-  }
-
-  private remember(header: string, known: KnownKey): void {
-    this.recent.delete(header);
-    if (this.recent.size >= RECENT_KEYS) this.recent.delete(this.recent.keys().next().value!);
-    this.recent.set(header, known);
+  private admit(key: keysRepo.KeyForAuthentication | undefined): Principal {
+    if (!key) throw unauthenticated('the API key is not valid');
+    if (key.revoked_at !== null) throw unauthenticated('the API key has been revoked');
+    if (key.expires_at !== null && key.expires_at <= this.clock.now()) throw unauthenticated('the API key has expired');
+    return toPrincipal(key);
   }
 }

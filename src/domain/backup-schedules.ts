@@ -28,7 +28,7 @@ export function backupScheduleRecord(s: BackupSchedule): BackupScheduleRecord {
     pause: s.pause,
     ...(s.next_run_at !== null ? { next_run_at: iso(s.next_run_at) } : {}),
     ...(s.last_run_at !== null ? { last_run_at: isoOrUndefined(s.last_run_at)! } : {}),
-    ...(s.last_run_outcome ? { last_run_outcome: s.last_run_outcome } : {}),
+    ...(s.last_run_outcome ? { last_run_outcome: s.last_run_outcome as 'started' | 'skipped' } : {}),
     ...(s.last_run_reason ? { last_run_reason: s.last_run_reason } : {}),
     ...(s.last_backup_id ? { last_backup_id: s.last_backup_id } : {}),
     created_at: iso(s.created_at),
@@ -37,7 +37,8 @@ export function backupScheduleRecord(s: BackupSchedule): BackupScheduleRecord {
   };
 }
 
-const changedMeanwhile = () => conflict('version_number', 'the backup schedule was changed by another request; read it again and retry');
+const changedMeanwhile = () =>
+  conflict('version_number', 'the backup schedule was changed by another request; read it again and retry');
 
 /** The one backup schedule of a RW workspace: cron in UTC, retention, retries, pause. */
 export class BackupScheduleService {
@@ -56,19 +57,33 @@ export class BackupScheduleService {
   }
 
   /** Creates the schedule, or updates it (omitted fields keep their values). */
-  async set(p: Principal, workgroupId: string, workspaceId: string, body: BackupScheduleBody): Promise<BackupScheduleRecord> {
+  /** Creates or updates the schedule; the workspace may be named by its id alone (no workgroup). */
+  async set(
+    p: Principal,
+    workgroupId: string | undefined,
+    workspaceId: string,
+    body: BackupScheduleBody,
+  ): Promise<BackupScheduleRecord> {
     const ws = await this.workspaces.find(p, workgroupId, workspaceId);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     requireReadWrite(ws);
     const problems = new Problems();
     const cron = body.schedule === undefined ? undefined : cronProblem(body.schedule);
     if (cron) problems.add('schedule', cron);
-    else if (body.schedule !== undefined && nextOccurrence(body.schedule, this.clock.now()) === null) problems.add('schedule', 'never occurs');
+    else if (body.schedule !== undefined && nextOccurrence(body.schedule, this.clock.now()) === null)
+      problems.add('schedule', 'never occurs');
     problems.throwIfAny();
     const limit = this.catalog.tiers[p.tier].auto_backups;
-    if (limit === 0) throw new AppError('quota', { field: 'max_backup_files', reason: `the ${p.tier} tier allows no automatic backups` });
+    if (limit === 0)
+      throw new AppError('quota', {
+        field: 'max_backup_files',
+        reason: `the ${p.tier} tier allows no automatic backups`,
+      });
     if (body.max_backup_files !== undefined && body.max_backup_files > limit) {
-      throw new AppError('quota', { field: 'max_backup_files', reason: `the ${p.tier} tier allows at most ${limit} automatic backup(s) per read-write workspace` });
+      throw new AppError('quota', {
+        field: 'max_backup_files',
+        reason: `the ${p.tier} tier allows at most ${limit} automatic backup(s) per read-write workspace`,
+      });
     }
 
     const now = this.clock.now();
@@ -76,7 +91,11 @@ export class BackupScheduleService {
       .transaction(async (trx) => {
         const existing = await repo.findBackupScheduleOfWorkspace(trx, ws.id);
         if (!existing) {
-          if (body.schedule === undefined) throw new AppError('invalid', { field: 'schedule', reason: 'is required when the workspace has no backup schedule yet' });
+          if (body.schedule === undefined)
+            throw new AppError('invalid', {
+              field: 'schedule',
+              reason: 'is required when the workspace has no backup schedule yet',
+            });
           const pause = body.pause ?? false;
           const created: BackupSchedule = {
             id: newId(),

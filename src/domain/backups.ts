@@ -6,13 +6,13 @@ import { lockOrganisation } from '../store/repositories/organisations.js';
 import { lockWorkspaceById } from '../store/repositories/workspaces.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
 import type { Clock } from './clock.js';
-import type { BackupRecord, CreateBackupBody, RestoreJob, RestoreStatusRecord } from '../schemas/backup.js';
-import { beginBackup } from './backup-operations.js';
+import type { BackupRecord, CreateBackupBody, RestoreStatusRecord } from '../schemas/backup.js';
+import { beginBackup, enqueueBackupRemoval } from './backup-operations.js';
 import type { Catalog } from './catalog.js';
 import { AppError, conflict, invalid, notFound } from './errors.js';
 import type { Principal } from './principal.js';
 import { iso, isoOrUndefined } from './time.js';
-import { MAX_ATTEMPTS, beginWorkspaceOperation, workspaceKind, type WorkspaceOpParams } from './workspace-operations.js';
+import { MAX_ATTEMPTS, beginWorkspaceOperation, workspaceKind } from './workspace-operations.js';
 import { requireStatus } from './workspace-lifecycle.js';
 import type { WorkspaceService } from './workspaces.js';
 
@@ -64,10 +64,17 @@ export class BackupService {
       if (used >= limit) {
         throw new AppError('quota', {
           field: 'workspaceID',
-          reason: `the ${p.tier} tier allows ${limit} manual backup(s) per read-write workspace and this one has ${used}; delete one first (failed backups do not count)`,
+          reason:
+            `the ${p.tier} tier allows ${limit} manual backup(s) per read-write workspace ` +
+            `and this one has ${used}; delete one first (failed backups do not count)`,
         });
       }
-      return beginBackup(trx, current, { automatic: false, tag: body.tag ?? null, maxAttempts: MAX_ATTEMPTS }, this.clock.now());
+      return beginBackup(
+        trx,
+        current,
+        { automatic: false, tag: body.tag ?? null, maxAttempts: MAX_ATTEMPTS },
+        this.clock.now(),
+      );
     });
     this.notify();
     return backupRecord(backup);
@@ -77,20 +84,33 @@ export class BackupService {
   async delete(p: Principal, workgroupId: string, workspaceId: string, backupId: string): Promise<string> {
     const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     const backup = await this.backupOf(ws, backupId);
-    if (backup.status === 'InProgress') throw conflict('backup_id', `backup ${backupId} is InProgress; it can be deleted once it has Succeeded or Failed`);
+    if (backup.status === 'InProgress')
+      throw conflict(
+        'backup_id',
+        `backup ${backupId} is InProgress; it can be deleted once it has Succeeded or Failed`,
+      );
     // Under the workspace's lock, which a restore takes too: a restore from this backup either
     // started before (and is seen here) or starts after (and finds the backup gone).
     await this.store.transaction(async (trx) => {
       await lockWorkspaceById(trx, this.store.dialect, ws.id);
-      const restoring = (await unfinishedOperationsOf(trx, ws.id, RESTORE_KIND)).some((op) => (op.params as WorkspaceOpParams).backup_id === backupId);
-      if (restoring) throw conflict('backup_id', `the workspace is being restored from backup ${backupId}; delete it after the restore finished`);
-      if (!(await backupsRepo.deleteFinishedBackup(trx, backup.id))) throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
+      const restoring = (await unfinishedOperationsOf(trx, ws.id, RESTORE_KIND)).some(
+        (op) => op.params.backup_id === backupId,
+      );
+      if (restoring)
+        throw conflict(
+          'backup_id',
+          `the workspace is being restored from backup ${backupId}; delete it after the restore finished`,
+        );
+      if (!(await backupsRepo.deleteFinishedBackup(trx, backup.id)))
+        throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
+      await enqueueBackupRemoval(trx, backup, this.clock.now());
     });
+    this.notify();
     return backup.id;
   }
 
-  /** Starts a restore (Active → Restoring → Active); the job id is the operation's. */
-  async restore(p: Principal, workgroupId: string, workspaceId: string, backupId: string): Promise<RestoreJob> {
+  /** Starts a restore (Active → Restoring → Active); returns the job id, which is the operation's. */
+  async restore(p: Principal, workgroupId: string, workspaceId: string, backupId: string): Promise<string> {
     const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
     requireReadWrite(ws);
     const backup = await this.backupOf(ws, backupId);
@@ -100,24 +120,35 @@ export class BackupService {
       requireStatus(current.status, 'restore');
       const fresh = await backupsRepo.findBackupById(trx, backup.id);
       if (!fresh) throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
-      if (fresh.status !== 'Succeeded') throw conflict('backup_id', `backup ${backupId} is ${fresh.status}; only a Succeeded backup can be restored`);
+      if (fresh.status !== 'Succeeded')
+        throw conflict('backup_id', `backup ${backupId} is ${fresh.status}; only a Succeeded backup can be restored`);
       return beginWorkspaceOperation(trx, current, { op: 'restore', backup_id: fresh.id }, this.clock.now());
     });
     this.notify();
-    return { job_id: operationId };
+    return operationId;
   }
 
   /** GET /workspaces/{ws}/backups/restore/{job}/status. */
   async restoreStatus(p: Principal, workspaceId: string, jobId: string): Promise<RestoreStatusRecord> {
     const ws = await this.workspaces.find(p, undefined, workspaceId);
     const op = await findOperation(this.store.db, p.orgId, jobId);
-    if (!op || op.kind !== RESTORE_KIND || op.resource_id !== ws.id) throw notFound('jobID', `no restore job "${jobId}" of workspace ${ws.id}`);
+    if (!op || op.kind !== RESTORE_KIND || op.resource_id !== ws.id)
+      throw notFound('jobID', `no restore job "${jobId}" of workspace ${ws.id}`);
     const status = unfinished(op.state) ? 'InProgress' : op.state === 'succeeded' ? 'Succeeded' : 'Failed';
+    const backupId = String(op.params.backup_id ?? '');
+    const output = {
+      InProgress: `restoring from backup ${backupId}`,
+      Succeeded: `restored from backup ${backupId}`,
+      Failed: `the restore from backup ${backupId} failed: ${op.error ?? 'no reason recorded'}`,
+    }[status];
     return {
       job_id: op.id,
-      backup_id: String((op.params as WorkspaceOpParams).backup_id ?? ''),
+      name: backupId,
+      backup_id: backupId,
       status,
+      output,
       ...(status === 'Failed' && op.error ? { error: op.error } : {}),
+      created_at: iso(op.created_at),
       started_at: iso(op.created_at),
       ...(op.finished_at ? { finished_at: isoOrUndefined(op.finished_at)! } : {}),
     };
@@ -125,17 +156,23 @@ export class BackupService {
 
   private async backupOf(ws: Workspace, backupId: string): Promise<Backup> {
     const backup = await backupsRepo.findBackup(this.store.db, ws.org_id, backupId);
-    if (!backup || backup.database_id !== ws.database_id) throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
+    if (!backup || backup.database_id !== ws.database_id)
+      throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
     return backup;
   }
 }
 
 /** Backups and restores are of read-write workspaces; a read-only one reads its database's RW workspace. */
 export function requireReadWrite(ws: Workspace): void {
-  if (!ws.is_rw) throw invalid('workspaceID', `workspace ${ws.id} is read-only; backups and restores are of the database's read-write workspace`);
+  if (!ws.is_rw)
+    throw invalid(
+      'workspaceID',
+      `workspace ${ws.id} is read-only; backups and restores are of the database's read-write workspace`,
+    );
 }
 
 /** 409 unless the workspace is Active. */
 export function requireActive(ws: Workspace): void {
-  if (ws.status !== 'Active') throw conflict('status', `the workspace is ${ws.status}; to back it up it must be Active`);
+  if (ws.status !== 'Active')
+    throw conflict('status', `the workspace is ${ws.status}; to back it up it must be Active`);
 }

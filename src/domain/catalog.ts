@@ -31,29 +31,102 @@ export const defaultCatalog: Catalog = {
   ],
   regions: {
     aws: [
-      'us-east-1', 'us-east-2', 'us-west-2', 'eu-central-1', 'eu-west-1',
-      'eu-west-2', 'sa-east-1', 'ap-southeast-1', 'ap-southeast-2', 'ap-northeast-1',
+      'us-east-1',
+      'us-east-2',
+      'us-west-2',
+      'eu-central-1',
+      'eu-west-1',
+      'eu-west-2',
+      'sa-east-1',
+      'ap-southeast-1',
+      'ap-southeast-2',
+      'ap-northeast-1',
     ],
     gcp: ['us-central1', 'europe-west1'],
     azure: ['eastus', 'westeurope'],
   },
   tg_versions: ['4.1.0', '4.1.2', '4.1.3', '4.2.0', '4.2.1'],
   addons: [
-    { addons_id: 'e6203cf6-196b-4954-b15b-15e442c0c781', unique_name: 'graphstudio', title: 'GraphStudio', is_free: true, description: 'Visual schema design, data loading and query authoring.' },
-    { addons_id: '2d31030d-9dfa-4144-bb5d-e9ee33dd10ff', unique_name: 'insights', title: 'Insights', is_free: true, description: 'No-code dashboards and graph exploration.' },
-    { addons_id: '09d183ef-441a-497c-ba44-e5f5e316bfa8', unique_name: 'graphql', title: 'GraphQL', is_free: true, description: 'GraphQL endpoint generated from the graph schema.' },
-    { addons_id: '286c80cd-f337-45dd-8f64-71173247f191', unique_name: 'copilot', title: 'CoPilot', is_free: false, description: 'Natural-language questions answered from the graph.' },
+    {
+      addons_id: 'e6203cf6-196b-4954-b15b-15e442c0c781',
+      unique_name: 'graphstudio',
+      title: 'GraphStudio',
+      is_free: true,
+      description: 'Visual schema design, data loading and query authoring.',
+    },
+    {
+      addons_id: '2d31030d-9dfa-4144-bb5d-e9ee33dd10ff',
+      unique_name: 'insights',
+      title: 'Insights',
+      is_free: true,
+      description: 'No-code dashboards and graph exploration.',
+    },
+    {
+      addons_id: '09d183ef-441a-497c-ba44-e5f5e316bfa8',
+      unique_name: 'graphql',
+      title: 'GraphQL',
+      is_free: true,
+      description: 'GraphQL endpoint generated from the graph schema.',
+    },
+    {
+      addons_id: '286c80cd-f337-45dd-8f64-71173247f191',
+      unique_name: 'copilot',
+      title: 'CoPilot',
+      is_free: false,
+      description: 'Natural-language questions answered from the graph.',
+    },
   ],
   tiers: {
-    free: { max_size: 'TG-4', rw_workspaces: 1, ro_workspaces: 2, memory_gb: 768, manual_backups: 1, auto_backups: 0, byoc: false },
-    paid: { max_size: 'TG-16', rw_workspaces: 2, ro_workspaces: 3, memory_gb: 5120, manual_backups: 1, auto_backups: 3, byoc: false },
-    premium: { max_size: 'TG-32', rw_workspaces: 3, ro_workspaces: 5, memory_gb: 16384, manual_backups: 3, auto_backups: 7, byoc: false },
-    enterprise: { max_size: 'TG-64', rw_workspaces: 4, ro_workspaces: 7, memory_gb: 32768, manual_backups: 5, auto_backups: 7, byoc: true },
+    free: {
+      max_size: 'TG-4',
+      rw_workspaces: 1,
+      ro_workspaces: 2,
+      memory_gb: 768,
+      manual_backups: 1,
+      auto_backups: 0,
+      byoc: false,
+    },
+    paid: {
+      max_size: 'TG-16',
+      rw_workspaces: 2,
+      ro_workspaces: 3,
+      memory_gb: 5120,
+      manual_backups: 1,
+      auto_backups: 3,
+      byoc: false,
+    },
+    premium: {
+      max_size: 'TG-32',
+      rw_workspaces: 3,
+      ro_workspaces: 5,
+      memory_gb: 16384,
+      manual_backups: 3,
+      auto_backups: 7,
+      byoc: false,
+    },
+    enterprise: {
+      max_size: 'TG-64',
+      rw_workspaces: 4,
+      ro_workspaces: 7,
+      memory_gb: 32768,
+      manual_backups: 5,
+      auto_backups: 7,
+      byoc: true,
+    },
+  },
+  // Enough for any real use, few enough that a list of them stays cheap to check (the gateway
+  // reads a workgroup's whole allow list on each request).
+  limits: {
+    allow_list_entries_per_workgroup: 200,
+    configs_per_addon: 100,
+    schedules_per_workspace: 50,
+    api_keys_per_organisation: 500,
+    db_users_per_workspace: 100,
   },
 };
 
 export function mergeCatalog(base: Catalog, override: ConfigFile | undefined): Catalog {
-  return { ...base, ...(override ?? {}) };
+  return { ...base, ...(override ?? {}), limits: { ...base.limits, ...(override?.limits ?? {}) } };
 }
 
 /** Namespace for the deterministic ids of public cloud providers, so every process agrees on them. */
@@ -108,3 +181,8 @@ export function sizesAllowed(catalog: Catalog, maxSize: string) {
 }
 
 export const bytesFromGb = (gb: number) => gb * GiB;
+
+/** The largest graph any size of the catalog holds, in bytes. */
+export function largestTopologyBytes(catalog: Catalog): number {
+  return Math.max(...catalog.workspace_sizes.map((s) => s.max_topology_gb)) * GiB;
+}

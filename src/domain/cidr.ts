@@ -39,7 +39,8 @@ export function normaliseCidr(input: string): CidrResult {
   const parsed = parseAddress(addrText);
   if (!parsed) return { ok: false, reason: `"${input}" is not an IPv4 or IPv6 address or CIDR range` };
   const bits = parsed.kind() === 'ipv4' ? 32 : 128;
-  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return { ok: false, reason: `"${input}" has no valid prefix length (0-${bits})` };
+  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText))
+    return { ok: false, reason: `"${input}" has no valid prefix length (0-${bits})` };
   const prefix = prefixText === undefined ? bits : Number(prefixText);
   if (prefix > bits) return { ok: false, reason: `"${input}" has a prefix length over ${bits}` };
   const [addr, length] = unmap(parsed, prefix);
@@ -75,5 +76,20 @@ export function displayAddress(ip: string): string {
 
 /** Whether the address lies in the range (an IPv4 caller never matches an IPv6 range, and the reverse). */
 export function inRange(addr: Address, range: Range): boolean {
-  return addr.kind() === range.range[0].kind() && addr.match(range.range as [ipaddr.IPv4, number] & [ipaddr.IPv6, number]);
+  return (
+    addr.kind() === range.range[0].kind() && addr.match(range.range as [ipaddr.IPv4, number] & [ipaddr.IPv6, number])
+  );
+}
+
+/**
+ * Who a connection or a login attempt counts against: an IPv4 address, or an IPv6 /64 (one
+ * subscriber's network; a client owning a /64 could otherwise act from 2^64 addresses).
+ * Undefined for an address that cannot be read (a socket already gone).
+ */
+export function clientOf(remoteAddress: string | undefined): string | undefined {
+  const addr = remoteAddress === undefined ? undefined : parseCaller(remoteAddress);
+  if (!addr) return undefined;
+  if (addr.kind() === 'ipv4') return addr.toString();
+  const parts = (addr as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
 }

@@ -5,6 +5,14 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * The latest time the manual clock may be set to. Acacia derives times up to ten years
+ * ahead of now (key expiry; a cron schedule firing only on 29 February may be eight years
+ * away), which must stay RFC 3339 (four-digit years), and its cron evaluation looks no
+ * further than the year 3000: a century below that, every derived time is sound.
+ */
+export const LATEST_MANUAL_TIME = Date.UTC(2900, 0, 1);
+
 /** A clock that moves only when told to; ACACIA_CLOCK=manual uses it. */
 export class ManualClock implements Clock {
   private current: number;

@@ -3,23 +3,11 @@ import type { DialectName, Executor, Store } from '../store/store.js';
 import { insertOperation, type Operation } from '../store/repositories/operations.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
 import type { CloudProviderChanges, CloudProviderRow, NodeGroupConfig } from '../store/repositories/cloud-providers.js';
+import type { CloudProviderOperation, CloudProviderOpParams } from './operation-params.js';
 
-/** Provider operations run by the engine: create provisions, operation 21 upgrades. */
-export type CloudProviderOperation = 'provision' | 'upgrade';
+export type { CloudProviderOperation, CloudProviderOpParams };
 
 export const MAX_PROVIDER_ATTEMPTS = 3;
-
-/** Parameters of a provider operation, stored with it. */
-export interface CloudProviderOpParams {
-  op: CloudProviderOperation;
-  /** upgrade: the node groups after the upgrade (already merged and checked). */
-  node_group_config?: NodeGroupConfig;
-  /** upgrade: the log types to enable. */
-  cluster_enabled_log_types?: string[];
-  /** upgrade: the component versions to deploy. */
-  components?: Array<{ name: string; version: string }>;
-  [key: string]: unknown;
-}
 
 /** What provisioning a BYOC account produced. */
 export interface ProvisionedInfrastructure {
@@ -53,7 +41,12 @@ export const cloudProviderKind = (op: CloudProviderOperation) => `cloud_provider
 export const transitionalProviderStatuses = ['Pending', 'Provisioning', 'Upgrading'] as const;
 
 /** Enqueues a provider operation in the caller's transaction (the status write goes with it). */
-export async function enqueueCloudProviderOperation(trx: Executor, provider: Pick<CloudProviderRow, 'id' | 'org_id'>, params: CloudProviderOpParams, now: number): Promise<string> {
+export async function enqueueCloudProviderOperation(
+  trx: Executor,
+  provider: Pick<CloudProviderRow, 'id' | 'org_id'>,
+  params: CloudProviderOpParams,
+  now: number,
+): Promise<string> {
   const id = newId();
   await insertOperation(trx, {
     id,
@@ -71,31 +64,54 @@ export async function enqueueCloudProviderOperation(trx: Executor, provider: Pic
 
 /** The first step of a provision moves the provider from Pending to Provisioning; later steps change nothing. */
 export async function markProvisioning(store: Store, id: string, now: number): Promise<void> {
-  await store.transaction((trx) => applyOutcome(trx, store.dialect, id, now, (provider) => (provider.status === 'Pending' ? { status: 'Provisioning' } : undefined)));
+  await store.transaction((trx) =>
+    applyOutcome(trx, store.dialect, id, now, (provider) =>
+      provider.status === 'Pending' ? { status: 'Provisioning' } : undefined,
+    ),
+  );
 }
 
 /** Applies a finished operation's effect to its provider (inside the completing transaction). */
-export async function completeCloudProviderOperation(trx: Executor, dialect: DialectName, op: Operation, now: number, infra: ProvisionedInfrastructure | undefined): Promise<void> {
-  await applyOutcome(trx, dialect, op.resource_id, now, (provider) => outcomeChanges(provider, op.params as CloudProviderOpParams, infra));
+export async function completeCloudProviderOperation(
+  trx: Executor,
+  dialect: DialectName,
+  op: Operation<CloudProviderOpParams>,
+  now: number,
+  infra: ProvisionedInfrastructure | undefined,
+): Promise<void> {
+  await applyOutcome(trx, dialect, op.resource_id, now, (provider) => outcomeChanges(provider, op.params, infra));
 }
 
-function outcomeChanges(provider: CloudProviderRow, params: CloudProviderOpParams, infra: ProvisionedInfrastructure | undefined): CloudProviderChanges {
+function outcomeChanges(
+  provider: CloudProviderRow,
+  params: CloudProviderOpParams,
+  infra: ProvisionedInfrastructure | undefined,
+): CloudProviderChanges {
   const changes: CloudProviderChanges = { status: 'Active', last_error: null };
   if (params.op === 'provision' && infra) {
     Object.assign(changes, infra, { vpc_owned_by_tg: true });
   }
   if (params.op === 'upgrade') {
-    if (params.node_group_config) changes.node_group_config = params.node_group_config;
+    if (params.node_group_config) changes.node_group_config = params.node_group_config as NodeGroupConfig;
     if (params.cluster_enabled_log_types) changes.cluster_enabled_log_types = params.cluster_enabled_log_types;
     if (params.components?.length) {
-      changes.component_versions = { ...(provider.component_versions ?? {}), ...Object.fromEntries(params.components.map((c) => [c.name, c.version])) };
+      changes.component_versions = {
+        ...(provider.component_versions ?? {}),
+        ...Object.fromEntries(params.components.map((c) => [c.name, c.version])),
+      };
     }
   }
   return changes;
 }
 
 /** Marks the provider Failed with the driver's message. */
-export async function failCloudProviderOperation(trx: Executor, dialect: DialectName, op: Operation, message: string, now: number): Promise<void> {
+export async function failCloudProviderOperation(
+  trx: Executor,
+  dialect: DialectName,
+  op: Operation,
+  message: string,
+  now: number,
+): Promise<void> {
   await applyOutcome(trx, dialect, op.resource_id, now, () => ({ status: 'Failed', last_error: message }));
 }
 
@@ -104,9 +120,16 @@ export async function failCloudProviderOperation(trx: Executor, dialect: Dialect
  * API request (a rename, say) can neither be overwritten nor make the outcome be lost.
  * Nothing to do once the provider is gone, or when there is no change.
  */
-async function applyOutcome(trx: Executor, dialect: DialectName, id: string, now: number, changesFor: (provider: CloudProviderRow) => CloudProviderChanges | undefined): Promise<void> {
+async function applyOutcome(
+  trx: Executor,
+  dialect: DialectName,
+  id: string,
+  now: number,
+  changesFor: (provider: CloudProviderRow) => CloudProviderChanges | undefined,
+): Promise<void> {
   const provider = await providersRepo.lockProviderById(trx, dialect, id);
   const changes = provider && changesFor(provider);
   if (!provider || !changes) return;
-  if (!(await providersRepo.updateProvider(trx, provider, changes, now))) throw new Error(`cloud provider ${id} changed under its lock`);
+  if (!(await providersRepo.updateProvider(trx, provider, changes, now)))
+    throw new Error(`cloud provider ${id} changed under its lock`);
 }

@@ -4,7 +4,7 @@ import { nodeGroupKeys } from '../schemas/cloud-provider.js';
 import { platforms } from '../schemas/catalog.js';
 import type { Catalog, Platform } from './catalog.js';
 import type { Problems } from './errors.js';
-import { providerTestActions, unknownDirectives } from './test-env.js';
+import { checkTestEnv, type TestEnvCheck } from './test-env.js';
 
 /** `arn:aws:iam::<12-digit account>:role/<optional path/>name` (IAM's allowed name characters). */
 const AWS_ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/((?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,64}))$/;
@@ -37,13 +37,19 @@ export interface Registration {
 }
 
 /** Adds a problem for every registration rule broken (DESIGN §6 "Cloud provider"). */
-export function checkRegistration(problems: Problems, catalog: Catalog, input: Registration, fields: { account_id: string }): void {
+export function checkRegistration(
+  problems: Problems,
+  catalog: Catalog,
+  input: Registration,
+  fields: { account_id: string },
+): void {
   const { platform, region, role_arn: arn, account_id: account } = input;
   if (platform === undefined) problems.add('platform', `is required; one of ${platforms.join(', ')}`);
   if (region === undefined) problems.add('region', 'is required');
   else if (platform !== undefined) {
     const known = catalog.regions[platform as Platform] ?? [];
-    if (!known.includes(region)) problems.add('region', `"${region}" is not a ${platform} region; known: ${known.join(', ')}`);
+    if (!known.includes(region))
+      problems.add('region', `"${region}" is not a ${platform} region; known: ${known.join(', ')}`);
   }
   if (arn === undefined) {
     problems.add('role_arn', 'is required: the role the service assumes in the account');
@@ -57,16 +63,19 @@ export function checkRegistration(problems: Problems, catalog: Catalog, input: R
   }
 }
 
-export function checkTestEnv(problems: Problems, text: string | undefined): void {
-  const bad = text === undefined ? [] : unknownDirectives(text, providerTestActions, { topology: false });
-  if (bad.length > 0) problems.add('x_test_env', `unknown directive(s): ${bad.join(', ')}; use fail:<action> or slow:<action>=<n>[s|m|h] with an action of ${providerTestActions.join(', ')}`);
+export function checkProviderTestEnv(problems: Problems, text: string | undefined, testEnv: TestEnvCheck): void {
+  checkTestEnv(problems, text, testEnv, 'cloud_provider');
 }
 
 /**
  * The node groups after an upgrade: each group's given fields replace the current ones,
  * and every resulting group must keep 0 ≤ min_size ≤ max_size.
  */
-export function mergeNodeGroups(problems: Problems, current: NodeGroupConfig | null, input: UpgradeCloudProviderBody['node_group_config']): NodeGroupConfig {
+export function mergeNodeGroups(
+  problems: Problems,
+  current: NodeGroupConfig | null,
+  input: UpgradeCloudProviderBody['node_group_config'],
+): NodeGroupConfig {
   const merged: NodeGroupConfig = { ...(current ?? {}) };
   if (!input) return merged;
   for (const key of nodeGroupKeys) {
@@ -79,7 +88,10 @@ export function mergeNodeGroups(problems: Problems, current: NodeGroupConfig | n
       overprovisioning_factor: given.overprovisioning_factor ?? base.overprovisioning_factor,
     };
     if (group.min_size > group.max_size) {
-      problems.add(`node_group_config.${key}.min_size`, `must not exceed max_size (${group.min_size} > ${group.max_size})`);
+      problems.add(
+        `node_group_config.${key}.min_size`,
+        `must not exceed max_size (${group.min_size} > ${group.max_size})`,
+      );
     }
     merged[key] = group;
   }

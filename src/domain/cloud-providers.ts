@@ -12,11 +12,25 @@ import type {
 } from '../schemas/cloud-provider.js';
 import type { Clock } from './clock.js';
 import { publicProviders, type Catalog } from './catalog.js';
-import { enqueueCloudProviderOperation, transitionalProviderStatuses, type RoleVerifier } from './cloud-provider-operations.js';
-import { checkRegistration, checkTestEnv, isSemver, mergeNodeGroups, parseAwsRoleArn, renderComponentVersions, roleName } from './cloud-provider-rules.js';
+import {
+  enqueueCloudProviderOperation,
+  transitionalProviderStatuses,
+  type RoleVerifier,
+} from './cloud-provider-operations.js';
+import {
+  checkRegistration,
+  checkProviderTestEnv,
+  isSemver,
+  mergeNodeGroups,
+  parseAwsRoleArn,
+  renderComponentVersions,
+  roleName,
+} from './cloud-provider-rules.js';
 import { AppError, Problems, conflict, forbidden, invalid, notFound, refusedByReference } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
+import { acceptName, requireName } from './names.js';
+import type { TestEnvCheck } from './test-env.js';
 import { iso } from './time.js';
 import { checkIfMatch } from './workgroups.js';
 
@@ -47,10 +61,10 @@ export function toCloudProviderRecord(row: CloudProviderRow): CloudProviderRecor
     id: row.id,
     short_id: row.short_id,
     name: row.name,
-    type: row.type,
-    platform: row.platform,
+    type: row.type as CloudProviderRecord['type'],
+    platform: row.platform as CloudProviderRecord['platform'],
     region: row.region,
-    status: row.status,
+    status: row.status as CloudProviderRecord['status'],
     ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== null && v !== undefined && v !== '')),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
@@ -58,8 +72,10 @@ export function toCloudProviderRecord(row: CloudProviderRow): CloudProviderRecor
   };
 }
 
-const duplicateName = (name: string) => conflict('name', `a cloud provider named "${name}" already exists in this organisation`);
-const concurrentChange = () => conflict('version_number', 'the cloud provider was changed by another request; read it again and retry');
+const duplicateName = (name: string) =>
+  conflict('name', `a cloud provider named "${name}" already exists in this organisation`);
+const concurrentChange = () =>
+  conflict('version_number', 'the cloud provider was changed by another request; read it again and retry');
 
 export class CloudProviderService {
   constructor(
@@ -70,11 +86,19 @@ export class CloudProviderService {
     private readonly roles: RoleVerifier,
     /** Wakes the engine when an operation was enqueued. */
     private readonly notify: () => void,
+    /** Answers whether an x_test_env is acceptable (fault injection). */
+    private readonly testEnv: TestEnvCheck,
   ) {}
 
   /** Makes the public providers in the store match the catalog; run at start-up. */
   async seedPublic(): Promise<void> {
-    const seeds = publicProviders(this.catalog).map((p) => ({ id: p.id, short_id: p.shortId, name: p.name, platform: p.platform, region: p.region }));
+    const seeds = publicProviders(this.catalog).map((p) => ({
+      id: p.id,
+      short_id: p.shortId,
+      name: p.name,
+      platform: p.platform,
+      region: p.region,
+    }));
     await this.store.transaction((trx) => providersRepo.syncPublicProviders(trx, seeds, this.clock.now()));
   }
 
@@ -90,9 +114,17 @@ export class CloudProviderService {
   async create(p: Principal, body: CreateCloudProviderBody): Promise<CloudProviderRecord> {
     this.authorizeByoc(p);
     const problems = new Problems();
-    if (body.type === 'public') problems.add('type', 'public providers are service-owned; only "private" providers may be registered');
-    checkRegistration(problems, this.catalog, { ...body, account_id: body.options?.account_id }, { account_id: 'options.account_id' });
-    checkTestEnv(problems, body.x_test_env);
+    if (body.type === 'public')
+      problems.add('type', 'public providers are service-owned; only "private" providers may be registered');
+    checkRegistration(
+      problems,
+      this.catalog,
+      { ...body, account_id: body.options?.account_id },
+      { account_id: 'options.account_id' },
+    );
+    checkProviderTestEnv(problems, body.x_test_env, this.testEnv);
+    const name = acceptName(problems, 'name', body.name);
+    const createdBy = acceptName(problems, 'created_by', body.created_by);
     problems.throwIfAny();
 
     const now = this.clock.now();
@@ -102,12 +134,12 @@ export class CloudProviderService {
       id,
       short_id: shortId,
       org_id: p.orgId,
-      name: body.name ?? `byoc-${shortId}`,
+      name: name ?? `byoc-${shortId}`,
       type: 'private',
       platform: body.platform!,
       region: body.region!,
       status: 'Pending',
-      created_by: body.created_by ?? p.keyName,
+      created_by: createdBy ?? p.keyName,
       role_arn: body.role_arn!,
       role_external_id: body.role_external_id ?? null,
       options: body.options ?? null,
@@ -134,7 +166,7 @@ export class CloudProviderService {
     this.authorizeByoc(p);
     const problems = new Problems();
     checkRegistration(problems, this.catalog, body, { account_id: 'account_id' });
-    checkTestEnv(problems, body.x_test_env);
+    checkProviderTestEnv(problems, body.x_test_env, this.testEnv);
     problems.throwIfAny();
     const answer = await this.roles.canAssumeRole(body);
     if (!answer.ok) throw invalid('role_arn', answer.reason);
@@ -144,16 +176,30 @@ export class CloudProviderService {
   }
 
   /** Operation 20: renames the provider or records a deployment version. */
-  async update(p: Principal, id: string, body: UpdateCloudProviderBody, ifMatch: number | undefined): Promise<CloudProviderRecord> {
+  async update(
+    p: Principal,
+    id: string,
+    body: UpdateCloudProviderBody,
+    ifMatch: number | undefined,
+  ): Promise<CloudProviderRecord> {
     const provider = await this.loadOwned(p, id, ifMatch);
-    if (body.version !== undefined && !isSemver(body.version)) throw invalid('version', 'must be a version like 4.2.1 (major.minor.patch)');
-    const changes: CloudProviderChanges = { name: body.name, version: body.version };
+    if (body.version !== undefined && !isSemver(body.version))
+      throw invalid('version', 'must be a version like 4.2.1 (major.minor.patch)');
+    const name = requireName('name', body.name);
+    const changes: CloudProviderChanges = { name, version: body.version };
     if (Object.values(changes).every((v) => v === undefined)) return toCloudProviderRecord(provider);
     let updated: boolean;
     try {
-      updated = await providersRepo.updateProvider(this.store.db, provider, changes, this.clock.now());
+      // Without If-Match the change applies to the provider as it is: read it again under a
+      // lock, so the engine moving it on meanwhile (Pending → Provisioning) is waited for
+      // rather than reported as a conflict. With If-Match it applies to that version only.
+      updated = await this.store.transaction(async (trx) => {
+        const current =
+          ifMatch === undefined ? await providersRepo.lockProviderById(trx, this.store.dialect, id) : provider;
+        return !!current && providersRepo.updateProvider(trx, current, changes, this.clock.now());
+      });
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicateName(body.name!);
+      if (isUniqueViolation(err)) throw duplicateName(name!);
       throw err;
     }
     if (!updated) throw concurrentChange();
@@ -161,7 +207,12 @@ export class CloudProviderService {
   }
 
   /** Operation 21: moves the provider to Upgrading and enqueues the upgrade; returns the operation id. */
-  async upgrade(p: Principal, id: string, body: UpgradeCloudProviderBody, ifMatch: number | undefined): Promise<string> {
+  async upgrade(
+    p: Principal,
+    id: string,
+    body: UpgradeCloudProviderBody,
+    ifMatch: number | undefined,
+  ): Promise<string> {
     const provider = await this.loadOwned(p, id, ifMatch);
     // A failed upgrade may be retried; a provider that never finished provisioning has nothing to upgrade.
     const upgradable = provider.status === 'Active' || (provider.status === 'Failed' && provider.cluster_id !== null);
@@ -172,13 +223,21 @@ export class CloudProviderService {
 
     const now = this.clock.now();
     const operationId = await this.store.transaction(async (trx) => {
-      if (!(await providersRepo.updateProvider(trx, provider, { status: 'Upgrading', last_error: null }, now))) throw concurrentChange();
-      return enqueueCloudProviderOperation(trx, provider, {
-        op: 'upgrade',
-        ...(body.node_group_config ? { node_group_config: nodeGroups } : {}),
-        ...(body.cluster_enabled_log_types ? { cluster_enabled_log_types: [...new Set(body.cluster_enabled_log_types)] } : {}),
-        ...(body.components ? { components: body.components } : {}),
-      }, now);
+      if (!(await providersRepo.updateProvider(trx, provider, { status: 'Upgrading', last_error: null }, now)))
+        throw concurrentChange();
+      return enqueueCloudProviderOperation(
+        trx,
+        provider,
+        {
+          op: 'upgrade',
+          ...(body.node_group_config ? { node_group_config: nodeGroups } : {}),
+          ...(body.cluster_enabled_log_types
+            ? { cluster_enabled_log_types: [...new Set(body.cluster_enabled_log_types)] }
+            : {}),
+          ...(body.components ? { components: body.components } : {}),
+        },
+        now,
+      );
     });
     this.notify();
     return operationId;
@@ -191,8 +250,13 @@ export class CloudProviderService {
       throw conflict('status', `the cloud provider is ${provider.status}; wait until it is Active or Failed`);
     }
     const users = await providersRepo.workgroupsUsingProvider(this.store.db, provider.id);
-    if (users.length > 0) throw conflict('cloudProviderID', `workgroups still use this provider: ${users.join(', ')}; delete them first`);
-    await providersRepo.deleteProvider(this.store.db, provider.id).catch(refusedByReference('cloudProviderID', 'a workgroup was created on this provider meanwhile; delete it first'));
+    if (users.length > 0)
+      throw conflict('cloudProviderID', `workgroups still use this provider: ${users.join(', ')}; delete them first`);
+    await providersRepo
+      .deleteProvider(this.store.db, provider.id)
+      .catch(
+        refusedByReference('cloudProviderID', 'a workgroup was created on this provider meanwhile; delete it first'),
+      );
     return toCloudProviderRecord(provider);
   }
 
@@ -200,7 +264,10 @@ export class CloudProviderService {
   private authorizeByoc(p: Principal): void {
     authorize(p, 'org:admin');
     if (!this.catalog.tiers[p.tier].byoc) {
-      throw new AppError('disabled', { field: 'tier', reason: `bring-your-own-cloud providers are not available on the ${p.tier} tier; enterprise includes them` });
+      throw new AppError('disabled', {
+        field: 'tier',
+        reason: `bring-your-own-cloud providers are not available on the ${p.tier} tier; enterprise includes them`,
+      });
     }
   }
 
@@ -214,7 +281,8 @@ export class CloudProviderService {
   private async loadOwned(p: Principal, id: string, ifMatch: number | undefined): Promise<CloudProviderRow> {
     this.authorizeByoc(p);
     const provider = await this.load(p, id);
-    if (provider.type !== 'private') throw forbidden('cloudProviderID', 'public providers are service-owned and cannot be changed');
+    if (provider.type !== 'private')
+      throw forbidden('cloudProviderID', 'public providers are service-owned and cannot be changed');
     checkIfMatch(ifMatch, provider.version_number);
     return provider;
   }

@@ -8,7 +8,8 @@ import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { databaseRecord, loadView, type WorkgroupView } from './records.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
-
+import { requireName } from './names.js';
+import { enqueueDatabaseRemoval } from './database-operations.js';
 
 export class DatabaseService {
   constructor(
@@ -29,19 +30,28 @@ export class DatabaseService {
   }
 
   /** Seed operation 6: rename. */
-  async rename(p: Principal, workgroupId: string, databaseId: string, body: RenameDatabaseBody, ctx: RequestContext): Promise<DatabaseRecord> {
+  async rename(
+    p: Principal,
+    workgroupId: string,
+    databaseId: string,
+    body: RenameDatabaseBody,
+    ctx: RequestContext,
+  ): Promise<DatabaseRecord> {
     const view = await this.view(p, workgroupId);
     const database = this.find(view, databaseId);
     authorize(p, 'workspace:create', { workgroupId });
     checkIfMatch(ctx.ifMatch, database.version_number);
+    const name = requireName('tg_database_name', body.tg_database_name);
     let renamed: boolean;
     try {
-      renamed = await dbRepo.renameDatabase(this.store.db, database, body.tg_database_name, this.clock.now());
+      renamed = await dbRepo.renameDatabase(this.store.db, database, name, this.clock.now());
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('tg_database_name', `a database named "${body.tg_database_name}" already exists in this workgroup`);
+      if (isUniqueViolation(err))
+        throw conflict('tg_database_name', `a database named "${name}" already exists in this workgroup`);
       throw err;
     }
-    if (!renamed) throw conflict('version_number', 'the database was changed by another request; read it again and retry');
+    if (!renamed)
+      throw conflict('version_number', 'the database was changed by another request; read it again and retry');
     return this.get(p, workgroupId, databaseId, ctx);
   }
 
@@ -52,11 +62,20 @@ export class DatabaseService {
     checkIfMatch(ctx.ifMatch, database.version_number);
     const attached = view.workspaces.filter((w) => w.database_id === database.id);
     if (attached.length > 0) {
-      throw conflict('databaseID', `workspaces ${attached.map((w) => w.id).join(', ')} are attached to this database; delete them first`);
+      throw conflict(
+        'databaseID',
+        `workspaces ${attached.map((w) => w.id).join(', ')} are attached to this database; delete them first`,
+      );
     }
     const record = databaseRecord(database, view, this.workgroups.recordContext(ctx));
-    // The workspaces' foreign key refuses the delete if one attached since the check.
-    await dbRepo.deleteDatabase(this.store.db, database.id).catch(refusedByReference('databaseID', 'a workspace attached to this database meanwhile; delete it first'));
+    // The workspaces' foreign key refuses the delete if one attached since the check. The
+    // driver removes the graph data afterwards, in an operation of its own.
+    await this.store
+      .transaction(async (trx) => {
+        await dbRepo.deleteDatabase(trx, database.id);
+        await enqueueDatabaseRemoval(trx, database, this.clock.now());
+      })
+      .catch(refusedByReference('databaseID', 'a workspace attached to this database meanwhile; delete it first'));
     return record;
   }
 

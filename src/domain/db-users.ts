@@ -4,25 +4,41 @@ import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/db-users.js';
 import type { DbUser } from '../store/repositories/db-users.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
+import { lockRow } from '../store/repositories/row-locks.js';
+import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import type { DbUserBody, DbUserRecord, DeleteDbUserBody } from '../schemas/db-user.js';
 import { Problems, conflict, notFound } from './errors.js';
 import { hashPassword, passwordProblem, usernameProblem } from './passwords.js';
 import type { Principal } from './principal.js';
+import { checkCount } from './quotas.js';
 import { iso } from './time.js';
 import type { WorkspaceService } from './workspaces.js';
 
 function userRecord(u: DbUser): DbUserRecord {
-  return { username: u.username, workspace_id: u.workspace_id, created_at: iso(u.created_at), updated_at: iso(u.updated_at) };
+  const created = iso(u.created_at);
+  const updated = iso(u.updated_at);
+  return {
+    id: u.id,
+    username: u.username,
+    enabled: true,
+    created,
+    updated,
+    workspace_id: u.workspace_id,
+    created_at: created,
+    updated_at: updated,
+  };
 }
 
-const duplicate = (username: string) => conflict('username', `a database user "${username}" already exists in this workspace`);
+const duplicate = (username: string) =>
+  conflict('username', `a database user "${username}" already exists in this workspace`);
 
 /** The database users of a workspace, whom the gateway authenticates. Passwords are kept only as scrypt hashes. */
 export class DbUserService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly catalog: Catalog,
     private readonly workspaces: WorkspaceService,
   ) {}
 
@@ -45,8 +61,13 @@ export class DbUserService {
       created_at: now,
       updated_at: now,
     };
+    const limit = this.catalog.limits.db_users_per_workspace;
     try {
-      await repo.insertDbUser(this.store.db, user);
+      await this.store.transaction(async (trx) => {
+        await lockRow(trx, this.store.dialect, 'workspaces', ws.id);
+        checkCount('workspaceID', await repo.countDbUsers(trx, ws.id), limit, 'database users per workspace');
+        await repo.insertDbUser(trx, user);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate(body.username);
       throw err;

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'rate-limited'
   | 'disabled' // feature off for the organisation's tier
   | 'unavailable'
+  | 'store-unavailable' // the database could not be reached, or the connection was lost mid-request
   | 'internal';
 
 export interface ErrorDetail {

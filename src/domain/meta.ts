@@ -1,12 +1,26 @@
 import type { MetaRecord } from '../schemas/meta.js';
 import { bytesFromGb, compareVersions, newestVersion, sizesAllowed, type Catalog } from './catalog.js';
 import type { Principal } from './principal.js';
+import { platforms } from '../schemas/catalog.js';
 
 /** The catalogs as the caller's organisation sees them. */
 export function describeCatalog(catalog: Catalog, p: Principal): MetaRecord {
   const limits = catalog.tiers[p.tier];
   const allowed = new Set(sizesAllowed(catalog, limits.max_size).map((s) => s.typeName));
+  const sizes = sizesAllowed(catalog, limits.max_size);
+  const versions = [...catalog.tg_versions].sort(compareVersions);
   return {
+    regions: platforms.flatMap((platform) =>
+      catalog.regions[platform].map((name) => ({ name, description: `${platform} ${name}`, platform })),
+    ),
+    tgVersions: versions.map((name) => ({ name, image: `tigergraph/tigergraph:${name}` })),
+    workspaceTypes: sizes.map((s) => ({
+      typeName: s.typeName,
+      cpu: String(s.cpu),
+      memory: `${s.memory_gb}Gi`,
+      partition: s.partition,
+      ha: 1,
+    })),
     workspace_types: catalog.workspace_sizes.map((s) => ({
       typeName: s.typeName,
       cpu: String(s.cpu),
@@ -15,11 +29,12 @@ export function describeCatalog(catalog: Catalog, p: Principal): MetaRecord {
       max_topology_size_bytes: bytesFromGb(s.max_topology_gb),
       allowed: allowed.has(s.typeName),
     })),
-    tg_versions: [...catalog.tg_versions].sort(compareVersions),
+    tg_versions: versions,
     default_tg_version: newestVersion(catalog),
-    regions: catalog.regions,
+    regions_by_platform: catalog.regions,
     addons: catalog.addons,
     tier: p.tier,
     tier_limits: limits,
+    count_limits: catalog.limits,
   };
 }

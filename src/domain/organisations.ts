@@ -20,10 +20,18 @@ export class OrganisationService {
   /** Returns the organisation, creating it (with the tier, default free) when missing; a given tier is applied. */
   async ensure(name: string, tier?: Tier): Promise<Organisation> {
     if (!/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/.test(name)) {
-      throw invalid('org', 'must be 1-64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit');
+      throw invalid(
+        'org',
+        'must be 1-64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit',
+      );
     }
     if (tier !== undefined && !tiers.includes(tier)) throw invalid('tier', `must be one of ${tiers.join(', ')}`);
-    await orgsRepo.insertOrganisation(this.store.db, { id: newId(), name, tier: tier ?? 'free', created_at: this.clock.now() });
+    await orgsRepo.insertOrganisation(this.store.db, {
+      id: newId(),
+      name,
+      tier: tier ?? 'free',
+      created_at: this.clock.now(),
+    });
     const org = (await orgsRepo.findOrganisationByName(this.store.db, name))!;
     if (tier !== undefined && org.tier !== tier) {
       await orgsRepo.updateOrganisationTier(this.store.db, org.id, tier);
@@ -46,7 +54,10 @@ export class OrganisationService {
       if ((await orgsRepo.countOrganisations(trx)) > 0) return undefined;
       const org = { id: newId(), name: BOOTSTRAP_ORG, tier: 'enterprise', created_at: this.clock.now() };
       if (!(await orgsRepo.insertOrganisation(trx, org))) return undefined;
-      const key = await this.apiKeys.issue({ orgId: org.id, keyName: BOOTSTRAP_KEY_NAME, role: 'org-admin', plaintext }, trx);
+      const key = await this.apiKeys.issue(
+        { orgId: org.id, keyName: BOOTSTRAP_KEY_NAME, role: 'org-admin', plaintext },
+        trx,
+      );
       return { plaintext: key.plaintext_key };
     });
   }

@@ -19,7 +19,8 @@ describe('usernameProblem', () => {
 describe('passwordProblem', () => {
   it('accepts a strong password', () => assert.equal(passwordProblem('Correct-horse-9', 'alice'), undefined));
   it('refuses short passwords', () => assert.match(passwordProblem('Aa1!aa', 'alice') ?? '', /at least 12/));
-  it('refuses fewer than 3 character classes', () => assert.match(passwordProblem('alllowercase12', 'bob') ?? '', /at least 3/));
+  it('refuses fewer than 3 character classes', () =>
+    assert.match(passwordProblem('alllowercase12', 'bob') ?? '', /at least 3/));
   it('accepts three classes without symbols', () => assert.equal(passwordProblem('Lower12Upper', 'bob'), undefined));
   it('refuses a password containing the username, in any case', () => {
     assert.match(passwordProblem('xxALICE-2024yy', 'alice') ?? '', /username/);

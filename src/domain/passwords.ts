@@ -28,7 +28,9 @@ const PARAMS = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** `scrypt$N$r$p$<salt b64>$<hash b64>`: everything needed to verify later. */
@@ -43,9 +45,20 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return timingSafeEqual(actual, expected);
 }
 
 /** A hash no password matches, verified when the user does not exist so timing does not tell. */
-export const decoyHash = `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${randomBytes(16).toString('base64')}$${randomBytes(KEY_LENGTH).toString('base64')}`;
+export const decoyHash = [
+  'scrypt',
+  PARAMS.N,
+  PARAMS.r,
+  PARAMS.p,
+  randomBytes(16).toString('base64'),
+  randomBytes(KEY_LENGTH).toString('base64'),
+].join('$');

@@ -4,7 +4,14 @@ import { isAllowed, type Action } from './permissions.js';
 import type { Principal, Role } from './principal.js';
 
 const principal = (role: Role): Principal => ({
-  orgId: 'o', orgName: 'o', tier: 'enterprise', keyId: 'k', keyName: 'k', role, workgroupIds: ['wg1'], workspaceIds: ['ws1'],
+  orgId: 'o',
+  orgName: 'o',
+  tier: 'enterprise',
+  keyId: 'k',
+  keyName: 'k',
+  role,
+  workgroupIds: ['wg1'],
+  workspaceIds: ['ws1'],
 });
 
 describe('isAllowed', () => {

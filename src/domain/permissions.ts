@@ -34,7 +34,9 @@ export function isAllowed(p: Principal, action: Action, target: Target = {}): bo
     case 'workgroup-admin':
       return action !== 'org:admin' && target.workgroupId !== undefined && p.workgroupIds.includes(target.workgroupId);
     case 'workspace-admin':
-      return action === 'workspace:edit' && target.workspaceId !== undefined && p.workspaceIds.includes(target.workspaceId);
+      return (
+        action === 'workspace:edit' && target.workspaceId !== undefined && p.workspaceIds.includes(target.workspaceId)
+      );
   }
 }
 

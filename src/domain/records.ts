@@ -8,7 +8,11 @@ import type { Database } from '../store/repositories/databases.js';
 import { findDatabase, listDatabasesOfWorkgroups } from '../store/repositories/databases.js';
 import type { Workgroup } from '../store/repositories/workgroups.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
-import { findWorkspaceById, listWorkspacesOfDatabase, listWorkspacesOfWorkgroups } from '../store/repositories/workspaces.js';
+import {
+  findWorkspaceById,
+  listWorkspacesOfDatabase,
+  listWorkspacesOfWorkgroups,
+} from '../store/repositories/workspaces.js';
 import type { WorkgroupRecord } from '../schemas/workgroup.js';
 import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 import { findSize, type Catalog } from './catalog.js';
@@ -41,7 +45,10 @@ export async function loadViews(db: Executor, orgName: string, workgroups: Workg
     findProvidersByIds(db, [...new Set(workgroups.map((w) => w.cloud_provider_id))]),
     listDatabasesOfWorkgroups(db, ids),
     listWorkspacesOfWorkgroups(db, ids),
-    listEntriesOfWorkgroups(db, workgroups.filter((w) => w.enable_allow_list).map((w) => w.id)),
+    listEntriesOfWorkgroups(
+      db,
+      workgroups.filter((w) => w.enable_allow_list).map((w) => w.id),
+    ),
     backupSizesOfWorkgroups(db, ids),
   ]);
   const byId = new Map(providers.map((p) => [p.id, p]));
@@ -64,7 +71,12 @@ export async function loadView(db: Executor, orgName: string, workgroup: Workgro
  * The part of a workgroup's view one workspace's record needs: its database and the
  * workspaces sharing it (for folder_statistics), whatever the size of the workgroup.
  */
-export async function loadWorkspaceView(db: Executor, orgName: string, workgroup: Workgroup, workspaceId: string): Promise<{ ws: Workspace; view: WorkgroupView } | undefined> {
+export async function loadWorkspaceView(
+  db: Executor,
+  orgName: string,
+  workgroup: Workgroup,
+  workspaceId: string,
+): Promise<{ ws: Workspace; view: WorkgroupView } | undefined> {
   const ws = await findWorkspaceById(db, workspaceId);
   if (!ws || ws.workgroup_id !== workgroup.id) return undefined;
   const [provider, database, siblings, backupSize] = await Promise.all([
@@ -73,7 +85,15 @@ export async function loadWorkspaceView(db: Executor, orgName: string, workgroup
     listWorkspacesOfDatabase(db, ws.database_id),
     backupSizeOfDatabase(db, ws.database_id),
   ]);
-  const view = { workgroup, provider, orgName, databases: database ? [database] : [], workspaces: siblings, allowList: [], backupSizes: new Map([[ws.database_id, backupSize]]) };
+  const view = {
+    workgroup,
+    provider,
+    orgName,
+    databases: database ? [database] : [],
+    workspaces: siblings,
+    allowList: [],
+    backupSizes: new Map([[ws.database_id, backupSize]]),
+  };
   return { ws, view };
 }
 
@@ -81,18 +101,45 @@ export async function loadWorkspaceView(db: Executor, orgName: string, workgroup
 function folderStatistics(workspaces: Workspace[], backupSize: number) {
   const entries = workspaces.map((w) => ({ size: w.graph_topology_size_bytes, workspace_id: w.id }));
   const total = entries.reduce((sum, e) => sum + e.size, 0);
-  return { total_size: total, billed_size: total, backup_size: backupSize, log_size: 0, vector_size: 0, workspaces: entries };
+  return {
+    total_size: total,
+    billed_size: total,
+    backup_size: backupSize,
+    log_size: 0,
+    vector_size: 0,
+    milvus_size: 0,
+    workspaces: entries,
+  };
 }
 
 export function proxyHost(ws: Workspace, view: WorkgroupView, ctx: RecordContext): string {
   return `${ws.id}.${view.workgroup.region}.i.${ctx.baseDomain}`;
 }
 
+/** `workspace_type` of a size and HA setting: the catalog's resources and the replica count. */
+function workspaceType(
+  catalog: Catalog,
+  typeName: string,
+  ha: boolean,
+): NonNullable<WorkspaceRecord['workspace_type']> {
+  const size = findSize(catalog, typeName);
+  return {
+    typeName,
+    ...(size ? { cpu: String(size.cpu), memory: `${size.memory_gb}Gi`, partition: size.partition } : {}),
+    ha: ha ? 2 : 1,
+  };
+}
+
+/**
+ * The record reports what the workspace runs at (`workspace_type`, `enable_ha`, `replicas`);
+ * while an update changes its size or HA, `desired_workspace_type` shows what it asks for.
+ */
 export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordContext): WorkspaceRecord {
-  const size = findSize(ctx.catalog, ws.size);
   const replicas = ws.enable_ha ? 2 : 1;
+  const asking = ws.desired_size !== null || ws.desired_enable_ha !== null;
   const database = view.databases.find((d) => d.id === ws.database_id);
   const provider = view.provider;
+  const host = proxyHost(ws, view, ctx);
   return {
     workspace_id: ws.id,
     name: ws.name,
@@ -103,23 +150,34 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
     org_id: ws.org_id,
     org_name: view.orgName,
     region: view.workgroup.region,
-    ...(provider ? { cloud_provider_id: provider.id, cloud_provider_name: provider.name, cloud_provider_short_id: provider.short_id } : {}),
-    status: ws.status,
-    display_status: displayStatus[ws.status as WorkspaceStatus] ?? ws.status,
-    condition_type: ws.condition_type,
+    ...(provider
+      ? {
+          cloud_provider_id: provider.id,
+          cloud_provider_name: provider.name,
+          cloud_provider_short_id: provider.short_id,
+        }
+      : {}),
+    status: ws.status as WorkspaceStatus,
+    display_status: displayStatus[ws.status as WorkspaceStatus],
+    condition_type: ws.condition_type as WorkspaceRecord['condition_type'],
     ...(ws.err_message ? { err_message: ws.err_message } : {}),
     is_rw: ws.is_rw,
     enable_ha: ws.enable_ha,
     replicas,
-    workspace_type: {
-      typeName: ws.size,
-      ...(size ? { cpu: String(size.cpu), memory: `${size.memory_gb}Gi`, partition: size.partition } : {}),
-      ha: replicas,
-    },
+    workspace_type: workspaceType(ctx.catalog, ws.size, ws.enable_ha),
+    ...(asking
+      ? {
+          desired_workspace_type: workspaceType(
+            ctx.catalog,
+            ws.desired_size ?? ws.size,
+            ws.desired_enable_ha ?? ws.enable_ha,
+          ),
+        }
+      : {}),
     tg_version: ws.tg_version,
     ...(ws.desired_tg_version ? { desired_tg_version: ws.desired_tg_version } : {}),
-    update_strategy: ws.update_strategy,
-    auto_upgrade_state: ws.auto_upgrade_state,
+    update_strategy: ws.update_strategy as WorkspaceRecord['update_strategy'],
+    auto_upgrade_state: ws.auto_upgrade_state as WorkspaceRecord['auto_upgrade_state'],
     auto_stop_minutes: ws.auto_stop_minutes,
     enable_auto_start: ws.enable_auto_start,
     maintenance_window_day_of_week: ws.mw_day_of_week,
@@ -127,7 +185,11 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
     maintenance_window_interval_weeks: ws.mw_interval_weeks,
     maintenance_window_time_zone: ws.mw_time_zone,
     ...(ws.last_maintenance ? { last_maintenance: iso(ws.last_maintenance) } : {}),
-    proxy_host: proxyHost(ws, view, ctx),
+    proxy_host: host,
+    nginx_host: host,
+    enable_copilot: ws.addons.some(
+      (a) => a.enable && ctx.catalog.addons.find((c) => c.addons_id === a.addons_id)?.unique_name === 'copilot',
+    ),
     addons: ws.addons.map((a) => {
       const entry = ctx.catalog.addons.find((c) => c.addons_id === a.addons_id);
       const config = a.enable_configuration;
@@ -141,12 +203,19 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
     }),
     ...(ws.agent_config ? { agent_config: ws.agent_config } : {}),
     ...(ws.solution_catalog_id ? { solution_catalog_id: ws.solution_catalog_id } : {}),
-    // vertex_count and edge_count stay absent: no driver reports them, and 0 would be invented.
+    // Counts only once a driver reported them: 0 would be invented.
+    ...(ws.data_observed_at !== null ? { vertex_count: ws.vertex_count, edge_count: ws.edge_count } : {}),
     graph_topology_size_bytes: ws.graph_topology_size_bytes,
-    ...(ws.refresh_status ? { refresh_status: ws.refresh_status } : {}),
+    size: ws.graph_topology_size_bytes,
+    ...(ws.refresh_status
+      ? { refresh_status: ws.refresh_status as NonNullable<WorkspaceRecord['refresh_status']> }
+      : {}),
     ...(ws.refresh_message ? { refresh_message: ws.refresh_message } : {}),
     ...(ws.snapshot_time ? { snapshot_time: isoOrUndefined(ws.snapshot_time)! } : {}),
-    folder_statistics: folderStatistics(view.workspaces.filter((w) => w.database_id === ws.database_id), view.backupSizes?.get(ws.database_id) ?? 0),
+    folder_statistics: folderStatistics(
+      view.workspaces.filter((w) => w.database_id === ws.database_id),
+      view.backupSizes?.get(ws.database_id) ?? 0,
+    ),
     ...(ws.creator ? { creator: ws.creator } : {}),
     created_at: iso(ws.created_at),
     last_modified_time: iso(ws.updated_at),
@@ -180,12 +249,18 @@ export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): Workgr
     org_name: view.orgName,
     ...(wg.creator ? { creator: wg.creator } : {}),
     cloud_provider_id: wg.cloud_provider_id,
-    ...(provider ? { cloud_provider_name: provider.name, cloud_provider_status: provider.status, cloud_provider_type: provider.type } : {}),
-    platform: wg.platform,
+    ...(provider
+      ? {
+          cloud_provider_name: provider.name,
+          cloud_provider_status: provider.status as NonNullable<WorkgroupRecord['cloud_provider_status']>,
+          cloud_provider_type: provider.type as NonNullable<WorkgroupRecord['cloud_provider_type']>,
+        }
+      : {}),
+    platform: wg.platform as WorkgroupRecord['platform'],
     region: wg.region,
     enable_allow_list: wg.enable_allow_list,
     enable_application_log: wg.enable_application_log,
-    ...(wg.encryption_method ? { encryption_method: wg.encryption_method } : {}),
+    ...(wg.encryption_method ? { encryption_method: wg.encryption_method as 'TMK' } : {}),
     is_current_ip_allowed: ctx.ipAllowed(view),
     shared_storage: wg.shared_storage,
     tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx)),

@@ -7,7 +7,7 @@ import { topologyMisfit, type Catalog, type Tier } from './catalog.js';
 import { AppError } from './errors.js';
 import { newId } from './ids.js';
 import type { Principal } from './principal.js';
-import { checkTierSize, checkWorkspaceQuota } from './quotas.js';
+import { checkTierSize, checkUpdateQuota } from './quotas.js';
 import { nextOccurrence } from './schedule-rules.js';
 import { timingOf } from './schedules.js';
 import { beginWorkspaceOperation, type WorkspaceOpParams } from './workspace-operations.js';
@@ -29,7 +29,14 @@ const skipped = (reason: string): FiringOutcome => ({ outcome: 'skipped', reason
  * next_run_at (so across processes and restarts it fires once), starts the action or
  * records why it could not, and writes the run. Undefined when another process won it.
  */
-export async function fireOccurrence(trx: Executor, dialect: DialectName, catalog: Catalog, s: Schedule, occurrence: number, now: number): Promise<FiringOutcome | undefined> {
+export async function fireOccurrence(
+  trx: Executor,
+  dialect: DialectName,
+  catalog: Catalog,
+  s: Schedule,
+  occurrence: number,
+  now: number,
+): Promise<FiringOutcome | undefined> {
   const late = now - occurrence;
   const missed = late > GRACE_MS;
   // After an outage, every occurrence older than the grace period is skipped in this one
@@ -38,7 +45,10 @@ export async function fireOccurrence(trx: Executor, dialect: DialectName, catalo
   if (!(await claimOccurrence(trx, s.id, occurrence, next))) return undefined;
   const alsoMissed = missed && next !== nextOccurrence(timingOf(s), occurrence);
   const result = missed
-    ? skipped(`missed by ${Math.round(late / 60_000)} minutes, more than the ${GRACE_MS / 60_000}-minute grace period${alsoMissed ? '; the occurrences missed after it are skipped with it' : ''}`)
+    ? skipped(
+        `missed by ${Math.round(late / 60_000)} minutes, more than the ${GRACE_MS / 60_000}-minute ` +
+          `grace period${alsoMissed ? '; the occurrences missed after it are skipped with it' : ''}`,
+      )
     : await startAction(trx, dialect, catalog, s, now);
   await insertScheduleRun(trx, {
     id: newId(),
@@ -52,7 +62,13 @@ export async function fireOccurrence(trx: Executor, dialect: DialectName, catalo
   return result;
 }
 
-async function startAction(trx: Executor, dialect: DialectName, catalog: Catalog, s: Schedule, now: number): Promise<FiringOutcome> {
+async function startAction(
+  trx: Executor,
+  dialect: DialectName,
+  catalog: Catalog,
+  s: Schedule,
+  now: number,
+): Promise<FiringOutcome> {
   // The workspace is judged as it is now and locked until the run is written, so a request
   // changing it meanwhile (a rename, say) waits rather than spoils the run. A resize checks
   // quotas: the organisation is locked first, in the order requests lock them.
@@ -62,8 +78,7 @@ async function startAction(trx: Executor, dialect: DialectName, catalog: Catalog
   try {
     const params = await actionParams(trx, catalog, s, ws);
     if (typeof params === 'string') return skipped(params);
-    const changes = s.action === 'resize' ? { size: s.workspace_type_name! } : {};
-    const { operationId } = await beginWorkspaceOperation(trx, ws, params, now, changes);
+    const { operationId } = await beginWorkspaceOperation(trx, ws, params, now);
     return { outcome: 'started', operationId };
   } catch (err) {
     // A rule of the workspace's current state or quota forbids it now: say which.
@@ -73,7 +88,12 @@ async function startAction(trx: Executor, dialect: DialectName, catalog: Catalog
 }
 
 /** The operation the action starts, or the reason it has nothing to do. */
-async function actionParams(trx: Executor, catalog: Catalog, s: Schedule, ws: Workspace): Promise<WorkspaceOpParams | string> {
+async function actionParams(
+  trx: Executor,
+  catalog: Catalog,
+  s: Schedule,
+  ws: Workspace,
+): Promise<WorkspaceOpParams | string> {
   switch (s.action) {
     case 'pause':
       if (ws.status === 'Stopped' || ws.status === 'Idle') return `the workspace is already ${ws.status}`;
@@ -93,8 +113,8 @@ async function actionParams(trx: Executor, catalog: Catalog, s: Schedule, ws: Wo
       const org = await findOrganisationById(trx, ws.org_id);
       const p = { orgId: ws.org_id, orgName: org?.name ?? '', tier: (org?.tier ?? 'free') as Tier } as Principal;
       checkTierSize(catalog, p, 'workspace_type_name', size);
-      await checkWorkspaceQuota(trx, catalog, p, { is_rw: ws.is_rw, size, enable_ha: ws.enable_ha }, ws.id);
-      return { op: 'update', actions: ['resize'], reason: 'schedule', schedule_id: s.id };
+      await checkUpdateQuota(trx, catalog, p, ws, { workspace_type_name: size });
+      return { op: 'update', actions: ['resize'], workspace_type_name: size, reason: 'schedule', schedule_id: s.id };
     }
   }
 }

@@ -4,7 +4,8 @@ import { DateTime } from 'luxon';
 import { formatRepeatOn, nextOccurrence, parseRepeatOn } from './schedule-rules.js';
 
 const at = (iso: string) => DateTime.fromISO(iso, { setZone: true }).toMillis();
-const show = (ms: number | undefined, zone: string) => (ms === undefined ? undefined : DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }));
+const show = (ms: number | undefined, zone: string) =>
+  ms === undefined ? undefined : DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true });
 
 describe('schedule rules', () => {
   it('parses repeat_on in any case, abbreviated or in full', () => {
@@ -39,9 +40,11 @@ describe('schedule rules', () => {
 
   it('weekdays skip the weekend; weekly runs on the listed days', () => {
     const weekdays = { repeat: 'weekdays' as const, time: '09:00', timezone: zone };
-    assert.equal(show(nextOccurrence(weekdays, at('2026-03-27T10:00:00+01:00')), zone), '2026-03-30T09:00:00+02:00'); // Fri after 9 → Mon
+    // Friday after 9 → Monday
+    assert.equal(show(nextOccurrence(weekdays, at('2026-03-27T10:00:00+01:00')), zone), '2026-03-30T09:00:00+02:00');
     const weekly = { repeat: 'weekly' as const, days: [2, 4], time: '18:15', timezone: zone };
-    assert.equal(show(nextOccurrence(weekly, at('2026-03-26T19:00:00+01:00')), zone), '2026-03-31T18:15:00+02:00'); // Thu after → Tue
+    // Thursday after the time → Tuesday
+    assert.equal(show(nextOccurrence(weekly, at('2026-03-26T19:00:00+01:00')), zone), '2026-03-31T18:15:00+02:00');
   });
 
   it('a one-off runs once on its date and never after', () => {

@@ -1,11 +1,9 @@
 import { DateTime } from 'luxon';
 import { isTimeZone } from './maintenance.js';
 import type { Problems } from './errors.js';
+import type { Repeat } from '../schemas/vocabulary.js';
 
-export const repeats = ['daily', 'weekly', 'weekdays', 'once'] as const;
-export type Repeat = (typeof repeats)[number];
-export const scheduleActions = ['resize', 'pause', 'resume'] as const;
-export type ScheduleAction = (typeof scheduleActions)[number];
+export { repeats, scheduleActions, type Repeat, type ScheduleAction } from '../schemas/vocabulary.js';
 
 const weekdayNames = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const dayIndex = new Map(weekdayNames.flatMap((name, i) => [[name, i] as const, [name.slice(0, 3), i] as const]));
@@ -35,16 +33,27 @@ const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Adds a problem for each field of the timing that is not valid. */
-export function checkTiming(problems: Problems, t: { repeat: Repeat; date?: string | null | undefined; repeat_on?: string | null | undefined; time: string; timezone: string }): void {
+export function checkTiming(
+  problems: Problems,
+  t: {
+    repeat: Repeat;
+    date?: string | null | undefined;
+    repeat_on?: string | null | undefined;
+    time: string;
+    timezone: string;
+  },
+): void {
   if (!TIME.test(t.time)) problems.add('time', 'must be HH:mm on a 24-hour clock, e.g. 07:30');
   if (!isTimeZone(t.timezone)) problems.add('timezone', `"${t.timezone}" is not an IANA time zone`);
   if (t.repeat === 'once') {
     if (!t.date) problems.add('date', 'is required when repeat is once');
-    else if (!DATE.test(t.date) || !DateTime.fromISO(t.date).isValid) problems.add('date', 'must be a calendar date YYYY-MM-DD');
+    else if (!DATE.test(t.date) || !DateTime.fromISO(t.date).isValid)
+      problems.add('date', 'must be a calendar date YYYY-MM-DD');
   } else if (t.date) problems.add('date', 'applies only when repeat is once');
   if (t.repeat === 'weekly') {
     if (!t.repeat_on) problems.add('repeat_on', 'is required when repeat is weekly');
-    else if (!parseRepeatOn(t.repeat_on)) problems.add('repeat_on', 'must be comma-separated days: Sun,Mon,Tue,Wed,Thu,Fri,Sat');
+    else if (!parseRepeatOn(t.repeat_on))
+      problems.add('repeat_on', 'must be comma-separated days: Sun,Mon,Tue,Wed,Thu,Fri,Sat');
   } else if (t.repeat_on) problems.add('repeat_on', 'applies only when repeat is weekly');
 }
 

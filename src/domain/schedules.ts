@@ -9,8 +9,16 @@ import { Problems, conflict, invalid, notFound } from './errors.js';
 import { newId } from './ids.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
-import { checkTierSize } from './quotas.js';
-import { checkTiming, formatRepeatOn, nextOccurrence, parseRepeatOn, type Repeat, type ScheduleAction } from './schedule-rules.js';
+import { checkCount, checkTierSize } from './quotas.js';
+import { lockRow } from '../store/repositories/row-locks.js';
+import {
+  checkTiming,
+  formatRepeatOn,
+  nextOccurrence,
+  parseRepeatOn,
+  type Repeat,
+  type ScheduleAction,
+} from './schedule-rules.js';
 import { iso } from './time.js';
 import { checkIfMatch, type RequestContext } from './workgroups.js';
 import type { WorkspaceService } from './workspaces.js';
@@ -22,27 +30,33 @@ export interface WorkspaceRef {
 }
 
 export function timingOf(s: Pick<Schedule, 'repeat' | 'date' | 'repeat_on' | 'time' | 'timezone'>) {
-  return { repeat: s.repeat as Repeat, date: s.date, days: s.repeat_on ? parseRepeatOn(s.repeat_on) : undefined, time: s.time, timezone: s.timezone };
+  return {
+    repeat: s.repeat as Repeat,
+    date: s.date,
+    days: s.repeat_on ? parseRepeatOn(s.repeat_on) : undefined,
+    time: s.time,
+    timezone: s.timezone,
+  };
 }
 
 export function scheduleRecord(s: Schedule, last: ScheduleRun | undefined): ScheduleRecord {
   return {
     id: s.id,
     workspace_id: s.workspace_id,
-    repeat: s.repeat,
+    repeat: s.repeat as ScheduleRecord['repeat'],
     ...(s.date ? { date: s.date } : {}),
     ...(s.repeat_on ? { repeat_on: s.repeat_on } : {}),
     time: s.time,
     timezone: s.timezone,
     ...(s.workspace_type_name ? { workspace_type_name: s.workspace_type_name } : {}),
-    action: s.action,
+    action: s.action as ScheduleRecord['action'],
     ...(s.next_run_at !== null ? { next_run_at: iso(s.next_run_at) } : {}),
     ...(last
       ? {
           last_run: {
             occurrence_at: iso(last.occurrence_at),
             fired_at: iso(last.fired_at),
-            outcome: last.outcome,
+            outcome: last.outcome as 'started' | 'skipped',
             ...(last.reason ? { reason: last.reason } : {}),
             ...(last.operation_id ? { operation_id: last.operation_id } : {}),
           },
@@ -66,25 +80,47 @@ export class ScheduleService {
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     const now = this.clock.now();
     const fields = this.validate(p, ws, body, now);
-    const row: Schedule = { id: newId(), org_id: p.orgId, workspace_id: ws.id, ...fields, created_at: now, updated_at: now, version_number: 1 };
-    await repo.insertSchedule(this.store.db, row);
+    const row: Schedule = {
+      id: newId(),
+      org_id: p.orgId,
+      workspace_id: ws.id,
+      ...fields,
+      created_at: now,
+      updated_at: now,
+      version_number: 1,
+    };
+    const limit = this.catalog.limits.schedules_per_workspace;
+    await this.store.transaction(async (trx) => {
+      await lockRow(trx, this.store.dialect, 'workspaces', ws.id);
+      checkCount('workspaceID', await repo.countSchedules(trx, ws.id), limit, 'schedules per workspace');
+      await repo.insertSchedule(trx, row);
+    });
     return scheduleRecord(row, undefined);
   }
 
   /** Operation 8: replaces the timing and action; fields the body omits keep their values where they still apply. */
-  async update(p: Principal, ref: WorkspaceRef, scheduleId: string, body: ScheduleBody, ctx: RequestContext): Promise<string> {
+  async update(
+    p: Principal,
+    ref: WorkspaceRef,
+    scheduleId: string,
+    body: ScheduleBody,
+    ctx: RequestContext,
+  ): Promise<string> {
     const ws = await this.workspace(p, ref);
     const current = await this.find(p, ws, scheduleId);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     checkIfMatch(ctx.ifMatch, current.version_number);
-    if (body.id !== undefined && body.id !== scheduleId) throw invalid('id', `must be the schedule id of the path, ${scheduleId}`);
+    if (body.id !== undefined && body.id !== scheduleId)
+      throw invalid('id', `must be the schedule id of the path, ${scheduleId}`);
     const sameRepeat = body.repeat === current.repeat;
     const merged: ScheduleBody = {
       ...body,
       date: body.date ?? (sameRepeat ? (current.date ?? undefined) : undefined),
       repeat_on: body.repeat_on ?? (sameRepeat ? (current.repeat_on ?? undefined) : undefined),
       action: body.action ?? (current.action as ScheduleAction),
-      workspace_type_name: body.workspace_type_name ?? (body.action && body.action !== 'resize' ? undefined : (current.workspace_type_name ?? undefined)),
+      workspace_type_name:
+        body.workspace_type_name ??
+        (body.action && body.action !== 'resize' ? undefined : (current.workspace_type_name ?? undefined)),
     };
     const fields = this.validate(p, ws, merged, this.clock.now());
     if (!(await repo.updateSchedule(this.store.db, current, fields, this.clock.now()))) {
@@ -96,7 +132,10 @@ export class ScheduleService {
   async list(p: Principal, ref: WorkspaceRef): Promise<ScheduleRecord[]> {
     const ws = await this.workspace(p, ref);
     const rows = await repo.listSchedulesOfWorkspace(this.store.db, ws.id);
-    const last = await repo.lastRuns(this.store.db, rows.map((r) => r.id));
+    const last = await repo.lastRuns(
+      this.store.db,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => scheduleRecord(r, last.get(r.id)));
   }
 
@@ -124,9 +163,14 @@ export class ScheduleService {
     const action = body.action ?? 'resize';
     if (action === 'resize') {
       if (!body.workspace_type_name) problems.add('workspace_type_name', 'is required for a resize schedule');
-      else if (!findSize(this.catalog, body.workspace_type_name)) problems.add('workspace_type_name', `must be one of ${this.catalog.workspace_sizes.map((s) => s.typeName).join(', ')}`);
+      else if (!findSize(this.catalog, body.workspace_type_name))
+        problems.add(
+          'workspace_type_name',
+          `must be one of ${this.catalog.workspace_sizes.map((s) => s.typeName).join(', ')}`,
+        );
       else if (!ws.is_rw) problems.add('workspace_type_name', 'only read-write workspaces can be resized');
-    } else if (body.workspace_type_name) problems.add('workspace_type_name', `applies only to the resize action, not ${action}`);
+    } else if (body.workspace_type_name)
+      problems.add('workspace_type_name', `applies only to the resize action, not ${action}`);
     problems.throwIfAny();
     if (action === 'resize') checkTierSize(this.catalog, p, 'workspace_type_name', body.workspace_type_name!);
 
@@ -151,7 +195,8 @@ export class ScheduleService {
 
   private async find(p: Principal, ws: Workspace, scheduleId: string): Promise<Schedule> {
     const row = await repo.findSchedule(this.store.db, p.orgId, scheduleId);
-    if (!row || row.workspace_id !== ws.id) throw notFound('scheduleID', `no schedule "${scheduleId}" on workspace ${ws.id}`);
+    if (!row || row.workspace_id !== ws.id)
+      throw notFound('scheduleID', `no schedule "${scheduleId}" on workspace ${ws.id}`);
     return row;
   }
 }

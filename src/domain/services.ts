@@ -11,6 +11,8 @@ import type { RoleVerifier } from './cloud-provider-operations.js';
 import { CloudProviderService } from './cloud-providers.js';
 import { AppError } from './errors.js';
 import { DatabaseService } from './databases.js';
+import { DbSecretService } from './db-secrets.js';
+import { DbTokenService } from './db-tokens.js';
 import { DbUserService } from './db-users.js';
 import { GatewayService } from './gateway.js';
 import { IdempotencyService } from './idempotency.js';
@@ -19,6 +21,7 @@ import { OrganisationService } from './organisations.js';
 import { ScheduleService } from './schedules.js';
 import { WorkgroupService } from './workgroups.js';
 import { WorkspaceService } from './workspaces.js';
+import { faultInjectionOff, type TestEnvCheck } from './test-env.js';
 
 /** The domain, wired to one store and one clock. */
 export interface Services {
@@ -36,6 +39,8 @@ export interface Services {
   databases: DatabaseService;
   allowList: AllowListService;
   dbUsers: DbUserService;
+  dbSecrets: DbSecretService;
+  dbTokens: DbTokenService;
   backups: BackupService;
   backupSchedules: BackupScheduleService;
   gateway: GatewayService;
@@ -49,6 +54,8 @@ export interface ServiceSettings {
   notify?: () => void;
   /** Answers cloud provider validation (the provisioner driver); without it validation is unavailable. */
   roles?: RoleVerifier;
+  /** Whether an x_test_env is accepted (fault injection, ACACIA_FAULT_INJECTION); refused unless given. */
+  testEnv?: TestEnvCheck;
 }
 
 /** Used where no provisioner is wired (the CLI): validation cannot be answered there. */
@@ -59,31 +66,38 @@ const noRoleVerifier: RoleVerifier = {
 };
 
 export function createServices(store: Store, clock: Clock, catalog: Catalog, settings: ServiceSettings): Services {
-  const apiKeys = new ApiKeyService(store, clock);
+  const apiKeys = new ApiKeyService(store, clock, catalog);
   const workgroups = new WorkgroupService(store, clock, catalog, settings.baseDomain);
-  const notify = settings.notify ?? (() => undefined);
+  const wake = settings.notify ?? (() => undefined);
+  // Work enqueued inside a shared transaction exists for the engine only once it commits.
+  const notify = () => store.afterCommit(wake);
+  const testEnv = settings.testEnv ?? faultInjectionOff;
   const addons = new AddonService(store, clock, catalog, workgroups);
   const addonEnabled = (db: Executor, orgId: string, addonsId: string) => addons.isEnabled(db, orgId, addonsId);
-  const workspaces = new WorkspaceService(store, clock, catalog, workgroups, addonEnabled, notify);
+  const workspaces = new WorkspaceService(store, clock, catalog, workgroups, addonEnabled, notify, testEnv);
   const backups = new BackupService(store, clock, catalog, workspaces, notify);
+  const dbSecrets = new DbSecretService(store, clock);
+  const dbTokens = new DbTokenService(store, clock);
   return {
     catalog,
     clock,
     store,
     apiKeys,
     organisations: new OrganisationService(store, clock, apiKeys),
-    cloudProviders: new CloudProviderService(store, clock, catalog, settings.roles ?? noRoleVerifier, notify),
+    cloudProviders: new CloudProviderService(store, clock, catalog, settings.roles ?? noRoleVerifier, notify, testEnv),
     addons,
-    addonConfigs: new AddonConfigService(store, clock, addons),
+    addonConfigs: new AddonConfigService(store, clock, catalog, addons),
     workgroups,
     workspaces,
     schedules: new ScheduleService(store, clock, catalog, workspaces),
     databases: new DatabaseService(store, clock, workgroups),
-    allowList: new AllowListService(store, clock, workgroups),
-    dbUsers: new DbUserService(store, clock, workspaces),
+    allowList: new AllowListService(store, clock, catalog, workgroups),
+    dbUsers: new DbUserService(store, clock, catalog, workspaces),
+    dbSecrets,
+    dbTokens,
     backups,
     backupSchedules: new BackupScheduleService(store, clock, catalog, workspaces),
-    gateway: new GatewayService(store, clock, workspaces),
+    gateway: new GatewayService(store, clock, workspaces, dbSecrets, dbTokens),
     operations: new OperationService(store),
     idempotency: new IdempotencyService(store, clock),
   };

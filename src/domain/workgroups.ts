@@ -14,6 +14,7 @@ import { resumeAfter } from './paging.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { loadView, loadViews, workgroupRecord, type RecordContext } from './records.js';
+import { acceptName, requireName } from './names.js';
 
 /** What the request tells the domain beyond its body. */
 export interface RequestContext {
@@ -35,8 +36,10 @@ export function checkIfMatch(ifMatch: number | undefined, current: number): void
   }
 }
 
-const concurrentChange = () => conflict('version_number', 'the resource was changed by another request; read it again and retry');
-const duplicateName = (name: string) => conflict('name', `a workgroup named "${name}" already exists in this organisation`);
+const concurrentChange = () =>
+  conflict('version_number', 'the resource was changed by another request; read it again and retry');
+const duplicateName = (name: string) =>
+  conflict('name', `a workgroup named "${name}" already exists in this organisation`);
 
 export class WorkgroupService {
   constructor(
@@ -67,17 +70,23 @@ export class WorkgroupService {
     if (!provider) throw notFound('cloud_provider_id', `no cloud provider "${body.cloud_provider_id}"`);
 
     const problems = new Problems();
+    const name = acceptName(problems, 'name', body.name);
     if (body.platform !== undefined && body.platform !== provider.platform) {
       problems.add('platform', `must be "${provider.platform}", the platform of cloud provider ${provider.id}`);
     }
     if (body.region !== undefined) {
       const known = this.catalog.regions[(body.platform ?? provider.platform) as Platform] ?? [];
-      if (!known.includes(body.region)) problems.add('region', `"${body.region}" is not a ${provider.platform} region; known: ${known.join(', ')}`);
-      else if (body.region !== provider.region) problems.add('region', `must be "${provider.region}", the region of cloud provider ${provider.id}`);
+      if (!known.includes(body.region))
+        problems.add('region', `"${body.region}" is not a ${provider.platform} region; known: ${known.join(', ')}`);
+      else if (body.region !== provider.region)
+        problems.add('region', `must be "${provider.region}", the region of cloud provider ${provider.id}`);
     }
     problems.throwIfAny();
     if (provider.status !== 'Active') {
-      throw conflict('cloud_provider_id', `cloud provider ${provider.id} is ${provider.status}; workgroups need an Active provider`);
+      throw conflict(
+        'cloud_provider_id',
+        `cloud provider ${provider.id} is ${provider.status}; workgroups need an Active provider`,
+      );
     }
 
     const now = this.clock.now();
@@ -85,7 +94,7 @@ export class WorkgroupService {
     const wg: Workgroup = {
       id,
       org_id: p.orgId,
-      name: body.name ?? `workgroup-${id.slice(-8)}`,
+      name: name ?? `workgroup-${id.slice(-8)}`,
       cloud_provider_id: provider.id,
       platform: provider.platform,
       region: provider.region,
@@ -104,7 +113,10 @@ export class WorkgroupService {
       if (isUniqueViolation(err)) throw duplicateName(wg.name);
       return refusedByReference('cloud_provider_id', 'the cloud provider was deleted meanwhile')(err);
     }
-    return workgroupRecord({ workgroup: wg, provider, orgName: p.orgName, databases: [], workspaces: [], allowList: [] }, this.recordContext(ctx));
+    return workgroupRecord(
+      { workgroup: wg, provider, orgName: p.orgName, databases: [], workspaces: [], allowList: [] },
+      this.recordContext(ctx),
+    );
   }
 
   async get(p: Principal, id: string, ctx: RequestContext): Promise<WorkgroupRecord> {
@@ -124,7 +136,7 @@ export class WorkgroupService {
     authorize(p, 'workgroup:edit', { workgroupId: wg.id });
     checkIfMatch(ctx.ifMatch, wg.version_number);
     const changes: WorkgroupChanges = {
-      name: body.workgroup_name,
+      name: requireName('workgroup_name', body.workgroup_name),
       enable_application_log: body.enable_application_log,
       encryption_method: body.encryption_method,
     };
@@ -132,7 +144,12 @@ export class WorkgroupService {
   }
 
   /** Writes the changes under optimistic concurrency and returns the new record. */
-  async applyChanges(p: Principal, wg: Workgroup, changes: WorkgroupChanges, ctx: RequestContext): Promise<WorkgroupRecord> {
+  async applyChanges(
+    p: Principal,
+    wg: Workgroup,
+    changes: WorkgroupChanges,
+    ctx: RequestContext,
+  ): Promise<WorkgroupRecord> {
     let updated: boolean;
     try {
       updated = await wgRepo.updateWorkgroup(this.store.db, wg, changes, this.clock.now());
@@ -150,10 +167,21 @@ export class WorkgroupService {
     checkIfMatch(ctx.ifMatch, wg.version_number);
     const view = await loadView(this.store.db, p.orgName, wg);
     if (view.workspaces.length > 0 || view.databases.length > 0) {
-      throw conflict('workgroupID', `the workgroup still holds ${view.workspaces.length} workspace(s) and ${view.databases.length} database(s); delete them first`);
+      throw conflict(
+        'workgroupID',
+        `the workgroup still holds ${view.workspaces.length} workspace(s) ` +
+          `and ${view.databases.length} database(s); delete them first`,
+      );
     }
     // The foreign keys refuse the delete if a child was added since the check.
-    await wgRepo.deleteWorkgroup(this.store.db, wg.id).catch(refusedByReference('workgroupID', 'a workspace or database was added to the workgroup meanwhile; delete it first'));
+    await wgRepo
+      .deleteWorkgroup(this.store.db, wg.id)
+      .catch(
+        refusedByReference(
+          'workgroupID',
+          'a workspace or database was added to the workgroup meanwhile; delete it first',
+        ),
+      );
     return workgroupRecord(view, this.recordContext(ctx));
   }
 

@@ -1,15 +1,10 @@
 import { conflict } from './errors.js';
+import { stableStatuses, type WorkspaceStatus } from '../schemas/vocabulary.js';
+import type { WorkspaceOperation } from './operation-params.js';
 
-/** Workspace `status` values (DESIGN §7). */
-export const workspaceStatuses = [
-  'Creating', 'Active', 'Pausing', 'Stopped', 'Idle', 'Resuming', 'Updating', 'Restoring', 'Refreshing', 'Deleting', 'Failed',
-] as const;
-export type WorkspaceStatus = (typeof workspaceStatuses)[number];
+export type { WorkspaceOperation };
 
-export const stableStatuses: readonly WorkspaceStatus[] = ['Active', 'Stopped', 'Idle', 'Failed'];
-
-/** Operations that move a workspace through a transitional status. */
-export type WorkspaceOperation = 'create' | 'pause' | 'resume' | 'update' | 'restore' | 'refresh' | 'delete';
+export { displayStatus, stableStatuses, workspaceStatuses, type WorkspaceStatus } from '../schemas/vocabulary.js';
 
 interface Transition {
   /** States the operation may start from. */
@@ -29,25 +24,12 @@ export const transitions: Record<WorkspaceOperation, Transition> = {
   update: { from: ['Active'], via: 'Updating', condition: 'Update', verb: 'resize, change HA or upgrade' },
   restore: { from: ['Active'], via: 'Restoring', condition: 'Restore', verb: 'restore' },
   refresh: { from: ['Active'], via: 'Refreshing', condition: 'Refresh', verb: 'refresh' },
+  // Started by the reconciler only, when the driver reports a running workspace's runtime gone.
+  recover: { from: ['Active'], via: 'Resuming', condition: 'Recover', verb: 'recover' },
   delete: { from: stableStatuses, via: 'Deleting', condition: 'Delete', verb: 'delete' },
 };
 
 export const NORMAL_CONDITION = 'Normal';
-
-/** Human labels for `display_status`. */
-export const displayStatus: Record<WorkspaceStatus, string> = {
-  Creating: 'Creating',
-  Active: 'Ready',
-  Pausing: 'Stopping',
-  Stopped: 'Stopped',
-  Idle: 'Idle (starts on access)',
-  Resuming: 'Starting',
-  Updating: 'Updating',
-  Restoring: 'Restoring',
-  Refreshing: 'Refreshing',
-  Deleting: 'Deleting',
-  Failed: 'Failed',
-};
 
 /** Throws 409 naming the current state and the states that would allow the operation. */
 export function requireStatus(status: string, op: WorkspaceOperation): void {

@@ -13,11 +13,12 @@ import { AppError, Problems, conflict, invalid, notFound, refusedByReference } f
 import { isTimeZone } from './maintenance.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
-import { checkTierSize, checkWorkspaceQuota } from './quotas.js';
+import { checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
 import { loadView, loadWorkspaceView, workspaceRecord } from './records.js';
-import { unknownDirectives, workspaceTestActions } from './test-env.js';
+import { acceptName, cutName, nameKey } from './names.js';
+import { checkTestEnv, type TestEnvCheck } from './test-env.js';
 import { beginWorkspaceOperation, maintenanceDueAt, type WorkspaceOpParams } from './workspace-operations.js';
-import { requireStatus, type WorkspaceOperation } from './workspace-lifecycle.js';
+import { requireStatus } from './workspace-lifecycle.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
 
 export const DEFAULT_SIZE = 'TG-00';
@@ -28,7 +29,8 @@ export type AddonGate = (db: Executor, orgId: string, addonId: string) => Promis
 
 type AddonInput = NonNullable<CreateWorkspaceBody['addons']>;
 
-const duplicateName = (name: string) => conflict('name', `a workspace named "${name}" already exists in this workgroup`);
+const duplicateName = (name: string) =>
+  conflict('name', `a workspace named "${name}" already exists in this workgroup`);
 
 export class WorkspaceService {
   constructor(
@@ -39,9 +41,16 @@ export class WorkspaceService {
     private readonly addonEnabled: AddonGate,
     /** Wakes the engine when an operation was enqueued. */
     private readonly notify: () => void,
+    /** Answers whether an x_test_env is acceptable (fault injection). */
+    private readonly testEnv: TestEnvCheck,
   ) {}
 
-  async create(p: Principal, workgroupId: string, body: CreateWorkspaceBody, ctx: RequestContext): Promise<WorkspaceRecord> {
+  async create(
+    p: Principal,
+    workgroupId: string,
+    body: CreateWorkspaceBody,
+    ctx: RequestContext,
+  ): Promise<WorkspaceRecord> {
     const wg = await this.workgroups.load(this.store.db, p, workgroupId);
     authorize(p, 'workspace:create', { workgroupId: wg.id });
 
@@ -49,6 +58,8 @@ export class WorkspaceService {
     const size = body.workspace_type_name ?? DEFAULT_SIZE;
     const addons = [...(body.addons ?? []), ...(body.solution_install_request?.addons ?? [])];
     const problems = new Problems();
+    const givenName = acceptName(problems, 'name', body.name);
+    const databaseName = acceptName(problems, 'database_name', body.database_name);
     this.checkSize(problems, 'workspace_type_name', size);
     if (body.tg_version !== undefined && !this.catalog.tg_versions.includes(body.tg_version)) {
       problems.add('tg_version', `must be one of ${this.catalog.tg_versions.join(', ')}`);
@@ -56,22 +67,30 @@ export class WorkspaceService {
     this.checkWindowZone(problems, body.maintenance_window_time_zone);
     this.checkTestEnv(problems, body.x_test_env);
     await this.checkAddons(problems, p, addons, body.addons ? 'addons' : 'solution_install_request.addons');
-    if (!isRw && body.tg_database_id === undefined) problems.add('tg_database_id', 'is required for a read-only workspace: it attaches to an existing database');
-    if (body.tg_database_id !== undefined && body.database_name !== undefined) problems.add('database_name', 'applies only when a new database is created');
+    if (!isRw && body.tg_database_id === undefined)
+      problems.add('tg_database_id', 'is required for a read-only workspace: it attaches to an existing database');
+    if (body.tg_database_id !== undefined && body.database_name !== undefined)
+      problems.add('database_name', 'applies only when a new database is created');
     problems.throwIfAny();
     checkTierSize(this.catalog, p, 'workspace_type_name', size);
 
     const now = this.clock.now();
     const id = newId();
-    const name = body.name ?? `workspace-${id.slice(-8)}`;
-    const autoStop = p.tier === 'free' && !body.auto_stop_minutes ? FREE_TIER_AUTO_STOP_MINUTES : (body.auto_stop_minutes ?? 0);
+    const name = givenName ?? `workspace-${id.slice(-8)}`;
+    const autoStop =
+      p.tier === 'free' && !body.auto_stop_minutes ? FREE_TIER_AUTO_STOP_MINUTES : (body.auto_stop_minutes ?? 0);
 
     const record = await this.store
       .transaction(async (trx) => {
         await lockOrganisation(trx, this.store.dialect, p.orgId);
-        await this.requireAddonsStillEnabled(trx, p, addons, body.addons ? 'addons' : 'solution_install_request.addons');
+        await this.requireAddonsStillEnabled(
+          trx,
+          p,
+          addons,
+          body.addons ? 'addons' : 'solution_install_request.addons',
+        );
         if (await wsRepo.findWorkspaceByName(trx, wg.id, name)) throw duplicateName(name);
-        const database = await this.databaseFor(trx, p, wg.id, body, { id, name, isRw, now });
+        const database = await this.databaseFor(trx, p, wg.id, body, { id, name, databaseName, isRw, now });
         const ws: Workspace = {
           id,
           org_id: p.orgId,
@@ -112,6 +131,11 @@ export class WorkspaceService {
           created_at: now,
           updated_at: now,
           version_number: 0,
+          desired_size: null,
+          desired_enable_ha: null,
+          endpoint: null,
+          snapshot_id: null,
+          data_observed_at: null,
         };
         await checkWorkspaceQuota(trx, this.catalog, p, ws);
         await wsRepo.insertWorkspace(trx, ws);
@@ -132,7 +156,13 @@ export class WorkspaceService {
   }
 
   /** The record as `db` sees it: inside a transaction, the state this request wrote. */
-  private async recordIn(db: Executor, p: Principal, workgroupId: string, workspaceId: string, ctx: RequestContext): Promise<WorkspaceRecord> {
+  private async recordIn(
+    db: Executor,
+    p: Principal,
+    workgroupId: string,
+    workspaceId: string,
+    ctx: RequestContext,
+  ): Promise<WorkspaceRecord> {
     const wg = await this.workgroups.load(db, p, workgroupId);
     const found = await loadWorkspaceView(db, p.orgName, wg, workspaceId);
     if (!found) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
@@ -146,26 +176,39 @@ export class WorkspaceService {
     return view.workspaces.map((w) => workspaceRecord(w, view, rc));
   }
 
-  async update(p: Principal, workgroupId: string, workspaceId: string, body: UpdateWorkspaceBody, ctx: RequestContext): Promise<WorkspaceRecord> {
+  async update(
+    p: Principal,
+    workgroupId: string,
+    workspaceId: string,
+    body: UpdateWorkspaceBody,
+    ctx: RequestContext,
+  ): Promise<WorkspaceRecord> {
     const ws = await this.load(p, workgroupId, workspaceId);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     checkIfMatch(ctx.ifMatch, ws.version_number);
 
     const problems = new Problems();
-    const resize = body.workspace_type_name !== undefined && body.workspace_type_name !== ws.size;
-    const haChange = body.enable_ha !== undefined && body.enable_ha !== ws.enable_ha;
+    body = { ...body, workspace_name: acceptName(problems, 'workspace_name', body.workspace_name) };
+    // Compared with what was last asked for: while a resize runs, asking for the size it runs
+    // at is a new change (refused while busy), not a no-op.
+    const resize = body.workspace_type_name !== undefined && body.workspace_type_name !== (ws.desired_size ?? ws.size);
+    const haChange = body.enable_ha !== undefined && body.enable_ha !== (ws.desired_enable_ha ?? ws.enable_ha);
     const strategy = body.update_strategy ?? ws.update_strategy;
     const upgrade = body.desired_tg_version !== undefined && body.desired_tg_version !== ws.tg_version;
     const upgradeNow = upgrade && strategy === 'immediate';
     if (body.workspace_type_name !== undefined) {
       this.checkSize(problems, 'workspace_type_name', body.workspace_type_name);
       if (resize && !ws.is_rw) problems.add('workspace_type_name', 'only read-write workspaces can be resized');
-      const misfit = resize ? topologyMisfit(this.catalog, body.workspace_type_name, ws.graph_topology_size_bytes) : undefined;
+      const misfit = resize
+        ? topologyMisfit(this.catalog, body.workspace_type_name, ws.graph_topology_size_bytes)
+        : undefined;
       if (misfit) problems.add('workspace_type_name', misfit);
     }
     if (body.desired_tg_version !== undefined) {
-      if (!this.catalog.tg_versions.includes(body.desired_tg_version)) problems.add('desired_tg_version', `must be one of ${this.catalog.tg_versions.join(', ')}`);
-      else if (compareVersions(body.desired_tg_version, ws.tg_version) < 0) problems.add('desired_tg_version', `must not be older than the running version ${ws.tg_version}`);
+      if (!this.catalog.tg_versions.includes(body.desired_tg_version))
+        problems.add('desired_tg_version', `must be one of ${this.catalog.tg_versions.join(', ')}`);
+      else if (compareVersions(body.desired_tg_version, ws.tg_version) < 0)
+        problems.add('desired_tg_version', `must not be older than the running version ${ws.tg_version}`);
     }
     if (body.pause !== undefined && (resize || haChange || upgradeNow)) {
       problems.add('pause', 'cannot be combined with a resize, an HA change or an immediate upgrade in one request');
@@ -181,28 +224,40 @@ export class WorkspaceService {
     const infrastructure = resize || haChange || upgradeNow;
     const enablesAddon = body.addons?.some((a) => a.enable) ?? false;
     const record = await this.inTransaction(async (trx) => {
-      // Organisation before workspace, the order every quota-checking writer locks in.
-      if (infrastructure || enablesAddon) await lockOrganisation(trx, this.store.dialect, p.orgId);
+      // Organisation before workspace, the order every quota-checking writer locks in (a
+      // resume may re-run a failed resize, which is checked again).
+      if (infrastructure || enablesAddon || body.pause === false)
+        await lockOrganisation(trx, this.store.dialect, p.orgId);
       if (enablesAddon) await this.requireAddonsStillEnabled(trx, p, body.addons!, 'addons');
       const current = await this.reload(trx, ws, ctx.ifMatch);
       // Built from the locked row: merges (agent_config) and derived fields must not undo a
       // change committed since the first read.
       const metadata = metadataChanges(body, current, p, upgrade && !upgradeNow, now);
-      if (metadata.name !== undefined && metadata.name.toLowerCase() !== current.name.toLowerCase()) {
+      if (metadata.name !== undefined && nameKey(metadata.name) !== nameKey(current.name)) {
         const clash = await wsRepo.findWorkspaceByName(trx, current.workgroup_id, metadata.name);
         if (clash) throw duplicateName(metadata.name);
       }
       if (infrastructure) {
         requireStatus(current.status, 'update');
-        const shape = { is_rw: current.is_rw, size: body.workspace_type_name ?? current.size, enable_ha: body.enable_ha ?? current.enable_ha };
-        await checkWorkspaceQuota(trx, this.catalog, p, shape, current.id);
-        const actions = [resize && 'resize', haChange && 'ha', upgradeNow && 'upgrade'].filter((a): a is string => Boolean(a));
-        const params: WorkspaceOpParams = { op: 'update', actions, ...(upgradeNow ? { tg_version: body.desired_tg_version } : {}) };
-        await beginWorkspaceOperation(trx, current, params, now, { ...metadata, size: shape.size, enable_ha: shape.enable_ha });
+        const params: WorkspaceOpParams = {
+          op: 'update',
+          actions: [
+            ...(resize ? (['resize'] as const) : []),
+            ...(haChange ? (['ha'] as const) : []),
+            ...(upgradeNow ? (['upgrade'] as const) : []),
+          ],
+          ...(resize ? { workspace_type_name: body.workspace_type_name! } : {}),
+          ...(haChange ? { enable_ha: body.enable_ha! } : {}),
+          ...(upgradeNow ? { tg_version: body.desired_tg_version! } : {}),
+        };
+        await checkUpdateQuota(trx, this.catalog, p, current, params);
+        // The size and HA asked for become the desired state; the record keeps showing what
+        // runs until the driver reports the change done.
+        await beginWorkspaceOperation(trx, current, params, now, metadata);
         started = true;
         return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
       }
-      const op = body.pause === undefined ? undefined : await this.pauseOrResume(trx, current, body.pause);
+      const op = body.pause === undefined ? undefined : await this.pauseOrResume(trx, p, current, body.pause);
       if (op) {
         await beginWorkspaceOperation(trx, current, op, now, metadata);
         started = true;
@@ -216,16 +271,26 @@ export class WorkspaceService {
   }
 
   /** POST …/pause, …/resume, …/refresh. */
-  async act(p: Principal, workgroupId: string, workspaceId: string, action: 'pause' | 'resume' | 'refresh', ctx: RequestContext): Promise<WorkspaceRecord> {
+  async act(
+    p: Principal,
+    workgroupId: string,
+    workspaceId: string,
+    action: 'pause' | 'resume' | 'refresh',
+    ctx: RequestContext,
+  ): Promise<WorkspaceRecord> {
     if (action !== 'refresh') return this.update(p, workgroupId, workspaceId, { pause: action === 'pause' }, ctx);
     const ws = await this.load(p, workgroupId, workspaceId);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     checkIfMatch(ctx.ifMatch, ws.version_number);
-    if (ws.is_rw) throw invalid('workspaceID', 'only read-only workspaces refresh; a read-write workspace always has the latest data');
+    if (ws.is_rw)
+      throw invalid(
+        'workspaceID',
+        'only read-only workspaces refresh; a read-write workspace always has the latest data',
+      );
     const record = await this.inTransaction(async (trx) => {
       const current = await this.reload(trx, ws, ctx.ifMatch);
       requireStatus(current.status, 'refresh');
-      await beginWorkspaceOperation(trx, current, { op: 'refresh' }, this.clock.now(), { refresh_status: 'InProgress', refresh_message: null });
+      await beginWorkspaceOperation(trx, current, { op: 'refresh' }, this.clock.now());
       return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
     });
     this.notify();
@@ -242,7 +307,11 @@ export class WorkspaceService {
       if (current.is_rw) {
         const readers = (await wsRepo.listWorkspacesOfDatabase(trx, current.database_id)).filter((w) => !w.is_rw);
         if (readers.length > 0) {
-          throw conflict('workspaceID', `read-only workspaces ${readers.map((r) => r.id).join(', ')} read from this workspace's database; delete them first`);
+          throw conflict(
+            'workspaceID',
+            `read-only workspaces ${readers.map((r) => r.id).join(', ')} ` +
+              `read from this workspace's database; delete them first`,
+          );
         }
       }
       await beginWorkspaceOperation(trx, current, { op: 'delete' }, this.clock.now());
@@ -274,23 +343,34 @@ export class WorkspaceService {
   }
 
   /** Which operation `pause: true|false` starts from the current state; undefined for a no-op. */
-  private async pauseOrResume(trx: Executor, ws: Workspace, pause: boolean): Promise<WorkspaceOpParams | undefined> {
+  private async pauseOrResume(
+    trx: Executor,
+    p: Principal,
+    ws: Workspace,
+    pause: boolean,
+  ): Promise<WorkspaceOpParams | undefined> {
     if (pause) {
       if (ws.status === 'Stopped' || ws.status === 'Idle') return undefined;
       requireStatus(ws.status, 'pause');
       return { op: 'pause' };
     }
     if (ws.status === 'Active') return undefined;
-    if (ws.status === 'Failed') return this.retryOf(trx, ws);
+    if (ws.status === 'Failed') return this.retryOf(trx, p, ws);
     requireStatus(ws.status, 'resume');
     return { op: 'resume' };
   }
 
-  /** Resume of a Failed workspace re-runs the operation that failed. */
-  private async retryOf(trx: Executor, ws: Workspace): Promise<WorkspaceOpParams> {
+  /**
+   * Resume of a Failed workspace re-runs the operation that failed, with its parameters (the
+   * engine checks them when it runs it). A failed update asks its size and HA again, so the
+   * quota is checked again: what it asked was given back when it failed.
+   */
+  private async retryOf(trx: Executor, p: Principal, ws: Workspace): Promise<WorkspaceOpParams> {
     const failed = ws.failed_operation_id ? await findOperationById(trx, ws.failed_operation_id) : undefined;
-    const params = (failed?.params as WorkspaceOpParams | undefined) ?? { op: 'resume' as WorkspaceOperation };
-    return params.op === 'delete' ? { op: 'resume' } : params;
+    const params: WorkspaceOpParams = (failed?.params as WorkspaceOpParams | undefined) ?? { op: 'resume' };
+    if (params.op === 'delete') return { op: 'resume' };
+    if (params.op === 'update') await checkUpdateQuota(trx, this.catalog, p, ws, params);
+    return params;
   }
 
   private async databaseFor(
@@ -298,18 +378,23 @@ export class WorkspaceService {
     p: Principal,
     workgroupId: string,
     body: CreateWorkspaceBody,
-    ws: { id: string; name: string; isRw: boolean; now: number },
+    ws: { id: string; name: string; databaseName: string | undefined; isRw: boolean; now: number },
   ): Promise<dbRepo.Database> {
     if (body.tg_database_id !== undefined) {
       const database = await dbRepo.findDatabase(trx, p.orgId, body.tg_database_id);
-      if (!database || database.workgroup_id !== workgroupId) throw notFound('tg_database_id', `no database "${body.tg_database_id}" in this workgroup`);
-      if (ws.isRw) throw invalid('tg_database_id', 'a database has at most one read-write workspace, ever; attach read-only workspaces (is_rw: false) instead');
+      if (!database || database.workgroup_id !== workgroupId)
+        throw notFound('tg_database_id', `no database "${body.tg_database_id}" in this workgroup`);
+      if (ws.isRw)
+        throw invalid(
+          'tg_database_id',
+          'a database has at most one read-write workspace, ever; attach read-only workspaces (is_rw: false) instead',
+        );
       if (body.tg_version !== undefined && body.tg_version !== database.tg_version) {
         throw invalid('tg_version', `must be the database's version ${database.tg_version}`);
       }
       return database;
     }
-    const name = body.database_name ?? `${ws.name}-db`.slice(0, 64);
+    const name = ws.databaseName ?? cutName(`${ws.name}-db`);
     const database: dbRepo.Database = {
       id: newId(),
       org_id: p.orgId,
@@ -324,32 +409,36 @@ export class WorkspaceService {
     try {
       await dbRepo.insertDatabase(trx, database);
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('database_name', `a database named "${name}" already exists in this workgroup`);
+      if (isUniqueViolation(err))
+        throw conflict('database_name', `a database named "${name}" already exists in this workgroup`);
       throw err;
     }
     return database;
   }
 
   private checkSize(problems: Problems, field: string, size: string): void {
-    if (!findSize(this.catalog, size)) problems.add(field, `must be one of ${this.catalog.workspace_sizes.map((s) => s.typeName).join(', ')}`);
+    if (!findSize(this.catalog, size))
+      problems.add(field, `must be one of ${this.catalog.workspace_sizes.map((s) => s.typeName).join(', ')}`);
   }
 
   private checkWindowZone(problems: Problems, zone: string | undefined): void {
-    if (zone !== undefined && !isTimeZone(zone)) problems.add('maintenance_window_time_zone', `"${zone}" is not an IANA time zone`);
+    if (zone !== undefined && !isTimeZone(zone))
+      problems.add('maintenance_window_time_zone', `"${zone}" is not an IANA time zone`);
   }
 
   private checkTestEnv(problems: Problems, text: string | undefined): void {
-    const unknown = text ? unknownDirectives(text, workspaceTestActions, { topology: true }) : [];
-    if (unknown.length > 0) {
-      problems.add('x_test_env', `unknown directives: ${unknown.join(', ')}; use fail:<action>, slow:<action>=<n>[s|m|h] or topology=<n>[KiB|MiB|GiB] with an action of ${workspaceTestActions.join(', ')}`);
-    }
+    checkTestEnv(problems, text, this.testEnv, 'workspace');
   }
 
   private async checkAddons(problems: Problems, p: Principal, addons: AddonInput, field: string): Promise<void> {
     for (const [i, a] of addons.entries()) {
-      if (!this.catalog.addons.some((c) => c.addons_id === a.addons_id)) problems.add(`${field}[${i}].addons_id`, `no add-on "${a.addons_id}" in the catalog`);
+      if (!this.catalog.addons.some((c) => c.addons_id === a.addons_id))
+        problems.add(`${field}[${i}].addons_id`, `no add-on "${a.addons_id}" in the catalog`);
       else if (a.enable && !(await this.addonEnabled(this.store.db, p.orgId, a.addons_id))) {
-        problems.add(`${field}[${i}].enable`, `add-on ${a.addons_id} is not installed and enabled for this organisation`);
+        problems.add(
+          `${field}[${i}].enable`,
+          `add-on ${a.addons_id} is not installed and enabled for this organisation`,
+        );
       }
     }
   }
@@ -358,7 +447,12 @@ export class WorkspaceService {
    * `checkAddons` again, under the organisation's lock: disabling an add-on takes that lock
    * and checks no workspace uses it, so of the two one sees the other's commit.
    */
-  private async requireAddonsStillEnabled(trx: Executor, p: Principal, addons: AddonInput, field: string): Promise<void> {
+  private async requireAddonsStillEnabled(
+    trx: Executor,
+    p: Principal,
+    addons: AddonInput,
+    field: string,
+  ): Promise<void> {
     for (const [i, a] of addons.entries()) {
       if (a.enable && !(await this.addonEnabled(trx, p.orgId, a.addons_id))) {
         throw conflict(`${field}[${i}].enable`, `add-on ${a.addons_id} was disabled for this organisation meanwhile`);
@@ -370,11 +464,15 @@ export class WorkspaceService {
   async load(p: Principal, workgroupId: string, workspaceId: string): Promise<Workspace> {
     const wg = await this.workgroups.load(this.store.db, p, workgroupId);
     const ws = await wsRepo.findWorkspace(this.store.db, p.orgId, workspaceId);
-    if (!ws || ws.workgroup_id !== wg.id) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
+    if (!ws || ws.workgroup_id !== wg.id)
+      throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
     return ws;
   }
 
-  /** The workspace of the caller's organisation, by workgroup path or by id alone (the `/workspaces/{id}` routes); Not-Found otherwise. */
+  /**
+   * The workspace of the caller's organisation, by workgroup path or by id alone (the `/workspaces/{id}` routes);
+   * Not-Found otherwise.
+   */
   async find(p: Principal, workgroupId: string | undefined, workspaceId: string): Promise<Workspace> {
     if (workgroupId !== undefined) return this.load(p, workgroupId, workspaceId);
     const ws = await wsRepo.findWorkspace(this.store.db, p.orgId, workspaceId);
@@ -389,7 +487,10 @@ export class WorkspaceService {
     return ws;
   }
 
-  /** The workspace as this transaction will change it, locked against concurrent writers; If-Match is checked again here. */
+  /**
+   * The workspace as this transaction will change it, locked against concurrent writers; If-Match is checked again
+   * here.
+   */
   private async reload(trx: Executor, ws: Workspace, ifMatch: number | undefined): Promise<Workspace> {
     const current = await wsRepo.lockWorkspaceById(trx, this.store.dialect, ws.id);
     if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
@@ -406,28 +507,51 @@ export class WorkspaceService {
 }
 
 function toStoredAddons(addons: AddonInput): StoredAddon[] {
-  return addons.map((a) => ({ addons_id: a.addons_id, enable: a.enable, ...(a.enable_configuration !== undefined ? { enable_configuration: a.enable_configuration } : {}) }));
+  return addons.map((a) => ({
+    addons_id: a.addons_id,
+    enable: a.enable,
+    ...(a.enable_configuration !== undefined ? { enable_configuration: a.enable_configuration } : {}),
+  }));
 }
 
 /**
  * The metadata-only changes of an update, on the workspace row as it is now: fields the body
  * carries (agent_config merged into the row's), and the upgrade's due time derived from them.
  */
-function metadataChanges(body: UpdateWorkspaceBody, row: Workspace, p: Principal, pendingUpgrade: boolean, now: number): WorkspaceChanges {
+function metadataChanges(
+  body: UpdateWorkspaceBody,
+  row: Workspace,
+  p: Principal,
+  pendingUpgrade: boolean,
+  now: number,
+): WorkspaceChanges {
   const changes: WorkspaceChanges = {
     ...(body.workspace_name !== undefined ? { name: body.workspace_name } : {}),
-    ...(body.auto_stop_minutes !== undefined ? { auto_stop_minutes: p.tier === 'free' && body.auto_stop_minutes === 0 ? FREE_TIER_AUTO_STOP_MINUTES : body.auto_stop_minutes } : {}),
+    ...(body.auto_stop_minutes !== undefined
+      ? {
+          auto_stop_minutes:
+            p.tier === 'free' && body.auto_stop_minutes === 0 ? FREE_TIER_AUTO_STOP_MINUTES : body.auto_stop_minutes,
+        }
+      : {}),
     ...(body.enable_auto_start !== undefined ? { enable_auto_start: body.enable_auto_start } : {}),
-    ...(body.maintenance_window_day_of_week !== undefined ? { mw_day_of_week: body.maintenance_window_day_of_week } : {}),
-    ...(body.maintenance_window_hour_of_day !== undefined ? { mw_hour_of_day: body.maintenance_window_hour_of_day } : {}),
-    ...(body.maintenance_window_interval_weeks !== undefined ? { mw_interval_weeks: body.maintenance_window_interval_weeks } : {}),
+    ...(body.maintenance_window_day_of_week !== undefined
+      ? { mw_day_of_week: body.maintenance_window_day_of_week }
+      : {}),
+    ...(body.maintenance_window_hour_of_day !== undefined
+      ? { mw_hour_of_day: body.maintenance_window_hour_of_day }
+      : {}),
+    ...(body.maintenance_window_interval_weeks !== undefined
+      ? { mw_interval_weeks: body.maintenance_window_interval_weeks }
+      : {}),
     ...(body.maintenance_window_time_zone !== undefined ? { mw_time_zone: body.maintenance_window_time_zone } : {}),
     ...(body.update_strategy !== undefined ? { update_strategy: body.update_strategy } : {}),
     ...(body.auto_upgrade_state !== undefined ? { auto_upgrade_state: body.auto_upgrade_state } : {}),
     ...(body.addons !== undefined ? { addons: toStoredAddons(body.addons) } : {}),
     ...(body.agent_config !== undefined ? { agent_config: { ...(row.agent_config ?? {}), ...body.agent_config } } : {}),
     ...(body.x_test_env !== undefined ? { x_test_env: body.x_test_env || null } : {}),
-    ...(body.desired_tg_version !== undefined ? { desired_tg_version: pendingUpgrade ? body.desired_tg_version : null } : {}),
+    ...(body.desired_tg_version !== undefined
+      ? { desired_tg_version: pendingUpgrade ? body.desired_tg_version : null }
+      : {}),
   };
   changes.maintenance_due_at = maintenanceDueAt({ ...row, ...changes }, now);
   return changes;

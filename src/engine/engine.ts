@@ -6,8 +6,9 @@ import type { Store } from '../store/store.js';
 import { leasesHeldElsewhere, nextOperationDueAt } from '../store/repositories/operations.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { ManualClock, type Clock } from '../domain/clock.js';
-import type { ProvisionerDriver } from './driver.js';
-import { allHandlers } from './kinds/index.js';
+import type { Drivers } from './drivers/driver.js';
+import { allKinds } from './kinds/index.js';
+import { observeKinds, type EngineObserver } from './observer.js';
 import { Reconciler } from './reconciler.js';
 import { Scheduler } from './scheduler.js';
 import { saveManualClock, syncManualClock } from './shared-clock.js';
@@ -16,14 +17,19 @@ import { Worker } from './worker.js';
 export interface EngineOptions {
   store: Store;
   clock: Clock;
-  driver: ProvisionerDriver;
-  /** Sizes and tier limits the engine applies (scheduled resizes, automatic backups kept). */
+  /** The provisioner drivers (ACACIA_DRIVER), fault injection applied. */
+  drivers: Drivers;
+  /** Sizes and tier limits the engine applies (specs, scheduled resizes, automatic backups kept). */
   catalog: Catalog;
   logger: Logger;
-  /** ACACIA_SIM_SPEED: scales retry back-off like the simulated durations. */
-  speed: number;
+  /** ACACIA_RETRY_BACKOFF: the wait before the first retry of a failed step; it doubles, up to 30 times it. */
+  retryBackoffMs: number;
   pollMs?: number;
   leaseMs?: number;
+  /** How often (engine clock) the reconciler asks the workspace driver whether Active workspaces still run. */
+  observeMs?: number;
+  /** Told of ticks, finished operations and schedule runs (the metrics). */
+  observer?: EngineObserver;
 }
 
 /** A bound on work done in one call, so a bug cannot spin forever. */
@@ -51,21 +57,40 @@ export class Engine {
   private wakeUp?: () => void;
   private woken = false;
   private tail: Promise<unknown> = Promise.resolve();
+  /** Aborted by stop(): steps in flight and the reconciler's looks are told to stop. */
+  private readonly stopping = new AbortController();
   /** When this process first saw each lease another process holds (wall time; see settle). */
   private readonly leasesSeen = new Map<string, number>();
 
   constructor(private readonly options: EngineOptions) {
-    const { store, clock, driver, catalog, logger, speed } = options;
+    const { store, clock, drivers, catalog, logger, retryBackoffMs } = options;
     this.pollMs = options.pollMs ?? 250;
-    this.worker = new Worker(store, clock, allHandlers({ store, driver, catalog }), logger, {
-      owner: this.owner,
-      leaseMs: options.leaseMs ?? 30_000,
-      batch: 20,
-      backoffMs: (attempt) => Math.min(2000 * 2 ** (attempt - 1), 60_000) * speed,
+    const observer = options.observer;
+    this.worker = new Worker(
+      store,
+      clock,
+      observeKinds(allKinds({ store, drivers, catalog }), observer),
+      logger,
+      {
+        owner: this.owner,
+        leaseMs: options.leaseMs ?? 30_000,
+        batch: 20,
+        backoffMs: (attempt) => Math.min(retryBackoffMs * 2 ** (attempt - 1), retryBackoffMs * 30),
+      },
+      this.stopping.signal,
+    );
+    this.reconciler = new Reconciler(store, clock, logger, {
+      workspaces: drivers.workspace,
+      catalog,
+      observeMs: options.observeMs ?? 30_000,
+      signal: this.stopping.signal,
     });
-    this.reconciler = new Reconciler(store, clock, logger);
-    this.scheduler = new Scheduler(store, clock, catalog, logger);
-    this.backupScheduler = new BackupScheduler(store, clock, catalog, logger);
+    this.scheduler = new Scheduler(store, clock, catalog, logger, (outcome) =>
+      observer?.scheduleRun('workspace', outcome),
+    );
+    this.backupScheduler = new BackupScheduler(store, clock, catalog, logger, (outcome) =>
+      observer?.scheduleRun('backup', outcome),
+    );
     this.parts = [
       ['scheduler', this.scheduler],
       ['backup scheduler', this.backupScheduler],
@@ -100,6 +125,7 @@ export class Engine {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     this.wakeUp?.();
     await this.loop;
     await this.tail;
@@ -108,6 +134,7 @@ export class Engine {
   /** One pass over everything due now; ticks never overlap within a process. */
   tick(): Promise<number> {
     const run = this.tail.then(async () => {
+      const started = performance.now();
       const clock = this.options.clock;
       if (clock instanceof ManualClock) await syncManualClock(this.options.store, clock);
       let done = 0;
@@ -119,6 +146,7 @@ export class Engine {
           this.options.logger.error({ err, part: name }, 'engine tick failed');
         }
       }
+      this.options.observer?.tickFinished((performance.now() - started) / 1000);
       return done;
     });
     this.tail = run.catch(() => undefined);

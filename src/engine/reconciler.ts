@@ -4,30 +4,99 @@ import * as wsRepo from '../store/repositories/workspaces.js';
 import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
 import { AppError } from '../domain/errors.js';
 import { purgeExpiredIdempotencyKeys } from '../domain/idempotency.js';
-import { autoStopIfIdle, beginWorkspaceOperation, maintenanceDueAt } from '../domain/workspace-operations.js';
+import {
+  autoStopIfIdle,
+  beginRecovery,
+  beginWorkspaceOperation,
+  maintenanceDueAt,
+  type WorkspaceOpParams,
+} from '../domain/workspace-operations.js';
+import type { Catalog } from '../domain/catalog.js';
 import type { Clock } from '../domain/clock.js';
+import type { WorkspaceDriver } from './drivers/driver.js';
+import { SpecError, observedChanges, workspaceSpec } from './specs.js';
 
 const HOUR = 3_600_000;
 const BATCH = 50;
 const PURGE_EVERY = 60_000;
+/** Active workspaces looked at per query of an observation pass. */
+const OBSERVE_PAGE = 200;
+
+export interface ObserveOptions {
+  workspaces: WorkspaceDriver;
+  catalog: Catalog;
+  /** At most one observation pass per this much engine time. */
+  observeMs: number;
+  signal: AbortSignal;
+}
 
 /**
- * Time-driven workspace changes: auto-stop of idle workspaces and upgrades in maintenance
- * windows. Each start is a compare-and-set on the workspace, so with several processes
- * exactly one of them starts it.
+ * Time-driven workspace changes: auto-stop of idle workspaces, upgrades in maintenance
+ * windows, and the reconcile hook: every observation interval the workspace driver is asked
+ * whether each Active workspace still runs (and may report fresh figures); one whose runtime
+ * is gone is recovered. Each start is a compare-and-set on the workspace, so with several
+ * processes exactly one of them starts it.
  */
 export class Reconciler {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly observing: ObserveOptions,
   ) {}
 
   private lastPurge = -Infinity;
+  private lastObserve = -Infinity;
 
   async tick(): Promise<number> {
     await this.purge();
-    return (await this.autoStop()) + (await this.maintenance());
+    return (await this.autoStop()) + (await this.maintenance()) + (await this.observe());
+  }
+
+  /**
+   * One observation pass, at most once per interval of the engine clock. It is not among
+   * the instants the manual clock stops at (a pass every interval would make advancing a
+   * day take thousands of stops): with the manual clock a pass runs when time has moved on
+   * by the interval. Returns how many recoveries it started.
+   */
+  private async observe(): Promise<number> {
+    const now = this.clock.now();
+    if (now - this.lastObserve < this.observing.observeMs) return 0;
+    this.lastObserve = now;
+    const { workspaces, catalog, signal } = this.observing;
+    let recovered = 0;
+    for (let after = ''; !signal.aborted;) {
+      const page = await wsRepo.activeWorkspacesAfter(this.store.db, after, OBSERVE_PAGE);
+      for (const ws of page) {
+        if (signal.aborted) break;
+        let spec;
+        try {
+          spec = workspaceSpec(ws, catalog);
+        } catch (err) {
+          if (err instanceof SpecError) continue;
+          throw err;
+        }
+        const seen = await workspaces
+          .observe(spec, { now, signal, testEnv: ws.x_test_env ?? undefined })
+          .catch((err: unknown) => {
+            // A look that fails says nothing about the workspace; the next pass looks again.
+            this.logger.warn({ err, workspace: ws.id }, 'observing the workspace failed');
+            return undefined;
+          });
+        if (seen?.kind === 'running' && seen.observed) {
+          await wsRepo.recordObservedFigures(this.store.db, ws.id, figuresOf(observedChanges(seen.observed, now)));
+        } else if (seen?.kind === 'lost') {
+          const reason = `the runtime was lost: ${seen.reason}`;
+          if (await this.store.transaction((trx) => beginRecovery(trx, this.store.dialect, ws, reason, now))) {
+            recovered++;
+            this.logger.warn({ workspace: ws.id, reason: seen.reason }, 'workspace runtime lost; recovering it');
+          }
+        }
+      }
+      if (page.length < OBSERVE_PAGE) break;
+      after = page[page.length - 1]!.id;
+    }
+    return recovered;
   }
 
   /**
@@ -45,7 +114,10 @@ export class Reconciler {
 
   /** The earliest instant something here becomes due. */
   async nextDueAt(after: number): Promise<number | undefined> {
-    const times = [await wsRepo.nextAutoStopAt(this.store.db, after), await wsRepo.nextMaintenanceAt(this.store.db, after)].filter((t): t is number => t !== undefined);
+    const times = [
+      await wsRepo.nextAutoStopAt(this.store.db, after),
+      await wsRepo.nextMaintenanceAt(this.store.db, after),
+    ].filter((t): t is number => t !== undefined);
     return times.length ? Math.min(...times) : undefined;
   }
 
@@ -69,10 +141,17 @@ export class Reconciler {
       const done = await this.attempt(() =>
         this.store.transaction(async (trx) => {
           if (ready) {
-            const params = { op: 'update' as const, actions: ['upgrade'], tg_version: ws.desired_tg_version!, maintenance: true };
+            const params: WorkspaceOpParams = {
+              op: 'update',
+              actions: ['upgrade'],
+              tg_version: ws.desired_tg_version!,
+              maintenance: true,
+            };
             await beginWorkspaceOperation(trx, ws, params, now, { maintenance_due_at: null });
             this.logger.info({ workspace: ws.id, tg_version: ws.desired_tg_version }, 'maintenance window: upgrading');
-          } else if (!(await wsRepo.updateWorkspace(trx, ws, { maintenance_due_at: maintenanceDueAt(ws, now + HOUR) }, now))) {
+          } else if (
+            !(await wsRepo.updateWorkspace(trx, ws, { maintenance_due_at: maintenanceDueAt(ws, now + HOUR) }, now))
+          ) {
             throw new AppError('conflict', { field: 'version_number', reason: 'changed meanwhile' });
           }
         }),
@@ -92,4 +171,18 @@ export class Reconciler {
       throw err;
     }
   }
+}
+
+/** The figures a look may record between operations: data and where it is served, not what it runs at. */
+function figuresOf(changes: wsRepo.WorkspaceChanges): wsRepo.ObservedFigures {
+  const keys = [
+    'graph_topology_size_bytes',
+    'vertex_count',
+    'edge_count',
+    'data_observed_at',
+    'endpoint',
+    'snapshot_time',
+    'snapshot_id',
+  ] as const;
+  return Object.fromEntries(keys.filter((k) => changes[k] !== undefined).map((k) => [k, changes[k]]));
 }

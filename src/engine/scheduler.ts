@@ -14,15 +14,20 @@ export class Scheduler {
     private readonly clock: Clock,
     private readonly catalog: Catalog,
     private readonly logger: Logger,
+    /** Told of every firing and how it went. */
+    private readonly ran: (outcome: 'started' | 'skipped') => void = () => undefined,
   ) {}
 
   async tick(): Promise<number> {
     const now = this.clock.now();
     let fired = 0;
     for (const s of await dueSchedules(this.store.db, now, BATCH)) {
-      const result = await this.store.transaction((trx) => fireOccurrence(trx, this.store.dialect, this.catalog, s, s.next_run_at!, now));
+      const result = await this.store.transaction((trx) =>
+        fireOccurrence(trx, this.store.dialect, this.catalog, s, s.next_run_at!, now),
+      );
       if (!result) continue;
       fired++;
+      this.ran(result.outcome);
       this.logger.info({ schedule: s.id, workspace: s.workspace_id, action: s.action, ...result }, 'schedule fired');
     }
     return fired;

@@ -1,98 +1,215 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { DbIdentity } from '../domain/db-credentials.js';
 import { AppError } from '../domain/errors.js';
-import { GatewayRefusal, type Credentials } from '../domain/gateway.js';
 import type { Services } from '../domain/services.js';
 import { toAppError } from '../http/envelope.js';
-import { errorCodes } from '../http/error-codes.js';
-import { capConnections, clientErrorHandler, listenerOptions, MAX_PARAM_LENGTH } from '../http/listener-limits.js';
+import { continueAfterChecks } from '../http/expect-continue.js';
+import type { Workspace } from '../store/repositories/workspaces.js';
+import { limitConnections } from '../http/connection-limits.js';
+import { clientErrorHandler, listenerOptions, MAX_PARAM_LENGTH } from '../http/listener-limits.js';
 import { requireHost } from '../http/request-context.js';
-import { routeRequest } from './routing.js';
-import { simulatedReply } from './simulated-workspace.js';
 import { lazyChildLogger } from '../logger.js';
+import { credentialsFrom } from './credentials.js';
+import { gsqlRoute } from './gsql-secrets.js';
+import { handshakeRoutes, normalisePath, type HandshakeContext, type HandshakeMatch } from './handshake.js';
+import { refusalBody, refuse } from './refusals.js';
+import { routeRequest } from './routing.js';
+import { secretRoute, secretsRoute } from './secret-endpoints.js';
+import { simulatedBackend } from './simulated-backend.js';
+import { requestTokenRoute, tokensRoute } from './token-endpoints.js';
+import {
+  forwardedHeaders,
+  type BackendRequest,
+  type BackendResponse,
+  type WorkspaceBackend,
+} from './workspace-backend.js';
+import { observeAnswers, redactUrl, requestLog } from '../http/request-log.js';
 
 export interface GatewayDeps {
   config: Readonly<Config>;
   services: Services;
   logger: Logger;
+  /** What serves admitted requests beyond the handshake; the simulated driver's by default. */
+  backend?: WorkspaceBackend;
   /** Manual clock only: catches up with the shared time before each request. */
   syncClock?: () => Promise<void>;
+  /** Sees every answer: its status and the time it took (the metrics). */
+  answered?: (status: number, seconds: number) => void;
 }
 
-/** `Authorization: Basic base64(user:password)` → credentials; anything else → undefined. */
-export function basicCredentials(header: string | undefined): Credentials | undefined {
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
-  if (!m) return undefined;
-  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
-  const colon = text.indexOf(':');
-  return colon < 1 ? undefined : { username: text.slice(0, colon), password: text.slice(colon + 1) };
+/** What admission found, kept from the onRequest hook for the handler. */
+interface Admitted {
+  ws: Workspace;
+  path: string;
+  identity: DbIdentity | undefined;
+  handshake: HandshakeMatch | undefined;
 }
 
 /**
- * Gateway bodies are TigerGraph-shaped JSON, not the API envelope:
- * `{error: true, code, message, …info}` for a refusal, the workspace's own JSON otherwise.
+ * The body as received: Fastify leaves a DELETE without Content-Type unread, as pyTigerGraph
+ * sends its token deletions.
  */
-function refuse(reply: FastifyReply, err: AppError, workspaceId?: string): FastifyReply {
-  const info = err instanceof GatewayRefusal ? err.info : {};
-  if (err instanceof GatewayRefusal && err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
-  if (err.code === 'unauthenticated') reply.header('www-authenticate', `Basic realm="workspace ${workspaceId ?? ''}", charset="UTF-8"`);
-  return reply.code(errorCodes[err.code].status).send({ ...refusalBody(err), ...info });
+async function readBody(request: FastifyRequest, limit: number): Promise<Buffer | undefined> {
+  if (Buffer.isBuffer(request.body)) return request.body.length > 0 ? request.body : undefined;
+  const raw = request.raw;
+  const announced = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
+  if (!announced || raw.readableEnded) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of raw) {
+    size += (chunk as Buffer).length;
+    if (size > limit)
+      throw new AppError('payload-too-large', { field: 'body', reason: `is larger than ${limit} bytes` });
+    chunks.push(chunk as Buffer);
+  }
+  return size > 0 ? Buffer.concat(chunks) : undefined;
 }
 
-/** A refusal in the gateway's own shape; each detail reads "<field> <reason>", or the reason alone. */
-function refusalBody(refusal: AppError): Record<string, unknown> {
-  return { error: true, code: refusal.code, message: refusal.details.map((d) => (d.field ? `${d.field} ${d.reason}` : d.reason)).join('; ') };
+function send(reply: FastifyReply, answer: BackendResponse): FastifyReply {
+  reply.code(answer.status);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
+  return reply.send(answer.body);
 }
 
 /** The data-plane listener (DESIGN §9), unstarted. */
 export function buildGateway(deps: GatewayDeps): FastifyInstance {
   const { config, services } = deps;
+  const backend = deps.backend ?? simulatedBackend;
+  const findHandshake = handshakeRoutes({
+    tokens: tokensRoute,
+    requestToken: requestTokenRoute,
+    secrets: secretsRoute,
+    secret: secretRoute,
+    gsql: gsqlRoute,
+  });
   const app = Fastify({
     ...listenerOptions(config),
-    // The shared logger redacts Authorization wherever it appears.
-    loggerInstance: deps.logger.child({ listener: 'gateway' }) as FastifyBaseLogger,
+    // The shared logger redacts Authorization wherever it appears; URLs lose credential query values.
+    loggerInstance: deps.logger.child(
+      { listener: 'gateway' },
+      {
+        serializers: {
+          req: (req: FastifyRequest) => ({
+            method: req.method,
+            url: redactUrl(req.url),
+            host: req.host,
+            remoteAddress: req.ip,
+            remotePort: req.socket?.remotePort,
+          }),
+        },
+      },
+    ) as FastifyBaseLogger,
     childLoggerFactory: lazyChildLogger,
+    logController: requestLog(),
     trustProxy: config.trustProxy ?? false,
     bodyLimit: config.bodyLimit,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: clientErrorHandler(config, (refusal) => refusalBody(refusal)),
     frameworkErrors: (error, _request, reply) => void refuse(reply, toAppError(error)),
   });
-  capConnections(app, config.maxConnections);
+  limitConnections(app, config);
+  if (deps.answered) observeAnswers(app, deps.answered);
 
-  // The workspace decides what a body means; the gateway only forwards, so it parses none.
+  // Bodies stay bytes: the workspace decides what they mean; the handshake reads the few it needs.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   // Framework errors (body too large, bad URL) map as on the API; unknown ones become a logged 500.
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (appError.code === 'internal') request.log.error({ err: error }, 'gateway request failed');
-    return refuse(reply, appError);
+    return refuse(reply, appError, admitted.get(request)?.ws.id);
   });
 
   app.addHook('onRequest', async (request) => requireHost(request));
   const syncClock = deps.syncClock;
   if (syncClock) app.addHook('onRequest', async () => syncClock());
 
-  app.all('/*', async (request, reply) => {
-    const route = routeRequest(request.headers.host, request.url, config.baseDomain);
-    if (!route) {
-      return reply.code(404).send({
-        error: true,
-        code: 'not-found',
-        message: "name the workspace with Host: <the workspace's proxy_host> or the path prefix /w/<workspace_id>/",
+  continueAfterChecks(app);
+
+  const gateway = services.gateway;
+  // Admission runs before the body is read: a refused request is answered without reading
+  // (or, with Expect: 100-continue, inviting) its body. The token routes take their
+  // credential (a secret) from the body, so they are admitted by address only until then.
+  const admitted = new WeakMap<FastifyRequest, Admitted>();
+  app.all('/*', {
+    onRequest: async (request, reply) => {
+      const route = routeRequest(request.headers.host, request.url, config.baseDomain);
+      if (!route) {
+        return reply.code(404).send({
+          error: true,
+          code: 'not-found',
+          message: "name the workspace with Host: <the workspace's proxy_host> or the path prefix /w/<workspace_id>/",
+        });
+      }
+      try {
+        const handshake = findHandshake(request.method, normalisePath(route.path));
+        const ws = await gateway.locate(route.workspaceId, request.ip);
+        let identity: DbIdentity | undefined;
+        // A method the route does not take is refused after the usual authentication.
+        if (!(handshake?.allowed && handshake.route.credentialsInBody)) {
+          identity = await gateway.authenticate(ws, request.ip, credentialsFrom(request.headers.authorization));
+          await gateway.ready(ws);
+        }
+        admitted.set(request, { ws, path: route.path, identity, handshake });
+      } catch (err) {
+        if (err instanceof AppError) return refuse(reply, err, route.workspaceId);
+        throw err;
+      }
+    },
+    handler: async (request, reply) => {
+      const entry = admitted.get(request)!;
+      const { ws, path, handshake } = entry;
+      const body = await readBody(request, config.bodyLimit);
+      const queryAt = request.url.indexOf('?');
+      const query = queryAt < 0 ? '' : request.url.slice(queryAt + 1).replace(/#.*$/, '');
+      const backendRequest = ({ orgId, workspaceId, userId, username, via }: DbIdentity): BackendRequest => ({
+        method: request.method,
+        path,
+        query,
+        headers: forwardedHeaders(request.headers),
+        body,
+        identity: { orgId, workspaceId, userId, username, via },
       });
-    }
-    try {
-      const ws = await services.gateway.admit(route.workspaceId, request.ip, basicCredentials(request.headers.authorization));
-      const answer = simulatedReply(request.method, route.path, ws);
-      return reply.code(answer.status).send(answer.body);
-    } catch (err) {
-      if (err instanceof AppError) return refuse(reply, err, route.workspaceId);
-      throw err;
-    }
+      if (!handshake) return send(reply, await backend.serve(backendRequest(entry.identity!), ws));
+      if (!handshake.allowed) {
+        reply.header('allow', handshake.route.methods.join(', '));
+        return refuse(
+          reply,
+          new AppError('method-not-allowed', {
+            field: '',
+            reason:
+              `${request.method} is not served on ${normalisePath(path)}; ` +
+              `use ${handshake.route.methods.join(', ')}`,
+          }),
+          ws.id,
+        );
+      }
+      const ctx: HandshakeContext = {
+        method: request.method,
+        path: normalisePath(path),
+        params: handshake.params,
+        query: new URLSearchParams(query),
+        body,
+        ws,
+        identity: entry.identity,
+        headerCredentials: credentialsFrom(request.headers.authorization),
+        services,
+        authenticate: async (credentials) => {
+          const identity = await gateway.authenticate(ws, request.ip, credentials);
+          await gateway.ready(ws);
+          entry.identity = identity;
+          return identity;
+        },
+        get backendRequest() {
+          return backendRequest(entry.identity!);
+        },
+        forward: (req) => backend.serve(req, ws),
+      };
+      return send(reply, await handshake.route.handler(ctx));
+    },
   });
 
   return app;

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type preValidationHookHandler } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type preValidationHookHandler,
+} from 'fastify';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
@@ -8,20 +14,24 @@ import { requireApiKey } from './auth.js';
 import { renderAppError, toAppError } from './envelope.js';
 import { idempotentPosts } from './idempotency.js';
 import { parseJsonBody, refuseUnexpectedBody } from './json-body.js';
-import { MAX_PARAM_LENGTH, capConnections, clientErrorHandler, listenerOptions } from './listener-limits.js';
+import { limitConnections } from './connection-limits.js';
+import { continueAfterChecks } from './expect-continue.js';
+import { MAX_PARAM_LENGTH, clientErrorHandler, listenerOptions } from './listener-limits.js';
 import { instrument } from './metrics.js';
+import { requestLog } from './request-log.js';
+import { consoleRoutes } from './console.js';
 import { registerOpenApi } from './openapi.js';
 import { appendRouteHook } from './route-hooks.js';
 import { limitRequestRate } from './rate-limit.js';
 import { cacheReads } from './read-cache.js';
 import { checkIfMatch, refuseNulInParameters, requireHost } from './request-context.js';
-import { API_PREFIX } from '../schemas/envelope.js';
+import { components } from '../schemas/component.js';
+import { apiOperations, type OperationId } from '../schemas/operations/index.js';
 import { indexRoutes } from './route-index.js';
 import { allowListRoutes } from './routes/allow-list.js';
 import { addonRoutes } from './routes/addons.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { backupRoutes } from './routes/backups.js';
-import { catalogRoutes } from './routes/catalog.js';
 import { cloudProviderRoutes } from './routes/cloud-providers.js';
 import { operabilityRoutes, type ReadinessChecks } from './routes/operability.js';
 import { testClockRoutes, type TestClock } from './routes/test-clock.js';
@@ -32,6 +42,7 @@ import { operationRoutes } from './routes/operations.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workgroupRoutes } from './routes/workgroups.js';
 import { validatorCompiler } from './validation.js';
+import { allowCors } from './cors.js';
 import { lazyChildLogger } from '../logger.js';
 
 export interface AppDeps {
@@ -42,6 +53,8 @@ export interface AppDeps {
   readiness: ReadinessChecks;
   /** Present only with ACACIA_CLOCK=manual. */
   testClock?: TestClock;
+  /** Where /metrics reads from; the app adds its HTTP metrics to it (a registry of its own by default). */
+  metricsRegistry?: Registry;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -67,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...listenerOptions(config),
     loggerInstance: deps.logger as FastifyBaseLogger,
     childLoggerFactory: lazyChildLogger,
+    logController: requestLog(),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -83,12 +97,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       metrics.observeUnmatched(request, reply as FastifyReply);
     },
   });
-  capConnections(app, config.maxConnections);
+  limitConnections(app, config);
   app.decorateRequest('domainContext', undefined);
 
   app.setValidatorCompiler(validatorCompiler);
+  // Route schemas refer to the named schemas by $ref; the serialiser resolves them here.
+  for (const schema of components().values()) app.addSchema(schema);
   const allowedMethods = indexRoutes(app);
-  const metrics = instrument(app);
+  const metrics = instrument(app, deps.metricsRegistry);
 
   // JSON only, parsed strictly (see parseJsonBody); an empty body is no body.
   app.removeAllContentTypeParsers();
@@ -108,18 +124,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.addHook('onRoute', (route) => appendRouteHook(route, 'preValidation', route.schema?.body ? bodyOrEmpty : noBody));
+  continueAfterChecks(app);
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (appError.code === 'internal') request.log.error({ err: error }, 'request failed');
-    const { status, body } = renderAppError(appError, request.id);
+    if (appError.code === 'store-unavailable') request.log.warn({ err: error }, 'database unreachable');
+    const { status, body, retryAfter } = renderAppError(appError, request.id);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     reply.code(status).send(body);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const allowed = allowedMethods(request.url);
     const error = allowed.length
-      ? new AppError('method-not-allowed', { field: 'method', reason: `${request.method} is not allowed here; allowed: ${allowed.join(', ')}` })
+      ? new AppError('method-not-allowed', {
+          field: 'method',
+          reason: `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`,
+        })
       : new AppError('not-found', { field: 'path', reason: `no route ${request.method} ${request.url.split('?')[0]}` });
     if (allowed.length) reply.header('allow', allowed.join(', '));
     const { status, body } = renderAppError(error, request.id);
@@ -133,31 +155,39 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const syncClock = deps.testClock?.sync;
   if (syncClock) app.addHook('onRequest', async () => syncClock());
 
-  await registerOpenApi(app, deps.version);
-  operabilityRoutes(app, deps.readiness, metrics.registry);
-
-  await app.register(
-    async (api) => {
-      requireApiKey(api, services);
-      checkIfMatch(api);
-      await limitRequestRate(api, config.rateLimit);
-      idempotentPosts(api, services);
-      cacheReads(api, services, config.readCacheBytes);
-      workgroupRoutes(api, services);
-      workspaceRoutes(api, services);
-      scheduleRoutes(api, services);
-      databaseRoutes(api, services);
-      allowListRoutes(api, services);
-      dbUserRoutes(api, services);
-      backupRoutes(api, services);
-      operationRoutes(api, services);
-      catalogRoutes(api, services);
-      cloudProviderRoutes(api, services);
-      addonRoutes(api, services);
-      apiKeyRoutes(api, services);
-    },
-    { prefix: API_PREFIX },
+  // Every operation of the table is served (the manual clock only with ACACIA_CLOCK=manual),
+  // and the document lists exactly those.
+  const served = new Set(
+    (Object.keys(apiOperations) as OperationId[]).filter((id) => id !== 'moveTestClock' || deps.testClock),
   );
+  const registered = new Set<OperationId>();
+  app.addHook('onRoute', (route) => {
+    const id = route.config?.operationId;
+    if (id && route.method !== 'HEAD') registered.add(id);
+  });
+  await allowCors(app, config.corsOrigins);
+  await registerOpenApi(app, deps.version, served);
+  operabilityRoutes(app, deps.readiness, metrics.registry);
+  await app.register(consoleRoutes, { version: deps.version });
+
+  await app.register(async (api) => {
+    requireApiKey(api, services);
+    checkIfMatch(api);
+    await limitRequestRate(api, config.rateLimit);
+    idempotentPosts(api, services);
+    cacheReads(api, services, config.readCacheBytes);
+    workgroupRoutes(api, services);
+    workspaceRoutes(api, services);
+    scheduleRoutes(api, services);
+    databaseRoutes(api, services);
+    allowListRoutes(api, services);
+    dbUserRoutes(api, services);
+    backupRoutes(api, services);
+    operationRoutes(api, services);
+    cloudProviderRoutes(api, services);
+    addonRoutes(api, services);
+    apiKeyRoutes(api, services);
+  });
 
   const testClock = deps.testClock;
   if (testClock) {
@@ -168,5 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
+  const missing = [...served].filter((id) => !registered.has(id));
+  if (missing.length > 0) throw new Error(`operations without a route: ${missing.join(', ')}`);
   return app;
 }

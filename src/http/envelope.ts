@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../domain/errors.js';
+import { isConnectionLoss, isUncertainCommit } from '../store/store.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
 import { errorCodes } from './error-codes.js';
 import { MAX_PARAM_LENGTH } from './listener-limits.js';
@@ -10,7 +11,12 @@ export function ok<T>(request: FastifyRequest, result: T, message = 'OK'): Succe
 }
 
 /** `ok` for one versioned record: its version goes out as a strong ETag, for use in If-Match. */
-export function versioned<T extends { version_number?: number | undefined }>(request: FastifyRequest, reply: FastifyReply, record: T, message?: string): SuccessEnvelope<T> {
+export function versioned<T extends { version_number?: number | undefined }>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  record: T,
+  message?: string,
+): SuccessEnvelope<T> {
   if (record.version_number !== undefined) reply.header('etag', `"${record.version_number}"`);
   return ok(request, record, message);
 }
@@ -18,12 +24,15 @@ export function versioned<T extends { version_number?: number | undefined }>(req
 export interface RenderedError {
   status: number;
   body: ErrorEnvelope;
+  /** Seconds for the Retry-After header, where the error has one. */
+  retryAfter?: number;
 }
 
 export function renderAppError(err: AppError, requestId: string): RenderedError {
   const entry = errorCodes[err.code];
   return {
     status: entry.status,
+    ...(entry.retryAfter !== undefined ? { retryAfter: entry.retryAfter } : {}),
     body: {
       Error: true,
       ErrorDetails: err.details.map((d) => ({ FieldName: d.field, Reason: d.reason, Type: entry.type })),
@@ -36,22 +45,55 @@ export function renderAppError(err: AppError, requestId: string): RenderedError 
 /** Framework errors by Fastify code; anything unknown is an internal error. */
 const frameworkErrors: Record<string, { code: ErrorCode; field: string; reason: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', field: 'body', reason: 'exceeds the body size limit' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported-media-type', field: 'Content-Type', reason: 'must be application/json' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported-media-type',
+    field: 'Content-Type',
+    reason: 'must be application/json',
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid', field: 'Content-Length', reason: 'does not match the body' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid', field: 'body', reason: 'is empty but Content-Type is application/json' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'invalid',
+    field: 'body',
+    reason: 'is empty but Content-Type is application/json',
+  },
   FST_ERR_BAD_URL: { code: 'invalid', field: 'path', reason: 'is not a valid URL' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: 'invalid', field: 'path', reason: `has a parameter longer than ${MAX_PARAM_LENGTH} characters` },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    code: 'invalid',
+    field: 'path',
+    reason: `has a parameter longer than ${MAX_PARAM_LENGTH} characters`,
+  },
 };
 
-/** Turns any thrown value into an envelope; unknown errors become a generic 500. */
+/**
+ * Turns any thrown value into an envelope: a lost database connection becomes a 503 (the
+ * request may succeed when retried), other unknown errors a generic 500.
+ */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const e = err as { code?: string; validation?: ValidationError[]; validationContext?: string; statusCode?: number; message?: string };
+  if (isConnectionLoss(err)) {
+    return new AppError('store-unavailable', {
+      field: 'store',
+      reason: isUncertainCommit(err)
+        ? 'the connection to the database was lost as the request was committed: it ' +
+          'may have been applied; read it back, or retry with the same Idempotency-Key'
+        : 'the database is unreachable or the connection to it was lost; retry shortly',
+    });
+  }
+  const e = err as {
+    code?: string;
+    validation?: ValidationError[];
+    validationContext?: string;
+    statusCode?: number;
+    message?: string;
+  };
   if (e?.validation) return new AppError('invalid', validationDetails(e.validation, e.validationContext ?? 'body'));
   const known = e?.code ? frameworkErrors[e.code] : undefined;
   if (known) return new AppError(known.code, { field: known.field, reason: known.reason });
   if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError('invalid', { field: '', reason: e.message ?? 'bad request' });
   }
-  return new AppError('internal', { field: '', reason: 'an internal error occurred; see the server log for the request ID' });
+  return new AppError('internal', {
+    field: '',
+    reason: 'an internal error occurred; see the server log for the request ID',
+  });
 }

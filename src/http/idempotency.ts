@@ -1,18 +1,47 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, onSendAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+  onSendAsyncHookHandler,
+  RouteHandlerMethod,
+} from 'fastify';
 import { invalid } from '../domain/errors.js';
-import { requestFingerprint } from '../domain/idempotency.js';
+import { requestFingerprint, type IdempotencyClaim } from '../domain/idempotency.js';
 import type { Services } from '../domain/services.js';
 import { appendRouteHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey?: string;
+    /** The Idempotency-Key this request claimed. */
+    idempotency?: IdempotencyClaim;
+  }
+  interface FastifyContextConfig {
+    /** Fields of the route's Result shown in its response only: a replay leaves them out. */
+    oneTimeSecrets?: readonly string[];
   }
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Idempotency-Key on POST: run once per (organisation, key); a replay returns the first response. */
+/** The response as it may be kept: without the Result's one-time secrets. */
+function storable(payload: string, secrets: readonly string[] | undefined): string {
+  if (!secrets?.length) return payload;
+  const envelope = JSON.parse(payload) as { Result?: unknown };
+  const result = envelope.Result;
+  if (result === null || typeof result !== 'object') return payload;
+  for (const field of secrets) delete (result as Record<string, unknown>)[field];
+  return JSON.stringify(envelope);
+}
+
+/**
+ * Idempotency-Key on POST: run once per (API key, Idempotency-Key); a replay returns the
+ * first response. Authentication and the rate limit have run by then, so a replay goes only
+ * to the key that made the request, while it is valid. The handler of a claimed request runs
+ * in one store transaction with the write of its serialised response (see runOnce), so the
+ * response is committed with the changes it reports, before it is sent.
+ */
 export function idempotentPosts(scope: FastifyInstance, services: Services): void {
   const begin: preHandlerAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers['idempotency-key'];
@@ -20,24 +49,37 @@ export function idempotentPosts(scope: FastifyInstance, services: Services): voi
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw invalid('Idempotency-Key', 'must be 1-255 visible ASCII characters');
     }
-    const fingerprint = requestFingerprint(request.method, request.url, request.body);
-    const outcome = await services.idempotency.begin(request.principal.orgId, key, fingerprint);
+    // Authentication has found the key this header names (its first value, when repeated).
+    const raw = request.headers['x-api-key']!;
+    const fingerprint = requestFingerprint(
+      Array.isArray(raw) ? raw[0]! : raw,
+      request.method,
+      request.url,
+      request.body,
+    );
+    const outcome = await services.idempotency.begin({ apiKeyId: request.principal.keyId, key }, fingerprint);
     if (outcome.kind === 'replay') {
       return reply
         .code(outcome.statusCode)
-        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-type', JSON_TYPE)
         .header('idempotent-replayed', 'true')
         .send(outcome.body);
     }
-    request.idempotencyKey = key;
+    request.idempotency = outcome.claim;
   };
 
+  // An answer the handler did not give (a refusal thrown, an error): kept or given up here.
   const finish: onSendAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const key = request.idempotencyKey;
-    if (key === undefined) return payload;
-    // Failures on our side are not remembered, so the client's retry runs again.
-    if (reply.statusCode >= 500 || typeof payload !== 'string') await services.idempotency.release(request.principal.orgId, key);
-    else await services.idempotency.complete(request.principal.orgId, key, reply.statusCode, payload);
+    const claim = request.idempotency;
+    if (claim === undefined || claim.settled) return payload;
+    const kept =
+      typeof payload === 'string' ? storable(payload, request.routeOptions.config.oneTimeSecrets) : undefined;
+    try {
+      await services.idempotency.settle(claim, reply.statusCode, kept);
+    } catch (err) {
+      // The store is unreachable: the claim is given up after ABANDONED_CLAIM_MS instead.
+      request.log.warn({ err }, 'could not record the Idempotency-Key outcome');
+    }
     return payload;
   };
 
@@ -45,5 +87,17 @@ export function idempotentPosts(scope: FastifyInstance, services: Services): voi
     if (route.method !== 'POST') return;
     appendRouteHook(route, 'preHandler', begin);
     appendRouteHook(route, 'onSend', finish);
+    const handler = route.handler as RouteHandlerMethod;
+    const secrets = route.config?.oneTimeSecrets;
+    route.handler = async function (this: FastifyInstance, request, reply) {
+      const claim = request.idempotency;
+      if (claim === undefined) return handler.call(this, request, reply);
+      const body = await services.idempotency.runOnce(claim, async () => {
+        const body = reply.serialize(await handler.call(this, request, reply)) as string;
+        return { statusCode: reply.statusCode, body, kept: storable(body, secrets) };
+      });
+      // Serialised already: sent as it is.
+      return reply.type(JSON_TYPE).send(body);
+    };
   });
 }

@@ -21,7 +21,8 @@ function depthExceeds(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -40,7 +41,11 @@ const fieldOf = (path: Array<string | number>) => jsonPath(path) || 'body';
 function badString(value: unknown): { field: string; reason: string } | undefined {
   const stack: Array<[unknown, Array<string | number>]> = [[value, []]];
   const check = (s: string, path: Array<string | number>) => {
-    if (LONE_SURROGATE.test(s)) return { field: fieldOf(path), reason: 'contains a lone surrogate (\\ud800-\\udfff) and is not valid Unicode text' };
+    if (LONE_SURROGATE.test(s))
+      return {
+        field: fieldOf(path),
+        reason: 'contains a lone surrogate (\\ud800-\\udfff) and is not valid Unicode text',
+      };
     if (s.includes('\u0000')) return { field: fieldOf(path), reason: 'must not contain NUL (\\u0000) characters' };
     return undefined;
   };
@@ -76,7 +81,8 @@ export function parseJsonBody(raw: Buffer): unknown {
     throw invalid('body', 'is not valid UTF-8');
   }
   if (text === '') return undefined;
-  if (depthExceeds(text, MAX_BODY_DEPTH)) throw invalid('body', `nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep`);
+  if (depthExceeds(text, MAX_BODY_DEPTH))
+    throw invalid('body', `nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep`);
   let value: unknown;
   try {
     value = sjson.parse(text, { protoAction: 'error', constructorAction: 'error' });
@@ -97,7 +103,10 @@ export function refuseUnexpectedBody(body: unknown): undefined {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const keys = Object.keys(body);
     if (keys.length === 0) return undefined;
-    throw new AppError('invalid', keys.map((field) => ({ field, reason: 'is not a known field; this request takes no body' })));
+    throw new AppError(
+      'invalid',
+      keys.map((field) => ({ field, reason: 'is not a known field; this request takes no body' })),
+    );
   }
   throw invalid('body', 'must be empty: this request takes no body');
 }

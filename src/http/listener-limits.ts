@@ -23,7 +23,12 @@ type LimitSettings = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'kee
  * connection only so long: headers within headersTimeout, the whole request within
  * requestTimeout, an idle keep-alive connection for keepAliveTimeout.
  */
-export function listenerOptions(config: LimitSettings): { requestTimeout: number; keepAliveTimeout: number; connectionTimeout: number; http: ServerOptions } {
+export function listenerOptions(config: LimitSettings): {
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionTimeout: number;
+  http: ServerOptions;
+} {
   return {
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
@@ -42,11 +47,6 @@ export function listenerOptions(config: LimitSettings): { requestTimeout: number
   };
 }
 
-/** Caps open connections: past the cap Node closes new ones at once instead of running out of descriptors. */
-export function capConnections(app: FastifyInstance, maxConnections: number): void {
-  if (maxConnections > 0) app.server.maxConnections = maxConnections;
-}
-
 const parserErrors: Record<string, { field: string; reason: string }> = {
   HPE_INVALID_METHOD: { field: 'method', reason: 'is not an HTTP method' },
   HPE_INVALID_URL: { field: 'path', reason: 'is not a valid request target' },
@@ -54,7 +54,10 @@ const parserErrors: Record<string, { field: string; reason: string }> = {
   HPE_INVALID_HEADER_TOKEN: { field: 'headers', reason: 'contain a character not allowed in a header name or value' },
   HPE_INVALID_CONTENT_LENGTH: { field: 'Content-Length', reason: 'must be one non-negative integer' },
   HPE_UNEXPECTED_CONTENT_LENGTH: { field: 'Content-Length', reason: 'must not be sent with Transfer-Encoding' },
-  HPE_INVALID_TRANSFER_ENCODING: { field: 'Transfer-Encoding', reason: 'must end with chunked and must not come with Content-Length' },
+  HPE_INVALID_TRANSFER_ENCODING: {
+    field: 'Transfer-Encoding',
+    reason: 'must end with chunked and must not come with Content-Length',
+  },
   HPE_INVALID_CHUNK_SIZE: { field: 'body', reason: 'has a malformed chunk size' },
 };
 
@@ -66,10 +69,15 @@ export function describeClientError(err: { code?: string }, timeouts: LimitSetti
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new AppError('request-timeout', {
         field: 'request',
-        reason: `was not received in time (headers within ${timeouts.headersTimeoutMs / 1000} s, the whole request within ${timeouts.requestTimeoutMs / 1000} s)`,
+        reason:
+          `was not received in time (headers within ${timeouts.headersTimeoutMs / 1000} ` +
+          `s, the whole request within ${timeouts.requestTimeoutMs / 1000} s)`,
       });
     case 'HPE_HEADER_OVERFLOW':
-      return new AppError('headers-too-large', { field: 'headers', reason: `the request line and headers exceed ${MAX_HEADER_BYTES / 1024} KiB` });
+      return new AppError('headers-too-large', {
+        field: 'headers',
+        reason: `the request line and headers exceed ${MAX_HEADER_BYTES / 1024} KiB`,
+      });
     default: {
       const known = err.code ? parserErrors[err.code] : undefined;
       return new AppError('invalid', known ?? { field: 'request', reason: 'is not a well-formed HTTP/1.1 request' });

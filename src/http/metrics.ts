@@ -42,7 +42,12 @@ function latencyHistogram(registry: Registry, series: readonly Series[]): void {
       aggregator: metric.aggregator,
       values: series.flatMap((s) => {
         let below = 0;
-        const buckets = BUCKETS.map((le, i) => ({ labels: { le }, sharedLabels: s.labels, metricName: `${name}_bucket`, value: (below += s.perBucket[i]!) }));
+        const buckets = BUCKETS.map((le, i) => ({
+          labels: { le },
+          sharedLabels: s.labels,
+          metricName: `${name}_bucket`,
+          value: (below += s.perBucket[i]!),
+        }));
         return [
           ...buckets,
           { labels: { le: '+Inf' }, sharedLabels: s.labels, metricName: `${name}_bucket`, value: s.count },
@@ -63,8 +68,7 @@ function latencyHistogram(registry: Registry, series: readonly Series[]): void {
  * for all routes would have to read `request.routeOptions`, which Fastify builds anew on
  * every access, and that cost more than the rest of the request's bookkeeping.
  */
-export function instrument(app: FastifyInstance): Metrics {
-  const registry = new Registry();
+export function instrument(app: FastifyInstance, registry = new Registry()): Metrics {
   collectDefaultMetrics({ register: registry });
   const served: Series[] = [];
   // Counted here and handed over when scraped: prom-client hashes the labels on every inc.
@@ -89,7 +93,12 @@ export function instrument(app: FastifyInstance): Metrics {
       if (!byStatus) byMethod.set(method, (byStatus = new Map()));
       let s = byStatus.get(status);
       if (!s) {
-        s = { labels: { method, route, status_code: String(status) }, count: 0, seconds: 0, perBucket: new Float64Array(BUCKETS.length + 1) };
+        s = {
+          labels: { method, route, status_code: String(status) },
+          count: 0,
+          seconds: 0,
+          perBucket: new Float64Array(BUCKETS.length + 1),
+        };
         byStatus.set(status, s);
         served.push(s);
       }

@@ -1,24 +1,29 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OperationId } from '../schemas/operations/index.js';
+import { openApiDocument, withServer } from './openapi-document.js';
+
+/** The origin the request reached (behind a trusted proxy, the one the client used). */
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /**
- * The OpenAPI 3.1 document is generated from the routes' TypeBox schemas, so the published
- * contract is the one requests are validated against. Register before any route.
+ * Publishes the OpenAPI 3.1 document of the served operations at /openapi.json and a
+ * browsable reference at /docs. Its `servers` entry is the origin each request reached.
  */
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Acacia control plane',
-        version,
-        description: 'Workspace and Workgroup Management REST interface. Every response is the envelope {Error, ErrorDetails, Message, RequestID, Result}.',
-      },
-      components: { securitySchemes: { 'x-api-key': { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
-      security: [{ 'x-api-key': [] }],
-    },
+export async function registerOpenApi(
+  app: FastifyInstance,
+  version: string,
+  served: ReadonlySet<OperationId>,
+): Promise<void> {
+  const document = openApiDocument(version, served);
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', persistAuthorization: true, displayOperationId: true },
+    theme: { title: 'Acacia API reference' },
+    transformSpecification: (_spec, request) => withServer(document, originOf(request)),
+    transformSpecificationClone: false,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, async (request) => withServer(document, originOf(request)));
 }

@@ -16,6 +16,9 @@ export async function limitRequestRate(scope: FastifyInstance, perMinute: number
     enableDraftSpec: true,
     keyGenerator: (request) => request.principal?.keyId ?? request.ip,
     errorResponseBuilder: (_request, context) =>
-      new AppError('rate-limited', { field: 'x-api-key', reason: `at most ${context.max} requests per minute per API key; retry in ${context.after}` }),
+      new AppError('rate-limited', {
+        field: 'x-api-key',
+        reason: `at most ${context.max} requests per minute per API key; retry in ${context.after}`,
+      }),
   });
 }

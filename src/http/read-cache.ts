@@ -46,53 +46,71 @@ export function cacheReads(scope: FastifyInstance, services: Services, maxBytes:
     entries.delete(key);
     heldBytes -= entry.tail.length;
   };
-  const keyOf = (request: FastifyRequest) => `${request.principal.keyId} ${request.ip} ${request.url}`;
-
-  const serve: preValidationHookHandler = (request, reply, done) => {
-    if (request.storeToken === undefined) return done();
-    const key = keyOf(request);
-    const entry = entries.get(key);
-    if (!entry) return done();
-    if (entry.storeToken !== request.storeToken || (entry.validUntil !== undefined && services.clock.now() >= entry.validUntil)) {
-      drop(key, entry);
-      return done();
-    }
-    reply.headers(entry.headers);
-    // The head is ASCII, so it is as many bytes as characters.
-    const head = headOf(request);
-    const body = Buffer.allocUnsafe(head.length + entry.tail.length);
-    body.write(head, 0, 'latin1');
-    entry.tail.copy(body, head.length);
-    reply.type(JSON_TYPE).send(body);
+  /**
+   * The caller, its address, the path and the query parameters the route defines: others (a
+   * browser's cache-busting `?_t=<ms>`) change nothing in the answer, so they share its entry.
+   */
+  const keyOf = (request: FastifyRequest, queryNames: readonly string[]) => {
+    const path = request.url.split('?')[0];
+    const query = request.query as Record<string, unknown>;
+    const known = queryNames.map((name) => `${name}=${String(query[name] ?? '')}`).join('&');
+    return `${request.principal.keyId} ${request.ip} ${path}?${known}`;
   };
 
-  const keep: onSendHookHandler = (request, reply, payload, done) => {
-    const storeToken = request.storeToken;
-    if (storeToken === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return done();
-    const head = headOf(request);
-    if (!payload.startsWith(head)) return done();
-    const tail = Buffer.from(payload.slice(head.length));
-    if (tail.length > maxBytes / 4) return done();
-    const key = keyOf(request);
-    const old = entries.get(key);
-    if (old) drop(key, old);
-    const headers: Record<string, string> = {};
-    for (const name of ANSWER_HEADERS) {
-      const value = reply.getHeader(name);
-      if (typeof value === 'string') headers[name] = value;
-    }
-    entries.set(key, { storeToken, validUntil: request.domainContext?.validUntil, headers, tail });
-    heldBytes += tail.length;
-    for (const [k, e] of entries) {
-      if (heldBytes <= maxBytes) break;
-      drop(k, e);
-    }
-    done();
-  };
+  const serve =
+    (queryNames: readonly string[]): preValidationHookHandler =>
+    (request, reply, done) => {
+      if (request.storeToken === undefined) return done();
+      const key = keyOf(request, queryNames);
+      const entry = entries.get(key);
+      if (!entry) return done();
+      if (
+        entry.storeToken !== request.storeToken ||
+        (entry.validUntil !== undefined && services.clock.now() >= entry.validUntil)
+      ) {
+        drop(key, entry);
+        return done();
+      }
+      reply.headers(entry.headers);
+      // The head is ASCII, so it is as many bytes as characters.
+      const head = headOf(request);
+      const body = Buffer.allocUnsafe(head.length + entry.tail.length);
+      body.write(head, 0, 'latin1');
+      entry.tail.copy(body, head.length);
+      reply.type(JSON_TYPE).send(body);
+    };
+
+  const keep =
+    (queryNames: readonly string[]): onSendHookHandler =>
+    (request, reply, payload, done) => {
+      const storeToken = request.storeToken;
+      if (storeToken === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return done();
+      const head = headOf(request);
+      if (!payload.startsWith(head)) return done();
+      const tail = Buffer.from(payload.slice(head.length));
+      if (tail.length > maxBytes / 4) return done();
+      const key = keyOf(request, queryNames);
+      const old = entries.get(key);
+      if (old) drop(key, old);
+      const headers: Record<string, string> = {};
+      for (const name of ANSWER_HEADERS) {
+        const value = reply.getHeader(name);
+        if (typeof value === 'string') headers[name] = value;
+      }
+      entries.set(key, { storeToken, validUntil: request.domainContext?.validUntil, headers, tail });
+      heldBytes += tail.length;
+      for (const [k, e] of entries) {
+        if (heldBytes <= maxBytes) break;
+        drop(k, e);
+      }
+      done();
+    };
 
   scope.addHook('onRoute', (route) => {
     if (!route.config?.cacheable) return;
-    appendRouteHook(route, 'preValidation', serve);
-    appendRouteHook(route, 'onSend', keep);
+    const querystring = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+    const queryNames = Object.keys(querystring?.properties ?? {}).sort();
+    appendRouteHook(route, 'preValidation', serve(queryNames));
+    appendRouteHook(route, 'onSend', keep(queryNames));
   });
 }

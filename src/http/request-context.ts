@@ -50,7 +50,8 @@ export function refuseNulInParameters(request: FastifyRequest): void {
     for (const name in part) {
       const value = part[name];
       const values = Array.isArray(value) ? value : [value];
-      if (values.some((v) => typeof v === 'string' && v.includes('\u0000'))) (problems ??= new Problems()).add(name, 'must not contain NUL (%00) characters');
+      if (values.some((v) => typeof v === 'string' && v.includes('\u0000')))
+        (problems ??= new Problems()).add(name, 'must not contain NUL (%00) characters');
     }
   }
   problems?.throwIfAny();

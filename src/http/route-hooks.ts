@@ -8,5 +8,8 @@ type HookName = 'preValidation' | 'preHandler' | 'onSend' | 'onResponse';
  */
 export function appendRouteHook(route: RouteOptions, name: HookName, hook: unknown): void {
   const present = route[name];
-  (route as unknown as Record<HookName, unknown[]>)[name] = [...(present === undefined ? [] : Array.isArray(present) ? present : [present]), hook];
+  (route as unknown as Record<HookName, unknown[]>)[name] = [
+    ...(present === undefined ? [] : Array.isArray(present) ? present : [present]),
+    hook,
+  ];
 }

@@ -8,6 +8,8 @@ export function indexRoutes(app: FastifyInstance): (url: string) => string[] {
   const seen = new Set<string>();
   app.addHook('onRoute', (route) => {
     for (const method of ([] as HTTPMethods[]).concat(route.method)) {
+      // The CORS preflight route answers OPTIONS on every path, for allowed origins only.
+      if (method === 'OPTIONS') continue;
       const id = `${method} ${route.url}`;
       if (seen.has(id)) continue;
       seen.add(id);

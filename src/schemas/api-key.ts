@@ -1,31 +1,52 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Body, Name, StringEnum, Timestamp } from './helpers.js';
+import { Component } from './component.js';
 import { roles } from '../domain/principal.js';
 
-export const ApiKeyRecord = Type.Object({
-  key_name: Type.String(),
-  description: Type.Optional(Type.String()),
-  role: StringEnum(roles),
-  workgroup_ids: Type.Array(Type.String()),
-  workspace_ids: Type.Array(Type.String()),
-  redacted_key: Type.String(),
-  created_by: Type.Optional(Type.String()),
-  created_at: Timestamp,
-  expires_at: Type.Optional(Timestamp),
-  plaintext_key: Type.Optional(Type.String({ description: 'the key itself; returned once, by the create call only' })),
-});
+export const ApiKeyRecord = Component(
+  'ApiKeyRecord',
+  Type.Object(
+    {
+      key_name: Type.String(),
+      description: Type.Optional(Type.String()),
+      role: StringEnum(roles),
+      workgroup_ids: Type.Array(Type.String()),
+      workspace_ids: Type.Array(Type.String()),
+      org_id: Type.String(),
+      redacted_key: Type.String({ description: 'the prefix and the first and last 4 characters' }),
+      created_by: Type.Optional(Type.String({ description: 'name of the key that created it' })),
+      creator: Type.Optional(Type.String({ description: "created_by under the real service's name" })),
+      created_at: Timestamp,
+      expires_at: Type.Optional(Timestamp),
+      plaintext_key: Type.Optional(
+        Type.String({ description: 'the key itself; returned once, by the create call only' }),
+      ),
+    },
+    { description: 'An API key of the organisation; the key itself is shown only when it is created.' },
+  ),
+);
 export type ApiKeyRecord = Static<typeof ApiKeyRecord>;
 
 const IdList = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, uniqueItems: true });
 
-export const CreateApiKeyBody = Body({
-  key_name: Name,
-  description: Type.Optional(Type.String({ maxLength: 256 })),
-  role: StringEnum(roles),
-  workgroup_ids: Type.Optional(IdList),
-  workspace_ids: Type.Optional(IdList),
-  life_time_in_seconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 10 * 365 * 24 * 3600 })),
-});
+/** The real service's create request is `{description, life_time_in_seconds}`: name and role have defaults. */
+export const CreateApiKeyBody = Component(
+  'CreateApiKeyBody',
+  Body({
+    key_name: Type.Optional(Name),
+    description: Type.Optional(Type.String({ maxLength: 256 })),
+    role: Type.Optional(StringEnum(roles, { description: "default: the creating key's role" })),
+    workgroup_ids: Type.Optional(IdList),
+    workspace_ids: Type.Optional(IdList),
+    life_time_in_seconds: Type.Optional(
+      Type.Integer({ minimum: 60, maximum: 10 * 365 * 24 * 3600, description: 'default: the key never expires' }),
+    ),
+  }),
+);
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
+
+/** DELETE /apikeys with a body, as the real service documents it. */
+export const DeleteApiKeyBody = Component('DeleteApiKeyBody', Body({ key_name: Name }));
+export type DeleteApiKeyBody = Static<typeof DeleteApiKeyBody>;
 
 export const ApiKeyParams = Type.Object({ key_name: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -9,7 +9,8 @@ export const WorkspaceSize = Type.Object({
   cpu: Type.Integer({ minimum: 1 }),
   memory_gb: Type.Integer({ minimum: 1 }),
   partition: Type.Integer({ minimum: 1 }),
-  max_topology_gb: Type.Integer({ minimum: 1 }),
+  // 1 PiB at most, so a graph size in bytes stays exact in a Number and a bigint column.
+  max_topology_gb: Type.Integer({ minimum: 1, maximum: 1_048_576 }),
 });
 
 export const AddonCatalogEntry = Type.Object({
@@ -32,6 +33,19 @@ export const TierLimits = Type.Object({
 
 const Strict = { additionalProperties: false } as const;
 
+/** How many of each child resource one parent may hold, on every tier (403 Quota-Exceed past it). */
+export const CountLimits = Type.Object(
+  {
+    allow_list_entries_per_workgroup: Type.Integer({ minimum: 0, description: 'allow-list entries in force' }),
+    configs_per_addon: Type.Integer({ minimum: 0, description: 'configs of one installed add-on' }),
+    schedules_per_workspace: Type.Integer({ minimum: 0, description: 'workspace schedules (operation 7)' }),
+    api_keys_per_organisation: Type.Integer({ minimum: 0, description: 'API keys not revoked, expired ones included' }),
+    db_users_per_workspace: Type.Integer({ minimum: 0, description: 'database users of one workspace' }),
+  },
+  Strict,
+);
+export type CountLimits = Static<typeof CountLimits>;
+
 /** The catalogs served by GET /workspaces/meta; every part may be replaced by ACACIA_CONFIG. */
 export const Catalog = Type.Object(
   {
@@ -42,17 +56,18 @@ export const Catalog = Type.Object(
     ),
     tg_versions: Type.Array(Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$' }), { minItems: 1 }),
     addons: Type.Array(AddonCatalogEntry),
-    tiers: Type.Object(
-      { free: TierLimits, paid: TierLimits, premium: TierLimits, enterprise: TierLimits },
-      Strict,
-    ),
+    tiers: Type.Object({ free: TierLimits, paid: TierLimits, premium: TierLimits, enterprise: TierLimits }, Strict),
+    limits: CountLimits,
   },
   Strict,
 );
 export type Catalog = Static<typeof Catalog>;
 
-/** Contents of the ACACIA_CONFIG file: any catalog part, replaced whole. */
-export const ConfigFile = Type.Partial(Catalog, Strict);
+/** Contents of the ACACIA_CONFIG file: any catalog part, replaced whole, except `limits`, merged limit by limit. */
+export const ConfigFile = Type.Partial(
+  Type.Object({ ...Catalog.properties, limits: Type.Partial(CountLimits, Strict) }, Strict),
+  Strict,
+);
 export type ConfigFile = Static<typeof ConfigFile>;
 
 export const Platform = StringEnum(platforms);

@@ -1,50 +1,70 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Body, Id, Name, StringEnum, Timestamp } from './helpers.js';
 import { Platform } from './catalog.js';
+import { Component, Ref } from './component.js';
+import { providerStatuses, providerTypes } from './cloud-provider.js';
 import { DatabaseRecord, WorkspaceRecord } from './workspace.js';
 
 export const encryptionMethods = ['TMK'] as const;
 
-export const WorkgroupRecord = Type.Object({
-  workgroup_id: Type.String(),
-  name: Type.String(),
-  org_id: Type.String(),
-  org_name: Type.String(),
-  creator: Type.Optional(Type.String()),
-  cloud_provider_id: Type.String(),
-  cloud_provider_name: Type.Optional(Type.String()),
-  cloud_provider_status: Type.Optional(Type.String()),
-  cloud_provider_type: Type.Optional(Type.String()),
-  platform: Type.String(),
-  region: Type.String(),
-  enable_allow_list: Type.Boolean(),
-  enable_application_log: Type.Boolean(),
-  encryption_method: Type.Optional(Type.String()),
-  is_current_ip_allowed: Type.Boolean(),
-  shared_storage: Type.Boolean(),
-  tg_databases: Type.Array(DatabaseRecord),
-  workspaces: Type.Array(WorkspaceRecord),
-  created_at: Timestamp,
-  version_number: Type.Integer(),
-});
+export const WorkgroupRecord = Component(
+  'WorkgroupRecord',
+  Type.Object(
+    {
+      workgroup_id: Type.String(),
+      name: Type.String(),
+      org_id: Type.String(),
+      org_name: Type.String(),
+      creator: Type.Optional(Type.String()),
+      cloud_provider_id: Type.String(),
+      cloud_provider_name: Type.Optional(Type.String()),
+      cloud_provider_status: Type.Optional(StringEnum(providerStatuses)),
+      cloud_provider_type: Type.Optional(StringEnum(providerTypes)),
+      platform: Platform,
+      region: Type.String(),
+      enable_allow_list: Type.Boolean({ description: 'the gateway enforces the allow list' }),
+      enable_application_log: Type.Boolean(),
+      encryption_method: Type.Optional(
+        StringEnum(encryptionMethods, { description: 'present when encrypted at rest' }),
+      ),
+      is_current_ip_allowed: Type.Boolean({ description: "whether the caller's address passes the allow list" }),
+      shared_storage: Type.Boolean(),
+      tg_databases: Type.Array(Ref(DatabaseRecord)),
+      workspaces: Type.Array(Ref(WorkspaceRecord)),
+      created_at: Timestamp,
+      version_number: Type.Integer({ description: 'increments on every change; sent as ETag, compared with If-Match' }),
+    },
+    { description: 'A workgroup: a cloud provider and region holding databases, workspaces and an allow list.' },
+  ),
+);
 export type WorkgroupRecord = Static<typeof WorkgroupRecord>;
 
-export const CreateWorkgroupBody = Body({
-  cloud_provider_id: Type.String({ minLength: 1, maxLength: 64 }),
-  enable_application_log: Type.Optional(Type.Boolean()),
-  enable_encryption: Type.Optional(Type.Boolean()),
-  name: Type.Optional(Name),
-  platform: Type.Optional(Platform),
-  region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  shared_storage: Type.Optional(Type.Boolean()),
-});
+export const CreateWorkgroupBody = Component(
+  'CreateWorkgroupBody',
+  Body({
+    cloud_provider_id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'id of an Active cloud provider (GET /cloud-providers)',
+    }),
+    enable_application_log: Type.Optional(Type.Boolean()),
+    enable_encryption: Type.Optional(Type.Boolean({ description: 'true encrypts data at rest (TMK)' })),
+    name: Type.Optional(Name),
+    platform: Type.Optional(Platform),
+    region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    shared_storage: Type.Optional(Type.Boolean()),
+  }),
+);
 export type CreateWorkgroupBody = Static<typeof CreateWorkgroupBody>;
 
-export const UpdateWorkgroupBody = Body({
-  enable_application_log: Type.Optional(Type.Boolean()),
-  encryption_method: Type.Optional(StringEnum(encryptionMethods)),
-  workgroup_name: Type.Optional(Name),
-});
+export const UpdateWorkgroupBody = Component(
+  'UpdateWorkgroupBody',
+  Body({
+    enable_application_log: Type.Optional(Type.Boolean()),
+    encryption_method: Type.Optional(StringEnum(encryptionMethods)),
+    workgroup_name: Type.Optional(Name),
+  }),
+);
 export type UpdateWorkgroupBody = Static<typeof UpdateWorkgroupBody>;
 
 export const WorkgroupParams = Type.Object({ workgroupID: Id });

@@ -32,17 +32,23 @@ export function decodeCursor(cursor: string): CursorPosition | undefined {
  * more than the limit so toPage can tell whether a next page exists. The row-value comparison
  * runs on both stores and uses a (…, created_at, id) index.
  */
-export function keyset<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, limit: number | undefined, after: CursorPosition | undefined): SelectQueryBuilder<DB, TB, O> {
+export function keyset<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  limit: number | undefined,
+  after: CursorPosition | undefined,
+): SelectQueryBuilder<DB, TB, O> {
   const rest = after ? query.where(sql<SqlBool>`(created_at, id) > (${after.createdAt}, ${after.id})`) : query;
   const ordered = rest.orderBy(sql`created_at`).orderBy(sql`id`);
   return limit === undefined ? ordered : ordered.limit(limit + 1);
 }
 
 /** Cuts a fetched list (limit + 1 rows) into a page and the cursor of the next one. */
-export function toPage<T extends { created_at: number; id: string }>(rows: T[], limit: number | undefined): PageResult<T> {
+export function toPage<T extends { created_at: number; id: string }>(
+  rows: T[],
+  limit: number | undefined,
+): PageResult<T> {
   if (limit === undefined || rows.length <= limit) return { items: rows };
   const items = rows.slice(0, limit);
   const last = items[items.length - 1]!;
   return { items, nextCursor: encodeCursor({ createdAt: last.created_at, id: last.id }) };
 }
-

@@ -81,7 +81,7 @@ export interface WorkgroupsTable {
 }
 
 export interface IdempotencyKeysTable {
-  org_id: string;
+  api_key_id: string;
   key: string;
   request_hash: string;
   status_code: number | null;
@@ -143,6 +143,13 @@ export interface WorkspacesTable {
   created_at: number;
   updated_at: number;
   version_number: number;
+  /** What a running update asks for (migration 0020); null: what runs (`size`, `enable_ha`). */
+  desired_size: string | null;
+  desired_enable_ha: number | null;
+  /** Observed state a driver reported (migration 0020). */
+  endpoint: string | null;
+  snapshot_id: string | null;
+  data_observed_at: number | null;
 }
 
 export interface OperationsTable {
@@ -185,6 +192,30 @@ export interface DbUsersTable {
   password_hash: string;
   created_at: number;
   updated_at: number;
+}
+
+export interface DbSecretsTable {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  db_user_id: string;
+  alias: string;
+  secret_hash: string;
+  masked: string;
+  created_at: number;
+}
+
+export interface DbTokensTable {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  db_user_id: string;
+  secret_id: string | null;
+  token_hash: string;
+  graph: string | null;
+  password_stamp: string;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface InstalledAddonsTable {
@@ -286,6 +317,8 @@ export interface DB {
   schedule_runs: ScheduleRunsTable;
   allow_list_entries: AllowListEntriesTable;
   db_users: DbUsersTable;
+  db_secrets: DbSecretsTable;
+  db_tokens: DbTokensTable;
   installed_addons: InstalledAddonsTable;
   addon_configs: AddonConfigsTable;
   backups: BackupsTable;

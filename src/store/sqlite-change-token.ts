@@ -8,7 +8,7 @@ const HEADER_COPY = 48;
 /**
  * How long a commit by another connection may go unseen by `read()`, in milliseconds. A
  * connection that wrote holds its `close()` this long, so once a command that wrote (say
- * `acacia keys revoke`) has returned, the server's next request sees its change.
+ * `acacia admin keys revoke`) has returned, the server's next request sees its change.
  */
 export const OTHER_COMMITS_SEEN_WITHIN_MS = 1;
 
@@ -37,7 +37,10 @@ export type MonotonicNow = () => number;
  * Falls back to `PRAGMA data_version`, on the same period, when there is no `-shm` file to
  * read (not in WAL mode).
  */
-export function sqliteChangeToken(file: SqliteDatabase.Database, now: MonotonicNow = () => performance.now()): ChangeToken {
+export function sqliteChangeToken(
+  file: SqliteDatabase.Database,
+  now: MonotonicNow = () => performance.now(),
+): ChangeToken {
   let ownWrites = 0;
   let otherCommits = 0;
   let checkedAt = -Infinity;

@@ -1,21 +1,49 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase, type SqliteStatement, type Transaction } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type SqliteDatabase as KyselySqliteDatabase,
+  type SqliteStatement,
+  type Transaction,
+} from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { sqliteChangeToken, type MonotonicNow } from './sqlite-change-token.js';
+import { StoreUnreachable } from './connection-loss.js';
+import { Transactions } from './transactions.js';
+
+export { CommitFailed } from './transactions.js';
+export { isConnectionLoss, isUncertainCommit } from './connection-loss.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 /** Anything queries run on: the database or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;
 
 export interface Store {
+  /** The database, or inside `withinTransaction` the shared transaction. */
   readonly db: Kysely<DB>;
   readonly dialect: DialectName;
-  /** Runs fn in one transaction; SQLite takes the write lock up front (BEGIN IMMEDIATE). */
+  /**
+   * Runs fn in one transaction; SQLite takes the write lock up front (BEGIN IMMEDIATE).
+   * Inside `withinTransaction` it is a savepoint of the shared transaction instead.
+   */
   transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in one transaction that `db` and `transaction()` join wherever fn's work goes,
+   * so all of it commits together or not at all. A failed COMMIT throws CommitFailed.
+   */
+  withinTransaction<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs callback once the surrounding `withinTransaction` has committed (at once outside one; never after a
+   * rollback).
+   */
+  afterCommit(callback: () => void): void;
   /**
    * A value that changes whenever committed data may have changed: at once for this
    * process's writes, within OTHER_COMMITS_SEEN_WITHIN_MS for another process's (whose store
@@ -24,23 +52,57 @@ export interface Store {
    * (PostgreSQL: other processes' commits are not visible without a query per table).
    */
   changeToken(): number | undefined;
+  /**
+   * SQLite only: synchronous reads of committed data, on a read-only connection of their
+   * own (so never inside another request's open transaction). Another process's commit is
+   * seen by the next read. For the lookups every request makes.
+   */
+  readonly committedReads?: CommittedReads;
   /** Throws when the store cannot answer a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
+export interface CommittedReads {
+  /** The prepared statement for `sql` (prepared once per text). */
+  statement(sql: string): SqliteDatabase.Statement;
+}
+
 export interface StoreOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
-  /** Errors of idle PostgreSQL connections (e.g. the server restarted); the pool replaces them. */
-  onIdleError?: (err: Error) => void;
+  /**
+   * Errors of PostgreSQL connections, idle or in use (the server restarted, or terminated
+   * them); the statement in flight fails by itself and the pool replaces the connection.
+   */
+  onConnectionError?: (err: Error) => void;
   /** The monotonic clock SQLite's change token reads (tests hold it still). */
   monotonicNow?: MonotonicNow;
 }
 
+/**
+ * The data directory (made 0700 when it is made here) and the database file, 0600: SQLite
+ * gives its `-wal` and `-shm` files the database file's mode, so the file is made (or
+ * narrowed) first. Files an earlier version left readable by others are narrowed too.
+ */
+function privateDatabaseFile(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const name = path.join(dataDir, 'acacia.db');
+  closeSync(openSync(name, 'a', 0o600));
+  for (const file of [name, `${name}-wal`, `${name}-shm`]) {
+    try {
+      if (statSync(file).mode & 0o077) chmodSync(file, 0o600);
+    } catch (err) {
+      // Gone meanwhile, or another user's file this process may use but not change.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw err;
+    }
+  }
+  return name;
+}
+
 function openSqliteFile(dataDir: string): SqliteDatabase.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(dataDir, 'acacia.db'));
+  const file = new SqliteDatabase(privateDatabaseFile(dataDir));
   // WAL lets the CLI and a running server share the file; busy_timeout makes a writer wait
   // for the other instead of failing at once.
   file.pragma('journal_mode = WAL');
@@ -50,7 +112,31 @@ function openSqliteFile(dataDir: string): SqliteDatabase.Database {
   return file;
 }
 
-/** How many distinct SQL texts keep their prepared statement (the queries are a fixed set, plus `in (…)` lists of varying length). */
+/** A read-only connection to the same file, opened on first use. */
+function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { close(): void } {
+  let reader: SqliteDatabase.Database | undefined;
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    statement(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (!reader) {
+          reader = new SqliteDatabase(file.name, { readonly: true, fileMustExist: true });
+          reader.pragma('busy_timeout = 5000');
+        }
+        statement = reader.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+    close: () => reader?.close(),
+  };
+}
+
+/**
+ * How many distinct SQL texts keep their prepared statement (the queries are a fixed set, plus `in (…)` lists of
+ * varying length).
+ */
 const STATEMENT_CACHE_SIZE = 1000;
 
 /**
@@ -101,19 +187,36 @@ function announcingWrites(statement: SqliteDatabase.Statement, wrote: () => void
   };
 }
 
-function postgresDialect(connectionString: string, onIdleError: (err: Error) => void) {
+/** How long a request waits for a database connection (a free one, or a new one) before it fails. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+function postgresDialect(connectionString: string, onConnectionError: (err: Error) => void) {
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // bigint columns hold epoch milliseconds, well inside Number's exact range.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // Without a listener, an idle connection's error would crash the process.
-  pool.on('error', onIdleError);
-  return new PostgresDialect({ pool });
+  // A connection's 'error' event without a listener crashes the process. The pool listens
+  // on idle connections only; a connection in use (checked out by a query or a transaction)
+  // that the server terminates emits it too, so every connection gets a listener of its own.
+  // The statement in flight fails by itself, and the pool drops the broken connection.
+  pool.on('error', onConnectionError);
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  return new PostgresDialect({
+    pool: {
+      // A connection that cannot be made says so, whatever pg's error looks like.
+      connect: () =>
+        pool.connect().catch((err: unknown) => {
+          throw new StoreUnreachable(err);
+        }),
+      end: () => pool.end(),
+    },
+  });
 }
 
 /** Opens the store named by the options and applies pending migrations (Kysely's migrator locks while it runs). */
@@ -121,8 +224,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
   const file = options.databaseUrl ? undefined : openSqliteFile(options.dataDir);
   const token = file && sqliteChangeToken(file, options.monotonicNow);
+  const committedReads = file && committedReadsOf(file);
   const db = new Kysely<DB>({
-    dialect: file && token ? new SqliteDialect({ database: reusingStatements(file, token.wrote) }) : postgresDialect(options.databaseUrl!, options.onIdleError ?? (() => undefined)),
+    dialect:
+      file && token
+        ? new SqliteDialect({ database: reusingStatements(file, token.wrote) })
+        : postgresDialect(options.databaseUrl!, options.onConnectionError ?? (() => undefined)),
   });
   try {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -133,15 +240,22 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await token?.close();
     throw err;
   }
+  const transactions = new Transactions(db, dialect);
   return {
-    db,
+    get db() {
+      return transactions.current() ?? db;
+    },
     dialect,
     changeToken: token ? token.read : () => undefined,
-    transaction: dialect === 'sqlite' ? (fn) => immediateTransaction(db, fn) : (fn) => db.transaction().execute(fn),
+    ...(committedReads ? { committedReads } : {}),
+    transaction: (fn) => transactions.run(fn),
+    withinTransaction: (fn) => transactions.within(fn),
+    afterCommit: (callback) => transactions.afterCommit(callback),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     close: async () => {
+      committedReads?.close();
       await token?.close();
       await db.destroy();
     },
@@ -149,25 +263,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 }
 
 /**
- * A deferred SQLite transaction that reads and then writes fails at once with SQLITE_BUSY
- * when another connection (the CLI, another process) wrote in between; taking the write
- * lock at BEGIN makes it wait for busy_timeout instead.
+ * True when err is a foreign-key violation on either store: a row referred to went, or a referring one came,
+ * meanwhile.
  */
-async function immediateTransaction<T>(db: Kysely<DB>, fn: (trx: Executor) => Promise<T>): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      const result = await fn(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (err) {
-      await sql`rollback`.execute(conn);
-      throw err;
-    }
-  });
-}
-
-/** True when err is a foreign-key violation on either store: a row referred to went, or a referring one came, meanwhile. */
 export function isForeignKeyViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';

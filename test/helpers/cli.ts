@@ -10,12 +10,30 @@ export function storeEnv(store: StoreLocation): Record<string, string> {
   return { ACACIA_DATA_DIR: store.dataDir, ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}) };
 }
 
-/** Starts `acacia <args>` from the sources, as `npx acacia` runs it from a checkout. */
-export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ACACIA_') && k !== 'DATABASE_URL'));
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/index.ts'), ...args], {
-    cwd: root,
-    env: { ...clean, ...env },
+/** The environment without Acacia's settings, so only those a test gives apply. */
+export function cleanEnv(): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('ACACIA_') && k !== 'DATABASE_URL'),
+  );
+}
+
+/**
+ * The command that runs the CLI from the sources, as `npx acacia` runs it from a checkout;
+ * tsx by its full path, so it runs from any directory.
+ */
+export const cliCommand = [
+  process.execPath,
+  '--import',
+  import.meta.resolve('tsx'),
+  path.join(root, 'src/cli/index.ts'),
+] as const;
+
+/** Starts `acacia <args>` from the sources (in `cwd`, the checkout by default). */
+export function spawnCli(args: string[], env: Record<string, string> = {}, cwd = root): ChildProcess {
+  const [node, ...rest] = cliCommand;
+  return spawn(node, [...rest, ...args], {
+    cwd,
+    env: { ...cleanEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -26,8 +44,8 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawnCli(args, env);
+export async function runCli(args: string[], env: Record<string, string> = {}, cwd = root): Promise<CliResult> {
+  const child = spawnCli(args, env, cwd);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -36,19 +54,19 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   return { code, stdout, stderr };
 }
 
-/** Resolves with the API URL once a spawned `acacia serve` logs that it listens. */
+/** Resolves with the API URL once a spawned `acacia serve` says (on stderr) that it listens. */
 export function listeningUrl(child: ChildProcess, output: { stdout: string; stderr: string }): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${output.stderr}`)), 20_000);
-    child.stdout!.on('data', (d) => {
-      output.stdout += d;
-      const m = /"api":"(http:\/\/[^"]+)"/.exec(output.stdout);
+    child.stdout!.on('data', (d) => (output.stdout += d));
+    child.stderr!.on('data', (d) => {
+      output.stderr += d;
+      const m = /Acacia listening: API (http:\/\/\S+), gateway/.exec(output.stderr);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
       }
     });
-    child.stderr!.on('data', (d) => (output.stderr += d));
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}: ${output.stderr}`));

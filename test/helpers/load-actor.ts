@@ -37,7 +37,9 @@ export class Actor {
   }
 
   private get liveEntries() {
-    return this.entries.filter((e) => e.deleted === 'no' && this.workgroups.find((w) => w.id === e.wg)?.deleted === 'no');
+    return this.entries.filter(
+      (e) => e.deleted === 'no' && this.workgroups.find((w) => w.id === e.wg)?.deleted === 'no',
+    );
   }
 
   /** Picks an action that applies now, by weight, and runs it. */
@@ -46,7 +48,9 @@ export class Actor {
     const wss = this.liveWorkspaces;
     const rw = wss.filter((w) => w.isRw);
     const ro = wss.filter((w) => !w.isRw);
-    const empty = wgs.filter((g) => !this.workspaces.some((w) => w.wg === g.id) && !this.liveEntries.some((e) => e.wg === g.id));
+    const empty = wgs.filter(
+      (g) => !this.workspaces.some((w) => w.wg === g.id) && !this.liveEntries.some((e) => e.wg === g.id),
+    );
     const actions: Array<[weight: number, run: () => Promise<void>]> = [
       [wgs.length < 3 ? (wgs.length === 0 ? 100 : 4) : 0, () => this.createWorkgroup()],
       [wgs.length ? 3 : 0, () => this.renameWorkgroup()],
@@ -83,7 +87,9 @@ export class Actor {
 
   private async createWorkgroup(): Promise<void> {
     const name = this.name('wg');
-    const out = await this.load.send('create workgroup', (c) => c.workgroups.create({ cloud_provider_id: this.load.providerId, name }));
+    const out = await this.load.send('create workgroup', (c) =>
+      c.workgroups.create({ cloud_provider_id: this.load.providerId, name }),
+    );
     if (out.kind === 'ack') this.workgroups.push({ id: out.result.workgroup_id, name, deleted: 'no' });
     if (out.kind === 'lost') this.load.unackedCreates.workgroups++;
   }
@@ -92,7 +98,8 @@ export class Actor {
     const wg = this.load.random.pick(this.liveWorkgroups);
     const name = this.name('wg');
     const out = await this.load.send('rename workgroup', (c) => c.workgroups.update(wg.id, { workgroup_name: name }));
-    if (out.kind === 'ack') this.expect(out.result.name === name, `rename of workgroup ${wg.id} answered name ${out.result.name}`);
+    if (out.kind === 'ack')
+      this.expect(out.result.name === name, `rename of workgroup ${wg.id} answered name ${out.result.name}`);
     wg.name = out.kind === 'ack' ? name : out.kind === 'lost' ? undefined : wg.name;
   }
 
@@ -122,13 +129,24 @@ export class Actor {
     const ws = out.result;
     this.expect(ws.name === name && ws.status === 'Creating', `create answered ${JSON.stringify(ws)}`);
     this.workspaces.push({
-      id: ws.workspace_id!, wg, isRw, dbId: ws.database_id!, name, size: 'TG-00', state: 'active', failResize, scheduled: false, deleted: 'no',
+      id: ws.workspace_id!,
+      wg,
+      isRw,
+      dbId: ws.database_id!,
+      name,
+      size: 'TG-00',
+      state: 'active',
+      failResize,
+      scheduled: false,
+      deleted: 'no',
     });
   }
 
   private async pauseOrResume(pause: boolean): Promise<void> {
     const ws = this.load.random.pick(this.liveWorkspaces);
-    const out = await this.load.send(pause ? 'pause' : 'resume', (c) => (pause ? c.workspaces.pause(ws.wg, ws.id) : c.workspaces.resume(ws.wg, ws.id)));
+    const out = await this.load.send(pause ? 'pause' : 'resume', (c) =>
+      pause ? c.workspaces.pause(ws.wg, ws.id) : c.workspaces.resume(ws.wg, ws.id),
+    );
     if (out.kind === 'lost') ws.state = undefined;
     if (out.kind !== 'ack') return;
     // The answer says what the request started: a resume of a Failed workspace re-runs its failed operation.
@@ -151,9 +169,17 @@ export class Actor {
       ws.state = undefined;
     }
     if (out.kind !== 'ack') return;
-    this.expect(out.result.workspace_type?.typeName === size, `resize to ${size} answered ${JSON.stringify(out.result.workspace_type)}`);
-    ws.size = size;
-    if (out.result.status === 'Updating') ws.state = ws.failResize ? 'failed' : 'active';
+    // The record shows what runs; while the resize runs, desired_workspace_type what it asks.
+    const asked = out.result.desired_workspace_type ?? out.result.workspace_type;
+    this.expect(asked?.typeName === size, `resize to ${size} answered ${JSON.stringify(out.result)}`);
+    if (out.result.status !== 'Updating') {
+      ws.size = size;
+      return;
+    }
+    ws.sizeBefore = out.result.workspace_type?.typeName;
+    // A resize injected to fail leaves the workspace at the size it ran at.
+    ws.size = ws.failResize ? ws.sizeBefore : size;
+    ws.state = ws.failResize ? 'failed' : 'active';
   }
 
   private async refresh(ro: WorkspaceModel[]): Promise<void> {
@@ -166,7 +192,9 @@ export class Actor {
   private async renameWorkspace(): Promise<void> {
     const ws = this.load.random.pick(this.liveWorkspaces);
     const name = this.name(ws.isRw ? 'rw' : 'ro');
-    const out = await this.load.send('rename workspace', (c) => c.workspaces.update(ws.wg, ws.id, { workspace_name: name }));
+    const out = await this.load.send('rename workspace', (c) =>
+      c.workspaces.update(ws.wg, ws.id, { workspace_name: name }),
+    );
     if (out.kind === 'ack') this.expect(out.result.name === name, `rename answered ${out.result.name}`);
     ws.name = out.kind === 'ack' ? name : out.kind === 'lost' ? undefined : ws.name;
   }
@@ -185,14 +213,19 @@ export class Actor {
     const out = await this.load.send('create allow-list entry', (c) => c.allowList.create(wg.id, { cidr, note }));
     if (out.kind === 'lost') this.load.unackedCreates.entries++;
     if (out.kind !== 'ack') return;
-    this.expect(out.result.cidr === cidr && out.result.note === note, `entry create answered ${JSON.stringify(out.result)}`);
+    this.expect(
+      out.result.cidr === cidr && out.result.note === note,
+      `entry create answered ${JSON.stringify(out.result)}`,
+    );
     this.entries.push({ id: out.result.id, wg: wg.id, cidr, note, deleted: 'no' });
   }
 
   private async updateEntry(): Promise<void> {
     const entry = this.load.random.pick(this.liveEntries);
     const note = this.name('note');
-    const out = await this.load.send('update allow-list entry', (c) => c.allowList.update(entry.wg, entry.id, { cidr: entry.cidr, note }));
+    const out = await this.load.send('update allow-list entry', (c) =>
+      c.allowList.update(entry.wg, entry.id, { cidr: entry.cidr, note }),
+    );
     entry.note = out.kind === 'ack' ? note : out.kind === 'lost' ? undefined : entry.note;
   }
 
@@ -211,12 +244,26 @@ export class Actor {
     ws.scheduled = true;
     const minute = 5 * this.load.random.int(0, 4);
     const tokyo = this.load.random.next() < 0.5;
-    for (const [action, m] of [['pause', minute], ['resume', minute + 3]] as const) {
+    for (const [action, m] of [
+      ['pause', minute],
+      ['resume', minute + 3],
+    ] as const) {
       const time = `${tokyo ? '17' : '08'}:${String(m).padStart(2, '0')}`;
       const timezone = tokyo ? 'Asia/Tokyo' : 'UTC';
-      const out = await this.load.send(`create ${action} schedule`, (c) => c.schedules.create(ws.wg, ws.id, { repeat: 'daily', time, timezone, action, workspace_id: ws.id }));
+      const out = await this.load.send(`create ${action} schedule`, (c) =>
+        c.schedules.create(ws.wg, ws.id, { repeat: 'daily', time, timezone, action, workspace_id: ws.id }),
+      );
       if (out.kind === 'lost') this.load.unackedCreates.schedules++;
-      if (out.kind === 'ack') this.load.schedules.push({ id: out.result.id, wg: ws.wg, ws: ws.id, action, time, timezone, firstRun: Date.parse(out.result.next_run_at!) });
+      if (out.kind === 'ack')
+        this.load.schedules.push({
+          id: out.result.id,
+          wg: ws.wg,
+          ws: ws.id,
+          action,
+          time,
+          timezone,
+          firstRun: Date.parse(out.result.next_run_at!),
+        });
     }
   }
 
@@ -226,7 +273,9 @@ export class Actor {
 
   private async readWorkspace(): Promise<void> {
     const ws = this.load.random.pick(this.workspaces);
-    const out = await this.load.send('get workspace', (c) => c.workspaces.get(ws.wg, ws.id), { mayBeGone: ws.deleted !== 'no' });
+    const out = await this.load.send('get workspace', (c) => c.workspaces.get(ws.wg, ws.id), {
+      mayBeGone: ws.deleted !== 'no',
+    });
     if (out.kind === 'ack') this.checkWorkspace(ws, out.result);
   }
 
@@ -242,14 +291,26 @@ export class Actor {
   }
 
   private checkWorkspace(ws: WorkspaceModel, r: { name?: string; workspace_type?: { typeName?: string } }): void {
-    if (ws.name !== undefined) this.expect(r.name === ws.name, `workspace ${ws.id} reads name ${r.name}, acknowledged ${ws.name}`);
-    if (ws.size !== undefined) this.expect(r.workspace_type?.typeName === ws.size, `workspace ${ws.id} reads size ${r.workspace_type?.typeName}, acknowledged ${ws.size}`);
+    if (ws.name !== undefined)
+      this.expect(r.name === ws.name, `workspace ${ws.id} reads name ${r.name}, acknowledged ${ws.name}`);
+    const read = r.workspace_type?.typeName;
+    if (ws.size !== undefined)
+      this.expect(
+        read === ws.size || (ws.sizeBefore !== undefined && read === ws.sizeBefore),
+        `workspace ${ws.id} reads size ${read}, acknowledged ${ws.size}`,
+      );
   }
 
   private async readWorkgroup(): Promise<void> {
     const wg = this.load.random.pick(this.workgroups);
-    const out = await this.load.send('get workgroup', (c) => c.workgroups.get(wg.id), { mayBeGone: wg.deleted !== 'no' });
-    if (out.kind === 'ack' && wg.name !== undefined) this.expect(out.result.name === wg.name, `workgroup ${wg.id} reads name ${out.result.name}, acknowledged ${wg.name}`);
+    const out = await this.load.send('get workgroup', (c) => c.workgroups.get(wg.id), {
+      mayBeGone: wg.deleted !== 'no',
+    });
+    if (out.kind === 'ack' && wg.name !== undefined)
+      this.expect(
+        out.result.name === wg.name,
+        `workgroup ${wg.id} reads name ${out.result.name}, acknowledged ${wg.name}`,
+      );
   }
 
   private async listEntries(): Promise<void> {
@@ -259,14 +320,22 @@ export class Actor {
     for (const e of this.entries.filter((x) => x.wg === wg.id)) {
       const found = out.result.find((r) => r.id === e.id);
       if (e.deleted === 'yes') this.expect(!found, `deleted entry ${e.id} still listed`);
-      if (e.deleted === 'no') this.expect(found?.cidr === e.cidr && (e.note === undefined || found.note === e.note), `entry ${e.id} reads ${JSON.stringify(found)}`);
+      if (e.deleted === 'no')
+        this.expect(
+          found?.cidr === e.cidr && (e.note === undefined || found.note === e.note),
+          `entry ${e.id} reads ${JSON.stringify(found)}`,
+        );
     }
   }
 
   private async listOperations(): Promise<void> {
     const ws = this.load.random.pick(this.workspaces);
-    const out = await this.load.send('list operations', (c) => c.operations.list(ws.id));
-    if (out.kind === 'ack') this.expect(out.result.filter((o) => o.kind === 'workspace.create').length === 1, `workspace ${ws.id} has ${out.result.length} operations, not one create`);
+    const out = await this.load.send('list operations', (c) => c.operations.list({ resource_id: ws.id }));
+    if (out.kind === 'ack')
+      this.expect(
+        out.result.filter((o) => o.kind === 'workspace.create').length === 1,
+        `workspace ${ws.id} has ${out.result.length} operations, not one create`,
+      );
   }
 
   private expect(ok: boolean, message: string): void {

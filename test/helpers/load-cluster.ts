@@ -30,7 +30,11 @@ export class Cluster {
   }
 
   async start(): Promise<Member> {
-    const member: Member = { ...(await serveProcess(this.store, this.key, this.env)), name: `p${++this.started}`, killed: false };
+    const member: Member = {
+      ...(await serveProcess(this.store, this.key, this.env)),
+      name: `p${++this.started}`,
+      killed: false,
+    };
     this.members.push(member);
     this.waiting?.resolve();
     this.waiting = undefined;
@@ -59,7 +63,12 @@ export class Cluster {
    * resumes (SIGCONT) and the watch goes on. `stir` makes it claim work (called again each
    * time it settles). Returns the operations it held when killed.
    */
-  async killHoldingLease(victim: Member, db: Store['db'], stir: () => Promise<unknown>, timeoutMs: number): Promise<string[]> {
+  async killHoldingLease(
+    victim: Member,
+    db: Store['db'],
+    stir: () => Promise<unknown>,
+    timeoutMs: number,
+  ): Promise<string[]> {
     const tag = `:${victim.child.pid}:`;
     const held = async () =>
       (await db.selectFrom('operations').select(['id', 'lease_owner']).where('state', '=', 'running').execute())

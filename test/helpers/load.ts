@@ -18,7 +18,10 @@ export interface WorkspaceModel {
   isRw: boolean;
   dbId: string;
   name: string | undefined;
+  /** The size it runs at once its acknowledged requests have settled. */
   size: string | undefined;
+  /** The size it ran at before the last acknowledged resize, which it reads until that resize is done. */
+  sizeBefore?: string | undefined;
   /** The stable state the acknowledged lifecycle requests lead to. */
   state: 'active' | 'stopped' | 'failed' | undefined;
   /** Created with `fail:resize`: its resizes fail on purpose. */
@@ -72,7 +75,11 @@ export class Load {
    * are refusals that change nothing. A request that fails in flight to a process that was
    * killed is lost: its outcome is unknown. Anything else is a problem.
    */
-  async send<T>(label: string, call: (c: AcaciaClient) => Promise<ApiResponse<T>>, opts: { mayBeGone?: boolean } = {}): Promise<Outcome<T>> {
+  async send<T>(
+    label: string,
+    call: (c: AcaciaClient) => Promise<ApiResponse<T>>,
+    opts: { mayBeGone?: boolean } = {},
+  ): Promise<Outcome<T>> {
     const member: Member = await this.cluster.pick(this.random.next());
     this.counts.requests++;
     let res: ApiResponse<T>;
@@ -80,7 +87,8 @@ export class Load {
       res = await call(member.client);
     } catch (err) {
       this.counts.lost++;
-      if (!member.killed) this.problems.push(`${label} on ${member.name}, which was not killed: ${(err as Error).message}`);
+      if (!member.killed)
+        this.problems.push(`${label} on ${member.name}, which was not killed: ${(err as Error).message}`);
       return { kind: 'lost' };
     }
     if (res.status === 200) {
@@ -94,7 +102,9 @@ export class Load {
       const details = res.body?.Error === true && Array.isArray(res.body.ErrorDetails) ? res.body.ErrorDetails : [];
       const detail = details.find((d) => d.Type === type);
       if (!detail) {
-        this.problems.push(`${label} on ${member.name}: HTTP ${res.status} without a ${type} detail: ${JSON.stringify(res.body)}`);
+        this.problems.push(
+          `${label} on ${member.name}: HTTP ${res.status} without a ${type} detail: ${JSON.stringify(res.body)}`,
+        );
         return { kind: 'refused', status: res.status };
       }
       this.counts.refused++;

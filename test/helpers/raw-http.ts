@@ -10,8 +10,17 @@ export type RawHeaders = Array<[string, string | Buffer]>;
 
 /** One HTTP/1.1 request as bytes: exactly what is given, so headers and bodies may be malformed on purpose. */
 export function requestBytes(method: string, target: string | Buffer, headers: RawHeaders, body?: Buffer): Buffer {
-  const parts: Buffer[] = [Buffer.from(`${method} `, 'latin1'), Buffer.isBuffer(target) ? target : Buffer.from(target, 'latin1'), Buffer.from(' HTTP/1.1\r\n', 'latin1')];
-  for (const [name, value] of headers) parts.push(Buffer.from(`${name}: `, 'latin1'), Buffer.isBuffer(value) ? value : Buffer.from(value, 'latin1'), Buffer.from('\r\n'));
+  const parts: Buffer[] = [
+    Buffer.from(`${method} `, 'latin1'),
+    Buffer.isBuffer(target) ? target : Buffer.from(target, 'latin1'),
+    Buffer.from(' HTTP/1.1\r\n', 'latin1'),
+  ];
+  for (const [name, value] of headers)
+    parts.push(
+      Buffer.from(`${name}: `, 'latin1'),
+      Buffer.isBuffer(value) ? value : Buffer.from(value, 'latin1'),
+      Buffer.from('\r\n'),
+    );
   if (body) parts.push(Buffer.from(`content-length: ${body.length}\r\n`));
   parts.push(Buffer.from('\r\n'));
   if (body) parts.push(body);
@@ -66,12 +75,16 @@ export interface RawOutcome {
  * the connection or `deadlineMs` passes. Write errors are ignored: a server may answer and
  * close before it has read a large body.
  */
-export function rawExchange(url: string, bytes: Buffer | ((socket: net.Socket) => void), deadlineMs = 10_000): Promise<RawOutcome> {
-  const { hostname, port } = new URL(url);
+export function rawExchange(
+  url: string,
+  bytes: Buffer | ((socket: net.Socket) => void),
+  deadlineMs = 10_000,
+  from: { localAddress?: string } = {},
+): Promise<RawOutcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const socket = net.connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port) });
+    const socket = connectTo(url, from);
     let done = false;
     const finish = (timedOut: boolean) => {
       if (done) return;
@@ -79,7 +92,12 @@ export function rawExchange(url: string, bytes: Buffer | ((socket: net.Socket) =
       clearTimeout(timer);
       socket.destroy();
       const data = Buffer.concat(chunks);
-      resolve({ data, elapsedMs: Date.now() - started, timedOut, ...(parseResponse(data) ? { response: parseResponse(data)! } : {}) });
+      resolve({
+        data,
+        elapsedMs: Date.now() - started,
+        timedOut,
+        ...(parseResponse(data) ? { response: parseResponse(data)! } : {}),
+      });
     };
     const timer = setTimeout(() => finish(true), deadlineMs);
     socket.on('data', (d) => chunks.push(d));
@@ -89,5 +107,51 @@ export function rawExchange(url: string, bytes: Buffer | ((socket: net.Socket) =
       if (typeof bytes === 'function') bytes(socket);
       else socket.write(bytes, () => undefined);
     });
+  });
+}
+
+function connectTo(url: string, from: { localAddress?: string }): net.Socket {
+  const { hostname, port } = new URL(url);
+  return net.connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port), ...from });
+}
+
+/** A keep-alive connection left open after one answered request. */
+export interface IdleConnection {
+  response: RawResponse;
+  socket: net.Socket;
+  /** Resolves with the milliseconds from the response until the server closed the connection. */
+  closed: Promise<number>;
+}
+
+/**
+ * Sends `bytes` (one keep-alive request) from `localAddress` and waits for the answer,
+ * leaving the connection open; undefined when the server closed it without answering.
+ */
+export function idleAfterRequest(
+  url: string,
+  bytes: Buffer,
+  from: { localAddress?: string } = {},
+): Promise<IdleConnection | undefined> {
+  return new Promise((resolve) => {
+    const socket = connectTo(url, from);
+    let data = Buffer.alloc(0);
+    let answeredAt: number | undefined;
+    let markClosed!: (ms: number) => void;
+    const closed = new Promise<number>((r) => (markClosed = r));
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk) => {
+      data = Buffer.concat([data, chunk]);
+      const response = answeredAt === undefined ? parseResponse(data) : undefined;
+      const length = Number(response?.headers['content-length'] ?? NaN);
+      if (response && (Number.isNaN(length) || response.body.length >= length)) {
+        answeredAt = Date.now();
+        resolve({ response, socket, closed });
+      }
+    });
+    socket.on('close', () => {
+      if (answeredAt === undefined) resolve(undefined);
+      markClosed(Date.now() - (answeredAt ?? Date.now()));
+    });
+    socket.on('connect', () => socket.write(bytes));
   });
 }

@@ -121,7 +121,8 @@ export function place(base: unknown, root: JsonSchema, at: Segment[], value: unk
       break;
     }
     if (node[seg] === undefined || node[seg] === null || typeof node[seg] !== 'object') {
-      node[seg] = typeof at[i + 1] === 'number' ? [exampleOf(child.items ?? {}, hints)] : exampleOf(child, hints, String(seg));
+      node[seg] =
+        typeof at[i + 1] === 'number' ? [exampleOf(child.items ?? {}, hints)] : exampleOf(child, hints, String(seg));
     }
     const next = node[seg] as Record<string | number, unknown>;
     if (Array.isArray(next) && next.length === 0) next.push(exampleOf(child.items ?? {}, hints));
@@ -134,9 +135,16 @@ export function place(base: unknown, root: JsonSchema, at: Segment[], value: unk
 const HUGE = 100 * 1024;
 
 /** Every violation this generator knows for the value at `at` with schema `s`. */
-export function violationsOf(s: JsonSchema, at: Segment[], rng: SeededRandom, hints: Hints = {}, depth = 0): Violation[] {
+export function violationsOf(
+  s: JsonSchema,
+  at: Segment[],
+  rng: SeededRandom,
+  hints: Hints = {},
+  depth = 0,
+): Violation[] {
   const out: Violation[] = [];
-  const add = (label: string, value: unknown, where: Segment[] = at) => out.push({ label: `${fieldName(where) || 'body'}: ${label}`, at: where, value, field: fieldName(where) || 'body' });
+  const add = (label: string, value: unknown, where: Segment[] = at) =>
+    out.push({ label: `${fieldName(where) || 'body'}: ${label}`, at: where, value, field: fieldName(where) || 'body' });
   const types = acceptedTypes(s);
 
   if (types !== 'any') {
@@ -163,7 +171,11 @@ export function violationsOf(s: JsonSchema, at: Segment[], rng: SeededRandom, hi
   }
   if (s.type === 'array') {
     const item = exampleOf(s.items ?? {}, hints);
-    if (s.maxItems !== undefined) add(`maxItems ${s.maxItems} + 1`, Array.from({ length: s.maxItems + 1 }, (_, i) => (typeof item === 'string' ? `${item}${i}` : item)));
+    if (s.maxItems !== undefined)
+      add(
+        `maxItems ${s.maxItems} + 1`,
+        Array.from({ length: s.maxItems + 1 }, (_, i) => (typeof item === 'string' ? `${item}${i}` : item)),
+      );
     if (s.uniqueItems) add('duplicate items', [item, item]);
     if (s.items && depth < 4) out.push(...violationsOf(s.items, [...at, 0], rng, hints, depth + 1));
   }
@@ -174,18 +186,23 @@ export function violationsOf(s: JsonSchema, at: Segment[], rng: SeededRandom, hi
       add('unknown field', rng.pick([1, 'x', null, {}]), [...at, unknown]);
     }
     for (const k of objects.required ?? []) add('required field missing', undefined, [...at, k]);
-    for (const [k, ps] of Object.entries(objects.properties ?? {})) out.push(...violationsOf(ps, [...at, k], rng, hints, depth + 1));
+    for (const [k, ps] of Object.entries(objects.properties ?? {}))
+      out.push(...violationsOf(ps, [...at, k], rng, hints, depth + 1));
   }
   return out;
 }
 
-/** Property paths whose schema accepts any object (no additionalProperties: false): deep nesting is not a schema error there. */
+/**
+ * Property paths whose schema accepts any object (no additionalProperties: false): deep nesting is not a schema error
+ * there.
+ */
 export function openObjectPaths(s: JsonSchema, at: Segment[] = [], depth = 0): Segment[][] {
   if (depth > 6) return [];
   const out: Segment[][] = [];
   const objects = (s.anyOf ?? s.oneOf)?.find((b) => b.type === 'object') ?? (s.type === 'object' ? s : undefined);
   if (objects && objects.additionalProperties !== false && at.length > 0) out.push(at);
-  for (const [k, ps] of Object.entries(objects?.properties ?? {})) out.push(...openObjectPaths(ps, [...at, k], depth + 1));
+  for (const [k, ps] of Object.entries(objects?.properties ?? {}))
+    out.push(...openObjectPaths(ps, [...at, k], depth + 1));
   if (s.type === 'array' && s.items) out.push(...openObjectPaths(s.items, [...at, 0], depth + 1));
   return out;
 }
@@ -196,8 +213,10 @@ export function unboundedParts(s: JsonSchema, at: Segment[] = [], depth = 0): st
   const out: string[] = [];
   const name = fieldName(at) || 'body';
   for (const b of s.anyOf ?? s.oneOf ?? []) out.push(...unboundedParts(b, at, depth + 1));
-  if (s.type === 'string' && s.maxLength === undefined && !s.enum && s.const === undefined) out.push(`${name} (string without maxLength)`);
-  if ((s.type === 'integer' || s.type === 'number') && (s.maximum === undefined || s.minimum === undefined)) out.push(`${name} (number without minimum and maximum)`);
+  if (s.type === 'string' && s.maxLength === undefined && !s.enum && s.const === undefined)
+    out.push(`${name} (string without maxLength)`);
+  if ((s.type === 'integer' || s.type === 'number') && (s.maximum === undefined || s.minimum === undefined))
+    out.push(`${name} (number without minimum and maximum)`);
   if (s.type === 'array') {
     if (s.maxItems === undefined) out.push(`${name} (array without maxItems)`);
     if (s.items) out.push(...unboundedParts(s.items, [...at, 0], depth + 1));

@@ -13,12 +13,22 @@ export interface ServeProcess {
 }
 
 /**
- * Starts `acacia serve` on the store with the shared manual clock and free ports; `env`
- * adds or overrides settings (e.g. ACACIA_SIM_SPEED).
+ * Starts `acacia serve` on the store with the shared manual clock, fault injection on and
+ * free ports; `env` adds or overrides settings (e.g. ACACIA_SIM_SPEED).
  */
-export async function serveProcess(store: StoreLocation, key: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+export async function serveProcess(
+  store: StoreLocation,
+  key: string,
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
   const child = spawnCli(['serve'], {
-    ...storeEnv(store), ACACIA_PORT: '0', ACACIA_GATEWAY_PORT: '0', ACACIA_BOOTSTRAP_API_KEY: key, ACACIA_CLOCK: 'manual', ...env,
+    ...storeEnv(store),
+    ACACIA_PORT: '0',
+    ACACIA_GATEWAY_PORT: '0',
+    ACACIA_BOOTSTRAP_API_KEY: key,
+    ACACIA_CLOCK: 'manual',
+    ACACIA_FAULT_INJECTION: 'on',
+    ...env,
   });
   const output = { stdout: '', stderr: '' };
   try {

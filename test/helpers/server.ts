@@ -4,7 +4,7 @@ import { AcaciaClient, resultOf } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { Role } from '../../src/domain/principal.js';
 import type { Tier } from '../../src/schemas/catalog.js';
-import { startServer, type RunningServer } from '../../src/main.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/main.js';
 import { createStore, type StoreLocation } from './store-location.js';
 
 /**
@@ -35,14 +35,21 @@ export interface TestServer {
   store: StoreLocation;
   /** Every log line the server wrote. */
   logs: string[];
-  /** A new organisation (or an existing one) and a key for it, as `acacia keys create` makes them. */
-  orgClient(org: string, opts?: { tier?: Tier; role?: Role; workgroupIds?: string[]; workspaceIds?: string[] }): Promise<AcaciaClient>;
+  /** A new organisation (or an existing one) and a key for it, as `acacia admin keys create` makes them. */
+  orgClient(
+    org: string,
+    opts?: { tier?: Tier; role?: Role; workgroupIds?: string[]; workspaceIds?: string[] },
+  ): Promise<AcaciaClient>;
   /** Stops the server and starts it again on the same store. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}, store?: StoreLocation): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  store?: StoreLocation,
+  options: Pick<StartOptions, 'gatewayBackend'> = {},
+): Promise<TestServer> {
   const location = store ?? (await freshStore());
   const bootstrapKey = newKeyText();
   const logs: string[] = [];
@@ -58,11 +65,19 @@ export async function startTestServer(env: Record<string, string> = {}, store?: 
     ACACIA_DATA_DIR: location.dataDir,
     ACACIA_BOOTSTRAP_API_KEY: bootstrapKey,
     ACACIA_LOG_LEVEL: 'info',
+    // The suite injects faults through x_test_env; test/fault-injection.test.ts turns it off.
+    ACACIA_FAULT_INJECTION: 'on',
+    // A failed step is retried at once, so tests of failures need not move the clock past back-offs.
+    ACACIA_RETRY_BACKOFF: '0',
     ...(location.databaseUrl ? { DATABASE_URL: location.databaseUrl } : {}),
     ...env,
   };
   const start = (port = env0.ACACIA_PORT) =>
-    startServer(loadConfig({ ...env0, ACACIA_PORT: port }), { logDestination: sink, notice: (t) => logs.push(t) });
+    startServer(loadConfig({ ...env0, ACACIA_PORT: port }), {
+      ...options,
+      logDestination: sink,
+      notice: (t) => logs.push(t),
+    });
   let running = await start();
   let seq = 0;
 

@@ -7,7 +7,11 @@ import type { StoreLocation } from './server.js';
 export type StoreSnapshot = Map<string, { count: number; hash: string; rows: string[] }>;
 
 function canonical(row: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(row).sort().map((k) => [k, row[k]]));
+  return JSON.stringify(
+    Object.keys(row)
+      .sort()
+      .map((k) => [k, row[k]]),
+  );
 }
 
 /** A second connection to a test server's store, for reading it behind the API's back. */
@@ -38,7 +42,10 @@ export function diffSnapshots(before: StoreSnapshot, after: StoreSnapshot): stri
     const now = new Set(b?.rows ?? []);
     const removed = [...was].filter((r) => !now.has(r)).slice(0, 3);
     const added = [...now].filter((r) => !was.has(r)).slice(0, 3);
-    out.push(`${table}: ${a?.count ?? 0} → ${b?.count ?? 0} rows; removed ${removed.join(' | ') || '-'}; added ${added.join(' | ') || '-'}`);
+    out.push(
+      `${table}: ${a?.count ?? 0} → ${b?.count ?? 0} rows; removed ` +
+        `${removed.join(' | ') || '-'}; added ${added.join(' | ') || '-'}`,
+    );
   }
   return out;
 }

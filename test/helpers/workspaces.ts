@@ -6,18 +6,28 @@ import { publicProvider } from './server.js';
 /** A fresh workgroup on the aws us-east-1 public provider. */
 export async function newWorkgroup(client: AcaciaClient, name?: string): Promise<string> {
   const provider = await publicProvider(client);
-  return resultOf(await client.workgroups.create({ cloud_provider_id: provider, ...(name ? { name } : {}) })).workgroup_id;
+  return resultOf(await client.workgroups.create({ cloud_provider_id: provider, ...(name ? { name } : {}) }))
+    .workgroup_id;
 }
 
 /** Polls until the workspace reaches `status` and returns it; fails the test otherwise. */
-export async function waitForStatus(client: AcaciaClient, wg: string, ws: string, status: string): Promise<WorkspaceRecord> {
+export async function waitForStatus(
+  client: AcaciaClient,
+  wg: string,
+  ws: string,
+  status: string,
+): Promise<WorkspaceRecord> {
   const last = await client.waitForWorkspace(wg, ws, (w) => w.status === status);
   assert.equal(last?.status, status, `workspace ${ws} did not reach ${status}: ${JSON.stringify(last)}`);
   return last!;
 }
 
 /** Creates a workspace and waits for it to be Active (needs ACACIA_SIM_SPEED=0). */
-export async function activeWorkspace(client: AcaciaClient, wg: string, body: CreateWorkspaceBody = {}): Promise<WorkspaceRecord> {
+export async function activeWorkspace(
+  client: AcaciaClient,
+  wg: string,
+  body: CreateWorkspaceBody = {},
+): Promise<WorkspaceRecord> {
   const ws = resultOf(await client.workspaces.create(wg, body));
   return waitForStatus(client, wg, ws.workspace_id!, 'Active');
 }

@@ -75,7 +75,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('version_number', 'integer', (c) => c.notNull())
     .addUniqueConstraint('workgroups_org_name', ['org_id', 'name_key'])
     .execute();
-  await db.schema.createIndex('workgroups_org_created').on('workgroups').columns(['org_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('workgroups_org_created')
+    .on('workgroups')
+    .columns(['org_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('workgroups_provider').on('workgroups').column('cloud_provider_id').execute();
 
   await db.schema

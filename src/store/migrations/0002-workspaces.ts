@@ -18,7 +18,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('version_number', 'integer', (c) => c.notNull())
     .addUniqueConstraint('databases_workgroup_name', ['workgroup_id', 'name_key'])
     .execute();
-  await db.schema.createIndex('databases_workgroup_created').on('databases').columns(['workgroup_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('databases_workgroup_created')
+    .on('databases')
+    .columns(['workgroup_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('databases_org').on('databases').column('org_id').execute();
 
   await db.schema
@@ -65,7 +69,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('version_number', 'integer', (c) => c.notNull())
     .addUniqueConstraint('workspaces_workgroup_name', ['workgroup_id', 'name_key'])
     .execute();
-  await db.schema.createIndex('workspaces_workgroup_created').on('workspaces').columns(['workgroup_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('workspaces_workgroup_created')
+    .on('workspaces')
+    .columns(['workgroup_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('workspaces_database').on('workspaces').column('database_id').execute();
   await db.schema.createIndex('workspaces_org').on('workspaces').column('org_id').execute();
   await db.schema.createIndex('workspaces_status').on('workspaces').columns(['status', 'last_activity_at']).execute();

@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addUniqueConstraint('allow_list_entries_workgroup_cidr', ['workgroup_id', 'cidr'])
     .execute();
-  await db.schema.createIndex('allow_list_entries_workgroup_created').on('allow_list_entries').columns(['workgroup_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('allow_list_entries_workgroup_created')
+    .on('allow_list_entries')
+    .columns(['workgroup_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('allow_list_entries_expires').on('allow_list_entries').column('expires_at').execute();
   await db.schema.createIndex('allow_list_entries_org').on('allow_list_entries').column('org_id').execute();
 

@@ -32,7 +32,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
   // Private provider names are unique per organisation (case-insensitive); public rows have
   // no name_key and a null org_id, which unique indexes on both stores treat as distinct.
-  await db.schema.createIndex('cloud_providers_org_name').on('cloud_providers').columns(['org_id', 'name_key']).unique().execute();
+  await db.schema
+    .createIndex('cloud_providers_org_name')
+    .on('cloud_providers')
+    .columns(['org_id', 'name_key'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('installed_addons')
@@ -51,12 +56,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('addon_configs')
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
     .addColumn('org_id', 'varchar(36)', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
-    .addColumn('installed_addon_id', 'varchar(36)', (c) => c.notNull().references('installed_addons.id').onDelete('cascade'))
+    .addColumn('installed_addon_id', 'varchar(36)', (c) =>
+      c.notNull().references('installed_addons.id').onDelete('cascade'),
+    )
     .addColumn('config_name', 'varchar(64)', (c) => c.notNull())
     .addColumn('config_value', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('addon_configs_installed_name').on('addon_configs').columns(['installed_addon_id', 'config_name', 'created_at']).execute();
+  await db.schema
+    .createIndex('addon_configs_installed_name')
+    .on('addon_configs')
+    .columns(['installed_addon_id', 'config_name', 'created_at'])
+    .execute();
   await db.schema.createIndex('addon_configs_org').on('addon_configs').column('org_id').execute();
 }
 

@@ -21,7 +21,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addColumn('version_number', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('schedules_workspace').on('schedules').columns(['workspace_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('schedules_workspace')
+    .on('schedules')
+    .columns(['workspace_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('schedules_due').on('schedules').column('next_run_at').execute();
   await db.schema.createIndex('schedules_org').on('schedules').column('org_id').execute();
 

@@ -22,7 +22,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('finished_at', 'bigint')
     .execute();
   // Lists and quota counts by workspace, in time order; sizes by database; retention by age.
-  await db.schema.createIndex('backups_workspace_created').on('backups').columns(['workspace_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('backups_workspace_created')
+    .on('backups')
+    .columns(['workspace_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('backups_database_status').on('backups').columns(['database_id', 'status']).execute();
   await db.schema.createIndex('backups_org').on('backups').column('org_id').execute();
 
@@ -31,7 +35,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
     .addColumn('org_id', 'varchar(36)', (c) => c.notNull().references('organisations.id').onDelete('cascade'))
     // One schedule per workspace; it goes with the workspace.
-    .addColumn('workspace_id', 'varchar(36)', (c) => c.notNull().unique().references('workspaces.id').onDelete('cascade'))
+    .addColumn('workspace_id', 'varchar(36)', (c) =>
+      c.notNull().unique().references('workspaces.id').onDelete('cascade'),
+    )
     .addColumn('schedule', 'varchar(128)', (c) => c.notNull())
     .addColumn('max_backup_files', 'integer', (c) => c.notNull())
     .addColumn('max_reserved_days', 'integer', (c) => c.notNull())

@@ -10,7 +10,11 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('operations_resource').execute();
-  await db.schema.createIndex('operations_resource_created').on('operations').columns(['resource_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('operations_resource_created')
+    .on('operations')
+    .columns(['resource_id', 'created_at', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -8,6 +8,10 @@ import * as backups from './0007-backups.js';
 import * as autoStopIndex from './0008-auto-stop-index.js';
 import * as operationsOrgIndex from './0009-operations-org-index.js';
 import * as operationsResourceIndex from './0010-operations-resource-index.js';
+import * as nameKeysText from './0011-name-keys-text.js';
+import * as idempotencyPerApiKey from './0012-idempotency-per-api-key.js';
+import * as dbSecretsTokens from './0013-db-secrets-tokens.js';
+import * as desiredObserved from './0014-desired-observed.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +24,8 @@ export const migrations: Record<string, Migration> = {
   '0008-auto-stop-index': autoStopIndex,
   '0009-operations-org-index': operationsOrgIndex,
   '0010-operations-resource-index': operationsResourceIndex,
+  '0011-name-keys-text': nameKeysText,
+  '0012-idempotency-per-api-key': idempotencyPerApiKey,
+  '0013-db-secrets-tokens': dbSecretsTokens,
+  '0014-desired-observed': desiredObserved,
 };

@@ -8,19 +8,35 @@ export type AllowListChanges = Partial<Pick<AllowListEntry, 'cidr' | 'note' | 'e
 
 /** Entries still in force at `now`: without expiry, or expiring later. */
 function inForce(now: number) {
-  return (eb: ExpressionBuilder<DB, 'allow_list_entries'>) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+  return (eb: ExpressionBuilder<DB, 'allow_list_entries'>) =>
+    eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
 }
 
 export async function insertEntry(db: Executor, entry: AllowListEntry): Promise<void> {
   await db.insertInto('allow_list_entries').values(entry).execute();
 }
 
-export async function findEntry(db: Executor, workgroupId: string, id: string, now: number): Promise<AllowListEntry | undefined> {
-  return db.selectFrom('allow_list_entries').selectAll().where('workgroup_id', '=', workgroupId).where('id', '=', id).where(inForce(now)).executeTakeFirst();
+export async function findEntry(
+  db: Executor,
+  workgroupId: string,
+  id: string,
+  now: number,
+): Promise<AllowListEntry | undefined> {
+  return db
+    .selectFrom('allow_list_entries')
+    .selectAll()
+    .where('workgroup_id', '=', workgroupId)
+    .where('id', '=', id)
+    .where(inForce(now))
+    .executeTakeFirst();
 }
 
 /** The entries of several workgroups in one query, oldest first; with `now`, only those in force. */
-export async function listEntriesOfWorkgroups(db: Executor, workgroupIds: string[], now?: number): Promise<AllowListEntry[]> {
+export async function listEntriesOfWorkgroups(
+  db: Executor,
+  workgroupIds: string[],
+  now?: number,
+): Promise<AllowListEntry[]> {
   if (workgroupIds.length === 0) return [];
   let query = db.selectFrom('allow_list_entries').selectAll().where('workgroup_id', 'in', workgroupIds);
   if (now !== undefined) query = query.where(inForce(now));
@@ -28,7 +44,11 @@ export async function listEntriesOfWorkgroups(db: Executor, workgroupIds: string
 }
 
 export async function updateEntry(db: Executor, id: string, changes: AllowListChanges, now: number): Promise<void> {
-  await db.updateTable('allow_list_entries').set({ ...changes, updated_at: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('allow_list_entries')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteEntry(db: Executor, id: string): Promise<void> {
@@ -41,4 +61,15 @@ export async function deleteExpiredEntries(db: Executor, now: number, workgroupI
   if (workgroupId !== undefined) query = query.where('workgroup_id', '=', workgroupId);
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** How many entries of the workgroup are in force at `now`. */
+export async function countEntries(db: Executor, workgroupId: string, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('allow_list_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workgroup_id', '=', workgroupId)
+    .where(inForce(now))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -1,17 +1,11 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable } from '../schema.js';
-import type { Executor } from '../store.js';
+import type { Executor, Store } from '../store.js';
 
 /** A key row with its scope lists parsed (the table keeps them as JSON text). */
 export interface ApiKey extends Omit<Selectable<ApiKeysTable>, 'workgroup_ids' | 'workspace_ids'> {
   workgroup_ids: string[];
   workspace_ids: string[];
-}
-
-/** An API key with its organisation, as authentication needs it. */
-export interface ApiKeyWithOrg extends ApiKey {
-  org_name: string;
-  org_tier: string;
 }
 
 function fromRow(row: Selectable<ApiKeysTable>): ApiKey {
@@ -21,21 +15,77 @@ function fromRow(row: Selectable<ApiKeysTable>): ApiKey {
 export async function insertApiKey(db: Executor, key: ApiKey): Promise<void> {
   await db
     .insertInto('api_keys')
-    .values({ ...key, workgroup_ids: JSON.stringify(key.workgroup_ids), workspace_ids: JSON.stringify(key.workspace_ids) })
+    .values({
+      ...key,
+      workgroup_ids: JSON.stringify(key.workgroup_ids),
+      workspace_ids: JSON.stringify(key.workspace_ids),
+    })
     .execute();
 }
 
-export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyWithOrg | undefined> {
-  const row = await db
+/** What authentication needs of a key and its organisation. */
+export interface KeyForAuthentication {
+  id: string;
+  org_id: string;
+  key_name: string;
+  role: string;
+  workgroup_ids: string[];
+  workspace_ids: string[];
+  expires_at: number | null;
+  revoked_at: number | null;
+  org_name: string;
+  org_tier: string;
+}
+
+type KeyForAuthenticationRow = Omit<KeyForAuthentication, 'workgroup_ids' | 'workspace_ids'> & {
+  workgroup_ids: string;
+  workspace_ids: string;
+};
+
+function byHash(db: Executor, keyHash: string) {
+  return db
     .selectFrom('api_keys')
     .innerJoin('organisations', 'organisations.id', 'api_keys.org_id')
-    .selectAll('api_keys')
-    .select(['organisations.name as org_name', 'organisations.tier as org_tier'])
-    .where('api_keys.key_hash', '=', keyHash)
-    .executeTakeFirst();
+    .select([
+      'api_keys.id',
+      'api_keys.org_id',
+      'api_keys.key_name',
+      'api_keys.role',
+      'api_keys.workgroup_ids',
+      'api_keys.workspace_ids',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'organisations.name as org_name',
+      'organisations.tier as org_tier',
+    ])
+    .where('api_keys.key_hash', '=', keyHash);
+}
+
+function parsed(row: KeyForAuthenticationRow | undefined): KeyForAuthentication | undefined {
   if (!row) return undefined;
-  const { org_name, org_tier, ...key } = row;
-  return { ...fromRow(key), org_name, org_tier };
+  // Changed in place: the row is this lookup's own.
+  const key = row as unknown as KeyForAuthentication;
+  key.workgroup_ids = JSON.parse(row.workgroup_ids);
+  key.workspace_ids = JSON.parse(row.workspace_ids);
+  return key;
+}
+
+/** The SQL text of the lookup by hash, compiled once (its one parameter is the hash). */
+const byHashText = new WeakMap<Store, string>();
+
+/**
+ * The key with this hash as committed now: without a promise where the store reads
+ * synchronously (SQLite: an indexed lookup of a few microseconds), else by query.
+ */
+export function findKeyByHash(
+  store: Store,
+  keyHash: string,
+): KeyForAuthentication | undefined | Promise<KeyForAuthentication | undefined> {
+  const reads = store.committedReads;
+  if (!reads) return byHash(store.db, keyHash).executeTakeFirst().then(parsed);
+  let text = byHashText.get(store);
+  if (text === undefined) byHashText.set(store, (text = byHash(store.db, '').compile().sql));
+  return parsed(reads.statement(text).get(keyHash) as KeyForAuthenticationRow | undefined);
 }
 
 export async function listActiveApiKeys(db: Executor, orgId: string): Promise<ApiKey[]> {
@@ -50,7 +100,21 @@ export async function listActiveApiKeys(db: Executor, orgId: string): Promise<Ap
   return rows.map(fromRow);
 }
 
-export async function findActiveApiKeyByName(db: Executor, orgId: string, keyName: string): Promise<ApiKey | undefined> {
+export async function findApiKeyById(db: Executor, orgId: string, id: string): Promise<ApiKey | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && fromRow(row);
+}
+
+export async function findActiveApiKeyByName(
+  db: Executor,
+  orgId: string,
+  keyName: string,
+): Promise<ApiKey | undefined> {
   const row = await db
     .selectFrom('api_keys')
     .selectAll()
@@ -63,4 +127,15 @@ export async function findActiveApiKeyByName(db: Executor, orgId: string, keyNam
 
 export async function revokeApiKey(db: Executor, id: string, at: number): Promise<void> {
   await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).execute();
+}
+
+/** Keys of the organisation not revoked, expired ones included (they are still listed). */
+export async function countActiveApiKeys(db: Executor, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('org_id', '=', orgId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

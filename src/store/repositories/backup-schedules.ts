@@ -7,7 +7,9 @@ export interface BackupSchedule extends Omit<Selectable<BackupSchedulesTable>, '
   pause: boolean;
 }
 
-export type BackupScheduleChanges = Partial<Omit<BackupSchedule, 'id' | 'org_id' | 'workspace_id' | 'created_at' | 'version_number'>>;
+export type BackupScheduleChanges = Partial<
+  Omit<BackupSchedule, 'id' | 'org_id' | 'workspace_id' | 'created_at' | 'version_number'>
+>;
 
 function fromRow(row: Selectable<BackupSchedulesTable>): BackupSchedule {
   return { ...row, pause: row.pause === 1 };
@@ -19,16 +21,31 @@ function toColumns(changes: BackupScheduleChanges) {
 }
 
 export async function insertBackupSchedule(db: Executor, s: BackupSchedule): Promise<void> {
-  await db.insertInto('backup_schedules').values({ ...s, pause: s.pause ? 1 : 0 }).execute();
+  await db
+    .insertInto('backup_schedules')
+    .values({ ...s, pause: s.pause ? 1 : 0 })
+    .execute();
 }
 
-export async function findBackupScheduleOfWorkspace(db: Executor, workspaceId: string): Promise<BackupSchedule | undefined> {
-  const row = await db.selectFrom('backup_schedules').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+export async function findBackupScheduleOfWorkspace(
+  db: Executor,
+  workspaceId: string,
+): Promise<BackupSchedule | undefined> {
+  const row = await db
+    .selectFrom('backup_schedules')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
   return row && fromRow(row);
 }
 
 /** Applies the changes when the row is still at the version read; false otherwise. */
-export async function updateBackupSchedule(db: Executor, s: Pick<BackupSchedule, 'id' | 'version_number'>, changes: BackupScheduleChanges, now: number): Promise<boolean> {
+export async function updateBackupSchedule(
+  db: Executor,
+  s: Pick<BackupSchedule, 'id' | 'version_number'>,
+  changes: BackupScheduleChanges,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('backup_schedules')
     .set({ ...toColumns(changes), updated_at: now, version_number: s.version_number + 1 })
@@ -42,10 +59,23 @@ export async function updateBackupSchedule(db: Executor, s: Pick<BackupSchedule,
  * Claims one firing: moves next_run_at from the occurrence read to the next one. Only one
  * caller (request, process) can move it from that value, so each occurrence fires once.
  */
-export async function claimFiring(db: Executor, id: string, due: number, next: number | null, run: { outcome: string; reason: string | null; backupId: string | null }, now: number): Promise<boolean> {
+export async function claimFiring(
+  db: Executor,
+  id: string,
+  due: number,
+  next: number | null,
+  run: { outcome: string; reason: string | null; backupId: string | null },
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('backup_schedules')
-    .set({ next_run_at: next, last_run_at: now, last_run_outcome: run.outcome, last_run_reason: run.reason, last_backup_id: run.backupId })
+    .set({
+      next_run_at: next,
+      last_run_at: now,
+      last_run_outcome: run.outcome,
+      last_run_reason: run.reason,
+      last_backup_id: run.backupId,
+    })
     .where('id', '=', id)
     .where('next_run_at', '=', due)
     .executeTakeFirst();
@@ -54,7 +84,14 @@ export async function claimFiring(db: Executor, id: string, due: number, next: n
 
 /** Unpaused schedules whose next occurrence is due at `now`. */
 export async function dueBackupSchedules(db: Executor, now: number, limit: number): Promise<BackupSchedule[]> {
-  const rows = await db.selectFrom('backup_schedules').selectAll().where('pause', '=', 0).where('next_run_at', '<=', now).orderBy('next_run_at').limit(limit).execute();
+  const rows = await db
+    .selectFrom('backup_schedules')
+    .selectAll()
+    .where('pause', '=', 0)
+    .where('next_run_at', '<=', now)
+    .orderBy('next_run_at')
+    .limit(limit)
+    .execute();
   return rows.map(fromRow);
 }
 

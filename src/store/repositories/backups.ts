@@ -20,11 +20,19 @@ function fromRow(row: Selectable<BackupsTable>): Backup {
 }
 
 export async function insertBackup(db: Executor, backup: Backup): Promise<void> {
-  await db.insertInto('backups').values({ ...backup, is_automatic: backup.is_automatic ? 1 : 0 }).execute();
+  await db
+    .insertInto('backups')
+    .values({ ...backup, is_automatic: backup.is_automatic ? 1 : 0 })
+    .execute();
 }
 
 export async function findBackup(db: Executor, orgId: string, id: string): Promise<Backup | undefined> {
-  const row = await db.selectFrom('backups').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('backups')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && fromRow(row);
 }
 
@@ -35,7 +43,13 @@ export async function findBackupById(db: Executor, id: string): Promise<Backup |
 
 /** The backups of a workspace, oldest first. */
 export async function listBackupsOfWorkspace(db: Executor, workspaceId: string): Promise<Backup[]> {
-  const rows = await db.selectFrom('backups').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('backups')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(fromRow);
 }
 
@@ -52,7 +66,12 @@ export async function countCountedBackups(db: Executor, workspaceId: string, aut
 }
 
 /** Marks an InProgress backup finished; false when it is gone or already finished. */
-export async function finishBackup(db: Executor, id: string, changes: { status: 'Succeeded' | 'Failed'; size_bytes?: number; error?: string | null }, now: number): Promise<boolean> {
+export async function finishBackup(
+  db: Executor,
+  id: string,
+  changes: { status: 'Succeeded' | 'Failed'; size_bytes?: number; error?: string | null },
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('backups')
     .set({ ...changes, finished_at: now })
@@ -64,7 +83,11 @@ export async function finishBackup(db: Executor, id: string, changes: { status: 
 
 /** Deletes the backup unless it is InProgress; false when nothing was deleted. */
 export async function deleteFinishedBackup(db: Executor, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('backups').where('id', '=', id).where('status', '!=', 'InProgress').executeTakeFirst();
+  const result = await db
+    .deleteFrom('backups')
+    .where('id', '=', id)
+    .where('status', '!=', 'InProgress')
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
 
@@ -101,17 +124,20 @@ export async function backupSizesOfWorkgroups(db: Executor, workgroupIds: string
  * Automatic Succeeded backups whose age has reached their workspace schedule's
  * max_reserved_days at `now`.
  */
-export async function expiredAutomaticBackups(db: Executor, now: number, limit: number): Promise<string[]> {
-  const rows = await db
+export async function expiredAutomaticBackups(
+  db: Executor,
+  now: number,
+  limit: number,
+): Promise<Array<Pick<Backup, 'id' | 'org_id' | 'workspace_id' | 'database_id'>>> {
+  return db
     .selectFrom('backups as b')
     .innerJoin('backup_schedules as s', 's.workspace_id', 'b.workspace_id')
-    .select('b.id')
+    .select(['b.id', 'b.org_id', 'b.workspace_id', 'b.database_id'])
     .where('b.is_automatic', '=', 1)
     .where('b.status', '=', 'Succeeded')
     .where(expiresAt, '<=', now)
     .limit(limit)
     .execute();
-  return rows.map((r) => r.id);
 }
 
 /** The earliest instant after `after` at which an automatic backup expires. */

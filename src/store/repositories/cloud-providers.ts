@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { CloudProvidersTable } from '../schema.js';
 import type { DialectName, Executor } from '../store.js';
+import { nameKey } from '../../domain/names.js';
 
 /** Sizes of one node group of a BYOC cluster. */
 export interface NodeGroup {
@@ -23,10 +24,21 @@ export interface ProviderOptions {
   secure_connection?: boolean;
 }
 
-const jsonColumns = ['api_tokens', 'availability_zones', 'cluster_enabled_log_types', 'component_versions', 'node_group_config', 'options', 'subnet_id'] as const;
+const jsonColumns = [
+  'api_tokens',
+  'availability_zones',
+  'cluster_enabled_log_types',
+  'component_versions',
+  'node_group_config',
+  'options',
+  'subnet_id',
+] as const;
 
 /** A cloud provider as the domain sees it: JSON columns parsed, booleans as booleans. */
-export interface CloudProviderRow extends Omit<Selectable<CloudProvidersTable>, (typeof jsonColumns)[number] | 'vpc_owned_by_tg' | 'name_key'> {
+export interface CloudProviderRow extends Omit<
+  Selectable<CloudProvidersTable>,
+  (typeof jsonColumns)[number] | 'vpc_owned_by_tg' | 'name_key'
+> {
   api_tokens: string[] | null;
   availability_zones: string[] | null;
   cluster_enabled_log_types: string[] | null;
@@ -38,23 +50,33 @@ export interface CloudProviderRow extends Omit<Selectable<CloudProvidersTable>, 
   vpc_owned_by_tg: boolean | null;
 }
 
-export type CloudProviderChanges = Partial<Omit<CloudProviderRow, 'id' | 'short_id' | 'org_id' | 'type' | 'platform' | 'region' | 'created_at' | 'updated_at' | 'version_number'>>;
+export type CloudProviderChanges = Partial<
+  Omit<
+    CloudProviderRow,
+    'id' | 'short_id' | 'org_id' | 'type' | 'platform' | 'region' | 'created_at' | 'updated_at' | 'version_number'
+  >
+>;
 
 function fromRow(row: Selectable<CloudProvidersTable>): CloudProviderRow {
   const { name_key: _nameKey, ...rest } = row;
   const parsed = Object.fromEntries(jsonColumns.map((c) => [c, row[c] === null ? null : JSON.parse(row[c])]));
-  return { ...rest, ...parsed, vpc_owned_by_tg: row.vpc_owned_by_tg === null ? null : row.vpc_owned_by_tg === 1 } as CloudProviderRow;
+  return {
+    ...rest,
+    ...parsed,
+    vpc_owned_by_tg: row.vpc_owned_by_tg === null ? null : row.vpc_owned_by_tg === 1,
+  } as CloudProviderRow;
 }
 
 function toColumns(changes: CloudProviderChanges): Updateable<CloudProvidersTable> {
   const columns: Updateable<CloudProvidersTable> = {};
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) continue;
-    if ((jsonColumns as readonly string[]).includes(key)) (columns as Record<string, unknown>)[key] = value === null ? null : JSON.stringify(value);
+    if ((jsonColumns as readonly string[]).includes(key))
+      (columns as Record<string, unknown>)[key] = value === null ? null : JSON.stringify(value);
     else if (key === 'vpc_owned_by_tg') columns.vpc_owned_by_tg = value === null ? null : value ? 1 : 0;
     else (columns as Record<string, unknown>)[key] = value;
   }
-  if (typeof changes.name === 'string') columns.name_key = changes.name.toLowerCase();
+  if (typeof changes.name === 'string') columns.name_key = nameKey(changes.name);
   return columns;
 }
 
@@ -72,7 +94,11 @@ export async function listVisibleProviders(db: Executor, orgId: string): Promise
   return rows.map(fromRow);
 }
 
-export async function findVisibleProvider(db: Executor, orgId: string, id: string): Promise<CloudProviderRow | undefined> {
+export async function findVisibleProvider(
+  db: Executor,
+  orgId: string,
+  id: string,
+): Promise<CloudProviderRow | undefined> {
   const row = await db
     .selectFrom('cloud_providers')
     .selectAll()
@@ -82,8 +108,15 @@ export async function findVisibleProvider(db: Executor, orgId: string, id: strin
   return row && fromRow(row);
 }
 
-/** Reads a provider to change it in this transaction, locked on PostgreSQL until the transaction ends (see lockWorkspaceById). */
-export async function lockProviderById(trx: Executor, dialect: DialectName, id: string): Promise<CloudProviderRow | undefined> {
+/**
+ * Reads a provider to change it in this transaction, locked on PostgreSQL until the transaction ends (see
+ * lockWorkspaceById).
+ */
+export async function lockProviderById(
+  trx: Executor,
+  dialect: DialectName,
+  id: string,
+): Promise<CloudProviderRow | undefined> {
   const query = trx.selectFrom('cloud_providers').selectAll().where('id', '=', id);
   const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   return row && fromRow(row);
@@ -99,18 +132,50 @@ export async function findProvidersByIds(db: Executor, ids: string[]): Promise<C
   return (await db.selectFrom('cloud_providers').selectAll().where('id', 'in', ids).execute()).map(fromRow);
 }
 
-export type NewCloudProvider = Pick<CloudProviderRow, 'id' | 'short_id' | 'org_id' | 'name' | 'type' | 'platform' | 'region' | 'status' | 'created_at' | 'updated_at' | 'version_number'> & CloudProviderChanges;
+export type NewCloudProvider = Pick<
+  CloudProviderRow,
+  | 'id'
+  | 'short_id'
+  | 'org_id'
+  | 'name'
+  | 'type'
+  | 'platform'
+  | 'region'
+  | 'status'
+  | 'created_at'
+  | 'updated_at'
+  | 'version_number'
+> &
+  CloudProviderChanges;
 
 export async function insertProvider(db: Executor, provider: NewCloudProvider): Promise<void> {
   const { id, short_id, org_id, type, platform, region, created_at, updated_at, version_number, ...changes } = provider;
   await db
     .insertInto('cloud_providers')
-    .values({ id, short_id, org_id, type, platform, region, created_at, updated_at, version_number, created_by: null, version: null, ...toColumns(changes) } as Selectable<CloudProvidersTable>)
+    .values({
+      id,
+      short_id,
+      org_id,
+      type,
+      platform,
+      region,
+      created_at,
+      updated_at,
+      version_number,
+      created_by: null,
+      version: null,
+      ...toColumns(changes),
+    } as Selectable<CloudProvidersTable>)
     .execute();
 }
 
 /** Applies the changes only if the row still has the version read; false when it changed meanwhile. */
-export async function updateProvider(db: Executor, provider: Pick<CloudProviderRow, 'id' | 'version_number'>, changes: CloudProviderChanges, now: number): Promise<boolean> {
+export async function updateProvider(
+  db: Executor,
+  provider: Pick<CloudProviderRow, 'id' | 'version_number'>,
+  changes: CloudProviderChanges,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('cloud_providers')
     .set({ ...toColumns(changes), updated_at: now, version_number: provider.version_number + 1 })
@@ -126,7 +191,12 @@ export async function deleteProvider(db: Executor, id: string): Promise<void> {
 
 /** Names of the workgroups deployed on the provider (any organisation, though only its own can). */
 export async function workgroupsUsingProvider(db: Executor, providerId: string): Promise<string[]> {
-  const rows = await db.selectFrom('workgroups').select('name').where('cloud_provider_id', '=', providerId).orderBy('name').execute();
+  const rows = await db
+    .selectFrom('workgroups')
+    .select('name')
+    .where('cloud_provider_id', '=', providerId)
+    .orderBy('name')
+    .execute();
   return rows.map((r) => r.name);
 }
 
@@ -147,11 +217,30 @@ export async function syncPublicProviders(db: Executor, seeds: PublicProviderSee
   for (const seed of seeds) {
     await db
       .insertInto('cloud_providers')
-      .values({ ...seed, org_id: null, type: 'public', status: 'Active', created_by: null, version: null, created_at: now, updated_at: now, version_number: 1 })
+      .values({
+        ...seed,
+        org_id: null,
+        type: 'public',
+        status: 'Active',
+        created_by: null,
+        version: null,
+        created_at: now,
+        updated_at: now,
+        version_number: 1,
+      })
       .onConflict((oc) => oc.column('id').doUpdateSet({ status: 'Active' }))
       .execute();
   }
-  let retire = db.updateTable('cloud_providers').set({ status: 'Inactive' }).where('type', '=', 'public').where('status', '=', 'Active');
-  if (seeds.length > 0) retire = retire.where('id', 'not in', seeds.map((s) => s.id));
+  let retire = db
+    .updateTable('cloud_providers')
+    .set({ status: 'Inactive' })
+    .where('type', '=', 'public')
+    .where('status', '=', 'Active');
+  if (seeds.length > 0)
+    retire = retire.where(
+      'id',
+      'not in',
+      seeds.map((s) => s.id),
+    );
   await retire.execute();
 }

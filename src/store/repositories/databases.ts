@@ -1,13 +1,27 @@
 import type { Selectable } from 'kysely';
 import type { DatabasesTable } from '../schema.js';
 import type { Executor } from '../store.js';
+import { nameKey } from '../../domain/names.js';
 
 export type Database = Omit<Selectable<DatabasesTable>, 'name_key'>;
 
-const columns = ['id', 'org_id', 'workgroup_id', 'name', 'tg_version', 'rw_workspace_id', 'created_at', 'updated_at', 'version_number'] as const;
+const columns = [
+  'id',
+  'org_id',
+  'workgroup_id',
+  'name',
+  'tg_version',
+  'rw_workspace_id',
+  'created_at',
+  'updated_at',
+  'version_number',
+] as const;
 
 export async function insertDatabase(db: Executor, row: Database): Promise<void> {
-  await db.insertInto('databases').values({ ...row, name_key: row.name.toLowerCase() }).execute();
+  await db
+    .insertInto('databases')
+    .values({ ...row, name_key: nameKey(row.name) })
+    .execute();
 }
 
 export async function findDatabase(db: Executor, orgId: string, id: string): Promise<Database | undefined> {
@@ -16,13 +30,19 @@ export async function findDatabase(db: Executor, orgId: string, id: string): Pro
 
 export async function listDatabasesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Database[]> {
   if (workgroupIds.length === 0) return [];
-  return db.selectFrom('databases').select(columns).where('workgroup_id', 'in', workgroupIds).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('databases')
+    .select(columns)
+    .where('workgroup_id', 'in', workgroupIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function renameDatabase(db: Executor, row: Database, name: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('databases')
-    .set({ name, name_key: name.toLowerCase(), updated_at: now, version_number: row.version_number + 1 })
+    .set({ name, name_key: nameKey(name), updated_at: now, version_number: row.version_number + 1 })
     .where('id', '=', row.id)
     .where('version_number', '=', row.version_number)
     .executeTakeFirst();
@@ -32,4 +52,3 @@ export async function renameDatabase(db: Executor, row: Database, name: string, 
 export async function deleteDatabase(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('databases').where('id', '=', id).execute();
 }
-

@@ -7,16 +7,29 @@ export type DbUser = Omit<Selectable<DbUsersTable>, 'username_key'>;
 const columns = ['id', 'org_id', 'workspace_id', 'username', 'password_hash', 'created_at', 'updated_at'] as const;
 
 export async function insertDbUser(db: Executor, user: DbUser): Promise<void> {
-  await db.insertInto('db_users').values({ ...user, username_key: user.username.toLowerCase() }).execute();
+  await db
+    .insertInto('db_users')
+    .values({ ...user, username_key: user.username.toLowerCase() })
+    .execute();
 }
 
 /** Usernames compare case-insensitively, as the database treats them. */
 export async function findDbUser(db: Executor, workspaceId: string, username: string): Promise<DbUser | undefined> {
-  return db.selectFrom('db_users').select(columns).where('workspace_id', '=', workspaceId).where('username_key', '=', username.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('db_users')
+    .select(columns)
+    .where('workspace_id', '=', workspaceId)
+    .where('username_key', '=', username.toLowerCase())
+    .executeTakeFirst();
 }
 
 export async function listDbUsers(db: Executor, workspaceId: string): Promise<DbUser[]> {
-  return db.selectFrom('db_users').select(columns).where('workspace_id', '=', workspaceId).orderBy('username_key').execute();
+  return db
+    .selectFrom('db_users')
+    .select(columns)
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('username_key')
+    .execute();
 }
 
 export async function updateDbUserPassword(db: Executor, id: string, passwordHash: string, now: number): Promise<void> {
@@ -25,4 +38,13 @@ export async function updateDbUserPassword(db: Executor, id: string, passwordHas
 
 export async function deleteDbUser(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('db_users').where('id', '=', id).execute();
+}
+
+export async function countDbUsers(db: Executor, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('db_users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

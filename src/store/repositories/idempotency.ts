@@ -1,5 +1,11 @@
 import type { Executor } from '../store.js';
 
+/** One API key's use of one Idempotency-Key value. */
+export interface IdempotencyScope {
+  apiKeyId: string;
+  key: string;
+}
+
 export interface IdempotencyRecord {
   request_hash: string;
   status_code: number | null;
@@ -7,36 +13,60 @@ export interface IdempotencyRecord {
   created_at: number;
 }
 
-/** Claims (org, key) for a new request; false when a record for it already exists. */
-export async function claimIdempotencyKey(db: Executor, orgId: string, key: string, requestHash: string, now: number): Promise<boolean> {
+/** Claims the scope for a new request; false when a record for it already exists. */
+export async function claimIdempotencyKey(
+  db: Executor,
+  scope: IdempotencyScope,
+  requestHash: string,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .insertInto('idempotency_keys')
-    .values({ org_id: orgId, key, request_hash: requestHash, status_code: null, response_body: null, created_at: now })
-    .onConflict((oc) => oc.columns(['org_id', 'key']).doNothing())
+    .values({
+      api_key_id: scope.apiKeyId,
+      key: scope.key,
+      request_hash: requestHash,
+      status_code: null,
+      response_body: null,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export async function findIdempotencyRecord(db: Executor, orgId: string, key: string): Promise<IdempotencyRecord | undefined> {
+export async function findIdempotencyRecord(
+  db: Executor,
+  scope: IdempotencyScope,
+): Promise<IdempotencyRecord | undefined> {
   return db
     .selectFrom('idempotency_keys')
     .select(['request_hash', 'status_code', 'response_body', 'created_at'])
-    .where('org_id', '=', orgId)
-    .where('key', '=', key)
+    .where('api_key_id', '=', scope.apiKeyId)
+    .where('key', '=', scope.key)
     .executeTakeFirst();
 }
 
-export async function completeIdempotencyKey(db: Executor, orgId: string, key: string, statusCode: number, body: string): Promise<void> {
+export async function completeIdempotencyKey(
+  db: Executor,
+  scope: IdempotencyScope,
+  statusCode: number,
+  body: string,
+): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({ status_code: statusCode, response_body: body })
-    .where('org_id', '=', orgId)
-    .where('key', '=', key)
+    .where('api_key_id', '=', scope.apiKeyId)
+    .where('key', '=', scope.key)
     .execute();
 }
 
-export async function releaseIdempotencyKey(db: Executor, orgId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('org_id', '=', orgId).where('key', '=', key).execute();
+export async function releaseIdempotencyKey(db: Executor, scope: IdempotencyScope): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('api_key_id', '=', scope.apiKeyId)
+    .where('key', '=', scope.key)
+    .execute();
 }
 
 /** Forgets keys older than the cutoff so they may be reused. */

@@ -13,26 +13,54 @@ function fromRow(row: Selectable<InstalledAddonsTable>): InstalledAddon {
 }
 
 export async function insertInstalledAddon(db: Executor, addon: InstalledAddon): Promise<void> {
-  await db.insertInto('installed_addons').values({ ...addon, enabled: addon.enabled ? 1 : 0 }).execute();
+  await db
+    .insertInto('installed_addons')
+    .values({ ...addon, enabled: addon.enabled ? 1 : 0 })
+    .execute();
 }
 
 export async function findInstalledAddon(db: Executor, orgId: string, id: string): Promise<InstalledAddon | undefined> {
-  const row = await db.selectFrom('installed_addons').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('installed_addons')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && fromRow(row);
 }
 
-export async function findInstalledAddonByAddon(db: Executor, orgId: string, addonsId: string): Promise<InstalledAddon | undefined> {
-  const row = await db.selectFrom('installed_addons').selectAll().where('org_id', '=', orgId).where('addons_id', '=', addonsId).executeTakeFirst();
+export async function findInstalledAddonByAddon(
+  db: Executor,
+  orgId: string,
+  addonsId: string,
+): Promise<InstalledAddon | undefined> {
+  const row = await db
+    .selectFrom('installed_addons')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('addons_id', '=', addonsId)
+    .executeTakeFirst();
   return row && fromRow(row);
 }
 
 export async function listInstalledAddons(db: Executor, orgId: string): Promise<InstalledAddon[]> {
-  const rows = await db.selectFrom('installed_addons').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('installed_addons')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(fromRow);
 }
 
 /** Sets `enabled` only if the row still has the version read; false when it changed meanwhile. */
-export async function setInstalledAddonEnabled(db: Executor, addon: InstalledAddon, enabled: boolean, now: number): Promise<boolean> {
+export async function setInstalledAddonEnabled(
+  db: Executor,
+  addon: InstalledAddon,
+  enabled: boolean,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('installed_addons')
     .set({ enabled: enabled ? 1 : 0, updated_at: now, version_number: addon.version_number + 1 })
@@ -46,7 +74,11 @@ export async function insertAddonConfig(db: Executor, config: AddonConfig): Prom
   await db.insertInto('addon_configs').values(config).execute();
 }
 
-export async function listAddonConfigsByName(db: Executor, installedAddonId: string, name: string): Promise<AddonConfig[]> {
+export async function listAddonConfigsByName(
+  db: Executor,
+  installedAddonId: string,
+  name: string,
+): Promise<AddonConfig[]> {
   return db
     .selectFrom('addon_configs')
     .selectAll()
@@ -59,6 +91,19 @@ export async function listAddonConfigsByName(db: Executor, installedAddonId: str
 
 /** Deletes the config if it belongs to the installed add-on; false when there was none. */
 export async function deleteAddonConfig(db: Executor, installedAddonId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('addon_configs').where('installed_addon_id', '=', installedAddonId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('addon_configs')
+    .where('installed_addon_id', '=', installedAddonId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
+}
+
+export async function countAddonConfigs(db: Executor, installedAddonId: string): Promise<number> {
+  const row = await db
+    .selectFrom('addon_configs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('installed_addon_id', '=', installedAddonId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

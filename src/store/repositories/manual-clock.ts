@@ -2,7 +2,11 @@ import type { Executor } from '../store.js';
 
 /** The one row of the manual clock, made at `now` when there is none yet; returns its time. */
 export async function ensureManualClock(db: Executor, now: number): Promise<number> {
-  await db.insertInto('manual_clock').values({ id: 1, now }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db
+    .insertInto('manual_clock')
+    .values({ id: 1, now })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   return (await readManualClock(db))!;
 }
 

@@ -5,14 +5,22 @@ import { keyset, toPage, type CursorPosition, type PageResult } from '../paginat
 
 export type OperationState = 'pending' | 'running' | 'succeeded' | 'failed';
 
-export interface Operation<P = Record<string, unknown>> extends Omit<Selectable<OperationsTable>, 'params' | 'progress' | 'state'> {
+export interface Operation<P = Record<string, unknown>> extends Omit<
+  Selectable<OperationsTable>,
+  'params' | 'progress' | 'state'
+> {
   state: OperationState;
   params: P;
   progress: Record<string, unknown>;
 }
 
 function fromRow(row: Selectable<OperationsTable>): Operation {
-  return { ...row, state: row.state as OperationState, params: JSON.parse(row.params), progress: row.progress ? JSON.parse(row.progress) : {} };
+  return {
+    ...row,
+    state: row.state as OperationState,
+    params: JSON.parse(row.params),
+    progress: row.progress ? JSON.parse(row.progress) : {},
+  };
 }
 
 export interface NewOperation {
@@ -46,7 +54,12 @@ export async function insertOperation(db: Executor, op: NewOperation): Promise<v
 }
 
 export async function findOperation(db: Executor, orgId: string, id: string): Promise<Operation | undefined> {
-  const row = await db.selectFrom('operations').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('operations')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && fromRow(row);
 }
 
@@ -55,7 +68,13 @@ export async function findOperationById(db: Executor, id: string): Promise<Opera
   return row && fromRow(row);
 }
 
-export async function listOperations(db: Executor, orgId: string, resourceId: string | undefined, limit?: number, after?: CursorPosition): Promise<PageResult<Operation>> {
+export async function listOperations(
+  db: Executor,
+  orgId: string,
+  resourceId: string | undefined,
+  limit?: number,
+  after?: CursorPosition,
+): Promise<PageResult<Operation>> {
   let query = db.selectFrom('operations').selectAll().where('org_id', '=', orgId);
   if (resourceId) query = query.where('resource_id', '=', resourceId);
   const rows = await keyset(query, limit, after).execute();
@@ -64,7 +83,13 @@ export async function listOperations(db: Executor, orgId: string, resourceId: st
 
 /** The operations of one kind still pending or running on a resource. */
 export async function unfinishedOperationsOf(db: Executor, resourceId: string, kind: string): Promise<Operation[]> {
-  const rows = await db.selectFrom('operations').selectAll().where('resource_id', '=', resourceId).where('kind', '=', kind).where('state', 'in', ['pending', 'running']).execute();
+  const rows = await db
+    .selectFrom('operations')
+    .selectAll()
+    .where('resource_id', '=', resourceId)
+    .where('kind', '=', kind)
+    .where('state', 'in', ['pending', 'running'])
+    .execute();
   return rows.map(fromRow);
 }
 
@@ -73,7 +98,14 @@ export async function unfinishedOperationsOf(db: Executor, resourceId: string, k
  * On PostgreSQL, SKIP LOCKED lets several processes claim side by side without waiting on
  * each other; SQLite has one writer, so the transaction alone serialises claims.
  */
-export async function claimDueOperations(trx: Executor, dialect: DialectName, owner: string, now: number, leaseMs: number, limit: number): Promise<Operation[]> {
+export async function claimDueOperations(
+  trx: Executor,
+  dialect: DialectName,
+  owner: string,
+  now: number,
+  leaseMs: number,
+  limit: number,
+): Promise<Operation[]> {
   let due = trx
     .selectFrom('operations')
     .select('id')
@@ -90,7 +122,13 @@ export async function claimDueOperations(trx: Executor, dialect: DialectName, ow
   if (ids.length === 0) return [];
   await trx
     .updateTable('operations')
-    .set({ state: 'running', lease_owner: owner, lease_expires_at: now + leaseMs, attempt: sql<number>`attempt + 1`, updated_at: now })
+    .set({
+      state: 'running',
+      lease_owner: owner,
+      lease_expires_at: now + leaseMs,
+      attempt: sql<number>`attempt + 1`,
+      updated_at: now,
+    })
     .where('id', 'in', ids)
     .execute();
   const rows = await trx.selectFrom('operations').selectAll().where('id', 'in', ids).orderBy('run_at').execute();
@@ -102,7 +140,14 @@ export async function updateLeasedOperation(
   db: Executor,
   id: string,
   owner: string,
-  changes: { state: OperationState; attempt?: number; run_at?: number; progress?: Record<string, unknown>; error?: string | null; finished_at?: number },
+  changes: {
+    state: OperationState;
+    attempt?: number;
+    run_at?: number;
+    progress?: Record<string, unknown>;
+    error?: string | null;
+    finished_at?: number;
+  },
   now: number,
 ): Promise<boolean> {
   const result = await db
@@ -127,7 +172,12 @@ export async function updateLeasedOperation(
 
 /** The earliest instant after `after` at which an operation becomes due (to run, or to be reclaimed). */
 export async function nextOperationDueAt(db: Executor, after: number): Promise<number | undefined> {
-  const pending = await db.selectFrom('operations').select((eb) => eb.fn.min('run_at').as('at')).where('state', '=', 'pending').where('run_at', '>', after).executeTakeFirst();
+  const pending = await db
+    .selectFrom('operations')
+    .select((eb) => eb.fn.min('run_at').as('at'))
+    .where('state', '=', 'pending')
+    .where('run_at', '>', after)
+    .executeTakeFirst();
   const leased = await db
     .selectFrom('operations')
     .select((eb) => eb.fn.min('lease_expires_at').as('at'))
@@ -152,4 +202,3 @@ export async function leasesHeldElsewhere(db: Executor, owner: string, now: numb
     .execute();
   return rows.map((r) => `${r.id}:${r.lease_owner}:${r.lease_expires_at}`);
 }
-

@@ -1,4 +1,5 @@
 import type { DialectName, Executor } from '../store.js';
+import { nameKey } from '../../domain/names.js';
 
 export interface Organisation {
   id: string;
@@ -11,12 +12,15 @@ export async function findOrganisationByName(db: Executor, name: string): Promis
   return db
     .selectFrom('organisations')
     .select(['id', 'name', 'tier', 'created_at'])
-    .where('name_key', '=', name.toLowerCase())
+    .where('name_key', '=', nameKey(name))
     .executeTakeFirst();
 }
 
 export async function countOrganisations(db: Executor): Promise<number> {
-  const row = await db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('organisations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -24,7 +28,7 @@ export async function countOrganisations(db: Executor): Promise<number> {
 export async function insertOrganisation(db: Executor, org: Organisation): Promise<boolean> {
   const result = await db
     .insertInto('organisations')
-    .values({ ...org, name_key: org.name.toLowerCase() })
+    .values({ ...org, name_key: nameKey(org.name) })
     .onConflict((oc) => oc.column('name_key').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -39,9 +43,14 @@ export async function updateOrganisationTier(db: Executor, id: string, tier: str
  * transaction ends; SQLite runs one write transaction at a time anyway.
  */
 export async function lockOrganisation(trx: Executor, dialect: DialectName, orgId: string): Promise<void> {
-  if (dialect === 'postgres') await trx.selectFrom('organisations').select('id').where('id', '=', orgId).forUpdate().execute();
+  if (dialect === 'postgres')
+    await trx.selectFrom('organisations').select('id').where('id', '=', orgId).forUpdate().execute();
 }
 
 export async function findOrganisationById(db: Executor, id: string): Promise<Organisation | undefined> {
-  return db.selectFrom('organisations').select(['id', 'name', 'tier', 'created_at']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('organisations')
+    .select(['id', 'name', 'tier', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

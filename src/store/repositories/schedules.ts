@@ -14,10 +14,21 @@ export async function findSchedule(db: Executor, orgId: string, id: string): Pro
 }
 
 export async function listSchedulesOfWorkspace(db: Executor, workspaceId: string): Promise<Schedule[]> {
-  return db.selectFrom('schedules').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
-export async function updateSchedule(db: Executor, row: Schedule, changes: Partial<Schedule>, now: number): Promise<boolean> {
+export async function updateSchedule(
+  db: Executor,
+  row: Schedule,
+  changes: Partial<Schedule>,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('schedules')
     .set({ ...changes, updated_at: now, version_number: row.version_number + 1 })
@@ -32,11 +43,21 @@ export async function deleteSchedule(db: Executor, id: string): Promise<void> {
 }
 
 export async function dueSchedules(db: Executor, now: number, limit: number): Promise<Schedule[]> {
-  return db.selectFrom('schedules').selectAll().where('next_run_at', '<=', now).orderBy('next_run_at').limit(limit).execute();
+  return db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('next_run_at', '<=', now)
+    .orderBy('next_run_at')
+    .limit(limit)
+    .execute();
 }
 
 export async function nextScheduleAt(db: Executor, after: number): Promise<number | undefined> {
-  const row = await db.selectFrom('schedules').select((eb) => eb.fn.min('next_run_at').as('at')).where('next_run_at', '>', after).executeTakeFirst();
+  const row = await db
+    .selectFrom('schedules')
+    .select((eb) => eb.fn.min('next_run_at').as('at'))
+    .where('next_run_at', '>', after)
+    .executeTakeFirst();
   return row?.at == null ? undefined : Number(row.at);
 }
 
@@ -44,7 +65,12 @@ export async function nextScheduleAt(db: Executor, after: number): Promise<numbe
  * Claims one occurrence: moves next_run_at from the occurrence to the following one only if
  * nobody did so first. Exactly one process (or request) wins each occurrence.
  */
-export async function claimOccurrence(db: Executor, id: string, occurrence: number, next: number | null): Promise<boolean> {
+export async function claimOccurrence(
+  db: Executor,
+  id: string,
+  occurrence: number,
+  next: number | null,
+): Promise<boolean> {
   const result = await db
     .updateTable('schedules')
     .set({ next_run_at: next })
@@ -68,10 +94,23 @@ export async function lastRuns(db: Executor, scheduleIds: string[]): Promise<Map
       eb(
         eb.refTuple('schedule_id', 'occurrence_at'),
         'in',
-        eb.selectFrom('schedule_runs').select(['schedule_id', (e) => e.fn.max('occurrence_at').as('occurrence_at')]).where('schedule_id', 'in', scheduleIds).groupBy('schedule_id').$asTuple('schedule_id', 'occurrence_at'),
+        eb
+          .selectFrom('schedule_runs')
+          .select(['schedule_id', (e) => e.fn.max('occurrence_at').as('occurrence_at')])
+          .where('schedule_id', 'in', scheduleIds)
+          .groupBy('schedule_id')
+          .$asTuple('schedule_id', 'occurrence_at'),
       ),
     )
     .execute();
   return new Map(rows.map((r) => [r.schedule_id, r]));
 }
 
+export async function countSchedules(db: Executor, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('schedules')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { WorkgroupsTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
+import { nameKey } from '../../domain/names.js';
 
 export interface Workgroup {
   id: string;
@@ -20,7 +21,9 @@ export interface Workgroup {
   version_number: number;
 }
 
-export type WorkgroupChanges = Partial<Pick<Workgroup, 'name' | 'enable_allow_list' | 'enable_application_log' | 'encryption_method'>>;
+export type WorkgroupChanges = Partial<
+  Pick<Workgroup, 'name' | 'enable_allow_list' | 'enable_application_log' | 'encryption_method'>
+>;
 
 function fromRow(row: Selectable<WorkgroupsTable>): Workgroup {
   const { name_key: _nameKey, ...rest } = row;
@@ -39,7 +42,7 @@ export async function insertWorkgroup(db: Executor, wg: Workgroup): Promise<void
     .insertInto('workgroups')
     .values({
       ...wg,
-      name_key: wg.name.toLowerCase(),
+      name_key: nameKey(wg.name),
       enable_allow_list: flag(wg.enable_allow_list)!,
       enable_application_log: flag(wg.enable_application_log)!,
       shared_storage: flag(wg.shared_storage)!,
@@ -48,7 +51,12 @@ export async function insertWorkgroup(db: Executor, wg: Workgroup): Promise<void
 }
 
 export async function findWorkgroup(db: Executor, orgId: string, id: string): Promise<Workgroup | undefined> {
-  const row = await db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('workgroups')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && fromRow(row);
 }
 
@@ -58,17 +66,31 @@ export async function findWorkgroupById(db: Executor, id: string): Promise<Workg
   return row && fromRow(row);
 }
 
-export async function listWorkgroups(db: Executor, orgId: string, limit?: number, after?: CursorPosition): Promise<PageResult<Workgroup>> {
-  const rows = await keyset(db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId), limit, after).execute();
+export async function listWorkgroups(
+  db: Executor,
+  orgId: string,
+  limit?: number,
+  after?: CursorPosition,
+): Promise<PageResult<Workgroup>> {
+  const rows = await keyset(
+    db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId),
+    limit,
+    after,
+  ).execute();
   return toPage(rows.map(fromRow), limit);
 }
 
 /** Applies the changes only if the row still has the version read; false when it changed meanwhile. */
-export async function updateWorkgroup(db: Executor, wg: Workgroup, changes: WorkgroupChanges, now: number): Promise<boolean> {
+export async function updateWorkgroup(
+  db: Executor,
+  wg: Workgroup,
+  changes: WorkgroupChanges,
+  now: number,
+): Promise<boolean> {
   const result = await db
     .updateTable('workgroups')
     .set({
-      ...(changes.name !== undefined ? { name: changes.name, name_key: changes.name.toLowerCase() } : {}),
+      ...(changes.name !== undefined ? { name: changes.name, name_key: nameKey(changes.name) } : {}),
       enable_allow_list: flag(changes.enable_allow_list),
       enable_application_log: flag(changes.enable_application_log),
       ...(changes.encryption_method !== undefined ? { encryption_method: changes.encryption_method } : {}),

@@ -1,11 +1,16 @@
 import { sql, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { WorkspacesTable } from '../schema.js';
 import type { DialectName, Executor } from '../store.js';
+import { nameKey } from '../../domain/names.js';
 
 /** A workspace as the domain sees it: booleans as booleans, JSON columns parsed. */
-export interface Workspace extends Omit<Selectable<WorkspacesTable>, 'name_key' | 'is_rw' | 'enable_ha' | 'enable_auto_start' | 'addons' | 'agent_config'> {
+export interface Workspace extends Omit<
+  Selectable<WorkspacesTable>,
+  'name_key' | 'is_rw' | 'enable_ha' | 'desired_enable_ha' | 'enable_auto_start' | 'addons' | 'agent_config'
+> {
   is_rw: boolean;
   enable_ha: boolean;
+  desired_enable_ha: boolean | null;
   enable_auto_start: boolean;
   addons: StoredAddon[];
   agent_config: Record<string, number | boolean> | null;
@@ -17,7 +22,9 @@ export interface StoredAddon {
   enable_configuration?: unknown;
 }
 
-export type WorkspaceChanges = Partial<Omit<Workspace, 'id' | 'org_id' | 'workgroup_id' | 'database_id' | 'created_at' | 'version_number'>>;
+export type WorkspaceChanges = Partial<
+  Omit<Workspace, 'id' | 'org_id' | 'workgroup_id' | 'database_id' | 'created_at' | 'version_number'>
+>;
 
 /**
  * Field by field rather than by spreading the row: a driver row this wide is a dictionary-mode
@@ -66,29 +73,47 @@ function fromRow(r: Selectable<WorkspacesTable>): Workspace {
     created_at: r.created_at,
     updated_at: r.updated_at,
     version_number: r.version_number,
+    desired_size: r.desired_size,
+    desired_enable_ha: r.desired_enable_ha === null ? null : r.desired_enable_ha === 1,
+    endpoint: r.endpoint,
+    snapshot_id: r.snapshot_id,
+    data_observed_at: r.data_observed_at,
   };
 }
 
 function toColumns(changes: WorkspaceChanges): Updateable<WorkspacesTable> {
-  const { is_rw, enable_ha, enable_auto_start, addons, agent_config, name, ...rest } = changes;
+  const { is_rw, enable_ha, desired_enable_ha, enable_auto_start, addons, agent_config, name, ...rest } = changes;
   const flag = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
   return {
     ...rest,
-    ...(name !== undefined ? { name, name_key: name.toLowerCase() } : {}),
+    ...(name !== undefined ? { name, name_key: nameKey(name) } : {}),
     is_rw: flag(is_rw),
     enable_ha: flag(enable_ha),
+    ...(desired_enable_ha !== undefined
+      ? { desired_enable_ha: desired_enable_ha === null ? null : flag(desired_enable_ha) }
+      : {}),
     enable_auto_start: flag(enable_auto_start),
     ...(addons !== undefined ? { addons: JSON.stringify(addons) } : {}),
-    ...(agent_config !== undefined ? { agent_config: agent_config === null ? null : JSON.stringify(agent_config) } : {}),
+    ...(agent_config !== undefined
+      ? { agent_config: agent_config === null ? null : JSON.stringify(agent_config) }
+      : {}),
   };
 }
 
 export async function insertWorkspace(db: Executor, ws: Workspace): Promise<void> {
-  await db.insertInto('workspaces').values(toColumns(ws) as Selectable<WorkspacesTable>).execute();
+  await db
+    .insertInto('workspaces')
+    .values(toColumns(ws) as Selectable<WorkspacesTable>)
+    .execute();
 }
 
 export async function findWorkspace(db: Executor, orgId: string, id: string): Promise<Workspace | undefined> {
-  const row = await db.selectFrom('workspaces').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row && fromRow(row);
 }
 
@@ -103,7 +128,11 @@ export async function findWorkspaceById(db: Executor, id: string): Promise<Works
  * instead of making this change's compare-and-set fail; SQLite's transaction holds the
  * write lock already.
  */
-export async function lockWorkspaceById(trx: Executor, dialect: DialectName, id: string): Promise<Workspace | undefined> {
+export async function lockWorkspaceById(
+  trx: Executor,
+  dialect: DialectName,
+  id: string,
+): Promise<Workspace | undefined> {
   const query = trx.selectFrom('workspaces').selectAll().where('id', '=', id);
   const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
   return row && fromRow(row);
@@ -111,17 +140,38 @@ export async function lockWorkspaceById(trx: Executor, dialect: DialectName, id:
 
 export async function listWorkspacesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Workspace[]> {
   if (workgroupIds.length === 0) return [];
-  const rows = await db.selectFrom('workspaces').selectAll().where('workgroup_id', 'in', workgroupIds).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('workgroup_id', 'in', workgroupIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(fromRow);
 }
 
 export async function listWorkspacesOfDatabase(db: Executor, databaseId: string): Promise<Workspace[]> {
-  const rows = await db.selectFrom('workspaces').selectAll().where('database_id', '=', databaseId).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('database_id', '=', databaseId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(fromRow);
 }
 
-export async function findWorkspaceByName(db: Executor, workgroupId: string, name: string): Promise<Workspace | undefined> {
-  const row = await db.selectFrom('workspaces').selectAll().where('workgroup_id', '=', workgroupId).where('name_key', '=', name.toLowerCase()).executeTakeFirst();
+export async function findWorkspaceByName(
+  db: Executor,
+  workgroupId: string,
+  name: string,
+): Promise<Workspace | undefined> {
+  const row = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('workgroup_id', '=', workgroupId)
+    .where('name_key', '=', nameKey(name))
+    .executeTakeFirst();
   return row && fromRow(row);
 }
 
@@ -129,7 +179,13 @@ export async function findWorkspaceByName(db: Executor, workgroupId: string, nam
  * Applies the changes when the row is still at the version read (and, if given, in one of
  * the expected states); false when another request or process changed it first.
  */
-export async function updateWorkspace(db: Executor, ws: Pick<Workspace, 'id' | 'version_number'>, changes: WorkspaceChanges, now: number, expectStatus?: readonly string[]): Promise<boolean> {
+export async function updateWorkspace(
+  db: Executor,
+  ws: Pick<Workspace, 'id' | 'version_number'>,
+  changes: WorkspaceChanges,
+  now: number,
+  expectStatus?: readonly string[],
+): Promise<boolean> {
   let query = db
     .updateTable('workspaces')
     .set({ ...toColumns(changes), updated_at: now, version_number: ws.version_number + 1 })
@@ -145,26 +201,89 @@ export async function updateWorkspace(db: Executor, ws: Pick<Workspace, 'id' | '
  * (If-Match of API clients is not broken by traffic); time only moves forward.
  */
 export async function recordActivity(db: Executor, id: string, now: number): Promise<void> {
-  await db.updateTable('workspaces').set({ last_activity_at: now }).where('id', '=', id).where('last_activity_at', '<', now).execute();
+  await db
+    .updateTable('workspaces')
+    .set({ last_activity_at: now })
+    .where('id', '=', id)
+    .where('last_activity_at', '<', now)
+    .execute();
 }
 
 export async function deleteWorkspace(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('workspaces').where('id', '=', id).execute();
 }
 
+/** A workspace's shape as tier quotas count it: what it runs at, and what a running update asks for. */
+export interface UsageShape {
+  is_rw: boolean;
+  size: string;
+  enable_ha: boolean;
+  desired_size: string | null;
+  desired_enable_ha: boolean | null;
+}
+
 /**
  * What tier quotas count of an organisation's workspaces (all but `except`), grouped by shape:
  * a few rows however many workspaces it has.
  */
-export async function workspaceUsage(db: Executor, orgId: string, except?: string): Promise<Array<{ is_rw: boolean; size: string; enable_ha: boolean; count: number }>> {
+export async function workspaceUsage(
+  db: Executor,
+  orgId: string,
+  except?: string,
+): Promise<Array<UsageShape & { count: number }>> {
+  const shape = ['is_rw', 'size', 'enable_ha', 'desired_size', 'desired_enable_ha'] as const;
   let query = db
     .selectFrom('workspaces')
-    .select((eb) => ['is_rw', 'size', 'enable_ha', eb.fn.countAll<number>().as('count')])
+    .select((eb) => [...shape, eb.fn.countAll<number>().as('count')])
     .where('org_id', '=', orgId)
-    .groupBy(['is_rw', 'size', 'enable_ha']);
+    .groupBy([...shape]);
   if (except !== undefined) query = query.where('id', '!=', except);
   const rows = await query.execute();
-  return rows.map((r) => ({ is_rw: r.is_rw === 1, size: r.size, enable_ha: r.enable_ha === 1, count: Number(r.count) }));
+  return rows.map((r) => ({
+    is_rw: r.is_rw === 1,
+    size: r.size,
+    enable_ha: r.enable_ha === 1,
+    desired_size: r.desired_size,
+    desired_enable_ha: r.desired_enable_ha === null ? null : r.desired_enable_ha === 1,
+    count: Number(r.count),
+  }));
+}
+
+/** Active workspaces with ids after `afterId`, in id order: the reconciler looks at them a page at a time. */
+export async function activeWorkspacesAfter(db: Executor, afterId: string, limit: number): Promise<Workspace[]> {
+  const rows = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('status', '=', 'Active')
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(fromRow);
+}
+
+/** Observed figures a driver reported of a running workspace, between operations. */
+export type ObservedFigures = Partial<
+  Pick<
+    Workspace,
+    | 'graph_topology_size_bytes'
+    | 'vertex_count'
+    | 'edge_count'
+    | 'data_observed_at'
+    | 'endpoint'
+    | 'snapshot_time'
+    | 'snapshot_id'
+  >
+>;
+
+/**
+ * Records what a look at a running workspace found. Like activity, it is no change of the
+ * record by anyone: version_number stays (If-Match of API clients is not broken by data
+ * growing), and nothing is written unless the workspace is still Active.
+ */
+export async function recordObservedFigures(db: Executor, id: string, figures: ObservedFigures): Promise<void> {
+  if (Object.keys(figures).length === 0) return;
+  await db.updateTable('workspaces').set(figures).where('id', '=', id).where('status', '=', 'Active').execute();
 }
 
 /**
@@ -178,23 +297,45 @@ const autoStopping = sql<SqlBool>`status = 'Active' and auto_stop_minutes > 0`;
 
 /** Active workspaces whose idle time has reached their auto-stop minutes, longest idle first. */
 export async function idleWorkspaces(db: Executor, now: number, limit: number): Promise<Workspace[]> {
-  const rows = await db.selectFrom('workspaces').selectAll().where(autoStopping).where(autoStopAt, '<=', now).orderBy(autoStopAt).limit(limit).execute();
+  const rows = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where(autoStopping)
+    .where(autoStopAt, '<=', now)
+    .orderBy(autoStopAt)
+    .limit(limit)
+    .execute();
   return rows.map(fromRow);
 }
 
 /** The earliest instant after `after` at which an Active workspace becomes idle enough to auto-stop. */
 export async function nextAutoStopAt(db: Executor, after: number): Promise<number | undefined> {
-  const row = await db.selectFrom('workspaces').select(autoStopAt.as('at')).where(autoStopping).where(autoStopAt, '>', after).orderBy(autoStopAt).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('workspaces')
+    .select(autoStopAt.as('at'))
+    .where(autoStopping)
+    .where(autoStopAt, '>', after)
+    .orderBy(autoStopAt)
+    .limit(1)
+    .executeTakeFirst();
   return row?.at == null ? undefined : Number(row.at);
 }
 
 export async function maintenanceDue(db: Executor, now: number, limit: number): Promise<Workspace[]> {
-  const rows = await db.selectFrom('workspaces').selectAll().where('maintenance_due_at', '<=', now).limit(limit).execute();
+  const rows = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('maintenance_due_at', '<=', now)
+    .limit(limit)
+    .execute();
   return rows.map(fromRow);
 }
 
 export async function nextMaintenanceAt(db: Executor, after: number): Promise<number | undefined> {
-  const row = await db.selectFrom('workspaces').select((eb) => eb.fn.min('maintenance_due_at').as('at')).where('maintenance_due_at', '>', after).executeTakeFirst();
+  const row = await db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.min('maintenance_due_at').as('at'))
+    .where('maintenance_due_at', '>', after)
+    .executeTakeFirst();
   return row?.at == null ? undefined : Number(row.at);
 }
-

@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react';
+import type { LiveMode } from './live/feed.js';
+import { AddonsPage } from './pages/addons.js';
+import { AllowListPage } from './pages/allow-list.js';
+import { ApiKeysPage } from './pages/api-keys.js';
+import { CloudProvidersPage } from './pages/cloud-providers.js';
+import { SignInPage } from './pages/sign-in.js';
+import { WorkgroupPage } from './pages/workgroup.js';
+import { WorkgroupsPage } from './pages/workgroups.js';
+import { WorkspacePage } from './pages/workspace.js';
+import { Link, match, navigate, usePath } from './router.js';
+import { useSession, useSessionState } from './session.js';
+import { Empty, PageHeader } from './ui/page.js';
+
+const nav = [
+  { to: '/workgroups', label: 'Workgroups' },
+  { to: '/addons', label: 'Add-ons' },
+  { to: '/cloud-providers', label: 'Cloud providers' },
+  { to: '/api-keys', label: 'API keys' },
+];
+
+function Page({ path }: { path: string }) {
+  let p: Record<string, string> | undefined;
+  if (path === '/' || path === '/workgroups') return <WorkgroupsPage />;
+  if ((p = match('/workgroups/:wg', path))) return <WorkgroupPage wg={p.wg!} />;
+  if ((p = match('/workgroups/:wg/allow-list', path))) return <AllowListPage wg={p.wg!} />;
+  if ((p = match('/workgroups/:wg/workspaces/:ws', path))) return <WorkspacePage wg={p.wg!} ws={p.ws!} />;
+  if (path === '/addons') return <AddonsPage />;
+  if (path === '/cloud-providers') return <CloudProvidersPage />;
+  if (path === '/api-keys') return <ApiKeysPage />;
+  return (
+    <>
+      <PageHeader title="Page not found" />
+      <Empty>
+        Nothing lives at this address. <Link to="/workgroups">Go to the workgroups</Link>.
+      </Empty>
+    </>
+  );
+}
+
+function LiveIndicator() {
+  const { feed } = useSession();
+  const [mode, setMode] = useState<LiveMode>(feed.mode);
+  useEffect(() => {
+    setMode(feed.mode);
+    return feed.onMode(setMode);
+  }, [feed]);
+  const text = mode === 'stream' ? 'Live' : mode === 'polling' ? 'Updating every 3 s' : 'Connecting…';
+  return (
+    <span className={`live live-${mode}`} title="How this page learns about changes" data-testid="live-mode">
+      {text}
+    </span>
+  );
+}
+
+function Shell({ path }: { path: string }) {
+  const session = useSession();
+  const section = '/' + (path.split('/')[1] ?? '');
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/workgroups" className="brand">
+          Acacia
+        </Link>
+        <nav aria-label="Main" className="mainnav">
+          <ul>
+            {nav.map((n) => (
+              <li key={n.to}>
+                <Link
+                  to={n.to}
+                  aria-current={section === n.to || (n.to === '/workgroups' && section === '/') ? 'page' : undefined}
+                >
+                  {n.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="whoami">
+          <LiveIndicator />
+          <span className="keyname" title={`Signed in with the key ${session.key.key_name}`}>
+            {session.key.key_name} <span className="role">{session.key.role}</span>
+          </span>
+          <button type="button" onClick={() => session.signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Page path={path} />
+      </main>
+    </>
+  );
+}
+
+export function App() {
+  const { session, restoring } = useSessionState();
+  const path = usePath();
+  useEffect(() => {
+    if (path === '/') navigate('/workgroups', { replace: true });
+  }, [path]);
+  if (restoring && !session)
+    return (
+      <main id="main" className="center">
+        <p role="status">Signing in…</p>
+      </main>
+    );
+  if (!session) return <SignInPage />;
+  return <Shell path={path} />;
+}

@@ -1,0 +1,231 @@
+import { useState } from 'react';
+import { api } from '../api/endpoints.js';
+import type { ApiKeyRecord, CreateApiKeyBody } from '../api/types.js';
+import { useTitle } from '../router.js';
+import { useSession } from '../session.js';
+import { useLiveLoad } from '../ui/data.js';
+import { ConfirmButton, Dialog, DialogButton } from '../ui/dialog.js';
+import { when } from '../ui/format.js';
+import { Form, SelectField, SubmitButton, TextField, int, text, useForm } from '../ui/forms.js';
+import { Empty, LoadState, PageHeader, RowActions, Section } from '../ui/page.js';
+
+const roleText: Record<ApiKeyRecord['role'], string> = {
+  'org-admin': 'Organisation admin: everything',
+  'workgroup-admin': 'Workgroup admin: the listed workgroups',
+  'workspace-admin': 'Workspace admin: the listed workspaces (not deleting them)',
+  viewer: 'Viewer: reads everything, changes nothing',
+};
+
+const ids = (value: string | undefined) =>
+  value
+    ?.split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function scope(k: ApiKeyRecord): string {
+  if (k.workgroup_ids.length) return `workgroups ${k.workgroup_ids.join(', ')}`;
+  if (k.workspace_ids.length) return `workspaces ${k.workspace_ids.join(', ')}`;
+  return 'the organisation';
+}
+
+function CreateKeyForm({ done }: { done(created: ApiKeyRecord): void }) {
+  const form = useForm();
+  const [role, setRole] = useState<ApiKeyRecord['role']>('viewer');
+  return (
+    <Form
+      form={form}
+      onSubmit={async (data) => {
+        const body: CreateApiKeyBody = {
+          key_name: text(data, 'key_name') ?? '',
+          role,
+          description: text(data, 'description'),
+          ...(role === 'workgroup-admin' ? { workgroup_ids: ids(text(data, 'workgroup_ids')) ?? [] } : {}),
+          ...(role === 'workspace-admin' ? { workspace_ids: ids(text(data, 'workspace_ids')) ?? [] } : {}),
+          life_time_in_seconds: int(data, 'life_time_in_seconds'),
+        };
+        done(await api.apiKeys.create(body));
+      }}
+    >
+      <TextField name="key_name" label="Name" spellCheck={false} />
+      <SelectField
+        name="role"
+        label="Role"
+        options={Object.entries(roleText).map(([value, label]) => ({ value, label }))}
+        defaultValue={role}
+        onChange={(v) => setRole(v as ApiKeyRecord['role'])}
+      />
+      {role === 'workgroup-admin' ? (
+        <TextField name="workgroup_ids" label="Workgroup ids" hint="Comma-separated." spellCheck={false} />
+      ) : null}
+      {role === 'workspace-admin' ? (
+        <TextField name="workspace_ids" label="Workspace ids" hint="Comma-separated." spellCheck={false} />
+      ) : null}
+      <TextField name="description" label="Description" hint="Optional." />
+      <TextField
+        name="life_time_in_seconds"
+        label="Expires after (seconds)"
+        inputMode="numeric"
+        hint="Optional; empty: never expires."
+      />
+      <div className="actions">
+        <SubmitButton>Create key</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+/** The plaintext of a new key, shown once; the dialog says so. */
+function NewKeyDialog({ created, onClose }: { created: ApiKeyRecord | undefined; onClose(): void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Dialog title="Your new API key" open={!!created} onClose={onClose}>
+      <p>
+        Copy the key <strong>{created?.key_name}</strong> now: it is shown only this once.
+      </p>
+      <label htmlFor="new-key">API key</label>
+      <input
+        id="new-key"
+        readOnly
+        value={created?.plaintext_key ?? ''}
+        onFocus={(e) => e.target.select()}
+        className="mono"
+      />
+      <div className="actions">
+        <button
+          type="button"
+          onClick={() => void navigator.clipboard?.writeText(created?.plaintext_key ?? '').then(() => setCopied(true))}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" className="primary" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function ApiKeysPage() {
+  useTitle('API keys');
+  const session = useSession();
+  const admin = session.can('org:admin');
+  const keys = useLiveLoad(
+    'apikeys',
+    () => (admin ? api.apiKeys.list() : Promise.resolve([])),
+    (e) => e.resource_kind === 'api_key',
+  );
+  const [created, setCreated] = useState<ApiKeyRecord>();
+  const me = session.key;
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        actions={
+          admin ? (
+            <DialogButton label="Create key" title="Create an API key" className="primary">
+              {(close) => (
+                <CreateKeyForm
+                  done={(k) => {
+                    close();
+                    setCreated(k);
+                    keys.reload();
+                  }}
+                />
+              )}
+            </DialogButton>
+          ) : null
+        }
+      />
+      <NewKeyDialog created={created} onClose={() => setCreated(undefined)} />
+      <div className="grid">
+        <Section title="This key">
+          <dl className="facts">
+            <div>
+              <dt>Name</dt>
+              <dd>{me.key_name}</dd>
+            </div>
+            <div>
+              <dt>Role</dt>
+              <dd>{roleText[me.role]}</dd>
+            </div>
+            <div>
+              <dt>Scope</dt>
+              <dd>{scope(me)}</dd>
+            </div>
+            <div>
+              <dt>Key</dt>
+              <dd>
+                <code>{me.redacted_key}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>Expires</dt>
+              <dd>{me.expires_at ? when(me.expires_at) : 'never'}</dd>
+            </div>
+          </dl>
+        </Section>
+      </div>
+      {admin ? (
+        <Section title="Keys of the organisation">
+          <LoadState error={keys.error} loading={!keys.data}>
+            {keys.data?.length === 0 ? (
+              <Empty>No keys.</Empty>
+            ) : (
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Scope</th>
+                    <th scope="col">Key</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {keys.data?.map((k) => (
+                    <tr key={k.key_name}>
+                      <td data-label="Name" className="strong">
+                        {k.key_name}
+                        {k.description ? <div className="muted small">{k.description}</div> : null}
+                      </td>
+                      <td data-label="Role">{k.role}</td>
+                      <td data-label="Scope">{scope(k)}</td>
+                      <td data-label="Key">
+                        <code>{k.redacted_key}</code>
+                      </td>
+                      <td data-label="Expires">{k.expires_at ? when(k.expires_at) : 'never'}</td>
+                      <RowActions>
+                        <ConfirmButton
+                          label="Revoke"
+                          ariaLabel={`Revoke ${k.key_name}`}
+                          title={`Revoke ${k.key_name}?`}
+                          message={
+                            <p>
+                              The key stops working at once
+                              {k.key_name === me.key_name ? ', and this console signs out' : ''}.
+                            </p>
+                          }
+                          confirmLabel="Revoke key"
+                          danger
+                          action={async () => {
+                            await api.apiKeys.revoke(k.key_name);
+                            keys.reload();
+                          }}
+                        />
+                      </RowActions>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </LoadState>
+        </Section>
+      ) : (
+        <p className="muted">Only an organisation admin key lists and manages the organisation's keys.</p>
+      )}
+    </>
+  );
+}

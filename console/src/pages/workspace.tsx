@@ -1,0 +1,246 @@
+import { api } from '../api/endpoints.js';
+import type { WorkspaceRecord } from '../api/types.js';
+import { navigate, useTitle } from '../router.js';
+import { useSession } from '../session.js';
+import { StatusBadge } from '../ui/badge.js';
+import { useLiveLoad } from '../ui/data.js';
+import { ConfirmButton, DialogButton } from '../ui/dialog.js';
+import { bytes, maintenanceWindow, when } from '../ui/format.js';
+import { LoadState, PageHeader, Section } from '../ui/page.js';
+import { sizeOptions } from './workgroup.js';
+import { BackupsSection } from './workspace-backups.js';
+import { DbUsersSection } from './workspace-db-users.js';
+import { OperationsSection } from './workspace-operations.js';
+import { SchedulesSection } from './workspace-schedules.js';
+import { SettingsForm } from './workspace-settings.js';
+import { CheckboxField, Form, SelectField, SubmitButton, checked, text, useForm } from '../ui/forms.js';
+
+const stable = ['Active', 'Stopped', 'Idle', 'Failed'];
+
+/** Endpoint hosts of the record: proxy_host, and nginx_host where a server reports one. */
+function endpointHosts(ws: WorkspaceRecord): string[] {
+  const extra = (ws as Record<string, unknown>).nginx_host;
+  return [ws.proxy_host, typeof extra === 'string' ? extra : undefined].filter((h): h is string => !!h);
+}
+
+function ResizeForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
+  const { meta } = useSession();
+  const form = useForm();
+  return (
+    <Form
+      form={form}
+      onSubmit={async (data) => {
+        const size = text(data, 'workspace_type_name');
+        const ha = checked(data, 'enable_ha');
+        await api.workspaces.update(ws.workgroup_id ?? '', ws.workspace_id ?? '', {
+          ...(size !== ws.workspace_type?.typeName ? { workspace_type_name: size } : {}),
+          ...(ha !== Boolean(ws.enable_ha) ? { enable_ha: ha } : {}),
+        });
+        done();
+      }}
+    >
+      <SelectField
+        name="workspace_type_name"
+        label="Size"
+        options={sizeOptions(meta, ws.workspace_type?.typeName)}
+        defaultValue={ws.workspace_type?.typeName}
+      />
+      <CheckboxField name="enable_ha" label="High availability (two replicas)" defaultChecked={ws.enable_ha} />
+      <p className="muted">The workspace is Updating while the change runs, and Active again after.</p>
+      <div className="actions">
+        <SubmitButton>Apply</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function Overview({ ws }: { ws: WorkspaceRecord }) {
+  const enabledAddons = (ws.addons ?? []).filter((a) => a.enable);
+  const hosts = endpointHosts(ws);
+  const type = ws.workspace_type;
+  const rows: Array<[string, React.ReactNode]> = [
+    ['Size', type ? `${type.typeName} · ${type.cpu} vCPU · ${type.memory} · ${type.partition} partition(s)` : '—'],
+    ['High availability', ws.enable_ha ? `On (${ws.replicas ?? 2} replicas)` : 'Off'],
+    ['Mode', ws.is_rw === false ? 'Read-only' : 'Read-write'],
+    ['Database', ws.database_name ?? '—'],
+    [
+      'Version',
+      ws.desired_tg_version && ws.desired_tg_version !== ws.tg_version
+        ? `${ws.tg_version} (upgrade to ${ws.desired_tg_version} pending)`
+        : (ws.tg_version ?? '—'),
+    ],
+    [
+      'Endpoint host',
+      hosts.length ? (
+        <ul className="plain">
+          {hosts.map((h) => (
+            <li key={h}>
+              <code>{h}</code>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        '—'
+      ),
+    ],
+    ['Region', ws.region ?? '—'],
+    [
+      'Maintenance window',
+      maintenanceWindow(
+        ws.maintenance_window_day_of_week,
+        ws.maintenance_window_hour_of_day,
+        ws.maintenance_window_interval_weeks,
+        ws.maintenance_window_time_zone,
+      ),
+    ],
+    ['Auto-stop', ws.auto_stop_minutes ? `after ${ws.auto_stop_minutes} idle minutes` : 'Off'],
+    ['Auto-start', ws.enable_auto_start ? 'On' : 'Off'],
+    ['Add-ons', enabledAddons.length ? enabledAddons.map((a) => a.unique_name ?? a.addons_id).join(', ') : 'None'],
+    ['Graph size', bytes(ws.graph_topology_size_bytes)],
+    ['Created', when(ws.created_at)],
+  ];
+  return (
+    <Section title="Overview">
+      {ws.err_message ? (
+        <div className="banner banner-error">
+          <p>{ws.err_message}</p>
+        </div>
+      ) : null}
+      <dl className="facts">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+    </Section>
+  );
+}
+
+export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
+  const session = useSession();
+  const loaded = useLiveLoad(
+    `ws:${wg}/${id}`,
+    () => api.workspaces.get(wg, id),
+    (e) => e.workspace_id === id || e.resource_id === id,
+  );
+  const ws = loaded.data;
+  useTitle(ws?.name ?? 'Workspace');
+  const target = { workgroupId: wg, workspaceId: id };
+  const canEdit = session.can('workspace:edit', target);
+  const status = ws?.status ?? '';
+  const act = (action: 'pause' | 'resume' | 'refresh') => async () => {
+    await api.workspaces.action(wg, id, action);
+    loaded.reload();
+  };
+  const wgLink = `/workgroups/${encodeURIComponent(wg)}`;
+  return (
+    <>
+      <PageHeader
+        title={ws?.name ?? 'Workspace'}
+        crumbs={[
+          { label: 'Workgroups', to: '/workgroups' },
+          { label: ws?.workgroup_name ?? 'Workgroup', to: wgLink },
+          { label: ws?.name ?? id },
+        ]}
+        badge={
+          ws ? (
+            <span aria-live="polite" data-testid="workspace-status">
+              <StatusBadge status={ws.status} />
+            </span>
+          ) : null
+        }
+        actions={
+          ws ? (
+            <>
+              {canEdit && status === 'Active' ? (
+                <ConfirmButton
+                  label="Pause"
+                  title={`Pause ${ws.name}?`}
+                  message={<p>The workspace stops serving requests until it is resumed. Its data is kept.</p>}
+                  confirmLabel="Pause workspace"
+                  action={act('pause')}
+                />
+              ) : null}
+              {canEdit && ['Stopped', 'Idle', 'Failed'].includes(status) ? (
+                <ConfirmButton
+                  label="Resume"
+                  title={`Resume ${ws.name}?`}
+                  message={
+                    <p>{status === 'Failed' ? 'The failed operation runs again.' : 'The workspace starts again.'}</p>
+                  }
+                  confirmLabel="Resume workspace"
+                  action={act('resume')}
+                />
+              ) : null}
+              {canEdit && status === 'Active' && ws.is_rw !== false ? (
+                <DialogButton label="Resize" title={`Resize ${ws.name}`}>
+                  {(close) => (
+                    <ResizeForm
+                      ws={ws}
+                      done={() => {
+                        close();
+                        loaded.reload();
+                      }}
+                    />
+                  )}
+                </DialogButton>
+              ) : null}
+              {canEdit && status === 'Active' && ws.is_rw === false ? (
+                <ConfirmButton
+                  label="Refresh"
+                  title={`Refresh ${ws.name}?`}
+                  message={<p>The read-only workspace takes the latest data of its database.</p>}
+                  confirmLabel="Refresh workspace"
+                  action={act('refresh')}
+                />
+              ) : null}
+              {canEdit ? (
+                <DialogButton label="Settings" title={`Settings of ${ws.name}`}>
+                  {(close) => (
+                    <SettingsForm
+                      ws={ws}
+                      done={() => {
+                        close();
+                        loaded.reload();
+                      }}
+                    />
+                  )}
+                </DialogButton>
+              ) : null}
+              {session.can('workspace:delete', target) && stable.includes(status) ? (
+                <ConfirmButton
+                  label="Delete"
+                  title={`Delete ${ws.name}?`}
+                  message={<p>The workspace and its backups and schedules are deleted. This cannot be undone.</p>}
+                  confirmLabel="Delete workspace"
+                  danger
+                  action={async () => {
+                    await api.workspaces.delete(wg, id);
+                    navigate(wgLink);
+                  }}
+                />
+              ) : null}
+            </>
+          ) : null
+        }
+      />
+      <LoadState error={loaded.error} loading={!ws}>
+        {ws ? (
+          <>
+            <div className="grid">
+              <Overview ws={ws} />
+              <OperationsSection ws={ws} />
+            </div>
+            <div className="stack">
+              <BackupsSection ws={ws} canEdit={canEdit} />
+              <SchedulesSection ws={ws} canEdit={canEdit} />
+              <DbUsersSection ws={ws} canEdit={canEdit} />
+            </div>
+          </>
+        ) : null}
+      </LoadState>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../api/http.js';
+import type { LiveEvent } from '../live/feed.js';
+import { useSession } from '../session.js';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: ApiError | undefined;
+  /** Reads again; the data shown stays until the answer arrives (no flashing). */
+  reload(): void;
+}
+
+function asApiError(err: unknown): ApiError {
+  return err instanceof ApiError ? err : new ApiError(0, [], err instanceof Error ? err.message : String(err));
+}
+
+/** Loads data for `key` (e.g. a workgroup id), again whenever the key changes or reload() is called. */
+export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
+  const [state, setState] = useState<{ key: string; data?: T; error?: ApiError }>({ key });
+  const loader = useRef(load);
+  loader.current = load;
+  const generation = useRef(0);
+
+  const reload = useCallback(() => {
+    const mine = ++generation.current;
+    loader.current().then(
+      (data) => mine === generation.current && setState({ key, data }),
+      (err: unknown) => mine === generation.current && setState((s) => ({ ...s, key, error: asApiError(err) })),
+    );
+  }, [key]);
+
+  useEffect(reload, [reload]);
+  const current = state.key === key;
+  return { data: current ? state.data : undefined, error: current ? state.error : undefined, reload };
+}
+
+/**
+ * Reloads when the live feed says something relevant changed: an event `relevant` accepts,
+ * the stream (re)connecting, or every 3 s while there is no stream.
+ */
+export function useLive(relevant: (event: LiveEvent) => boolean, reload: () => void): void {
+  const { feed } = useSession();
+  const filter = useRef(relevant);
+  filter.current = relevant;
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Events come in bursts (an operation touches several records): one read per burst.
+    const soon = () => {
+      clearTimeout(timer);
+      timer = setTimeout(reload, 150);
+    };
+    const unsubscribe = feed.subscribe((signal) => {
+      if (signal.kind !== 'event' || filter.current(signal.event)) soon();
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [feed, reload]);
+}
+
+/** useLoad kept current by the live feed. */
+export function useLiveLoad<T>(key: string, load: () => Promise<T>, relevant: (event: LiveEvent) => boolean) {
+  const loaded = useLoad(key, load);
+  useLive(relevant, loaded.reload);
+  return loaded;
+}

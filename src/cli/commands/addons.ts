@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { apiCommand, apiGroup } from '../api-command.js';
+import type { View } from '../output.js';
+
+/** The catalog's records and installed add-ons alike: an installed one's id is what `configs` takes. */
+const view: View = {
+  id: (a) => a.id ?? a.addons_id,
+  columns: [
+    ['ADDON_ID', (a) => a.addons_id],
+    ['INSTALLED_ID', (a) => a.id ?? a.installed_addons_id],
+    ['NAME', (a) => a.unique_name],
+    ['TITLE', (a) => a.title],
+    ['ENABLED', (a) => (a.enabled ? 'yes' : 'no')],
+  ],
+};
+
+const configView: View = {
+  id: (c) => c.id,
+  columns: [
+    ['CONFIG_ID', (c) => c.id],
+    ['NAME', (c) => c.config_name],
+    ['VALUE', (c) => c.config_value],
+    ['CREATED_AT', (c) => c.created_at],
+  ],
+};
+
+export function addonCommands(program: Command): void {
+  const addons = apiGroup(
+    program,
+    'addons',
+    'Add-ons of the organisation and their configurations',
+    [
+      { verb: 'list', op: 'listAddons', aliases: ['ls'], description: 'The add-on catalog' },
+      { verb: 'installed', op: 'listInstalledAddons' },
+      {
+        verb: 'install',
+        op: 'installAddon',
+        args: ['addonsID'],
+        query: { enable: 'true' },
+        description: 'Install or enable an add-on (--enable false disables it)',
+      },
+      { verb: 'workspaces', op: 'listAddonWorkspaces', args: ['addonsID'] },
+    ],
+    view,
+  ).alias('addon');
+  const configs = addons.command('configs').description('Configurations of an installed add-on');
+  apiCommand(configs, {
+    verb: 'list',
+    op: 'listAddonConfigs',
+    args: ['installedAddonsID', 'configName'],
+    view: configView,
+  });
+  apiCommand(configs, { verb: 'create', op: 'createAddonConfig', args: ['installedAddonsID'], view: configView });
+  apiCommand(configs, { verb: 'delete', op: 'deleteAddonConfig', args: ['installedAddonsID', 'configID'] });
+}

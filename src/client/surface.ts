@@ -1,0 +1,87 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { SuccessEnvelope, ErrorEnvelope } from '../schemas/envelope.js';
+import { apiOperations, type ApiOperations, type OperationSpec } from '../schemas/operations/index.js';
+
+/** One HTTP exchange: status, headers and the envelope, success or error. */
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: SuccessEnvelope<T> | ErrorEnvelope;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** Query parameters besides those the operation declares. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Sent as JSON; a string is sent as it is. */
+  body?: unknown;
+  /** The version_number the change applies to (sent as If-Match). */
+  ifMatch?: number;
+  /** The ETag held (sent as If-None-Match); an unchanged record answers 304 without a body. */
+  ifNoneMatch?: string;
+  idempotencyKey?: string;
+}
+
+/** `'/a/{x}/b/{y}'` → `['x', 'y']`: the path parameters, in order. */
+type PathParams<P> = P extends `${string}{${infer Name}}${infer Rest}` ? [Name, ...PathParams<Rest>] : [];
+type Strings<T extends unknown[]> = { [I in keyof T]: string };
+
+type Part<O, K extends string> = O extends { readonly [P in K]: infer S extends TSchema } ? Static<S> : never;
+/** An argument, optional when every field of its schema is. */
+type Argument<O, K extends string> = [Part<O, K>] extends [never]
+  ? []
+  : object extends Part<O, K>
+    ? [value?: Part<O, K>]
+    : [value: Part<O, K>];
+
+/** A client method: path parameters in order, then the body, then the query, then options. */
+export type ClientMethod<O> = O extends { readonly path: infer P }
+  ? (
+      ...args: [...Strings<PathParams<P>>, ...Argument<O, 'body'>, ...Argument<O, 'query'>, options?: RequestOptions]
+    ) => Promise<ApiResponse<Part<O, 'result'>>>
+  : never;
+
+type Ops = ApiOperations;
+type ClientName<K extends keyof Ops> = Ops[K]['client'];
+type Group<N> = N extends `${infer G}.${string}` ? G : never;
+
+/**
+ * The client's methods, generated from the operation table: `client.<group>.<method>(…)` for
+ * `client: 'group.method'`, and `client.<method>(…)` for the few without a group.
+ */
+export type ClientSurface = {
+  [G in Group<ClientName<keyof Ops>>]: {
+    [K in keyof Ops as ClientName<K> extends `${G}.${infer M}` ? M : never]: ClientMethod<Ops[K]>;
+  };
+} & {
+  [K in keyof Ops as ClientName<K> extends `${string}.${string}` ? never : ClientName<K>]: ClientMethod<Ops[K]>;
+};
+
+/** Sends one request of an operation: its id, its declaration, and the call's path values, body and query. */
+export type Send = (
+  operationId: string,
+  op: OperationSpec,
+  call: { path: string; body?: unknown; query?: Record<string, unknown>; options: RequestOptions },
+) => Promise<ApiResponse<unknown>>;
+
+/** Builds the client's methods from the operation table at run time, as ClientSurface types them. */
+export function buildSurface(send: Send): ClientSurface {
+  const surface: Record<string, unknown> = {};
+  for (const [id, op] of Object.entries(apiOperations) as Array<[string, OperationSpec]>) {
+    const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    const method = (...args: unknown[]) => {
+      const values = args.slice(0, names.length) as string[];
+      let at = names.length;
+      const body = op.body ? args[at++] : undefined;
+      const query = op.query ? (args[at++] as Record<string, unknown> | undefined) : undefined;
+      const options = (args[at] as RequestOptions | undefined) ?? {};
+      let i = 0;
+      const path = op.path.replace(/\{\w+\}/g, () => encodeURIComponent(values[i++] ?? ''));
+      return send(id, op, { path, body, ...(query ? { query } : {}), options });
+    };
+    const [group, name] = op.client.includes('.') ? op.client.split('.') : [undefined, op.client];
+    if (group) ((surface[group] ??= {}) as Record<string, unknown>)[name!] = method;
+    else surface[name!] = method;
+  }
+  return surface as ClientSurface;
+}

@@ -1,0 +1,131 @@
+import type { OperationRecord } from '../schemas/operation.js';
+import { stableStatuses, type WorkspaceStatus } from '../schemas/vocabulary.js';
+import type { WorkspaceRecord } from '../schemas/workspace.js';
+import { AcaciaApiError } from './errors.js';
+import type { ApiResponse } from './surface.js';
+
+/** What waitFor follows: an operation, or a workspace to a stable (or the given) status. */
+export type WaitTarget =
+  | { operation: string }
+  | {
+      workgroup: string;
+      workspace: string;
+      /** The status (or statuses) to wait for; `Deleted` waits until the workspace is gone. */
+      status?: WorkspaceStatus | 'Deleted' | readonly WorkspaceStatus[];
+    };
+
+export interface WaitOptions<T> {
+  /** Give up after this long (default 10 minutes). */
+  timeoutMs?: number;
+  /** Time between reads (default: 100 ms, growing by half each read up to 2 s). */
+  intervalMs?: number;
+  /** Sees every state read, e.g. to show progress. */
+  onProgress?: (state: T) => void;
+}
+
+/** Time as waitFor sees it. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** The wait ran out of time; `last` is the last state read. */
+export class AcaciaWaitTimeoutError extends Error {
+  constructor(
+    readonly target: WaitTarget,
+    readonly timeoutMs: number,
+    readonly last: OperationRecord | WorkspaceRecord | undefined,
+  ) {
+    const what = 'operation' in target ? `operation ${target.operation}` : `workspace ${target.workspace}`;
+    const state =
+      last === undefined ? 'nothing read yet' : 'state' in last ? `state ${last.state}` : `status ${last.status}`;
+    super(`timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${state})`);
+    this.name = 'AcaciaWaitTimeoutError';
+  }
+}
+
+/** The operation followed ended failed; `operation.error` says why. */
+export class AcaciaOperationFailedError extends Error {
+  constructor(readonly operation: OperationRecord) {
+    super(`operation ${operation.id} (${operation.kind}) failed: ${operation.error ?? 'no reason given'}`);
+    this.name = 'AcaciaOperationFailedError';
+  }
+}
+
+/** The workspace followed ended Failed; `workspace.err_message` says why. */
+export class AcaciaWorkspaceFailedError extends Error {
+  constructor(readonly workspace: WorkspaceRecord) {
+    super(`workspace ${workspace.workspace_id} failed: ${workspace.err_message ?? 'no reason given'}`);
+    this.name = 'AcaciaWorkspaceFailedError';
+  }
+}
+
+/** What waitFor needs of the client. */
+interface Reader {
+  operations: { get(id: string): Promise<ApiResponse<OperationRecord>> };
+  workspaces: { get(wg: string, ws: string): Promise<ApiResponse<WorkspaceRecord>> };
+}
+
+/** One read: done with a value, or not yet with the state seen. */
+type Step<T> = { done: true; value: T } | { done: false; state: T | undefined };
+
+export async function waitForChange(
+  client: Reader,
+  target: WaitTarget,
+  options: WaitOptions<OperationRecord> & WaitOptions<WorkspaceRecord>,
+  clock: Clock = systemClock,
+): Promise<OperationRecord | WorkspaceRecord | undefined> {
+  const fail = (response: ApiResponse<unknown>) => new AcaciaApiError(response);
+  const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+  const deadline = clock.now() + timeoutMs;
+  const read = 'operation' in target ? readOperation(client, target, fail) : readWorkspace(client, target, fail);
+  let interval = options.intervalMs ?? 100;
+  let last: OperationRecord | WorkspaceRecord | undefined;
+  for (;;) {
+    const step = await read();
+    if (step.done) return step.value;
+    last = step.state;
+    if (last !== undefined) options.onProgress?.(last as OperationRecord & WorkspaceRecord);
+    const left = deadline - clock.now();
+    if (left <= 0) throw new AcaciaWaitTimeoutError(target, timeoutMs, last);
+    await clock.sleep(Math.min(interval, left));
+    if (options.intervalMs === undefined) interval = Math.min(interval * 1.5, 2000);
+  }
+}
+
+function readOperation(
+  client: Reader,
+  target: { operation: string },
+  fail: (response: ApiResponse<unknown>) => Error,
+): () => Promise<Step<OperationRecord>> {
+  return async () => {
+    const res = await client.operations.get(target.operation);
+    if (res.status !== 200 || res.body.Error) throw fail(res);
+    const op = res.body.Result;
+    if (op.state === 'failed') throw new AcaciaOperationFailedError(op);
+    return op.state === 'succeeded' ? { done: true, value: op } : { done: false, state: op };
+  };
+}
+
+function readWorkspace(
+  client: Reader,
+  target: Extract<WaitTarget, { workspace: string }>,
+  fail: (response: ApiResponse<unknown>) => Error,
+): () => Promise<Step<WorkspaceRecord | undefined>> {
+  const wanted = target.status === undefined ? undefined : ([] as string[]).concat(target.status);
+  return async () => {
+    const res = await client.workspaces.get(target.workgroup, target.workspace);
+    if (res.status === 404 && wanted?.includes('Deleted')) return { done: true, value: undefined };
+    if (res.status !== 200 || res.body.Error) throw fail(res);
+    const ws = res.body.Result;
+    const reached = wanted ? wanted.includes(ws.status) : stableStatuses.includes(ws.status);
+    if (reached) return { done: true, value: ws };
+    if (ws.status === 'Failed') throw new AcaciaWorkspaceFailedError(ws);
+    return { done: false, state: ws };
+  };
+}

@@ -1,0 +1,263 @@
+import { checkValue } from './attribute-values.js';
+import type { AttributeDecl, EdgeDecl, VertexDecl } from './gsql-ast.js';
+import {
+  attributeTypeNames,
+  primaryIdTypeNames,
+  type AttributeDef,
+  type AttributeTypeName,
+  type EdgeTypeDef,
+  type GraphDef,
+  type PrimaryIdTypeName,
+  type VertexTypeDef,
+} from './schema-types.js';
+
+/** A schema change the catalog refuses; the message is what GSQL prints. */
+export class CatalogError extends Error {}
+
+export interface StoredVertexType extends VertexTypeDef {
+  id: number;
+}
+export interface StoredEdgeType extends EdgeTypeDef {
+  id: number;
+}
+
+/** An edge type as seen under one of its names: the forward name, or the reverse name of a directed edge. */
+export interface EdgeView {
+  /** The name the caller used. */
+  name: string;
+  type: StoredEdgeType;
+  /** True when `name` is the reverse edge: its rows are read from TO to FROM. */
+  reversed: boolean;
+}
+
+/** The schema of one store, held in memory by the process that serves it. */
+export class Catalog {
+  readonly vertexTypes = new Map<string, StoredVertexType>();
+  readonly edgeTypes = new Map<string, StoredEdgeType>();
+  readonly graphs = new Map<string, GraphDef>();
+  /** Reverse edge name → forward edge type name. */
+  readonly reverseNames = new Map<string, string>();
+  readonly vertexTypesById = new Map<number, StoredVertexType>();
+  readonly edgeTypesById = new Map<number, StoredEdgeType>();
+
+  constructor(
+    vertexTypes: StoredVertexType[],
+    edgeTypes: StoredEdgeType[],
+    graphs: GraphDef[],
+    /** Bumped by every schema change; REST++ reports it as `version.schema`. */
+    readonly version: number,
+  ) {
+    for (const v of vertexTypes) {
+      this.vertexTypes.set(v.name, v);
+      this.vertexTypesById.set(v.id, v);
+    }
+    for (const e of edgeTypes) {
+      this.edgeTypes.set(e.name, e);
+      this.edgeTypesById.set(e.id, e);
+      if (e.reverse) this.reverseNames.set(e.reverse, e.name);
+    }
+    for (const g of graphs) this.graphs.set(g.name, g);
+  }
+
+  /** What already uses a name, if anything: GSQL names share one space. */
+  nameUser(name: string): string | undefined {
+    if (this.vertexTypes.has(name)) return 'vertex type';
+    if (this.edgeTypes.has(name)) return 'edge type';
+    if (this.reverseNames.has(name)) return 'reverse edge type';
+    if (this.graphs.has(name)) return 'graph';
+    return undefined;
+  }
+
+  /** A vertex type of a graph, or undefined when the graph does not hold it. */
+  vertexTypeIn(graph: GraphDef, name: string): StoredVertexType | undefined {
+    return graph.vertexTypes.includes(name) ? this.vertexTypes.get(name) : undefined;
+  }
+
+  /** An edge type of a graph under either of its names. */
+  edgeViewIn(graph: GraphDef, name: string): EdgeView | undefined {
+    const forward = this.reverseNames.get(name);
+    const typeName = forward ?? name;
+    if (!graph.edgeTypes.includes(typeName)) return undefined;
+    const type = this.edgeTypes.get(typeName);
+    return type && { name, type, reversed: forward !== undefined };
+  }
+
+  /** Every edge name of a graph: each forward type, followed by its reverse when it has one. */
+  edgeViewsOf(graph: GraphDef): EdgeView[] {
+    const views: EdgeView[] = [];
+    for (const name of graph.edgeTypes) {
+      const type = this.edgeTypes.get(name);
+      if (!type) continue;
+      views.push({ name, type, reversed: false });
+      if (type.reverse) views.push({ name: type.reverse, type, reversed: true });
+    }
+    return views;
+  }
+}
+
+/** Names beginning with two underscores are kept for the system (and `__proto__` would break maps). */
+function checkName(name: string, what: string): void {
+  if (name.startsWith('__'))
+    throw new CatalogError(`The ${what} name ${name} is reserved: names may not begin with "__".`);
+}
+
+function checkAttributes(decls: AttributeDecl[], owner: string): AttributeDef[] {
+  const seen = new Set<string>();
+  return decls.map((d) => {
+    checkName(d.name, 'attribute');
+    if (seen.has(d.name)) throw new CatalogError(`The attribute ${d.name} is declared more than once in ${owner}.`);
+    seen.add(d.name);
+    if (!(attributeTypeNames as readonly string[]).includes(d.type))
+      throw new CatalogError(
+        `The attribute type ${d.type} of ${d.name} is not supported; use one of ${attributeTypeNames.join(', ')}.`,
+      );
+    const type = d.type as AttributeTypeName;
+    const attr: AttributeDef = { name: d.name, type };
+    if (d.default) {
+      const checked = checkValue(type, d.default.value);
+      if (!checked.ok) throw new CatalogError(`The DEFAULT of ${d.name} does not fit: ${checked.reason}.`);
+      attr.default = checked.value;
+    }
+    return attr;
+  });
+}
+
+function checkPrimaryIdType(type: string, name: string): PrimaryIdTypeName {
+  if (!(primaryIdTypeNames as readonly string[]).includes(type))
+    throw new CatalogError(
+      `The primary id ${name} has type ${type}; a primary id must be one of ${primaryIdTypeNames.join(', ')}.`,
+    );
+  return type as PrimaryIdTypeName;
+}
+
+function checkNewName(catalog: Catalog, name: string): void {
+  checkName(name, 'type or graph');
+  const user = catalog.nameUser(name);
+  if (user) throw new CatalogError(`The name ${name} is already used by a ${user}.`);
+}
+
+/** `CREATE VERTEX` → the vertex type to store, or a CatalogError naming what is wrong. */
+export function vertexTypeFromDecl(catalog: Catalog, decl: VertexDecl): VertexTypeDef {
+  checkNewName(catalog, decl.name);
+  const options: Record<string, string> = {};
+  for (const [key, value] of Object.entries(decl.options)) {
+    if (key !== 'STATS' && key !== 'PRIMARY_ID_AS_ATTRIBUTE')
+      throw new CatalogError(`The vertex option ${key} is not supported; use STATS or PRIMARY_ID_AS_ATTRIBUTE.`);
+    options[key] = value;
+  }
+  const asAttribute = (options.PRIMARY_ID_AS_ATTRIBUTE ?? 'false').toLowerCase();
+  if (asAttribute !== 'true' && asAttribute !== 'false')
+    throw new CatalogError('PRIMARY_ID_AS_ATTRIBUTE must be "true" or "false".');
+  const config = { STATS: options.STATS ?? 'OUTDEGREE_BY_EDGETYPE', PRIMARY_ID_AS_ATTRIBUTE: asAttribute };
+
+  if (decl.primaryId && decl.primaryKey !== undefined)
+    throw new CatalogError(`The vertex type ${decl.name} declares both PRIMARY_ID and PRIMARY KEY.`);
+  if (decl.primaryId) {
+    checkName(decl.primaryId.name, 'primary id');
+    const idType = checkPrimaryIdType(decl.primaryId.type, decl.primaryId.name);
+    const attributes = checkAttributes(decl.attributes, decl.name);
+    if (attributes.some((a) => a.name === decl.primaryId!.name))
+      throw new CatalogError(`The attribute ${decl.primaryId.name} has the name of the primary id.`);
+    if (asAttribute === 'true') attributes.unshift({ name: decl.primaryId.name, type: idType, isPrimaryKey: true });
+    return {
+      name: decl.name,
+      primaryId: { name: decl.primaryId.name, type: idType },
+      primaryKeyForm: false,
+      attributes,
+      config,
+    };
+  }
+  if (decl.primaryKey === undefined)
+    throw new CatalogError(`The vertex type ${decl.name} needs a PRIMARY_ID or a PRIMARY KEY.`);
+  const attributes = checkAttributes(decl.attributes, decl.name);
+  const key = attributes.find((a) => a.name === decl.primaryKey);
+  if (!key) throw new CatalogError(`The PRIMARY KEY ${decl.primaryKey} is not an attribute of ${decl.name}.`);
+  const idType = checkPrimaryIdType(key.type, key.name);
+  if (key.default !== undefined) throw new CatalogError(`The PRIMARY KEY ${key.name} cannot have a DEFAULT.`);
+  key.isPrimaryKey = true;
+  return {
+    name: decl.name,
+    primaryId: { name: key.name, type: idType },
+    primaryKeyForm: true,
+    attributes,
+    config: { ...config, PRIMARY_ID_AS_ATTRIBUTE: 'true' },
+  };
+}
+
+/** `CREATE … EDGE` → the edge type to store. */
+export function edgeTypeFromDecl(catalog: Catalog, decl: EdgeDecl): EdgeTypeDef {
+  checkNewName(catalog, decl.name);
+  for (const { from, to } of decl.pairs)
+    for (const v of [from, to])
+      if (!catalog.vertexTypes.has(v)) throw new CatalogError(`The vertex type ${v} does not exist.`);
+  const def: EdgeTypeDef = {
+    name: decl.name,
+    directed: decl.directed,
+    pairs: decl.pairs,
+    attributes: checkAttributes(decl.attributes, decl.name),
+  };
+  for (const [key, value] of Object.entries(decl.options)) {
+    if (key !== 'REVERSE_EDGE') throw new CatalogError(`The edge option ${key} is not supported; use REVERSE_EDGE.`);
+    if (!decl.directed) throw new CatalogError(`The undirected edge type ${decl.name} cannot have a REVERSE_EDGE.`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) throw new CatalogError(`The REVERSE_EDGE name ${value} is not valid.`);
+    if (value === decl.name) throw new CatalogError(`The REVERSE_EDGE of ${decl.name} needs a name of its own.`);
+    checkNewName(catalog, value);
+    def.reverse = value;
+  }
+  return def;
+}
+
+/** `CREATE GRAPH g (…)` → the graph, each edge type needing its vertex types in the graph too. */
+export function graphFromStatement(catalog: Catalog, name: string, all: boolean, types: string[]): GraphDef {
+  checkNewName(catalog, name);
+  if (all) return { name, vertexTypes: [...catalog.vertexTypes.keys()], edgeTypes: [...catalog.edgeTypes.keys()] };
+  const graph: GraphDef = { name, vertexTypes: [], edgeTypes: [] };
+  for (const t of types) {
+    if (catalog.vertexTypes.has(t)) {
+      if (!graph.vertexTypes.includes(t)) graph.vertexTypes.push(t);
+    } else if (catalog.edgeTypes.has(t)) {
+      if (!graph.edgeTypes.includes(t)) graph.edgeTypes.push(t);
+    } else if (catalog.reverseNames.has(t)) {
+      const forward = catalog.reverseNames.get(t)!;
+      if (!graph.edgeTypes.includes(forward)) graph.edgeTypes.push(forward);
+    } else {
+      throw new CatalogError(`The vertex or edge type ${t} does not exist.`);
+    }
+  }
+  for (const e of graph.edgeTypes)
+    for (const { from, to } of catalog.edgeTypes.get(e)!.pairs)
+      for (const v of [from, to])
+        if (!graph.vertexTypes.includes(v))
+          throw new CatalogError(`The edge type ${e} needs the vertex type ${v} in the graph.`);
+  return graph;
+}
+
+/** Refuses to drop a vertex type that an edge type or a graph still uses. */
+export function checkDropVertex(catalog: Catalog, names: string[]): void {
+  for (const name of names) {
+    if (!catalog.vertexTypes.has(name)) throw new CatalogError(`The vertex type ${name} does not exist.`);
+    for (const e of catalog.edgeTypes.values())
+      if (!names.includes(e.name) && e.pairs.some((p) => p.from === name || p.to === name))
+        throw new CatalogError(`The vertex type ${name} is used by the edge type ${e.name}; drop that first.`);
+    for (const g of catalog.graphs.values())
+      if (g.vertexTypes.includes(name))
+        throw new CatalogError(`The vertex type ${name} is used by the graph ${g.name}; drop the graph first.`);
+  }
+}
+
+/** Refuses to drop an edge type that a graph still uses. */
+export function checkDropEdge(catalog: Catalog, names: string[]): void {
+  for (const name of names) {
+    if (!catalog.edgeTypes.has(name)) {
+      const forward = catalog.reverseNames.get(name);
+      throw new CatalogError(
+        forward
+          ? `${name} is the reverse edge of ${forward}; drop ${forward} instead.`
+          : `The edge type ${name} does not exist.`,
+      );
+    }
+    for (const g of catalog.graphs.values())
+      if (g.edgeTypes.includes(name))
+        throw new CatalogError(`The edge type ${name} is used by the graph ${g.name}; drop the graph first.`);
+  }
+}

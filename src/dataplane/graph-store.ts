@@ -1,0 +1,199 @@
+import type Database from 'better-sqlite3';
+import { idAsAttribute, typeDefault } from './attribute-values.js';
+import { Catalog, type StoredEdgeType, type StoredVertexType } from './catalog.js';
+import { DataPlaneError, fail } from './errors.js';
+import type { AttributeValue, EdgeTypeDef, GraphDef, VertexTypeDef } from './schema-types.js';
+import { openStoreFile } from './store-file.js';
+
+export interface StoreCounts {
+  vertex_count: number;
+  edge_count: number;
+  /** Bytes of the store's live pages: vertices, edges, their indexes and the schema. */
+  graph_topology_size_bytes: number;
+}
+
+/**
+ * A graph store open in the process that serves it: the schema in memory, the data in SQLite.
+ * Every write runs in one transaction, so a refused request changes nothing.
+ */
+export class GraphStore {
+  catalog!: Catalog;
+  private dataVersion = -1;
+  private readonly dataVersionStmt: Database.Statement;
+
+  private constructor(
+    readonly db: Database.Database,
+    readonly readOnly: boolean,
+  ) {
+    this.dataVersionStmt = db.prepare('PRAGMA data_version').pluck();
+    this.refresh();
+  }
+
+  static open(file: string, opts: { readOnly?: boolean } = {}): GraphStore {
+    return new GraphStore(openStoreFile(file, opts), opts.readOnly ?? false);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Reloads the schema when another connection changed the file (a restore while the process
+   * runs); SQLite's data_version moves only for other connections' commits, so this is cheap.
+   */
+  refresh(): void {
+    const version = this.dataVersionStmt.get() as number;
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    this.catalog = this.loadCatalog();
+  }
+
+  private loadCatalog(): Catalog {
+    const rows = (table: string) =>
+      this.db.prepare(`SELECT id, definition FROM ${table} ORDER BY id`).all() as { id: number; definition: string }[];
+    const vertexTypes = rows('vertex_types').map((r) => ({ ...(JSON.parse(r.definition) as VertexTypeDef), id: r.id }));
+    const edgeTypes = rows('edge_types').map((r) => ({ ...(JSON.parse(r.definition) as EdgeTypeDef), id: r.id }));
+    const graphs = (this.db.prepare('SELECT definition FROM graphs ORDER BY rowid').pluck().all() as string[]).map(
+      (d) => JSON.parse(d) as GraphDef,
+    );
+    const version = Number(this.db.prepare(`SELECT value FROM store_meta WHERE key = 'catalog_version'`).pluck().get());
+    return new Catalog(vertexTypes, edgeTypes, graphs, version);
+  }
+
+  /** Runs `fn` in one write transaction; refused outright on a read-only store. */
+  write<T>(fn: () => T): T {
+    if (this.readOnly)
+      throw new DataPlaneError('readOnly', 'This graph is read-only: it serves a snapshot and refuses writes.');
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** A schema change: `fn` writes the catalog tables, then the version moves and the schema reloads. */
+  changeSchema(fn: () => void): void {
+    this.write(() => {
+      fn();
+      this.db.prepare(`UPDATE store_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'catalog_version'`).run();
+    });
+    this.catalog = this.loadCatalog();
+  }
+
+  createVertexType(def: VertexTypeDef): void {
+    this.changeSchema(() => {
+      this.db.prepare('INSERT INTO vertex_types (name, definition) VALUES (?, ?)').run(def.name, JSON.stringify(def));
+    });
+  }
+
+  createEdgeType(def: EdgeTypeDef): void {
+    this.changeSchema(() => {
+      this.db.prepare('INSERT INTO edge_types (name, definition) VALUES (?, ?)').run(def.name, JSON.stringify(def));
+    });
+  }
+
+  createGraph(def: GraphDef): void {
+    this.changeSchema(() => {
+      this.db.prepare('INSERT INTO graphs (name, definition) VALUES (?, ?)').run(def.name, JSON.stringify(def));
+    });
+  }
+
+  dropGraph(name: string): void {
+    this.changeSchema(() => {
+      this.db.prepare('DELETE FROM graphs WHERE name = ?').run(name);
+    });
+  }
+
+  /** Drops vertex types and their vertices (the caller checked nothing uses them). */
+  dropVertexTypes(names: string[]): void {
+    this.changeSchema(() => {
+      for (const name of names) {
+        const type = this.catalog.vertexTypes.get(name)!;
+        this.db.prepare('DELETE FROM vertices WHERE type_id = ?').run(type.id);
+        this.db.prepare('DELETE FROM vertex_types WHERE id = ?').run(type.id);
+      }
+    });
+  }
+
+  dropEdgeTypes(names: string[]): void {
+    this.changeSchema(() => {
+      for (const name of names) {
+        const type = this.catalog.edgeTypes.get(name)!;
+        this.db.prepare('DELETE FROM edges WHERE type_id = ?').run(type.id);
+        this.db.prepare('DELETE FROM edge_types WHERE id = ?').run(type.id);
+      }
+    });
+  }
+
+  /** `DROP ALL`: every graph, type and row. */
+  dropAll(): void {
+    this.changeSchema(() => {
+      for (const table of ['edges', 'vertices', 'graphs', 'edge_types', 'vertex_types'])
+        this.db.prepare(`DELETE FROM ${table}`).run();
+    });
+  }
+
+  /** `CLEAR GRAPH STORE`: every vertex and edge; the schema stays. */
+  clearData(): void {
+    this.write(() => {
+      this.db.prepare('DELETE FROM edges').run();
+      this.db.prepare('DELETE FROM vertices').run();
+    });
+  }
+
+  /** The graph named in a URL, or REST-1004 as TigerGraph words it. */
+  graph(name: string | undefined, url: string): GraphDef {
+    if (name === undefined) {
+      // `POST /graph` without a name means the only graph, as on a single-graph server.
+      if (this.catalog.graphs.size === 1) return [...this.catalog.graphs.values()][0]!;
+      return fail(
+        'graphNotFound',
+        `A graph name is required in the url = '${url}' when the store holds several graphs.`,
+      );
+    }
+    const graph = this.catalog.graphs.get(name);
+    return (
+      graph ??
+      fail(
+        'graphNotFound',
+        `The graph name '${name}' parsed from the url = '${url}' is not found, please provide a valid graph name.`,
+      )
+    );
+  }
+
+  /** A vertex type of the graph, or REST-30000 as TigerGraph words it. */
+  vertexType(graph: GraphDef, name: string): StoredVertexType {
+    return (
+      this.catalog.vertexTypeIn(graph, name) ??
+      fail(
+        'invalidPayload',
+        `The input parameter vertex_type = '${name}' is not a valid vertex type in graph '${graph.name}'.`,
+      )
+    );
+  }
+
+  /** The attribute values of a vertex that is new: defaults, and its id where the id is an attribute. */
+  defaultVertexAttributes(type: StoredVertexType, id: string): Record<string, AttributeValue> {
+    const attrs: Record<string, AttributeValue> = {};
+    for (const a of type.attributes)
+      attrs[a.name] = a.isPrimaryKey ? idAsAttribute(type.primaryId.type, id) : (a.default ?? typeDefault(a.type));
+    return attrs;
+  }
+
+  defaultEdgeAttributes(type: StoredEdgeType): Record<string, AttributeValue> {
+    const attrs: Record<string, AttributeValue> = {};
+    for (const a of type.attributes) attrs[a.name] = a.default ?? typeDefault(a.type);
+    return attrs;
+  }
+
+  counts(): StoreCounts {
+    return readCounts(this.db);
+  }
+}
+
+/** Counts from the data; works on any connection to a store file. */
+export function readCounts(db: Database.Database): StoreCounts {
+  const one = (sql: string) => Number(db.prepare(sql).pluck().get());
+  const pageSize = one('PRAGMA page_size');
+  return {
+    vertex_count: one('SELECT count(*) FROM vertices'),
+    edge_count: one('SELECT count(*) FROM edges'),
+    graph_topology_size_bytes: (one('PRAGMA page_count') - one('PRAGMA freelist_count')) * pageSize,
+  };
+}

@@ -1,0 +1,160 @@
+import type { Catalog } from './catalog.js';
+import {
+  CatalogError,
+  checkDropEdge,
+  checkDropVertex,
+  edgeTypeFromDecl,
+  graphFromStatement,
+  vertexTypeFromDecl,
+} from './catalog.js';
+import { DataPlaneError } from './errors.js';
+import type { GraphStore } from './graph-store.js';
+import { GsqlSyntaxError, parseGsql, type Statement } from './gsql-parser.js';
+import { edgeDdl, graphDdl, lsText, vertexDdl } from './schema-json.js';
+
+/** GSQL's client exit codes, printed on the last line of a failed request. */
+const SYNTAX_ERROR = 211;
+const RUNTIME_ERROR = 212;
+
+export interface GsqlResult {
+  /** The text GSQL prints, one line per message. */
+  output: string;
+  ok: boolean;
+}
+
+/** Why a statement is refused, in the words pyTigerGraph's `gsql()` looks for. */
+function failureText(st: Statement, reason: string): string {
+  switch (st.kind) {
+    case 'createVertex':
+      return `Semantic Check Fails: ${reason}\nFailed to create vertex types: [${st.decl.name}].`;
+    case 'createEdge':
+      return `Semantic Check Fails: ${reason}\nFailed to create edge types: [${st.decl.name}].`;
+    case 'createGraph':
+      return `Semantic Check Fails: ${reason}\nThe graph ${st.name} could not be created!`;
+    default:
+      return `Semantic Check Fails: ${reason}`;
+  }
+}
+
+const unsupportedReason = (what: string) =>
+  `${what} is not supported by this data plane. Installed and interpreted queries, loading jobs and schema ` +
+  `change jobs are out of scope: load data with POST /restpp/graph/{graph} and read it with the REST++ endpoints.`;
+
+class Session {
+  graph: string | undefined;
+  constructor(
+    private readonly store: GraphStore,
+    graph: string | undefined,
+  ) {
+    this.graph = graph;
+  }
+
+  private get catalog(): Catalog {
+    return this.store.catalog;
+  }
+
+  /** Runs one statement and returns what GSQL prints for it; throws CatalogError to stop. */
+  run(st: Statement): string {
+    const { store } = this;
+    switch (st.kind) {
+      case 'createVertex':
+        store.createVertexType(vertexTypeFromDecl(this.catalog, st.decl));
+        return `Successfully created vertex types: [${st.decl.name}].`;
+      case 'createEdge':
+        store.createEdgeType(edgeTypeFromDecl(this.catalog, st.decl));
+        return `Successfully created edge types: [${st.decl.name}].`;
+      case 'createGraph':
+        store.createGraph(graphFromStatement(this.catalog, st.name, st.all, st.types));
+        return `The graph ${st.name} is created.`;
+      case 'useGraph':
+        if (!this.catalog.graphs.has(st.name)) throw new CatalogError(`The graph ${st.name} does not exist.`);
+        this.graph = st.name;
+        return `Using graph '${st.name}'`;
+      case 'useGlobal':
+        this.graph = undefined;
+        return 'Using global scope.';
+      case 'dropVertex':
+        checkDropVertex(this.catalog, st.names);
+        store.dropVertexTypes(st.names);
+        return `Successfully dropped vertex types: [${st.names.join(', ')}].`;
+      case 'dropEdge':
+        checkDropEdge(this.catalog, st.names);
+        store.dropEdgeTypes(st.names);
+        return `Successfully dropped edge types: [${st.names.join(', ')}].`;
+      case 'dropGraph':
+        if (!this.catalog.graphs.has(st.name)) throw new CatalogError(`The graph ${st.name} does not exist.`);
+        store.dropGraph(st.name);
+        if (this.graph === st.name) this.graph = undefined;
+        return `The graph ${st.name} is dropped.`;
+      case 'dropAll':
+        store.dropAll();
+        this.graph = undefined;
+        return 'Everything is dropped.';
+      case 'clearGraphStore':
+        store.clearData();
+        return 'Successfully cleared graph store.';
+      case 'ls':
+        return this.ls();
+      case 'show':
+        return this.show(st.what, st.name);
+      case 'unsupported':
+        throw new CatalogError(unsupportedReason(st.what));
+    }
+  }
+
+  private ls(): string {
+    const graph = this.graph === undefined ? undefined : this.catalog.graphs.get(this.graph);
+    if (!graph) return lsText(this.catalog);
+    const lines = [`---- Graph ${graph.name}`, 'Vertex Types:'];
+    for (const v of graph.vertexTypes) lines.push(`  - ${vertexDdl(this.catalog.vertexTypes.get(v)!)}`);
+    lines.push('Edge Types:');
+    for (const e of graph.edgeTypes) lines.push(`  - ${edgeDdl(this.catalog.edgeTypes.get(e)!)}`);
+    return lines.join('\n');
+  }
+
+  private show(what: 'GRAPH' | 'VERTEX' | 'EDGE', name: string): string {
+    const c = this.catalog;
+    const pick = <T>(map: Map<string, T>, label: string): T[] => {
+      if (name === '*') return [...map.values()];
+      const one = map.get(name);
+      if (!one) throw new CatalogError(`The ${label} ${name} does not exist.`);
+      return [one];
+    };
+    const lines =
+      what === 'GRAPH'
+        ? pick(c.graphs, 'graph').map((g) => `  - ${graphDdl(c, g)}`)
+        : what === 'VERTEX'
+          ? pick(c.vertexTypes, 'vertex type').map((v) => `  - ${vertexDdl(v)}`)
+          : pick(c.edgeTypes, 'edge type').map((e) => `  - ${edgeDdl(e)}`);
+    return lines.join('\n');
+  }
+}
+
+/**
+ * Runs a GSQL request: every statement is parsed first (a syntax error runs none), then each
+ * runs in order and the first refusal stops the rest, earlier statements staying applied.
+ */
+export function runGsql(store: GraphStore, text: string, opts: { graph?: string } = {}): GsqlResult {
+  let statements: Statement[];
+  try {
+    statements = parseGsql(text);
+  } catch (err) {
+    if (!(err instanceof GsqlSyntaxError)) throw err;
+    return { ok: false, output: `Syntax Error: ${err.message}\n__GSQL__RETURN__CODE__,${SYNTAX_ERROR}` };
+  }
+  const session = new Session(store, opts.graph);
+  const lines: string[] = [];
+  for (const st of statements) {
+    try {
+      const out = session.run(st);
+      if (out) lines.push(out);
+    } catch (err) {
+      if (err instanceof CatalogError) lines.push(failureText(st, err.message));
+      else if (err instanceof DataPlaneError) lines.push(failureText(st, err.message));
+      else throw err;
+      lines.push(`__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`);
+      return { ok: false, output: lines.join('\n') };
+    }
+  }
+  return { ok: true, output: lines.join('\n') };
+}

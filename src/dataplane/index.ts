@@ -1,0 +1,16 @@
+/**
+ * The data plane: a graph store per file and the process that serves it over a documented
+ * subset of TigerGraph's REST++ and GSQL (docs/data-plane.md). This is what drivers and the
+ * gateway use; nothing here depends on the control plane.
+ */
+export { DATA_PLANE_SECRET_HEADER } from './http-server.js';
+export {
+  DataPlaneStartError,
+  isPidAlive,
+  startDataPlane,
+  stopPid,
+  type DataPlaneProcess,
+  type StartOptions,
+} from './launcher.js';
+export { readStoreStats, restoreStore, snapshotStore, type StoreStats } from './snapshot.js';
+export { versionText } from './version-text.js';

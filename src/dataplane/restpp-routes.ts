@@ -1,0 +1,229 @@
+import { runBuiltin } from './builtins.js';
+import {
+  countEdges,
+  deleteEdges,
+  queryEdges,
+  readEdgeQuery,
+  targetTypeOf,
+  viewsFrom,
+  type EdgeSelection,
+} from './edge-ops.js';
+import { DataPlaneError, fail } from './errors.js';
+import {
+  restppVersion,
+  route,
+  sendJson,
+  sendResults,
+  streamResults,
+  type RequestContext,
+  type Router,
+} from './http-server.js';
+import { parseFlag } from './query-params.js';
+import { storeStats } from './snapshot.js';
+import { planUpsert } from './upsert-plan.js';
+import { versionText } from './version-text.js';
+import { writeUpsert } from './upsert-write.js';
+import {
+  countVertices,
+  deleteVertex,
+  deleteVertices,
+  getVertex,
+  readVertexQuery,
+  urlVertexId,
+  vertexBatches,
+  vertexJson,
+} from './vertex-ops.js';
+import type { StoredVertexType } from './catalog.js';
+
+/** REST++ is served under `/restpp` (TigerGraph 4, one port) and at the root (3.x port 9000 layout). */
+const prefixes = ['/restpp', ''];
+
+const p = (ctx: RequestContext, name: string): string => ctx.params[name]!;
+
+async function jsonBody(ctx: RequestContext): Promise<unknown> {
+  const text = (await ctx.body()).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fail('invalidJson', 'The request body is not valid JSON.');
+  }
+}
+
+function graphOf(ctx: RequestContext) {
+  return ctx.store.graph(ctx.params.graph, ctx.path);
+}
+
+function vertexNotFound(type: StoredVertexType, id: string): never {
+  throw new DataPlaneError(
+    'vertexNotFound',
+    `The input vertex id '${id}' is not a valid vertex id for vertex type = ${type.name}.`,
+  );
+}
+
+async function upsert(ctx: RequestContext): Promise<void> {
+  const graph = graphOf(ctx);
+  const body = await jsonBody(ctx);
+  const plan = planUpsert(ctx.store, graph, body);
+  const result = writeUpsert(ctx.store, plan, {
+    newVertexOnly: parseFlag(ctx.query.new_vertex_only, 'new_vertex_only'),
+    updateVertexOnly: parseFlag(ctx.query.update_vertex_only, 'update_vertex_only'),
+    vertexMustExist: parseFlag(ctx.query.vertex_must_exist, 'vertex_must_exist'),
+  });
+  sendResults(ctx, [result]);
+}
+
+async function listVertices(ctx: RequestContext): Promise<void> {
+  const { store } = ctx;
+  const type = store.vertexType(graphOf(ctx), p(ctx, 'vtype'));
+  const q = readVertexQuery(type, ctx.query);
+  if (parseFlag(ctx.query.count_only, 'count_only'))
+    return sendResults(ctx, [{ v_type: type.name, count: countVertices(store, type, q.conditions) }]);
+  await streamResults(ctx, vertexBatches(store, type, q));
+}
+
+function removeVertices(ctx: RequestContext): void {
+  const type = ctx.store.vertexType(graphOf(ctx), p(ctx, 'vtype'));
+  const deleted = deleteVertices(ctx.store, type, readVertexQuery(type, { ...ctx.query, select: undefined }));
+  sendResults(ctx, { v_type: type.name, deleted_vertices: deleted });
+}
+
+function readVertex(ctx: RequestContext): void {
+  const type = ctx.store.vertexType(graphOf(ctx), p(ctx, 'vtype'));
+  const id = urlVertexId(type, p(ctx, 'vid'));
+  const { select } = readVertexQuery(type, { select: ctx.query.select });
+  const attrs = getVertex(ctx.store, type, id);
+  if (attrs === undefined) vertexNotFound(type, id);
+  sendResults(ctx, [JSON.parse(vertexJson(type, id, attrs, select))]);
+}
+
+function removeVertex(ctx: RequestContext): void {
+  const type = ctx.store.vertexType(graphOf(ctx), p(ctx, 'vtype'));
+  const deleted = deleteVertex(ctx.store, type, urlVertexId(type, p(ctx, 'vid')));
+  sendResults(ctx, { v_type: type.name, deleted_vertices: deleted });
+}
+
+/** The edges a URL names, from its source vertex. */
+function edgeSelection(ctx: RequestContext): EdgeSelection {
+  const { store } = ctx;
+  const graph = graphOf(ctx);
+  const sourceType = store.vertexType(graph, p(ctx, 'stype'));
+  const source = { type: sourceType, id: urlVertexId(sourceType, p(ctx, 'sid')) };
+  const edgeName = ctx.params.etype;
+  const wildcard = edgeName === '_' && !parseFlag(ctx.query.not_wildcard, 'not_wildcard');
+  let views = viewsFrom(store, graph, sourceType);
+  if (edgeName !== undefined && !wildcard) {
+    const view =
+      store.catalog.edgeViewIn(graph, edgeName) ??
+      fail(
+        'invalidPayload',
+        `The input parameter edge_type = '${edgeName}' is not a valid edge type in graph '${graph.name}'.`,
+      );
+    views = views.filter((v) => v.name === view.name);
+  }
+  if (ctx.params.ttype === undefined) return { source, views };
+  const targetType = targetTypeOf(store, graph, ctx.params.ttype);
+  const targetId = ctx.params.tid === undefined ? undefined : urlVertexId(targetType, ctx.params.tid);
+  return { source, views, target: { type: targetType, id: targetId } };
+}
+
+function listEdges(ctx: RequestContext): void {
+  const sel = edgeSelection(ctx);
+  if (getVertex(ctx.store, sel.source.type, sel.source.id) === undefined)
+    throw new DataPlaneError(
+      'vertexNotFound',
+      `The from_vertex_id '${sel.source.id}' is not a valid vertex id for vertex type = ${sel.source.type.name}.`,
+    );
+  const q = readEdgeQuery(sel.views, ctx.query);
+  if (parseFlag(ctx.query.count_only, 'count_only')) return sendResults(ctx, countEdges(ctx.store, sel, q));
+  sendResults(
+    ctx,
+    queryEdges(ctx.store, sel, q).map((e) => e.out),
+  );
+}
+
+function removeEdges(ctx: RequestContext): void {
+  const sel = edgeSelection(ctx);
+  sendResults(ctx, deleteEdges(ctx.store, sel, readEdgeQuery(sel.views, { ...ctx.query, select: undefined })));
+}
+
+/** `POST /builtins/{graph}`: the statistics functions. */
+async function builtins(ctx: RequestContext): Promise<void> {
+  const graph = graphOf(ctx);
+  const outcome = runBuiltin(ctx.store, graph, await jsonBody(ctx));
+  if ('skipped' in outcome)
+    // TigerGraph answers "nothing to report" as an error that is not a failure; pyTigerGraph reads it so.
+    return sendJson(ctx.res, 200, {
+      version: restppVersion(ctx.store),
+      error: true,
+      message: outcome.skipped,
+      code: 'REST-30000',
+    });
+  sendResults(ctx, outcome.results);
+}
+
+function queriesNotSupported(ctx: RequestContext): void {
+  ctx.req.resume();
+  fail(
+    'notSupported',
+    'Installed and interpreted GSQL queries are not supported by this data plane. ' +
+      'Use the REST++ vertex and edge endpoints to read data.',
+  );
+}
+
+/** The endpoints this process serves, in the shape of `GET /endpoints`. */
+function endpoints(ctx: RequestContext): void {
+  const list = [
+    'GET /echo',
+    'POST /echo',
+    'GET /version',
+    'GET /endpoints',
+    'POST /graph/{graph_name}',
+    'GET /graph/{graph_name}/vertices/{vertex_type}',
+    'DELETE /graph/{graph_name}/vertices/{vertex_type}',
+    'GET /graph/{graph_name}/vertices/{vertex_type}/{vertex_id}',
+    'DELETE /graph/{graph_name}/vertices/{vertex_type}/{vertex_id}',
+    'DELETE /graph/{graph_name}/delete_by_type/vertices/{vertex_type}',
+    'GET /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}',
+    'DELETE /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}',
+    'GET /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}' +
+      '/{edge_type}/{target_vertex_type}/{target_vertex_id}',
+    'DELETE /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}' +
+      '/{edge_type}/{target_vertex_type}/{target_vertex_id}',
+    'POST /builtins/{graph_name}',
+  ];
+  sendJson(ctx.res, 200, Object.fromEntries(list.map((e) => [e, { parameters: {} }])));
+}
+
+export function registerRestpp(router: Router): void {
+  const echo = (ctx: RequestContext) => {
+    ctx.req.resume();
+    sendJson(ctx.res, 200, { error: false, message: 'Hello GSQL' });
+  };
+  const on = (
+    method: 'GET' | 'POST' | 'DELETE' | ('GET' | 'POST')[],
+    path: string,
+    handler: (ctx: RequestContext) => unknown,
+  ) => {
+    for (const prefix of prefixes) route(router, method, prefix + path, handler);
+  };
+  on(['GET', 'POST'], '/echo', echo);
+  on('GET', '/version', (ctx) => sendJson(ctx.res, 200, { error: false, message: versionText(ctx.options.tgVersion) }));
+  on('GET', '/endpoints', endpoints);
+  on('GET', '/endpoints/:graph', endpoints);
+  on('POST', '/graph', upsert);
+  on('POST', '/graph/:graph', upsert);
+  on('GET', '/graph/:graph/vertices/:vtype', listVertices);
+  on('DELETE', '/graph/:graph/vertices/:vtype', removeVertices);
+  on('DELETE', '/graph/:graph/delete_by_type/vertices/:vtype', removeVertices);
+  on('GET', '/graph/:graph/vertices/:vtype/:vid', readVertex);
+  on('DELETE', '/graph/:graph/vertices/:vtype/:vid', removeVertex);
+  for (const tail of ['', '/:etype', '/:etype/:ttype', '/:etype/:ttype/:tid']) {
+    on('GET', `/graph/:graph/edges/:stype/:sid${tail}`, listEdges);
+    on('DELETE', `/graph/:graph/edges/:stype/:sid${tail}`, removeEdges);
+  }
+  on('POST', '/builtins/:graph', builtins);
+  on(['GET', 'POST'], '/query/:graph/:query', queriesNotSupported);
+  // Not TigerGraph's: the counts and sizes the control plane shows on the workspace record.
+  route(router, 'GET', '/_dataplane/stats', (ctx) => sendJson(ctx.res, 200, storeStats(ctx.store)));
+  route(router, 'GET', '/api/ping', (ctx) => sendJson(ctx.res, 200, { error: false, message: 'pong', results: {} }));
+}

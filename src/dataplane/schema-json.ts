@@ -1,0 +1,104 @@
+import type { Catalog } from './catalog.js';
+import type { AttributeDef, EdgeTypeDef, GraphDef, VertexTypeDef } from './schema-types.js';
+
+/** Schema as TigerGraph's GSQL server prints it (`getSchema()` and friends parse these shapes). */
+
+function attributeJson(a: AttributeDef): Record<string, unknown> {
+  return {
+    AttributeType: { Name: a.type },
+    AttributeName: a.name,
+    ...(a.default !== undefined ? { DefaultValue: String(a.default) } : {}),
+    IsPrimaryKey: a.isPrimaryKey ?? false,
+  };
+}
+
+export function vertexTypeJson(v: VertexTypeDef): Record<string, unknown> {
+  const asAttribute = v.config.PRIMARY_ID_AS_ATTRIBUTE === 'true';
+  return {
+    Config: { STATS: v.config.STATS ?? 'OUTDEGREE_BY_EDGETYPE', PRIMARY_ID_AS_ATTRIBUTE: asAttribute },
+    // With PRIMARY_ID the id is listed apart from the attributes; in the PRIMARY KEY form it is one of them.
+    Attributes: v.attributes.filter((a) => v.primaryKeyForm || !a.isPrimaryKey).map(attributeJson),
+    PrimaryId: {
+      AttributeType: { Name: v.primaryId.type },
+      AttributeName: v.primaryId.name,
+      PrimaryIdAsAttribute: asAttribute,
+      ...(v.primaryKeyForm ? { IsPrimaryKey: true } : {}),
+    },
+    Name: v.name,
+  };
+}
+
+export function edgeTypeJson(e: EdgeTypeDef): Record<string, unknown> {
+  const single = e.pairs.length === 1;
+  return {
+    IsDirected: e.directed,
+    ToVertexTypeName: single ? e.pairs[0]!.to : '*',
+    Config: e.reverse ? { REVERSE_EDGE: e.reverse } : {},
+    DiscriminatorCount: 0,
+    Attributes: e.attributes.map(attributeJson),
+    FromVertexTypeName: single ? e.pairs[0]!.from : '*',
+    EdgePairs: e.pairs.map((p) => ({ From: p.from, To: p.to })),
+    Name: e.name,
+  };
+}
+
+/** `GET /gsql/v1/schema/graphs/{graph}` → `results`. */
+export function graphSchemaJson(catalog: Catalog, graph: GraphDef): Record<string, unknown> {
+  return {
+    GraphName: graph.name,
+    VertexTypes: graph.vertexTypes.map((n) => vertexTypeJson(catalog.vertexTypes.get(n)!)),
+    EdgeTypes: graph.edgeTypes.map((n) => edgeTypeJson(catalog.edgeTypes.get(n)!)),
+  };
+}
+
+/** `GET /gsql/v1/schema/graphs` → `graphs`: names only, reverse edges listed as edges. */
+export function graphListJson(catalog: Catalog): Record<string, unknown>[] {
+  return [...catalog.graphs.values()].map((g) => ({
+    graphName: g.name,
+    vertices: g.vertexTypes,
+    edges: catalog.edgeViewsOf(g).map((v) => v.name),
+  }));
+}
+
+// The DDL text of `LS` and `SHOW`.
+
+function attributeDdl(a: AttributeDef): string {
+  const dflt =
+    a.default === undefined ? '' : ` DEFAULT ${typeof a.default === 'string' ? JSON.stringify(a.default) : a.default}`;
+  return `${a.name} ${a.type}${dflt}`;
+}
+
+export function vertexDdl(v: VertexTypeDef): string {
+  const parts = v.primaryKeyForm
+    ? v.attributes.map((a) => (a.isPrimaryKey ? `${a.name} ${a.type} PRIMARY KEY` : attributeDdl(a)))
+    : [
+        `PRIMARY_ID ${v.primaryId.name} ${v.primaryId.type}`,
+        ...v.attributes.filter((a) => !a.isPrimaryKey).map(attributeDdl),
+      ];
+  const options = [`STATS="${v.config.STATS ?? 'OUTDEGREE_BY_EDGETYPE'}"`];
+  if (!v.primaryKeyForm) options.push(`PRIMARY_ID_AS_ATTRIBUTE="${v.config.PRIMARY_ID_AS_ATTRIBUTE ?? 'false'}"`);
+  return `VERTEX ${v.name}(${parts.join(', ')}) WITH ${options.join(', ')}`;
+}
+
+export function edgeDdl(e: EdgeTypeDef): string {
+  const ends = e.pairs.map((p) => `FROM ${p.from}, TO ${p.to}`).join('| ');
+  const attrs = e.attributes.map((a) => `, ${attributeDdl(a)}`).join('');
+  const reverse = e.reverse ? ` WITH REVERSE_EDGE="${e.reverse}"` : '';
+  return `${e.directed ? 'DIRECTED' : 'UNDIRECTED'} EDGE ${e.name}(${ends}${attrs})${reverse}`;
+}
+
+export function graphDdl(catalog: Catalog, g: GraphDef): string {
+  const members = [...g.vertexTypes.map((n) => `${n}:v`), ...catalog.edgeViewsOf(g).map((v) => `${v.name}:e`)];
+  return `Graph ${g.name}(${members.join(', ')})`;
+}
+
+/** `LS` at the global scope. */
+export function lsText(catalog: Catalog): string {
+  const lines = ['---- Global vertices, edges, and all graphs', 'Vertex Types:'];
+  for (const v of catalog.vertexTypes.values()) lines.push(`  - ${vertexDdl(v)}`);
+  lines.push('Edge Types:');
+  for (const e of catalog.edgeTypes.values()) lines.push(`  - ${edgeDdl(e)}`);
+  lines.push('', 'Graphs:');
+  for (const g of catalog.graphs.values()) lines.push(`  - ${graphDdl(catalog, g)}`);
+  return lines.join('\n');
+}

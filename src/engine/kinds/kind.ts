@@ -1,0 +1,43 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Catalog } from '../../domain/catalog.js';
+import type { Operation } from '../../store/repositories/operations.js';
+import type { Executor, Store } from '../../store/store.js';
+import type { Drivers, StepOutcome } from '../drivers/driver.js';
+
+/** What a step of a kind gets besides its operation: the engine clock and the step's AbortSignal. */
+export interface KindStepContext {
+  now: number;
+  signal: AbortSignal;
+}
+
+/**
+ * One operation kind: the parameters it is stored with (checked when the operation is
+ * claimed: an operation whose parameters do not fit fails at once, unretried), one
+ * idempotent step, and how its end is written on the resource. The transitional status the
+ * resource passes through is the domain's (src/domain/workspace-lifecycle.ts), which starts
+ * operations.
+ */
+export interface OperationKind<S extends TSchema = TSchema, O = unknown> {
+  readonly kind: string;
+  readonly params: S;
+  /** One step: asks the driver; throws on a failure worth retrying. */
+  run(op: Operation<Static<S>>, ctx: KindStepContext): Promise<StepOutcome<O>>;
+  /** Applies the finished operation's effect, in the transaction that marks it succeeded. */
+  complete(trx: Executor, op: Operation<Static<S>>, observed: O, now: number): Promise<void>;
+  /**
+   * Records the final failure on the resource, in the transaction that marks it failed.
+   * `params` is undefined when the stored parameters did not fit the schema.
+   */
+  fail(trx: Executor, op: Operation, params: Static<S> | undefined, message: string, now: number): Promise<void>;
+}
+
+export interface KindDeps {
+  store: Store;
+  drivers: Drivers;
+  /** Sizes (specs) and tier limits (automatic backups kept). */
+  catalog: Catalog;
+}
+
+/** A kind with its types erased, as the registry holds it (the worker checks the parameters first). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyKind = OperationKind<TSchema, any>;

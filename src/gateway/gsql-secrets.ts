@@ -1,0 +1,179 @@
+import { Readable } from 'node:stream';
+import type { DbIdentity } from '../domain/db-credentials.js';
+import { AppError } from '../domain/errors.js';
+import { TEXT_HEADERS, type HandshakeContext, type HandshakeRoute } from './handshake.js';
+import { classify, isSecretCommand, splitStatements, type GsqlCommand, type GsqlStatement } from './gsql-statements.js';
+import { refusalMessage } from './refusals.js';
+import type { BackendResponse } from './workspace-backend.js';
+
+/**
+ * GSQL requests (`POST /gsql/v1/statements`, and `/gsqlserver/gsql/file` with the text
+ * form-encoded, as TigerGraph 3.x takes it) with `CREATE SECRET`, `SHOW SECRET` or
+ * `DROP SECRET` in them: the gateway runs those statements itself, in order, and passes the
+ * others on to the workspace backend. A request without them goes on untouched.
+ */
+
+/** GSQL's client exit codes, printed last when a request fails. */
+const SYNTAX_ERROR = 211;
+const RUNTIME_ERROR = 212;
+
+interface Step {
+  lines: string[];
+  ok: boolean;
+}
+
+const FORM_PATH = '/gsqlserver/gsql/file';
+
+function decodeForm(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+const encodeForm = (text: string): string => encodeURIComponent(text).replace(/%20/g, '+');
+
+/** The text of a secret statement's answer, in the words GSQL (and pyTigerGraph's parsers) use. */
+async function runSecretCommand(ctx: HandshakeContext, identity: DbIdentity, command: GsqlCommand): Promise<Step> {
+  const secrets = ctx.services.dbSecrets;
+  try {
+    switch (command.kind) {
+      case 'createSecret': {
+        const created = await secrets.create(identity, command.alias);
+        return {
+          ok: true,
+          lines: [`The secret: ${created.secret} has been created for user "${identity.username}".`],
+        };
+      }
+      case 'showSecret': {
+        const list = await secrets.list(identity);
+        if (list.length === 0) return { ok: true, lines: [`User "${identity.username}" has no secrets.`] };
+        return { ok: true, lines: list.flatMap((s) => [`- Secret: ${s.masked}`, `  - Alias: ${s.alias}`]) };
+      }
+      case 'dropSecret': {
+        const { dropped, missing } = await secrets.drop(identity, command.names);
+        const lines = dropped.length ? [`Successfully dropped secrets: [${dropped.join(', ')}].`] : [];
+        if (missing.length === 0) return { ok: true, lines };
+        lines.push(
+          `Failed to drop secrets: [${missing.join(', ')}]: ` +
+            `user "${identity.username}" has no secret or alias by that name.`,
+        );
+        return { ok: false, lines };
+      }
+      case 'badSecret':
+        return { ok: false, lines: [`Syntax Error: ${command.problem}.`] };
+      default:
+        return { ok: true, lines: [] };
+    }
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return { ok: false, lines: [`Semantic Check Fails: ${refusalMessage(err)}`] };
+  }
+}
+
+async function bodyText(response: BackendResponse): Promise<string> {
+  const { body } = response;
+  if (typeof body === 'string') return body;
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  if (body instanceof Readable) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  return JSON.stringify(body);
+}
+
+/** Runs consecutive statements that are not the gateway's on the backend, in the scope reached so far. */
+async function runOnBackend(ctx: HandshakeContext, text: string, graph: string | undefined): Promise<Step> {
+  const query = new URLSearchParams(ctx.query);
+  if (graph === undefined) query.delete('graph');
+  else query.set('graph', graph);
+  const response = await ctx.forward({
+    ...ctx.backendRequest,
+    query: query.toString(),
+    body: Buffer.from(ctx.path === FORM_PATH ? encodeForm(text) : text, 'utf8'),
+  });
+  const output = await bodyText(response);
+  if (response.status === 200) {
+    const lines = output.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1);
+    return { lines, ok: !lines.some((l) => l.startsWith('__GSQL__RETURN__CODE__,')) };
+  }
+  // A refusal in JSON (the simulated driver's, a data plane's): reported as GSQL reports a failure.
+  let message = output;
+  try {
+    const parsed = JSON.parse(output) as { message?: unknown };
+    if (typeof parsed.message === 'string') message = parsed.message;
+  } catch {
+    // not JSON: the text as it is
+  }
+  return { ok: false, lines: [`Semantic Check Fails: ${message}`, `__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`] };
+}
+
+/** The graph scope after a statement the backend ran successfully. */
+function scopeAfter(command: GsqlCommand, graph: string | undefined): string | undefined {
+  if (command.kind === 'useGraph') return command.graph;
+  if (command.kind === 'useGlobal') return undefined;
+  if (command.kind === 'other') {
+    if (/^DROP\s+ALL$/i.test(command.code)) return undefined;
+    const dropped = /^DROP\s+GRAPH\s+(\w+)/i.exec(command.code)?.[1];
+    if (dropped !== undefined && dropped === graph) return undefined;
+  }
+  return graph;
+}
+
+async function runRequest(ctx: HandshakeContext, statements: GsqlStatement[], commands: GsqlCommand[]): Promise<Step> {
+  const identity = ctx.identity!;
+  const out: string[] = [];
+  let graph = ctx.query.get('graph') ?? undefined;
+  // Only secret and scope statements: the gateway answers all of it. The scope does not
+  // matter to a secret (they belong to the user, not to a graph), so the graph is not checked.
+  const ownOnly = commands.every(
+    (c) => isSecretCommand(c) || c.kind === 'useGraph' || c.kind === 'useGlobal' || c.kind === 'blank',
+  );
+  let pending: number[] = [];
+  const flush = async (): Promise<boolean> => {
+    if (pending.length === 0) return true;
+    const text = pending.map((i) => statements[i]!.text).join('');
+    const step = await runOnBackend(ctx, text, graph);
+    out.push(...step.lines);
+    if (step.ok) for (const i of pending) graph = scopeAfter(commands[i]!, graph);
+    pending = [];
+    return step.ok;
+  };
+  for (let i = 0; i < commands.length; i++) {
+    const command = commands[i]!;
+    if (ownOnly && (command.kind === 'useGraph' || command.kind === 'useGlobal')) {
+      graph = scopeAfter(command, graph);
+      out.push(command.kind === 'useGraph' ? `Using graph '${command.graph}'` : 'Using global scope.');
+      continue;
+    }
+    if (!isSecretCommand(command)) {
+      pending.push(i);
+      continue;
+    }
+    if (!(await flush())) return { ok: false, lines: out };
+    const step = await runSecretCommand(ctx, identity, command);
+    out.push(...step.lines);
+    if (!step.ok) {
+      out.push(`__GSQL__RETURN__CODE__,${command.kind === 'badSecret' ? SYNTAX_ERROR : RUNTIME_ERROR}`);
+      return { ok: false, lines: out };
+    }
+  }
+  const ok = await flush();
+  return { ok, lines: out };
+}
+
+export const gsqlRoute: HandshakeRoute = {
+  methods: ['POST'],
+  passOtherMethods: true,
+  async handler(ctx) {
+    const raw = ctx.body?.toString('utf8') ?? '';
+    const text = ctx.path === FORM_PATH ? decodeForm(raw) : raw;
+    const statements = text === undefined ? [] : splitStatements(text);
+    const commands = statements.map((s) => classify(s.code));
+    if (!commands.some(isSecretCommand)) return ctx.forward(ctx.backendRequest);
+    const result = await runRequest(ctx, statements, commands);
+    return { status: 200, headers: TEXT_HEADERS, body: result.lines.join('\n') };
+  },
+};

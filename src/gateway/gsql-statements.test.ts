@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { classify, splitStatements } from './gsql-statements.js';
+
+const codes = (text: string) => splitStatements(text).map((s) => s.code);
+
+describe('splitStatements', () => {
+  it('cuts at ; and at a line break before a statement word, keeping every character', () => {
+    const text = '\n  USE GRAPH g\n  CREATE SECRET a ;LS;\n\nSHOW SECRET\n';
+    assert.deepEqual(codes(text), ['USE GRAPH g', 'CREATE SECRET a', 'LS', 'SHOW SECRET']);
+    assert.equal(
+      splitStatements(text)
+        .map((s) => s.text)
+        .join(''),
+      text,
+    );
+  });
+
+  it('does not cut inside brackets, strings or comments, nor before a continuing word', () => {
+    const text = [
+      'CREATE VERTEX V (',
+      '  id STRING,',
+      '  note STRING DEFAULT "x; DROP SECRET y"',
+      ')',
+      'WITH STATS="none"',
+      '/* CREATE SECRET z; */ CREATE QUERY q() { CREATE SECRET w; }',
+      "DROP SECRET s1, s2 # 'quoted ; text'",
+    ].join('\n');
+    assert.deepEqual(codes(text), [
+      'CREATE VERTEX V ( id STRING, note STRING DEFAULT "x; DROP SECRET y" ) WITH STATS="none"',
+      'CREATE QUERY q() { CREATE SECRET w; }',
+      'DROP SECRET s1, s2',
+    ]);
+  });
+
+  it('keeps blank space and comments with the statement before them', () => {
+    assert.deepEqual(splitStatements('LS;  // done\n'), [{ text: 'LS;  // done\n', code: 'LS' }]);
+  });
+});
+
+describe('classify', () => {
+  it('reads the secret statements', () => {
+    assert.deepEqual(classify('CREATE SECRET'), { kind: 'createSecret', alias: undefined });
+    assert.deepEqual(classify('create secret my_alias'), { kind: 'createSecret', alias: 'my_alias' });
+    assert.deepEqual(classify('SHOW SECRET'), { kind: 'showSecret' });
+    assert.deepEqual(classify('show secrets'), { kind: 'showSecret' });
+    assert.deepEqual(classify('DROP SECRET a, b c'), { kind: 'dropSecret', names: ['a', 'b', 'c'] });
+  });
+
+  it('names what is wrong with a malformed one instead of passing it on', () => {
+    assert.equal(classify('CREATE SECRET a b').kind, 'badSecret');
+    assert.equal(classify('SHOW SECRET a').kind, 'badSecret');
+    assert.equal(classify('DROP SECRET').kind, 'badSecret');
+    assert.equal(classify('DROP SECRET a-b').kind, 'badSecret');
+  });
+
+  it('tells scope statements and everything else apart', () => {
+    assert.deepEqual(classify('USE GRAPH social'), { kind: 'useGraph', graph: 'social' });
+    assert.deepEqual(classify('use global'), { kind: 'useGlobal' });
+    assert.deepEqual(classify(''), { kind: 'blank' });
+    assert.deepEqual(classify('CREATE SECRETARY x'), { kind: 'other', code: 'CREATE SECRETARY x' });
+    assert.deepEqual(classify('LS'), { kind: 'other', code: 'LS' });
+  });
+});

@@ -1,0 +1,67 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { DbIdentity } from '../domain/db-credentials.js';
+import type { Workspace } from '../store/repositories/workspaces.js';
+
+/**
+ * A request the gateway admitted (allow list, database-user credentials, an Active
+ * workspace) and does not answer itself: everything but the handshake. The credentials
+ * have been checked and are not passed on.
+ */
+export interface BackendRequest {
+  method: string;
+  /** The path inside the workspace: routing's `/w/<id>` prefix removed, as the client sent it otherwise. */
+  path: string;
+  /** The query string without `?`; empty when there is none. */
+  query: string;
+  /** The client's headers without Authorization, Host, Content-Length, Expect and hop-by-hop headers. */
+  headers: IncomingHttpHeaders;
+  /** The body as received (at most the gateway's body limit); undefined when there is none. */
+  body: Buffer | undefined;
+  /** The database user the request was admitted as, and how it proved it. */
+  identity: BackendIdentity;
+}
+
+/** Who a backend request acts as: nothing of the credential itself. */
+export type BackendIdentity = Pick<DbIdentity, 'orgId' | 'workspaceId' | 'userId' | 'username' | 'via'>;
+
+/** What the workspace answered: sent to the client as it is. */
+export interface BackendResponse {
+  status: number;
+  headers?: Record<string, string | string[]>;
+  /** An object is sent as JSON; a stream is piped (large REST++ lists). */
+  body: Buffer | string | Readable | Record<string, unknown>;
+}
+
+/**
+ * The non-handshake part of a workspace's data plane, one per driver: the simulated
+ * driver's answers that it holds no graph data; the local driver's proxies to the
+ * workspace's data-plane process. The gateway calls it only for an admitted request to an
+ * Active workspace.
+ */
+export interface WorkspaceBackend {
+  serve(request: BackendRequest, workspace: Workspace): Promise<BackendResponse>;
+}
+
+/** Headers that describe one connection or one hop, or that the gateway consumed. */
+const notForwarded = new Set([
+  'authorization',
+  'host',
+  'content-length',
+  'expect',
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** The headers a backend may see. */
+export function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!notForwarded.has(name)) out[name] = value;
+  return out;
+}

@@ -1,0 +1,81 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { Ref } from '../schemas/component.js';
+import { Envelope, ErrorEnvelope } from '../schemas/envelope.js';
+import {
+  apiOperations,
+  type ApiOperations,
+  type OperationId,
+  type OperationSpec,
+} from '../schemas/operations/index.js';
+import { answerNotModified } from './conditional-get.js';
+import { ok } from './envelope.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation of the table (src/schemas/operations) the route serves. */
+    operationId?: OperationId;
+  }
+}
+
+type Part<O, K extends string, Otherwise> = O extends { readonly [P in K]: infer S extends TSchema }
+  ? Static<S>
+  : Otherwise;
+
+/** The request of an operation, typed by its params, query and body schemas. */
+export type OperationRequest<O> = FastifyRequest<{
+  Params: Part<O, 'params', Record<string, never>>;
+  Querystring: Part<O, 'query', Record<string, unknown>>;
+  Body: Part<O, 'body', undefined>;
+}>;
+
+/** A thin handler: reads the request, calls the domain, returns the Result (the envelope is added here). */
+export type OperationHandler<O> = (
+  request: OperationRequest<O>,
+  reply: FastifyReply,
+) => Promise<Part<O, 'result', never>>;
+
+/** Fastify's form of a path: `{name}` → `:name`. */
+export const routePath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+const errorReply = Ref(ErrorEnvelope);
+
+/**
+ * Serves one operation of the table: its method, path and schemas as declared there. The
+ * handler returns the Result; the envelope, the operation's Message and, for versioned
+ * records, the ETag are added here.
+ */
+export function serveOperation<K extends OperationId>(
+  scope: FastifyInstance,
+  operationId: K,
+  handler: OperationHandler<ApiOperations[K]>,
+  options: { cacheable?: boolean } = {},
+): void {
+  const op: OperationSpec = apiOperations[operationId];
+  const etag = op.etag === true;
+  scope.route({
+    method: op.method,
+    url: routePath(op.path),
+    config: {
+      operationId,
+      ...(options.cacheable ? { cacheable: true } : {}),
+      ...(op.oneTimeSecrets ? { oneTimeSecrets: op.oneTimeSecrets } : {}),
+    },
+    schema: {
+      operationId,
+      ...(op.params ? { params: op.params } : {}),
+      ...(op.query ? { querystring: op.query } : {}),
+      ...(op.body ? { body: op.body } : {}),
+      response: { 200: Envelope(op.result), '4xx': errorReply, '5xx': errorReply },
+    },
+    ...(etag && op.method === 'GET' ? { onSend: answerNotModified } : {}),
+    handler: (async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await handler(request as OperationRequest<ApiOperations[K]>, reply);
+      if (etag) {
+        const version = (result as { version_number?: number }).version_number;
+        if (version !== undefined) reply.header('etag', `"${version}"`);
+      }
+      return ok(request, result, op.message);
+    }) as RouteHandlerMethod,
+  });
+}

@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import { API_PREFIX } from '../envelope.js';
+import { ListQuery } from '../helpers.js';
+import { Ref } from '../component.js';
+import { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupParams, WorkgroupRecord } from '../workgroup.js';
+import { operation } from './spec.js';
+
+const tags = ['Workgroups'] as const;
+const one = `${API_PREFIX}/workgroups/{workgroupID}` as const;
+
+export const workgroupOperations = {
+  createWorkgroup: operation({
+    method: 'POST',
+    path: `${API_PREFIX}/workgroups`,
+    summary: 'Create a workgroup',
+    description:
+      'Operation 1. Creates a workgroup on a cloud provider: `cloud_provider_id` names an Active provider ' +
+      'visible to the organisation (GET /cloud-providers); `platform` and `region` default to the ' +
+      "provider's and must match it when given. Names are unique in the organisation, ignoring case. " +
+      'For org-admin keys.',
+    tags,
+    body: Ref(CreateWorkgroupBody),
+    result: Ref(WorkgroupRecord),
+    errors: [403, 404, 409],
+    message: 'Workgroup created.',
+    client: 'workgroups.create',
+  }),
+  listWorkgroups: operation({
+    method: 'GET',
+    path: `${API_PREFIX}/workgroups`,
+    summary: 'List workgroups',
+    description:
+      "The organisation's workgroups, each with its databases and workspaces (`workspaces[].nginx_host` " +
+      "is a workspace's data-plane host). With `limit`, a page at a time: the next page's cursor is in " +
+      'X-Next-Cursor, absent on the last page.',
+    tags,
+    query: ListQuery,
+    result: Type.Array(Ref(WorkgroupRecord)),
+    errors: [],
+    paginated: true,
+    client: 'workgroups.list',
+  }),
+  getWorkgroup: operation({
+    method: 'GET',
+    path: one,
+    summary: 'Get workgroup details',
+    description: 'Operation 2. The workgroup with its databases and workspaces; ETag carries its version_number.',
+    tags,
+    params: WorkgroupParams,
+    result: Ref(WorkgroupRecord),
+    errors: [404],
+    etag: true,
+    client: 'workgroups.get',
+  }),
+  updateWorkgroup: operation({
+    method: 'PUT',
+    path: one,
+    summary: 'Update a workgroup',
+    description:
+      'Operation 3. Renames the workgroup or changes application logging or encryption; omitted fields keep ' +
+      'their values. With If-Match, applied only to that version_number.',
+    tags,
+    params: WorkgroupParams,
+    body: Ref(UpdateWorkgroupBody),
+    result: Ref(WorkgroupRecord),
+    errors: [403, 404, 409, 412],
+    etag: true,
+    ifMatch: true,
+    message: 'Workgroup updated.',
+    client: 'workgroups.update',
+  }),
+  deleteWorkgroup: operation({
+    method: 'DELETE',
+    path: one,
+    summary: 'Delete an empty workgroup',
+    description:
+      'Deletes a workgroup that holds no workspaces and no databases (409 otherwise); the Result is its id ' +
+      '(a string, as the real service documents it). For org-admin keys.',
+    tags,
+    params: WorkgroupParams,
+    result: Type.String({ description: 'the deleted workgroup id' }),
+    errors: [403, 404, 409, 412],
+    ifMatch: true,
+    message: 'Workgroup deleted.',
+    client: 'workgroups.delete',
+  }),
+} as const;

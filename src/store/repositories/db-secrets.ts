@@ -1,0 +1,62 @@
+import type { Selectable } from 'kysely';
+import type { DbSecretsTable } from '../schema.js';
+import type { Executor } from '../store.js';
+
+export type DbSecret = Selectable<DbSecretsTable>;
+
+/** What authentication needs of the user a credential belongs to. */
+export interface CredentialOwner {
+  db_user_id: string;
+  username: string;
+  password_hash: string;
+}
+
+export async function insertSecret(db: Executor, secret: DbSecret): Promise<void> {
+  await db.insertInto('db_secrets').values(secret).execute();
+}
+
+/** The secret with this digest in the workspace, with its user. */
+export async function findSecretByHash(
+  db: Executor,
+  workspaceId: string,
+  secretHash: string,
+): Promise<(DbSecret & CredentialOwner) | undefined> {
+  return db
+    .selectFrom('db_secrets')
+    .innerJoin('db_users', 'db_users.id', 'db_secrets.db_user_id')
+    .selectAll('db_secrets')
+    .select(['db_users.username', 'db_users.password_hash'])
+    .where('db_secrets.workspace_id', '=', workspaceId)
+    .where('db_secrets.secret_hash', '=', secretHash)
+    .executeTakeFirst();
+}
+
+export async function listSecrets(db: Executor, userId: string): Promise<DbSecret[]> {
+  return db
+    .selectFrom('db_secrets')
+    .selectAll()
+    .where('db_user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function countSecrets(db: Executor, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('db_secrets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('db_user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Deletes the user's secrets named by id; their tokens go with them. Returns how many went. */
+export async function deleteSecrets(db: Executor, userId: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .deleteFrom('db_secrets')
+    .where('db_user_id', '=', userId)
+    .where('id', 'in', ids)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
