@@ -50,7 +50,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const begin = useCallback(
     async (plaintext: string) => {
-      const key = await api.currentKey(plaintext);
+      const key = await api.apiKeys.current({ headers: { 'x-api-key': plaintext } });
       sessionStorage.setItem(STORAGE_KEY, plaintext);
       setSessionKey(plaintext, (reason) => signOut(`Signed out: ${reason}.`));
       setEndedBecause(undefined);

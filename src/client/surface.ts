@@ -57,15 +57,26 @@ export type ClientSurface = {
   [K in keyof Ops as ClientName<K> extends `${string}.${string}` ? never : ClientName<K>]: ClientMethod<Ops[K]>;
 };
 
-/** Sends one request of an operation: its id, its declaration, and the call's path values, body and query. */
-export type Send = (
-  operationId: string,
-  op: OperationSpec,
-  call: { path: string; body?: unknown; query?: Record<string, unknown>; options: RequestOptions },
-) => Promise<ApiResponse<unknown>>;
+/** One request of an operation: its id, its declaration, and the call's path values, body and query. */
+export interface OperationCall {
+  path: string;
+  body?: unknown;
+  query?: Record<string, unknown>;
+  options: RequestOptions;
+}
 
-/** Builds the client's methods from the operation table at run time, as ClientSurface types them. */
-export function buildSurface(send: Send): ClientSurface {
+/** Sends one request of an operation, answering the whole exchange. */
+export type Send = (operationId: string, op: OperationSpec, call: OperationCall) => Promise<ApiResponse<unknown>>;
+
+/** A surface whose methods answer the envelope's Result and throw on an error (the console's). */
+export type ResultSurface<S = ClientSurface> = {
+  [K in keyof S]: S[K] extends (...args: infer A) => Promise<ApiResponse<infer T>>
+    ? (...args: A) => Promise<T>
+    : ResultSurface<S[K]>;
+};
+
+/** The methods of the operation table, each sending through `send`. */
+function methods(send: (operationId: string, op: OperationSpec, call: OperationCall) => Promise<unknown>) {
   const surface: Record<string, unknown> = {};
   for (const [id, op] of Object.entries(apiOperations) as Array<[string, OperationSpec]>) {
     const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -83,5 +94,17 @@ export function buildSurface(send: Send): ClientSurface {
     if (group) ((surface[group] ??= {}) as Record<string, unknown>)[name!] = method;
     else surface[name!] = method;
   }
-  return surface as ClientSurface;
+  return surface;
+}
+
+/** Builds the client's methods from the operation table at run time, as ClientSurface types them. */
+export function buildSurface(send: Send): ClientSurface {
+  return methods(send) as ClientSurface;
+}
+
+/** The same methods for a sender that answers the Result and throws on an error. */
+export function buildResultSurface(
+  send: (operationId: string, op: OperationSpec, call: OperationCall) => Promise<unknown>,
+): ResultSurface {
+  return methods(send) as ResultSurface;
 }

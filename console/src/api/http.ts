@@ -1,3 +1,5 @@
+import type { OperationCall } from '../../../src/client/surface.js';
+import type { OperationSpec } from '../../../src/schemas/operations/index.js';
 import type { ErrorDetail, ErrorEnvelope, SuccessEnvelope } from './types.js';
 
 export const API_PREFIX = '/controller/v4/v2';
@@ -27,38 +29,35 @@ export function currentKey(): string | undefined {
   return apiKey;
 }
 
-export interface CallOptions {
-  body?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
-  /** Another key than the session's (signing in checks a key before keeping it). */
-  key?: string;
-}
-
-/** One API call: the envelope's Result, or an ApiError carrying the envelope's details. */
-export async function call<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
-  const url = new URL(API_PREFIX + path, window.location.origin);
-  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+/**
+ * Sends one request of the operation table (see endpoints.ts): the envelope's Result, or an
+ * ApiError carrying the envelope's details. A call that sends its own x-api-key header (signing
+ * in checks a key before keeping it) is not the session's, so its 401 does not sign out.
+ */
+export async function send(_operationId: string, op: OperationSpec, call: OperationCall): Promise<unknown> {
+  const url = new URL(call.path, window.location.origin);
+  const query = { ...call.query, ...call.options.query };
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { accept: 'application/json' };
-  const key = opts.key !== undefined ? opts.key : apiKey;
-  if (key) headers['x-api-key'] = key;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (apiKey) headers['x-api-key'] = apiKey;
+  Object.assign(headers, call.options.headers);
+  if (call.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
     res = await fetch(url, {
-      method,
+      method: op.method,
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
       cache: 'no-store',
     });
   } catch {
     throw new ApiError(0, [], 'Acacia could not be reached. Check the connection and try again.');
   }
-  const envelope = (await res.json().catch(() => undefined)) as SuccessEnvelope<T> | ErrorEnvelope | undefined;
+  const envelope = (await res.json().catch(() => undefined)) as SuccessEnvelope<unknown> | ErrorEnvelope | undefined;
   if (res.ok && envelope && !envelope.Error && 'Result' in envelope) return envelope.Result;
   const details = envelope?.ErrorDetails ?? [];
   const error = new ApiError(res.status, details, envelope?.Message ?? `HTTP ${res.status}`);
-  if (res.status === 401 && opts.key === undefined) onUnauthorized?.(details[0]?.Reason ?? 'the API key was refused');
+  const ownKey = call.options.headers?.['x-api-key'] !== undefined;
+  if (res.status === 401 && !ownKey) onUnauthorized?.(details[0]?.Reason ?? 'the API key was refused');
   throw error;
 }
-
-export const enc = encodeURIComponent;

@@ -18,7 +18,7 @@ function Configs({ addon, canEdit }: { addon: AddonRecord; canEdit: boolean }) {
   const add = useForm();
   const show = async (configName: string) => {
     setName(configName);
-    setConfigs(await api.addons.configs(installed, configName));
+    setConfigs(await api.addons.listConfigs(installed, configName));
   };
   return (
     <div className="subsection">
@@ -99,7 +99,7 @@ export function AddonsPage() {
     ['installed_addon', 'addon_config'].includes(e.resource_kind),
   );
   const install = (addon: AddonRecord, enable: boolean) => async () => {
-    await api.addons.install(addon.addons_id, enable);
+    await api.addons.install(addon.addons_id, { enable: enable ? 'true' : 'false' });
     catalog.reload();
   };
   return (

@@ -64,7 +64,7 @@ export function AllowListPage({ wg: id }: { wg: string }) {
                 confirmLabel="Stop enforcing"
                 danger
                 action={async () => {
-                  await api.allowList.setEnabled(id, false);
+                  await api.allowList.disable(id);
                   reload();
                 }}
               />
@@ -75,7 +75,7 @@ export function AllowListPage({ wg: id }: { wg: string }) {
                 message={<p>Only the addresses listed here may then reach this workgroup's workspaces.</p>}
                 confirmLabel="Enforce allow list"
                 action={async () => {
-                  await api.allowList.setEnabled(id, true);
+                  await api.allowList.enable(id);
                   reload();
                 }}
               />

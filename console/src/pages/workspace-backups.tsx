@@ -14,7 +14,8 @@ function TakeBackupForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
     <Form
       form={form}
       onSubmit={async (data) => {
-        await api.backups.take(ws.workgroup_id ?? '', ws.workspace_id ?? '', text(data, 'tag'));
+        const tag = text(data, 'tag');
+        await api.backups.create(ws.workgroup_id ?? '', ws.workspace_id ?? '', tag ? { tag } : {});
         done();
       }}
     >
@@ -97,7 +98,7 @@ export function BackupsSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: 
     `backup-schedule:${id}`,
     () =>
       api.backups
-        .schedule(id)
+        .getSchedule(id)
         .catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))),
     relevant,
   );
@@ -173,7 +174,7 @@ export function BackupsSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: 
                           }
                           confirmLabel="Restore backup"
                           action={async () => {
-                            await api.backups.restore(wg, id, b.id);
+                            await api.backups.restore(wg, id, { backup_id: b.id });
                             reload();
                           }}
                         />
@@ -187,7 +188,7 @@ export function BackupsSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: 
                           confirmLabel="Delete backup"
                           danger
                           action={async () => {
-                            await api.backups.delete(wg, id, b.id);
+                            await api.backups.delete(wg, id, { backup_id: b.id });
                             reload();
                           }}
                         />

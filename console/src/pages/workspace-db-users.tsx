@@ -15,7 +15,7 @@ function DbUserForm({ ws, username, done }: { ws: WorkspaceRecord; username?: st
       form={form}
       onSubmit={async (data) => {
         const body = { username: username ?? text(data, 'username') ?? '', password: text(data, 'password') ?? '' };
-        if (username) await api.dbUsers.setPassword(ws.workgroup_id ?? '', ws.workspace_id ?? '', body);
+        if (username) await api.dbUsers.update(ws.workgroup_id ?? '', ws.workspace_id ?? '', body);
         else await api.dbUsers.create(ws.workgroup_id ?? '', ws.workspace_id ?? '', body);
         done();
       }}
@@ -117,7 +117,7 @@ export function DbUsersSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: 
                           confirmLabel="Delete user"
                           danger
                           action={async () => {
-                            await api.dbUsers.delete(wg, id, u.username);
+                            await api.dbUsers.delete(wg, id, { username: u.username });
                             users.reload();
                           }}
                         />

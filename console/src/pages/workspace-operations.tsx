@@ -17,7 +17,7 @@ export function OperationsSection({ ws }: { ws: WorkspaceRecord }) {
   const id = ws.workspace_id ?? '';
   const ops = useLiveLoad(
     `ops:${id}`,
-    () => api.operations(id),
+    () => api.operations.list({ resource_id: id, limit: 50 }),
     (e) => e.workspace_id === id || e.resource_id === id,
   );
   const list = [...(ops.data ?? [])].sort((a, b) => b.created_at.localeCompare(a.created_at));

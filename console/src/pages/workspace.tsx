@@ -131,7 +131,7 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
   const canEdit = session.can('workspace:edit', target);
   const status = ws?.status ?? '';
   const act = (action: 'pause' | 'resume' | 'refresh') => async () => {
-    await api.workspaces.action(wg, id, action);
+    await api.workspaces[action](wg, id);
     loaded.reload();
   };
   const wgLink = `/workgroups/${encodeURIComponent(wg)}`;
