@@ -65,7 +65,12 @@ export class AllowListService {
         // An expired entry still waiting for the purge must not make its range a duplicate,
         // nor count against the limit.
         await repo.deleteExpiredEntries(trx, now, wg.id);
-        checkCount('workgroupID', await repo.countEntries(trx, wg.id, now), limit, 'allow-list entries per workgroup');
+        checkCount(
+          'workgroupID',
+          await repo.countEntries(trx, wg.id, now, limit),
+          limit,
+          'allow-list entries per workgroup',
+        );
         await repo.insertEntry(trx, entry);
       });
     } catch (err) {

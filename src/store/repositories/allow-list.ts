@@ -63,13 +63,22 @@ export async function deleteExpiredEntries(db: Executor, now: number, workgroupI
   return Number(result.numDeletedRows);
 }
 
-/** How many entries of the workgroup are in force at `now`. */
-export async function countEntries(db: Executor, workgroupId: string, now: number): Promise<number> {
+/**
+ * How many entries of the workgroup are in force at `now`, counting no further than `upTo`
+ * (a quota check needs to know only whether the limit is reached, whatever the list's length).
+ */
+export async function countEntries(db: Executor, workgroupId: string, now: number, upTo: number): Promise<number> {
   const row = await db
-    .selectFrom('allow_list_entries')
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('allow_list_entries')
+        .select('id')
+        .where('workgroup_id', '=', workgroupId)
+        .where(inForce(now))
+        .limit(upTo)
+        .as('in_force'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('workgroup_id', '=', workgroupId)
-    .where(inForce(now))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
