@@ -53,6 +53,8 @@ export interface Config {
   readCacheBytes: number;
   /** Whether `x_test_env` (fault injection of the simulated provisioner) is accepted and applied. */
   faultInjection: boolean;
+  /** Whether API answers carry a Server-Timing header with their store statements and time. */
+  serverTiming: boolean;
   /** Origins a browser may call the API from; `['*']` = any (without credentials); empty = none. */
   corsOrigins: readonly string[];
 }
@@ -268,6 +270,15 @@ export const settings = [
     parse: oneOf(['on', 'off'] as const),
   },
   {
+    env: 'ACACIA_SERVER_TIMING',
+    flag: 'server-timing',
+    def: 'off',
+    help:
+      'on adds Server-Timing to every API answer: the statements it ran on the store and ' +
+      'their time (shown by browser developer tools; the benchmarks read it)',
+    parse: oneOf(['on', 'off'] as const),
+  },
+  {
     env: 'ACACIA_CORS_ORIGINS',
     flag: 'cors-origins',
     def: undefined,
@@ -353,6 +364,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     maxConnectionsPerClient: read(env, byEnv('ACACIA_MAX_CONNECTIONS_PER_CLIENT'))!,
     readCacheBytes: read(env, byEnv('ACACIA_READ_CACHE_MB'))! * 1024 * 1024,
     faultInjection: read(env, byEnv('ACACIA_FAULT_INJECTION')) === 'on',
+    serverTiming: read(env, byEnv('ACACIA_SERVER_TIMING')) === 'on',
     corsOrigins: read(env, byEnv('ACACIA_CORS_ORIGINS')) ?? [],
   };
   // Node refuses a headers timeout longer than the request timeout it is part of.

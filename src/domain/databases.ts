@@ -6,7 +6,7 @@ import type { DatabaseRecord, RenameDatabaseBody } from '../schemas/workspace.js
 import { conflict, notFound, refusedByReference } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
-import { databaseRecord, loadView, type WorkgroupView } from './records.js';
+import { databaseRecord, type WorkgroupView } from './records.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
 import { requireName } from './names.js';
 import { enqueueDatabaseRemoval } from './database-operations.js';
@@ -80,7 +80,7 @@ export class DatabaseService {
   }
 
   private async view(p: Principal, workgroupId: string): Promise<WorkgroupView> {
-    return loadView(this.store.db, p.orgName, await this.workgroups.load(this.store.db, p, workgroupId));
+    return this.workgroups.view(this.store.db, p, workgroupId);
   }
 
   private find(view: WorkgroupView, databaseId: string) {

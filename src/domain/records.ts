@@ -1,35 +1,17 @@
 import type { Executor } from '../store/store.js';
-import type { CloudProviderRow } from '../store/repositories/cloud-providers.js';
-import { findProviderById, findProvidersByIds } from '../store/repositories/cloud-providers.js';
-import type { AllowListEntry } from '../store/repositories/allow-list.js';
-import { listEntriesOfWorkgroups } from '../store/repositories/allow-list.js';
-import { backupSizeOfDatabase, backupSizesOfWorkgroups } from '../store/repositories/backups.js';
-import type { Database } from '../store/repositories/databases.js';
-import { findDatabase, listDatabasesOfWorkgroups } from '../store/repositories/databases.js';
+import { findWorkgroupRows, findWorkspaceRows, type WorkgroupRows } from '../store/repositories/record-views.js';
 import type { Workgroup } from '../store/repositories/workgroups.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
-import {
-  findWorkspaceById,
-  listWorkspacesOfDatabase,
-  listWorkspacesOfWorkgroups,
-} from '../store/repositories/workspaces.js';
+import type { Database } from '../store/repositories/databases.js';
 import type { WorkgroupRecord } from '../schemas/workgroup.js';
 import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 import { findSize, type Catalog } from './catalog.js';
 import { displayStatus, type WorkspaceStatus } from './workspace-lifecycle.js';
 import { iso, isoOrUndefined } from './time.js';
 
-/** A workgroup with everything its records embed, loaded in a fixed number of queries. */
-export interface WorkgroupView {
-  workgroup: Workgroup;
-  provider: CloudProviderRow | undefined;
+/** A workgroup with everything its records embed, read in one statement (store/repositories/record-views). */
+export interface WorkgroupView extends WorkgroupRows {
   orgName: string;
-  databases: Database[];
-  workspaces: Workspace[];
-  /** Allow-list entries, loaded only while the workgroup's list is enabled (they decide nothing otherwise). */
-  allowList: AllowListEntry[];
-  /** Sum of Succeeded backups' sizes by database id (absent: none loaded). */
-  backupSizes?: Map<string, number>;
 }
 
 export interface RecordContext {
@@ -39,62 +21,54 @@ export interface RecordContext {
   ipAllowed: (view: WorkgroupView) => boolean;
 }
 
-export async function loadViews(db: Executor, orgName: string, workgroups: Workgroup[]): Promise<WorkgroupView[]> {
-  const ids = workgroups.map((w) => w.id);
-  const [providers, databases, workspaces, entries, backupSizes] = await Promise.all([
-    findProvidersByIds(db, [...new Set(workgroups.map((w) => w.cloud_provider_id))]),
-    listDatabasesOfWorkgroups(db, ids),
-    listWorkspacesOfWorkgroups(db, ids),
-    listEntriesOfWorkgroups(
-      db,
-      workgroups.filter((w) => w.enable_allow_list).map((w) => w.id),
-    ),
-    backupSizesOfWorkgroups(db, ids),
-  ]);
-  const byId = new Map(providers.map((p) => [p.id, p]));
-  return workgroups.map((workgroup) => ({
-    workgroup,
-    provider: byId.get(workgroup.cloud_provider_id),
-    orgName,
-    databases: databases.filter((d) => d.workgroup_id === workgroup.id),
-    workspaces: workspaces.filter((w) => w.workgroup_id === workgroup.id),
-    allowList: entries.filter((e) => e.workgroup_id === workgroup.id),
-    backupSizes,
-  }));
+/** The organisation a view is read for. */
+export interface Org {
+  orgId: string;
+  orgName: string;
 }
 
-export async function loadView(db: Executor, orgName: string, workgroup: Workgroup): Promise<WorkgroupView> {
-  return (await loadViews(db, orgName, [workgroup]))[0]!;
+/** The views of workgroups already found (a page of a list), in their order. */
+export async function loadViews(db: Executor, orgName: string, workgroups: Workgroup[]): Promise<WorkgroupView[]> {
+  if (workgroups.length === 0) return [];
+  const rows = await findWorkgroupRows(
+    db,
+    workgroups[0]!.org_id,
+    workgroups.map((w) => w.id),
+  );
+  return rows.map((r) => ({ ...r, orgName }));
+}
+
+/** One workgroup of the organisation and what its record embeds; undefined when there is none. */
+export async function loadViewById(db: Executor, org: Org, workgroupId: string): Promise<WorkgroupView | undefined> {
+  const [rows] = await findWorkgroupRows(db, org.orgId, [workgroupId]);
+  return rows && { ...rows, orgName: org.orgName };
 }
 
 /**
- * The part of a workgroup's view one workspace's record needs: its database and the
- * workspaces sharing it (for folder_statistics), whatever the size of the workgroup.
+ * One workspace and the part of its workgroup's view its record needs (its database and the
+ * workspaces sharing it, for folder_statistics), whatever the size of the workgroup.
+ * `workspace` is undefined when the workgroup exists without it; the whole is undefined
+ * without the workgroup.
  */
 export async function loadWorkspaceView(
   db: Executor,
-  orgName: string,
-  workgroup: Workgroup,
+  org: Org,
+  workgroupId: string,
   workspaceId: string,
-): Promise<{ ws: Workspace; view: WorkgroupView } | undefined> {
-  const ws = await findWorkspaceById(db, workspaceId);
-  if (!ws || ws.workgroup_id !== workgroup.id) return undefined;
-  const [provider, database, siblings, backupSize] = await Promise.all([
-    findProviderById(db, workgroup.cloud_provider_id),
-    findDatabase(db, ws.org_id, ws.database_id),
-    listWorkspacesOfDatabase(db, ws.database_id),
-    backupSizeOfDatabase(db, ws.database_id),
-  ]);
-  const view = {
-    workgroup,
-    provider,
-    orgName,
+): Promise<{ ws: Workspace | undefined; view: WorkgroupView } | undefined> {
+  const rows = await findWorkspaceRows(db, org.orgId, workgroupId, workspaceId);
+  if (!rows) return undefined;
+  const database: Database | undefined = rows.database;
+  const view: WorkgroupView = {
+    workgroup: rows.workgroup,
+    provider: rows.provider,
+    orgName: org.orgName,
     databases: database ? [database] : [],
-    workspaces: siblings,
+    workspaces: rows.siblings,
     allowList: [],
-    backupSizes: new Map([[ws.database_id, backupSize]]),
+    backupSizes: rows.workspace ? new Map([[rows.workspace.database_id, rows.backupSize]]) : new Map(),
   };
-  return { ws, view };
+  return { ws: rows.workspace, view };
 }
 
 /** Every workspace's size, a total that is their sum, and the database's Succeeded backups' size. */
@@ -214,7 +188,7 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
     ...(ws.snapshot_time ? { snapshot_time: isoOrUndefined(ws.snapshot_time)! } : {}),
     folder_statistics: folderStatistics(
       view.workspaces.filter((w) => w.database_id === ws.database_id),
-      view.backupSizes?.get(ws.database_id) ?? 0,
+      view.backupSizes.get(ws.database_id) ?? 0,
     ),
     ...(ws.creator ? { creator: ws.creator } : {}),
     created_at: iso(ws.created_at),
@@ -223,7 +197,13 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
   };
 }
 
-export function databaseRecord(db: Database, view: WorkgroupView, ctx: RecordContext): DatabaseRecord {
+/** `built`: the workspace records already made for this response (a workgroup's), used again rather than rebuilt. */
+export function databaseRecord(
+  db: Database,
+  view: WorkgroupView,
+  ctx: RecordContext,
+  built?: ReadonlyMap<string, WorkspaceRecord>,
+): DatabaseRecord {
   const members = view.workspaces.filter((w) => w.database_id === db.id);
   return {
     database_id: db.id,
@@ -234,14 +214,16 @@ export function databaseRecord(db: Database, view: WorkgroupView, ctx: RecordCon
     region: view.workgroup.region,
     tg_version: db.tg_version,
     create_time: iso(db.created_at),
-    folder_statistics: folderStatistics(members, view.backupSizes?.get(db.id) ?? 0),
-    workspaces: members.map((w) => workspaceRecord(w, view, ctx)),
+    folder_statistics: folderStatistics(members, view.backupSizes.get(db.id) ?? 0),
+    workspaces: members.map((w) => built?.get(w.id) ?? workspaceRecord(w, view, ctx)),
     version_number: db.version_number,
   };
 }
 
 export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): WorkgroupRecord {
   const { workgroup: wg, provider } = view;
+  // Each workspace appears twice (under the workgroup and under its database): built once.
+  const workspaces = new Map(view.workspaces.map((w) => [w.id, workspaceRecord(w, view, ctx)]));
   return {
     workgroup_id: wg.id,
     name: wg.name,
@@ -263,8 +245,8 @@ export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): Workgr
     ...(wg.encryption_method ? { encryption_method: wg.encryption_method as 'TMK' } : {}),
     is_current_ip_allowed: ctx.ipAllowed(view),
     shared_storage: wg.shared_storage,
-    tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx)),
-    workspaces: view.workspaces.map((w) => workspaceRecord(w, view, ctx)),
+    tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx, workspaces)),
+    workspaces: [...workspaces.values()],
     created_at: iso(wg.created_at),
     version_number: wg.version_number,
   };

@@ -14,7 +14,7 @@ import { isTimeZone } from './maintenance.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
-import { loadView, loadWorkspaceView, workspaceRecord } from './records.js';
+import { loadWorkspaceView, workspaceRecord } from './records.js';
 import { acceptName, cutName, nameKey } from './names.js';
 import { checkTestEnv, type TestEnvCheck } from './test-env.js';
 import { beginWorkspaceOperation, maintenanceDueAt, type WorkspaceOpParams } from './workspace-operations.js';
@@ -163,15 +163,14 @@ export class WorkspaceService {
     workspaceId: string,
     ctx: RequestContext,
   ): Promise<WorkspaceRecord> {
-    const wg = await this.workgroups.load(db, p, workgroupId);
-    const found = await loadWorkspaceView(db, p.orgName, wg, workspaceId);
-    if (!found) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
+    const found = await loadWorkspaceView(db, p, workgroupId, workspaceId);
+    if (!found) throw notFound('workgroupID', `no workgroup "${workgroupId}"`);
+    if (!found.ws) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
     return workspaceRecord(found.ws, found.view, this.workgroups.recordContext(ctx));
   }
 
   async list(p: Principal, workgroupId: string, ctx: RequestContext): Promise<WorkspaceRecord[]> {
-    const wg = await this.workgroups.load(this.store.db, p, workgroupId);
-    const view = await loadView(this.store.db, p.orgName, wg);
+    const view = await this.workgroups.view(this.store.db, p, workgroupId);
     const rc = this.workgroups.recordContext(ctx);
     return view.workspaces.map((w) => workspaceRecord(w, view, rc));
   }
@@ -461,12 +460,12 @@ export class WorkspaceService {
   }
 
   /** The workspace of the caller's organisation in that workgroup, or Not-Found. */
+  /** The workspace of the organisation's workgroup: one read; the workgroup is read only to say which is missing. */
   async load(p: Principal, workgroupId: string, workspaceId: string): Promise<Workspace> {
-    const wg = await this.workgroups.load(this.store.db, p, workgroupId);
     const ws = await wsRepo.findWorkspace(this.store.db, p.orgId, workspaceId);
-    if (!ws || ws.workgroup_id !== wg.id)
-      throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
-    return ws;
+    if (ws && ws.workgroup_id === workgroupId) return ws;
+    await this.workgroups.load(this.store.db, p, workgroupId);
+    throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
   }
 
   /**

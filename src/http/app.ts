@@ -15,6 +15,7 @@ import { renderAppError, toAppError } from './envelope.js';
 import { idempotentPosts } from './idempotency.js';
 import { parseJsonBody, refuseUnexpectedBody } from './json-body.js';
 import { limitConnections } from './connection-limits.js';
+import { serverTiming } from './server-timing.js';
 import { continueAfterChecks } from './expect-continue.js';
 import { MAX_PARAM_LENGTH, clientErrorHandler, listenerOptions } from './listener-limits.js';
 import { instrument } from './metrics.js';
@@ -98,6 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   limitConnections(app, config);
+  // First of the hooks, so the tally sees every statement the request runs.
+  if (config.serverTiming) serverTiming(app);
   app.decorateRequest('domainContext', undefined);
 
   app.setValidatorCompiler(validatorCompiler);

@@ -17,11 +17,14 @@ import { migrations } from './migrations/index.js';
 import { sqliteChangeToken, type MonotonicNow } from './sqlite-change-token.js';
 import { StoreUnreachable } from './connection-loss.js';
 import { Transactions } from './transactions.js';
+import { countStatement } from './statement-tally.js';
+import { registerDialect, type DialectName } from './dialect-of.js';
 
 export { CommitFailed } from './transactions.js';
 export { isConnectionLoss, isUncertainCommit } from './connection-loss.js';
 
-export type DialectName = 'sqlite' | 'postgres';
+export type { DialectName } from './dialect-of.js';
+export { dialectOf } from './dialect-of.js';
 /** Anything queries run on: the database or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -78,6 +81,8 @@ export interface StoreOptions {
   onConnectionError?: (err: Error) => void;
   /** The monotonic clock SQLite's change token reads (tests hold it still). */
   monotonicNow?: MonotonicNow;
+  /** Count every statement in the tally of the work it runs for (statement-tally.ts; Server-Timing). */
+  tallyStatements?: boolean;
 }
 
 /**
@@ -113,7 +118,7 @@ function openSqliteFile(dataDir: string): SqliteDatabase.Database {
 }
 
 /** A read-only connection to the same file, opened on first use. */
-function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { close(): void } {
+function committedReadsOf(file: SqliteDatabase.Database, tally: boolean): CommittedReads & { close(): void } {
   let reader: SqliteDatabase.Database | undefined;
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
@@ -127,6 +132,8 @@ function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { clo
         statement = reader.prepare(text);
         statements.set(text, statement);
       }
+      // Counted when handed out: each caller runs it once, synchronously (its time is not measured).
+      if (tally) countStatement(0);
       return statement;
     },
     close: () => reader?.close(),
@@ -224,8 +231,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
   const file = options.databaseUrl ? undefined : openSqliteFile(options.dataDir);
   const token = file && sqliteChangeToken(file, options.monotonicNow);
-  const committedReads = file && committedReadsOf(file);
+  const committedReads = file && committedReadsOf(file, options.tallyStatements === true);
   const db = new Kysely<DB>({
+    ...(options.tallyStatements
+      ? {
+          log: (event) => {
+            if (event.level === 'query') countStatement(event.queryDurationMillis);
+          },
+        }
+      : {}),
     dialect:
       file && token
         ? new SqliteDialect({ database: reusingStatements(file, token.wrote) })
@@ -240,6 +254,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await token?.close();
     throw err;
   }
+  registerDialect(db, dialect);
   const transactions = new Transactions(db, dialect);
   return {
     get db() {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
-import type { DialectName } from './store.js';
+import { registerDialect, type DialectName } from './dialect-of.js';
 
 /**
  * COMMIT itself failed. On PostgreSQL, when the connection went meanwhile, the transaction
@@ -76,6 +76,7 @@ export class Transactions {
   private begin<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
     const sqlite = this.dialect === 'sqlite';
     return this.db.connection().execute(async (conn) => {
+      registerDialect(conn, this.dialect);
       await (sqlite ? sql`begin immediate` : sql`begin`).execute(conn);
       let result: T;
       try {

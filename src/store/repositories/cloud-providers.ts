@@ -57,7 +57,7 @@ export type CloudProviderChanges = Partial<
   >
 >;
 
-function fromRow(row: Selectable<CloudProvidersTable>): CloudProviderRow {
+export function providerFromRow(row: Selectable<CloudProvidersTable>): CloudProviderRow {
   const { name_key: _nameKey, ...rest } = row;
   const parsed = Object.fromEntries(jsonColumns.map((c) => [c, row[c] === null ? null : JSON.parse(row[c])]));
   return {
@@ -91,7 +91,7 @@ export async function listVisibleProviders(db: Executor, orgId: string): Promise
     .orderBy('region')
     .orderBy('id')
     .execute();
-  return rows.map(fromRow);
+  return rows.map(providerFromRow);
 }
 
 export async function findVisibleProvider(
@@ -105,7 +105,7 @@ export async function findVisibleProvider(
     .where('id', '=', id)
     .where((eb) => eb.or([eb('org_id', 'is', null), eb('org_id', '=', orgId)]))
     .executeTakeFirst();
-  return row && fromRow(row);
+  return row && providerFromRow(row);
 }
 
 /**
@@ -119,17 +119,17 @@ export async function lockProviderById(
 ): Promise<CloudProviderRow | undefined> {
   const query = trx.selectFrom('cloud_providers').selectAll().where('id', '=', id);
   const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
-  return row && fromRow(row);
+  return row && providerFromRow(row);
 }
 
 export async function findProviderById(db: Executor, id: string): Promise<CloudProviderRow | undefined> {
   const row = await db.selectFrom('cloud_providers').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && fromRow(row);
+  return row && providerFromRow(row);
 }
 
 export async function findProvidersByIds(db: Executor, ids: string[]): Promise<CloudProviderRow[]> {
   if (ids.length === 0) return [];
-  return (await db.selectFrom('cloud_providers').selectAll().where('id', 'in', ids).execute()).map(fromRow);
+  return (await db.selectFrom('cloud_providers').selectAll().where('id', 'in', ids).execute()).map(providerFromRow);
 }
 
 export type NewCloudProvider = Pick<

@@ -25,7 +25,7 @@ export type WorkgroupChanges = Partial<
   Pick<Workgroup, 'name' | 'enable_allow_list' | 'enable_application_log' | 'encryption_method'>
 >;
 
-function fromRow(row: Selectable<WorkgroupsTable>): Workgroup {
+export function workgroupFromRow(row: Selectable<WorkgroupsTable>): Workgroup {
   const { name_key: _nameKey, ...rest } = row;
   return {
     ...rest,
@@ -57,13 +57,13 @@ export async function findWorkgroup(db: Executor, orgId: string, id: string): Pr
     .where('org_id', '=', orgId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row && fromRow(row);
+  return row && workgroupFromRow(row);
 }
 
 /** By id alone, for system paths (the gateway) that act for no organisation. */
 export async function findWorkgroupById(db: Executor, id: string): Promise<Workgroup | undefined> {
   const row = await db.selectFrom('workgroups').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && fromRow(row);
+  return row && workgroupFromRow(row);
 }
 
 export async function listWorkgroups(
@@ -77,7 +77,7 @@ export async function listWorkgroups(
     limit,
     after,
   ).execute();
-  return toPage(rows.map(fromRow), limit);
+  return toPage(rows.map(workgroupFromRow), limit);
 }
 
 /** Applies the changes only if the row still has the version read; false when it changed meanwhile. */

@@ -32,7 +32,7 @@ export type WorkspaceChanges = Partial<
  * (measured with bench/). The literal also gives every workspace one hidden class for the
  * code that renders records.
  */
-function fromRow(r: Selectable<WorkspacesTable>): Workspace {
+export function workspaceFromRow(r: Selectable<WorkspacesTable>): Workspace {
   return {
     id: r.id,
     org_id: r.org_id,
@@ -114,12 +114,12 @@ export async function findWorkspace(db: Executor, orgId: string, id: string): Pr
     .where('org_id', '=', orgId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row && fromRow(row);
+  return row && workspaceFromRow(row);
 }
 
 export async function findWorkspaceById(db: Executor, id: string): Promise<Workspace | undefined> {
   const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && fromRow(row);
+  return row && workspaceFromRow(row);
 }
 
 /**
@@ -135,7 +135,7 @@ export async function lockWorkspaceById(
 ): Promise<Workspace | undefined> {
   const query = trx.selectFrom('workspaces').selectAll().where('id', '=', id);
   const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
-  return row && fromRow(row);
+  return row && workspaceFromRow(row);
 }
 
 export async function listWorkspacesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Workspace[]> {
@@ -147,7 +147,7 @@ export async function listWorkspacesOfWorkgroups(db: Executor, workgroupIds: str
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map(fromRow);
+  return rows.map(workspaceFromRow);
 }
 
 export async function listWorkspacesOfDatabase(db: Executor, databaseId: string): Promise<Workspace[]> {
@@ -158,7 +158,7 @@ export async function listWorkspacesOfDatabase(db: Executor, databaseId: string)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map(fromRow);
+  return rows.map(workspaceFromRow);
 }
 
 export async function findWorkspaceByName(
@@ -172,7 +172,7 @@ export async function findWorkspaceByName(
     .where('workgroup_id', '=', workgroupId)
     .where('name_key', '=', nameKey(name))
     .executeTakeFirst();
-  return row && fromRow(row);
+  return row && workspaceFromRow(row);
 }
 
 /**
@@ -259,7 +259,7 @@ export async function activeWorkspacesAfter(db: Executor, afterId: string, limit
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map(fromRow);
+  return rows.map(workspaceFromRow);
 }
 
 /** Observed figures a driver reported of a running workspace, between operations. */
@@ -305,7 +305,7 @@ export async function idleWorkspaces(db: Executor, now: number, limit: number): 
     .orderBy(autoStopAt)
     .limit(limit)
     .execute();
-  return rows.map(fromRow);
+  return rows.map(workspaceFromRow);
 }
 
 /** The earliest instant after `after` at which an Active workspace becomes idle enough to auto-stop. */
@@ -328,7 +328,7 @@ export async function maintenanceDue(db: Executor, now: number, limit: number): 
     .where('maintenance_due_at', '<=', now)
     .limit(limit)
     .execute();
-  return rows.map(fromRow);
+  return rows.map(workspaceFromRow);
 }
 
 export async function nextMaintenanceAt(db: Executor, after: number): Promise<number | undefined> {

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { ApiResponse } from '../src/client/index.js';
+import { writeQuotaFreeConfig } from '../bench/quota-free-config.js';
+import { assertOk } from './helpers/assert.js';
+import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
+
+/** The statements a request ran on the store, from its Server-Timing header. */
+function statements(res: ApiResponse<unknown>): number {
+  const timing = String(res.headers['server-timing'] ?? '');
+  const match = /desc="(\d+) statements"/.exec(timing);
+  assert.ok(match, `a Server-Timing header with the statement count, got "${timing}"`);
+  return Number(match[1]);
+}
+
+// The hot paths' statement counts are pinned, so they cannot grow unnoticed: a read of one
+// workspace or of a workgroup is the key's lookup and one statement; a metadata change is
+// read, lock, update and the record, in one transaction (BEGIN and COMMIT count too).
+describe(`statements per request (${storeName})`, () => {
+  let server: TestServer;
+  let wg: string;
+  let ws: string;
+
+  before(async () => {
+    server = await startTestServer({
+      ACACIA_SERVER_TIMING: 'on',
+      ACACIA_SIM_SPEED: '0',
+      ACACIA_READ_CACHE_MB: '0',
+      ACACIA_CONFIG: writeQuotaFreeConfig(mkdtempSync(path.join(os.tmpdir(), 'acacia-counts-'))),
+    });
+    const c = server.client;
+    wg = await newWorkgroup(c);
+    for (let i = 0; i < 20; i++) {
+      const created = await activeWorkspace(c, wg, { name: `counted-${i}` });
+      ws ??= created.workspace_id!;
+    }
+    // The first read of each kind may learn the store's columns once; the counts are those after.
+    await c.workgroups.get(wg);
+    await c.workspaces.get(wg, ws);
+  });
+  after(() => server.close());
+
+  it('reads one workspace with the key lookup and one statement', async () => {
+    assert.equal(statements(await server.client.workspaces.get(wg, ws)), 2);
+  });
+
+  it('reads a workgroup of 20 workspaces with the key lookup and one statement', async () => {
+    const res = await server.client.workgroups.get(wg);
+    assert.equal(assertOk(res).workspaces?.length, 20);
+    assert.equal(statements(res), 2);
+  });
+
+  it('lists workgroups with the key lookup, the page and one statement for their records', async () => {
+    assert.equal(statements(await server.client.workgroups.list()), 3);
+  });
+
+  it("changes a workspace's metadata in one transaction of five statements besides BEGIN and COMMIT", async () => {
+    const res = await server.client.workspaces.update(wg, ws, { auto_stop_minutes: 45 });
+    assert.equal(assertOk(res).auto_stop_minutes, 45);
+    assert.equal(statements(res), 7);
+  });
+
+  it('sends no Server-Timing unless asked to', async () => {
+    const plain = await startTestServer({ ACACIA_SIM_SPEED: '0' });
+    try {
+      const res = await plain.client.workgroups.list();
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['server-timing'], undefined);
+    } finally {
+      await plain.close();
+    }
+  });
+});
