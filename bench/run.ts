@@ -5,13 +5,16 @@ import { startBaseline } from './baseline.js';
 import { scaleBench, type ScaleRow } from './scale-bench.js';
 import { postgresVersion, type StoreKind } from './store-location.js';
 import { lifecycleSteps, type StepRow } from './lifecycle-steps.js';
-import { apiTable, scaleTable, stepsTable } from './table.js';
+import { mixedBench, type MixedRow } from './mixed-bench.js';
+import { apiTable, mixedTable, scaleTable, stepsTable } from './table.js';
 
 const usage = `npm run bench [-- options]
 
   --stores sqlite,postgres   stores to measure (default both; PostgreSQL from ACACIA_BENCH_DATABASE_URL,
                              default postgres://postgres@127.0.0.1:5432/postgres, a fresh database per run)
-  --only api|scale|lifecycle run one of the benchmarks
+  --only api|mixed|scale|lifecycle   run one of the benchmarks
+  --compare <dir>            another checkout (dependencies installed) whose server also runs the
+                             mixed workload, in the same run, for a before/after comparison
   --duration <s>             seconds per load run (default 5; the scale benchmark's reads take the
                              median of three runs of at most 2 s)
   --connections <n>          concurrent connections per load run (default 10)
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     workspaces: { type: 'string', default: '5000' },
     sizes: { type: 'string', default: '1000,10000,100000' },
+    compare: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -38,7 +42,7 @@ if (values.help) {
 const stores = values.stores.split(',').map((s) => s.trim()) as StoreKind[];
 if (stores.some((s) => s !== 'sqlite' && s !== 'postgres'))
   throw new Error(`--stores takes sqlite and/or postgres, not ${values.stores}`);
-const parts = ['api', 'scale', 'lifecycle'];
+const parts = ['api', 'mixed', 'scale', 'lifecycle'];
 if (values.only !== undefined && !parts.includes(values.only))
   throw new Error(`--only takes ${parts.join(', ')}, not ${values.only}`);
 const runs = (part: string) => values.only === undefined || values.only === part;
@@ -79,6 +83,23 @@ if (runs('api')) {
   }
   out('\nAPI\n');
   out(apiTable(rows));
+}
+
+if (runs('mixed')) {
+  const rows: MixedRow[] = [];
+  for (const kind of stores)
+    rows.push(
+      ...(await mixedBench(kind, {
+        duration,
+        connections,
+        progress,
+        ...(values.compare ? { compareRoot: values.compare } : {}),
+      })),
+    );
+  out(
+    '\nMixed workload (90% reads: one workspace, the workgroup, its allow list; 10% writes: metadata PUT, allow-list POST)\n',
+  );
+  out(mixedTable(rows));
 }
 
 if (runs('scale')) {

@@ -1,9 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnCli, storeEnv } from '../test/helpers/cli.js';
+import { cleanEnv, spawnCli, storeEnv } from '../test/helpers/cli.js';
 import type { StoreLocation } from '../test/helpers/store-location.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +33,16 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** `acacia <args>` from the sources of another checkout (its own dependencies), to compare in one run. */
+function serveFrom(checkout: string) {
+  return (args: string[], env: Record<string, string>): ChildProcess =>
+    spawn(process.execPath, ['--import', 'tsx', path.join(checkout, 'src/cli/index.ts'), ...args], {
+      cwd: checkout,
+      env: { ...cleanEnv(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+}
+
 function statusField(pid: number, field: string): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -48,10 +58,11 @@ function statusField(pid: number, field: string): number {
  */
 export async function startServer(
   store: StoreLocation,
-  opts: { apiKey: string; configFile?: string; env?: Record<string, string> },
+  opts: { apiKey: string; configFile?: string; env?: Record<string, string>; root?: string },
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawnCli(['serve'], {
+  const serve = opts.root ? serveFrom(opts.root) : spawnCli;
+  const child: ChildProcess = serve(['serve'], {
     ACACIA_HOST: '127.0.0.1',
     ACACIA_PORT: String(port),
     ACACIA_GATEWAY_PORT: '0',

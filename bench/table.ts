@@ -1,3 +1,4 @@
+import type { MixedRow } from './mixed-bench.js';
 import type { ApiRow } from './api-bench.js';
 import type { StepRow } from './lifecycle-steps.js';
 import type { ScaleRow } from './scale-bench.js';
@@ -99,5 +100,32 @@ export function stepsTable(rows: StepRow[]): string {
   return markdownTable(
     ['step', 'store', 'runs', 'p50 ms', 'max ms'],
     rows.map((r) => [r.step, r.store, String(r.runs), ms(r.p50), ms(r.max)]),
+  );
+}
+
+/** The mixed workload: throughput, latency of reads and writes, and the server's cost per request. */
+export function mixedTable(rows: MixedRow[]): string {
+  const ms = (n: number) => (n < 1 ? '<1' : n.toFixed(1));
+  return markdownTable(
+    [
+      'store',
+      'server',
+      'req/s',
+      'reads p50 / p99 ms',
+      'writes p50 / p99 ms',
+      'CPU µs per request',
+      'statements per request',
+      'failures',
+    ],
+    rows.map((r) => [
+      r.store,
+      r.server,
+      Math.round(r.rps).toLocaleString('en'),
+      `${ms(r.reads.p50)} / ${ms(r.reads.p99)}`,
+      `${ms(r.writes.p50)} / ${ms(r.writes.p99)}`,
+      Math.round(r.cpuPerRequestUs).toLocaleString('en'),
+      r.statementsPerRequest === undefined ? '—' : r.statementsPerRequest.toFixed(2),
+      String(r.failures),
+    ]),
   );
 }
