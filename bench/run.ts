@@ -97,7 +97,8 @@ if (runs('mixed')) {
       })),
     );
   out(
-    '\nMixed workload (90% reads: one workspace, the workgroup, its allow list; 10% writes: metadata PUT, allow-list POST)\n',
+    '\nMixed workload (90% reads: one workspace, the workgroup, its allow list; ' +
+      '10% writes: metadata PUT, allow-list POST)\n',
   );
   out(mixedTable(rows));
 }
