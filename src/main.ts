@@ -65,7 +65,6 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    tallyStatements: config.serverTiming,
     onConnectionError: (err) => logger.warn({ err }, 'a database connection failed; it will be replaced'),
   });
   const manualClock = config.clock === 'manual' ? await loadManualClock(store) : undefined;

@@ -3,6 +3,7 @@ import type { Clock } from './domain/clock.js';
 import type { EngineObserver } from './engine/observer.js';
 import { operationQueue, workspacesByStatus } from './store/repositories/metrics.js';
 import type { Store } from './store/store.js';
+import { statementsRun } from './store/statement-tally.js';
 
 /** The process's metrics beyond HTTP's (src/http/metrics.ts adds those to the same registry). */
 export interface ProcessMetrics {
@@ -46,6 +47,15 @@ export function processMetrics(store: Store, clock: Clock): ProcessMetrics {
     help: 'Schedule firings by this process: the action started or skipped',
     labelNames: ['schedule', 'outcome'],
     registers: [registry],
+  });
+  new Counter({
+    name: 'acacia_store_statements_total',
+    help: 'Statements this process ran on the store (BEGIN and COMMIT included)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(statementsRun());
+    },
   });
   const gatewayRequests = new Counter({
     name: 'acacia_gateway_requests_total',

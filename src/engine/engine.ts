@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Catalog } from '../domain/catalog.js';
 import type { Store } from '../store/store.js';
 import { leasesHeldElsewhere, nextOperationDueAt } from '../store/repositories/operations.js';
+import { earliestDueAt } from '../store/repositories/engine-probe.js';
 import { BackupScheduler } from './backup-scheduler.js';
 import { ManualClock, type Clock } from '../domain/clock.js';
 import type { Drivers } from './drivers/driver.js';
@@ -138,6 +139,12 @@ export class Engine {
       const clock = this.options.clock;
       if (clock instanceof ManualClock) await syncManualClock(this.options.store, clock);
       let done = 0;
+      // An idle tick costs one probe; the parts (and the worker's claiming transaction) run
+      // only when something is due.
+      if (!(await this.anythingDue())) {
+        this.options.observer?.tickFinished((performance.now() - started) / 1000);
+        return 0;
+      }
       // Each part on its own: one that keeps failing must not starve the others.
       for (const [name, part] of this.parts) {
         try {
@@ -151,6 +158,14 @@ export class Engine {
     });
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  /** Whether any part has work now: one statement, unless a time-kept pass is due anyway. */
+  private async anythingDue(): Promise<boolean> {
+    const now = this.options.clock.now();
+    if (this.reconciler.periodicDue(now)) return true;
+    const at = await earliestDueAt(this.options.store.db);
+    return at !== undefined && at <= now;
   }
 
   /** Ticks until nothing more is due now. */

@@ -48,6 +48,11 @@ export class Reconciler {
   private lastPurge = -Infinity;
   private lastObserve = -Infinity;
 
+  /** Whether a pass kept by time alone (purge, observation) is due: work the store's due times do not show. */
+  periodicDue(now: number): boolean {
+    return now - this.lastPurge >= PURGE_EVERY || now - this.lastObserve >= this.observing.observeMs;
+  }
+
   async tick(): Promise<number> {
     await this.purge();
     return (await this.autoStop()) + (await this.maintenance()) + (await this.observe());

@@ -7,6 +7,11 @@ export interface StatementTally {
 }
 
 const current = new AsyncLocalStorage<StatementTally>();
+/** Every statement this process ran on the store, for /metrics. */
+let total = 0;
+
+/** How many statements this process has run on the store since it started. */
+export const statementsRun = (): number => total;
 
 /** Runs fn with a fresh tally that every statement run from within it (awaits included) adds to. */
 export function withStatementTally<T>(tally: StatementTally, fn: () => T): T {
@@ -15,6 +20,7 @@ export function withStatementTally<T>(tally: StatementTally, fn: () => T): T {
 
 /** Counts one statement against the tally of the work it runs for, if that work keeps one. */
 export function countStatement(ms: number): void {
+  total += 1;
   const tally = current.getStore();
   if (tally) {
     tally.statements += 1;

@@ -81,8 +81,6 @@ export interface StoreOptions {
   onConnectionError?: (err: Error) => void;
   /** The monotonic clock SQLite's change token reads (tests hold it still). */
   monotonicNow?: MonotonicNow;
-  /** Count every statement in the tally of the work it runs for (statement-tally.ts; Server-Timing). */
-  tallyStatements?: boolean;
 }
 
 /**
@@ -118,7 +116,7 @@ function openSqliteFile(dataDir: string): SqliteDatabase.Database {
 }
 
 /** A read-only connection to the same file, opened on first use. */
-function committedReadsOf(file: SqliteDatabase.Database, tally: boolean): CommittedReads & { close(): void } {
+function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { close(): void } {
   let reader: SqliteDatabase.Database | undefined;
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
@@ -133,7 +131,7 @@ function committedReadsOf(file: SqliteDatabase.Database, tally: boolean): Commit
         statements.set(text, statement);
       }
       // Counted when handed out: each caller runs it once, synchronously (its time is not measured).
-      if (tally) countStatement(0);
+      countStatement(0);
       return statement;
     },
     close: () => reader?.close(),
@@ -231,15 +229,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
   const file = options.databaseUrl ? undefined : openSqliteFile(options.dataDir);
   const token = file && sqliteChangeToken(file, options.monotonicNow);
-  const committedReads = file && committedReadsOf(file, options.tallyStatements === true);
+  const committedReads = file && committedReadsOf(file);
   const db = new Kysely<DB>({
-    ...(options.tallyStatements
-      ? {
-          log: (event) => {
-            if (event.level === 'query') countStatement(event.queryDurationMillis);
-          },
-        }
-      : {}),
+    // Every statement is counted (/metrics), and added to the tally of the request it runs for.
+    log: (event) => {
+      if (event.level === 'query') countStatement(event.queryDurationMillis);
+    },
     dialect:
       file && token
         ? new SqliteDialect({ database: reusingStatements(file, token.wrote) })

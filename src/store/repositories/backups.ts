@@ -5,7 +5,7 @@ import type { Executor } from '../store.js';
 const DAY = 86_400_000;
 
 /** When a backup of the joined schedule expires; bigint arithmetic, or PostgreSQL's integer overflows past 24 days. */
-const expiresAt = sql<number>`b.created_at + cast(s.max_reserved_days as bigint) * ${DAY}`;
+export const backupExpiresAt = sql<number>`b.created_at + cast(s.max_reserved_days as bigint) * ${DAY}`;
 
 export type BackupStatus = 'InProgress' | 'Succeeded' | 'Failed';
 
@@ -135,7 +135,7 @@ export async function expiredAutomaticBackups(
     .select(['b.id', 'b.org_id', 'b.workspace_id', 'b.database_id'])
     .where('b.is_automatic', '=', 1)
     .where('b.status', '=', 'Succeeded')
-    .where(expiresAt, '<=', now)
+    .where(backupExpiresAt, '<=', now)
     .limit(limit)
     .execute();
 }
@@ -145,10 +145,10 @@ export async function nextBackupExpiryAt(db: Executor, after: number): Promise<n
   const row = await db
     .selectFrom('backups as b')
     .innerJoin('backup_schedules as s', 's.workspace_id', 'b.workspace_id')
-    .select((eb) => eb.fn.min(expiresAt).as('at'))
+    .select((eb) => eb.fn.min(backupExpiresAt).as('at'))
     .where('b.is_automatic', '=', 1)
     .where('b.status', '=', 'Succeeded')
-    .where(expiresAt, '>', after)
+    .where(backupExpiresAt, '>', after)
     .executeTakeFirst();
   return row?.at == null ? undefined : Number(row.at);
 }

@@ -292,8 +292,8 @@ export async function recordObservedFigures(db: Executor, id: string, figures: O
  * 0008) declares them, because SQLite and PostgreSQL match an expression or partial index
  * only against the same text, not against bound parameters.
  */
-const autoStopAt = sql<number>`(last_activity_at + auto_stop_minutes * 60000)`;
-const autoStopping = sql<SqlBool>`status = 'Active' and auto_stop_minutes > 0`;
+export const autoStopAt = sql<number>`(last_activity_at + auto_stop_minutes * 60000)`;
+export const autoStopping = sql<SqlBool>`status = 'Active' and auto_stop_minutes > 0`;
 
 /** Active workspaces whose idle time has reached their auto-stop minutes, longest idle first. */
 export async function idleWorkspaces(db: Executor, now: number, limit: number): Promise<Workspace[]> {
