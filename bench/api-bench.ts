@@ -40,14 +40,13 @@ interface Run {
 const WARMUP = 1;
 /** Workgroups the workspaces of scenario (d) are spread over. */
 const WORKGROUPS_IN_D = 50;
-/** Unless answered from the read cache, the 5,000-workspace list takes most of a second per request: 2 connections. */
+/** The 5,000-workspace list takes most of a second per request: 2 connections. */
 const BIG_LIST: Run = { connections: 2 };
 
 /**
- * Issue 7, item 1: (a) GET a workgroup embedding 20 workspaces, (b) GET one workspace,
- * (c) POST allow-list entries, (d) POST workspaces until the quota-free organisation holds
- * `orgWorkspaces`, then GET /workgroups; in that order, on one fresh store. On SQLite the
- * reads run again on the same store with the read cache off (PostgreSQL has none).
+ * (a) GET a workgroup embedding 20 workspaces, (b) GET one workspace, (c) POST allow-list
+ * entries, (d) POST workspaces until the quota-free organisation holds `orgWorkspaces`, then
+ * GET /workgroups; in that order, on one fresh store.
  */
 export async function apiBench(kind: StoreKind, opts: ApiBenchOptions): Promise<ApiRow[]> {
   const store = await freshStore(kind);
@@ -55,16 +54,7 @@ export async function apiBench(kind: StoreKind, opts: ApiBenchOptions): Promise<
   try {
     const start = { apiKey: newKeyText('bench'), configFile: writeQuotaFreeConfig(store.dataDir) };
     server = await startServer(store, start);
-    const b = await scenarios(kind, server, opts);
-    if (kind === 'sqlite') {
-      await server.stop();
-      server = await startServer(store, { ...start, env: { ACACIA_READ_CACHE_MB: '0' } });
-      // The same rows array: these rows follow the cached ones in the table.
-      const uncached: Bench = { ...b, server, reads: [] };
-      for (const read of b.reads)
-        await measure(uncached, `${read.scenario}, read cache off`, 'GET', read.path, read.sample, read.run);
-    }
-    return b.rows;
+    return (await scenarios(kind, server, opts)).rows;
   } finally {
     await server?.stop();
     await store.dispose();
@@ -79,8 +69,6 @@ interface Bench {
   headers: Record<string, string>;
   opts: ApiBenchOptions;
   rows: ApiRow[];
-  /** The GET scenarios run, to run again with the read cache off. */
-  reads: Array<{ scenario: string; path: string; sample: Buffer; run: Run }>;
   newWorkgroup(name: string): Promise<string>;
 }
 
@@ -94,7 +82,6 @@ async function scenarios(kind: StoreKind, server: ServerProcess, opts: ApiBenchO
     headers: { 'x-api-key': server.apiKey },
     opts,
     rows: [],
-    reads: [],
     newWorkgroup: async (name) =>
       resultOf(await client.workgroups.create({ name, cloud_provider_id: provider })).workgroup_id!,
   };
@@ -132,7 +119,6 @@ async function measure(
 ): Promise<void> {
   const { opts, server } = b;
   opts.progress(`${b.kind}: ${scenario}`);
-  if (method === 'GET' && path !== '/healthz') b.reads.push({ scenario, path, sample, run });
   const basePath = `/${b.kind}/${b.rows.length}`;
   await opts.baseline.serve(basePath, sample);
   const connections = run.connections ?? opts.connections;

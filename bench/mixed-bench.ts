@@ -27,7 +27,10 @@ export interface MixedRow {
 export interface MixedOptions {
   duration: number;
   connections: number;
-  /** Another checkout whose server runs the same workload in the same run (its dependencies installed). */
+  /**
+   * Another checkout whose server runs the same workload in the same run (its dependencies
+   * installed); on SQLite also with ACACIA_READ_CACHE_MB=0, for checkouts that had a read cache.
+   */
   compareRoot?: string;
   progress: (text: string) => void;
 }
@@ -51,9 +54,6 @@ export async function mixedBench(kind: StoreKind, opts: MixedOptions): Promise<M
   const rows: MixedRow[] = [];
   const servers: Array<{ label: string; root?: string; env: Record<string, string> }> = [
     { label: 'this checkout', env: { ACACIA_SERVER_TIMING: 'on' } },
-    ...(kind === 'sqlite'
-      ? [{ label: 'this checkout, read cache off', env: { ACACIA_SERVER_TIMING: 'on', ACACIA_READ_CACHE_MB: '0' } }]
-      : []),
     ...(opts.compareRoot
       ? [
           { label: `${path.basename(opts.compareRoot)}`, root: opts.compareRoot, env: {} },

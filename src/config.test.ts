@@ -22,7 +22,6 @@ describe('loadConfig', () => {
       [c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxConnections],
       [10_000, 30_000, 72_000, 1000],
     );
-    assert.equal(c.readCacheBytes, 64 * 1024 * 1024);
     assert.equal(c.faultInjection, false, 'a plain start refuses x_test_env');
     assert.equal(c.maxConnectionsPerClient, 100);
     assert.deepEqual(c.corsOrigins, [], 'no browser origin is allowed by default');
@@ -65,15 +64,10 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ ACACIA_FAULT_INJECTION: 'off' }).faultInjection, false);
   });
 
-  it('reads the read cache size in MiB; 0 turns it off', () => {
-    assert.equal(loadConfig({ ACACIA_READ_CACHE_MB: '0' }).readCacheBytes, 0);
-    assert.equal(loadConfig({ ACACIA_READ_CACHE_MB: '8' }).readCacheBytes, 8 * 1024 * 1024);
-  });
-
   const bad: Array<[string, string, RegExp]> = [
     ['ACACIA_PORT', '70000', /ACACIA_PORT must be an integer from 0 to 65535/],
     ['ACACIA_GATEWAY_PORT', '-1', /ACACIA_GATEWAY_PORT must be an integer/],
-    ['ACACIA_READ_CACHE_MB', '1.5', /ACACIA_READ_CACHE_MB must be an integer from 0 to 65536/],
+    ['ACACIA_MAX_CONNECTIONS', '1.5', /ACACIA_MAX_CONNECTIONS must be an integer/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must be a postgres/],
     ['ACACIA_BOOTSTRAP_API_KEY', 'short', /ACACIA_BOOTSTRAP_API_KEY must be 32 to 256/],
     ['ACACIA_CLOCK', 'sundial', /ACACIA_CLOCK must be one of system, manual/],

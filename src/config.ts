@@ -49,8 +49,6 @@ export interface Config {
   maxConnections: number;
   /** Open connections per listener from one client address (IPv6: one /64); 0 = no cap. */
   maxConnectionsPerClient: number;
-  /** Bytes of answered reads kept for serving again while the store is unchanged; 0 = none. */
-  readCacheBytes: number;
   /** Whether `x_test_env` (fault injection of the simulated provisioner) is accepted and applied. */
   faultInjection: boolean;
   /** Whether API answers carry a Server-Timing header with their store statements and time. */
@@ -254,13 +252,6 @@ export const settings = [
     parse: int(0, 1_000_000),
   },
   {
-    env: 'ACACIA_READ_CACHE_MB',
-    flag: 'read-cache-mb',
-    def: '64',
-    help: 'MiB of workgroup, workspace and database reads served again until the store changes (SQLite only; 0 = off)',
-    parse: int(0, 65_536),
-  },
-  {
     env: 'ACACIA_FAULT_INJECTION',
     flag: 'fault-injection',
     def: 'off',
@@ -362,7 +353,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     keepAliveTimeoutMs: Math.round(read(env, byEnv('ACACIA_KEEP_ALIVE_TIMEOUT'))! * 1000),
     maxConnections: read(env, byEnv('ACACIA_MAX_CONNECTIONS'))!,
     maxConnectionsPerClient: read(env, byEnv('ACACIA_MAX_CONNECTIONS_PER_CLIENT'))!,
-    readCacheBytes: read(env, byEnv('ACACIA_READ_CACHE_MB'))! * 1024 * 1024,
     faultInjection: read(env, byEnv('ACACIA_FAULT_INJECTION')) === 'on',
     serverTiming: read(env, byEnv('ACACIA_SERVER_TIMING')) === 'on',
     corsOrigins: read(env, byEnv('ACACIA_CORS_ORIGINS')) ?? [],

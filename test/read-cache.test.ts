@@ -9,10 +9,7 @@ import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup, waitForStatus } from './helpers/workspaces.js';
 
-/**
- * Repeated reads of workgroups, workspaces and databases may be answered from memory
- * (SQLite); whatever serves them, a read after a change shows the change, whoever made it.
- */
+/** Repeated reads of workgroups, workspaces and databases: a read after a change shows the change, whoever made it. */
 describe(`repeated reads (${storeName})`, () => {
   let server: TestServer;
   let admin: AcaciaClient;

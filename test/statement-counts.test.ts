@@ -29,7 +29,6 @@ describe(`statements per request (${storeName})`, () => {
     server = await startTestServer({
       ACACIA_SERVER_TIMING: 'on',
       ACACIA_SIM_SPEED: '0',
-      ACACIA_READ_CACHE_MB: '0',
       ACACIA_CONFIG: writeQuotaFreeConfig(mkdtempSync(path.join(os.tmpdir(), 'acacia-counts-'))),
     });
     const c = server.client;

@@ -7,11 +7,6 @@ export interface AddressCheck {
   allowed: boolean;
   /** The entry the address falls in, if any (also while the list is disabled). */
   matched?: AllowListEntry;
-  /**
-   * While the list is enabled: the first instant an entry in force expires, when the answer may change with time
-   * alone.
-   */
-  changesAt?: number;
 }
 
 /**
@@ -28,15 +23,7 @@ export function checkAddress(
   const caller = parseCaller(ip);
   const matched =
     caller && entries.find((e) => (e.expires_at === null || e.expires_at > now) && inRange(caller, parseRange(e.cidr)));
-  let changesAt: number | undefined;
-  if (enabled)
-    for (const e of entries)
-      if (e.expires_at !== null && e.expires_at > now) changesAt = Math.min(changesAt ?? Infinity, e.expires_at);
-  return {
-    allowed: !enabled || matched !== undefined,
-    ...(matched ? { matched } : {}),
-    ...(changesAt !== undefined ? { changesAt } : {}),
-  };
+  return { allowed: !enabled || matched !== undefined, ...(matched ? { matched } : {}) };
 }
 
 /** Why an `expires_at` is not acceptable at `now`, or undefined. */

@@ -22,12 +22,6 @@ export interface RequestContext {
   ip: string;
   /** The If-Match version, when the request carried one. */
   ifMatch?: number | undefined;
-  /**
-   * Set by reads whose answer changes with time alone: the first time it would (an
-   * allow-list entry deciding `is_current_ip_allowed` expires), so a cached copy is not
-   * served past it.
-   */
-  validUntil?: number;
 }
 
 export function checkIfMatch(ifMatch: number | undefined, current: number): void {
@@ -56,11 +50,7 @@ export class WorkgroupService {
       catalog: this.catalog,
       baseDomain: this.baseDomain,
       // The same rule the gateway enforces, so the record never contradicts it.
-      ipAllowed: (view) => {
-        const check = checkAddress(view.workgroup.enable_allow_list, view.allowList, ctx.ip, now);
-        if (check.changesAt !== undefined) ctx.validUntil = Math.min(ctx.validUntil ?? Infinity, check.changesAt);
-        return check.allowed;
-      },
+      ipAllowed: (view) => checkAddress(view.workgroup.enable_allow_list, view.allowList, ctx.ip, now).allowed,
     };
   }
 

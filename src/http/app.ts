@@ -24,7 +24,6 @@ import { consoleRoutes } from './console.js';
 import { registerOpenApi } from './openapi.js';
 import { appendRouteHook } from './route-hooks.js';
 import { limitRequestRate } from './rate-limit.js';
-import { cacheReads } from './read-cache.js';
 import { checkIfMatch, refuseNulInParameters, requireHost } from './request-context.js';
 import { components } from '../schemas/component.js';
 import { apiOperations, type OperationId } from '../schemas/operations/index.js';
@@ -178,7 +177,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checkIfMatch(api);
     await limitRequestRate(api, config.rateLimit);
     idempotentPosts(api, services);
-    cacheReads(api, services, config.readCacheBytes);
     workgroupRoutes(api, services);
     workspaceRoutes(api, services);
     scheduleRoutes(api, services);

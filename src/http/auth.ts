@@ -6,8 +6,6 @@ import type { Services } from '../domain/services.js';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
-    /** The store's change token when the request began (undefined on PostgreSQL). */
-    storeToken: number | undefined;
   }
 }
 
@@ -49,7 +47,6 @@ function naming(header: string) {
 /** Adds the API key check (x-api-key or Authorization: Bearer) to every route of the scope it is called in. */
 export function requireApiKey(scope: FastifyInstance, services: Services): void {
   scope.decorateRequest('principal', null as unknown as Principal);
-  scope.decorateRequest('storeToken', undefined);
   // On SQLite the key is known without a promise; a throw here (revoked, expired) reaches
   // Fastify's error handler like any hook's.
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
@@ -60,7 +57,6 @@ export function requireApiKey(scope: FastifyInstance, services: Services): void 
       header = credential.header;
       if (credential.key === undefined)
         throw refused('x-api-key', 'an API key is required: send it in x-api-key or as Authorization: Bearer <key>');
-      request.storeToken = services.store.changeToken();
       principal = services.apiKeys.authenticate(credential.key);
     } catch (err) {
       return done(naming(header)(err) as Error);

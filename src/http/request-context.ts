@@ -12,12 +12,12 @@ export function parseIfMatch(header: string | undefined): number | undefined {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** What the domain was told about this request, and what it said back (validUntil). */
+    /** What the domain is told about this request. */
     domainContext: RequestContext | undefined;
   }
 }
 
-/** The request's context for the domain, made once so the read cache sees what the domain set in it. */
+/** The request's context for the domain, made once per request. */
 export function requestContext(request: FastifyRequest): RequestContext {
   request.domainContext ??= { ip: request.ip, ifMatch: parseIfMatch(request.headers['if-match']) };
   return request.domainContext;

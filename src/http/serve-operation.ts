@@ -49,7 +49,6 @@ export function serveOperation<K extends OperationId>(
   scope: FastifyInstance,
   operationId: K,
   handler: OperationHandler<ApiOperations[K]>,
-  options: { cacheable?: boolean } = {},
 ): void {
   const op: OperationSpec = apiOperations[operationId];
   const etag = op.etag === true;
@@ -58,7 +57,6 @@ export function serveOperation<K extends OperationId>(
     url: routePath(op.path),
     config: {
       operationId,
-      ...(options.cacheable ? { cacheable: true } : {}),
       ...(op.oneTimeSecrets ? { oneTimeSecrets: op.oneTimeSecrets } : {}),
     },
     schema: {

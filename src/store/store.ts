@@ -14,7 +14,6 @@ import {
 } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
-import { sqliteChangeToken, type MonotonicNow } from './sqlite-change-token.js';
 import { StoreUnreachable } from './connection-loss.js';
 import { Transactions } from './transactions.js';
 import { countStatement } from './statement-tally.js';
@@ -48,14 +47,6 @@ export interface Store {
    */
   afterCommit(callback: () => void): void;
   /**
-   * A value that changes whenever committed data may have changed: at once for this
-   * process's writes, within OTHER_COMMITS_SEEN_WITHIN_MS for another process's (whose store
-   * holds its close that long, so a command that wrote and returned has been seen).
-   * Read-through caches compare it. Undefined where no cheap exact answer exists
-   * (PostgreSQL: other processes' commits are not visible without a query per table).
-   */
-  changeToken(): number | undefined;
-  /**
    * SQLite only: synchronous reads of committed data, on a read-only connection of their
    * own (so never inside another request's open transaction). Another process's commit is
    * seen by the next read. For the lookups every request makes.
@@ -79,8 +70,6 @@ export interface StoreOptions {
    * them); the statement in flight fails by itself and the pool replaces the connection.
    */
   onConnectionError?: (err: Error) => void;
-  /** The monotonic clock SQLite's change token reads (tests hold it still). */
-  monotonicNow?: MonotonicNow;
 }
 
 /**
@@ -148,46 +137,18 @@ const STATEMENT_CACHE_SIZE = 1000;
  * Kysely's SQLite driver prepares every query anew, which costs about as much as running a
  * small one. Statements are reused per SQL text, least recently used dropped first. Reuse is
  * safe: better-sqlite3 runs a statement synchronously to completion before the next call.
- * `wrote` is told of every statement that changed rows (the change token counts them).
  */
-function reusingStatements(file: SqliteDatabase.Database, wrote: () => void): KyselySqliteDatabase {
+function reusingStatements(file: SqliteDatabase.Database): KyselySqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => file.close(),
     prepare(text: string) {
-      const statement = cache.get(text) ?? announcingWrites(file.prepare(text), wrote);
+      const statement = cache.get(text) ?? file.prepare(text);
       // Re-inserting moves the text to the end: the Map's first key is the least recently used.
       cache.delete(text);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(text, statement);
       return statement;
-    },
-  };
-}
-
-/**
- * The statement itself when it only reads (SQLite's own judgement); otherwise one that tells
- * `wrote` when it changed rows. Statements that match nothing (the engine's claims, mostly)
- * change no data and must not look like changes to the read cache.
- */
-function announcingWrites(statement: SqliteDatabase.Statement, wrote: () => void): SqliteStatement {
-  if (statement.readonly) return statement;
-  return {
-    reader: statement.reader,
-    all: (parameters) => {
-      // A writing statement that returns rows (RETURNING) returns one per row it changed.
-      const rows = statement.all(parameters);
-      if (rows.length > 0) wrote();
-      return rows;
-    },
-    run: (parameters) => {
-      const result = statement.run(parameters);
-      if (result.changes > 0) wrote();
-      return result;
-    },
-    iterate: (parameters) => {
-      wrote();
-      return statement.iterate(parameters);
     },
   };
 }
@@ -228,17 +189,15 @@ function postgresDialect(connectionString: string, onConnectionError: (err: Erro
 export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
   const file = options.databaseUrl ? undefined : openSqliteFile(options.dataDir);
-  const token = file && sqliteChangeToken(file, options.monotonicNow);
   const committedReads = file && committedReadsOf(file);
   const db = new Kysely<DB>({
     // Every statement is counted (/metrics), and added to the tally of the request it runs for.
     log: (event) => {
       if (event.level === 'query') countStatement(event.queryDurationMillis);
     },
-    dialect:
-      file && token
-        ? new SqliteDialect({ database: reusingStatements(file, token.wrote) })
-        : postgresDialect(options.databaseUrl!, options.onConnectionError ?? (() => undefined)),
+    dialect: file
+      ? new SqliteDialect({ database: reusingStatements(file) })
+      : postgresDialect(options.databaseUrl!, options.onConnectionError ?? (() => undefined)),
   });
   try {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -246,7 +205,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     if (error) throw error;
   } catch (err) {
     await db.destroy();
-    await token?.close();
     throw err;
   }
   registerDialect(db, dialect);
@@ -256,7 +214,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       return transactions.current() ?? db;
     },
     dialect,
-    changeToken: token ? token.read : () => undefined,
     ...(committedReads ? { committedReads } : {}),
     transaction: (fn) => transactions.run(fn),
     withinTransaction: (fn) => transactions.within(fn),
@@ -266,7 +223,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     },
     close: async () => {
       committedReads?.close();
-      await token?.close();
       await db.destroy();
     },
   };

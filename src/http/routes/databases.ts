@@ -5,21 +5,13 @@ import { serveOperation as serve } from '../serve-operation.js';
 
 export function databaseRoutes(api: FastifyInstance, services: Services): void {
   const { databases } = services;
-  serve(
-    api,
-    'listDatabases',
-    async (request) => databases.list(request.principal, request.params.workgroupID, requestContext(request)),
-    { cacheable: true },
+  serve(api, 'listDatabases', async (request) =>
+    databases.list(request.principal, request.params.workgroupID, requestContext(request)),
   );
-  serve(
-    api,
-    'getDatabase',
-    async (request) => {
-      const { workgroupID, databaseID } = request.params;
-      return databases.get(request.principal, workgroupID, databaseID, requestContext(request));
-    },
-    { cacheable: true },
-  );
+  serve(api, 'getDatabase', async (request) => {
+    const { workgroupID, databaseID } = request.params;
+    return databases.get(request.principal, workgroupID, databaseID, requestContext(request));
+  });
   serve(api, 'renameDatabase', async (request) => {
     const { workgroupID, databaseID } = request.params;
     return databases.rename(request.principal, workgroupID, databaseID, request.body, requestContext(request));

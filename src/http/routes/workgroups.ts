@@ -9,18 +9,11 @@ export function workgroupRoutes(api: FastifyInstance, services: Services): void 
   serve(api, 'createWorkgroup', async (request) =>
     workgroups.create(request.principal, request.body, requestContext(request)),
   );
-  serve(
-    api,
-    'listWorkgroups',
-    async (request, reply) =>
-      pageItems(reply, await workgroups.list(request.principal, request.query, requestContext(request))),
-    { cacheable: true },
+  serve(api, 'listWorkgroups', async (request, reply) =>
+    pageItems(reply, await workgroups.list(request.principal, request.query, requestContext(request))),
   );
-  serve(
-    api,
-    'getWorkgroup',
-    async (request) => workgroups.get(request.principal, request.params.workgroupID, requestContext(request)),
-    { cacheable: true },
+  serve(api, 'getWorkgroup', async (request) =>
+    workgroups.get(request.principal, request.params.workgroupID, requestContext(request)),
   );
   serve(api, 'updateWorkgroup', async (request) =>
     workgroups.update(request.principal, request.params.workgroupID, request.body, requestContext(request)),

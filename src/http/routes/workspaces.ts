@@ -9,21 +9,13 @@ export function workspaceRoutes(api: FastifyInstance, services: Services): void 
   serve(api, 'createWorkspace', async (request) =>
     workspaces.create(request.principal, request.params.workgroupID, request.body, requestContext(request)),
   );
-  serve(
-    api,
-    'listWorkspaces',
-    async (request) => workspaces.list(request.principal, request.params.workgroupID, requestContext(request)),
-    { cacheable: true },
+  serve(api, 'listWorkspaces', async (request) =>
+    workspaces.list(request.principal, request.params.workgroupID, requestContext(request)),
   );
-  serve(
-    api,
-    'getWorkspace',
-    async (request) => {
-      const { workgroupID, workspaceID } = request.params;
-      return workspaces.get(request.principal, workgroupID, workspaceID, requestContext(request));
-    },
-    { cacheable: true },
-  );
+  serve(api, 'getWorkspace', async (request) => {
+    const { workgroupID, workspaceID } = request.params;
+    return workspaces.get(request.principal, workgroupID, workspaceID, requestContext(request));
+  });
   serve(api, 'updateWorkspace', async (request) => {
     const { workgroupID, workspaceID } = request.params;
     return workspaces.update(request.principal, workgroupID, workspaceID, request.body, requestContext(request));
