@@ -17,6 +17,7 @@ import { migrations } from './migrations/index.js';
 import { sqliteChangeToken, type MonotonicNow } from './sqlite-change-token.js';
 import { StoreUnreachable } from './connection-loss.js';
 import { Transactions } from './transactions.js';
+import type { EventWriter } from './event-journal.js';
 
 export { CommitFailed } from './transactions.js';
 export { isConnectionLoss, isUncertainCommit } from './connection-loss.js';
@@ -44,6 +45,13 @@ export interface Store {
    * rollback).
    */
   afterCommit(callback: () => void): void;
+  /**
+   * Sets what writes the events of the changes repositories noted in a transaction, inside it,
+   * just before COMMIT (src/store/event-journal.ts). Without it changes are not recorded.
+   */
+  recordEventsWith(writer: EventWriter): void;
+  /** Calls listener after each of this process's commits that wrote events; returns the unsubscribe. */
+  onEventsCommitted(listener: () => void): () => void;
   /**
    * A value that changes whenever committed data may have changed: at once for this
    * process's writes, within OTHER_COMMITS_SEEN_WITHIN_MS for another process's (whose store
@@ -251,6 +259,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     transaction: (fn) => transactions.run(fn),
     withinTransaction: (fn) => transactions.within(fn),
     afterCommit: (callback) => transactions.afterCommit(callback),
+    recordEventsWith: (writer) => transactions.recordEventsWith(writer),
+    onEventsCommitted: (listener) => transactions.onEventsCommitted(listener),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
