@@ -42,9 +42,6 @@ function queryOf(request: Request, since: number, limit: number): EventQuery {
 
 export function eventRoutes(api: FastifyInstance, services: Services, settings: EventRouteSettings): void {
   const streams = new Set<() => void>();
-  const socks = new Map<any, string[]>();
-  api.server.on('request', (req: any, res: any) => { const l = socks.get(req.socket) ?? []; l.push(req.url.slice(0, 40)); socks.set(req.socket, l); res.on('finish', () => l.push('fin')); });
-  api.addHook('preClose', (done) => { for (const [s, l] of socks) if (!s.destroyed) console.error('open sock', l.join(' | '), !!s._httpMessage, s._httpMessage?.finished, s.parser?.incoming?.url, s.parser?.incoming?.complete); done(); });
   // Open streams would keep the server from closing: end them first.
   api.addHook('preClose', (done) => {
     for (const end of [...streams]) end();
