@@ -59,13 +59,18 @@ export function eventSignals(store: Store, options: EventSignalOptions = {}): Ev
   } else {
     let newest: number | undefined;
     const poll = async () => {
-      if (listeners.size === 0) return;
+      if (listeners.size === 0) {
+        newest = undefined;
+        return;
+      }
       // The read-only connection, when there is one, answers without queueing behind writes.
       const reads = store.committedReads;
       const now = reads
         ? Number((reads.statement('select max(id) as id from events').get() as { id: number | null }).id ?? 0)
         : await newestEventId(store.db);
-      if (newest !== undefined && now !== newest) fire();
+      // The first look after a listener came has nothing to compare with: it signals anyway
+      // (a spurious signal costs one read), so a commit just before it is not missed.
+      if (now !== newest) fire();
       newest = now;
     };
     let polling = false;
