@@ -37,10 +37,10 @@ async function measure(kind: StoreKind): Promise<void> {
     }
     stream.close();
     const ms = (n: number) => `${n.toFixed(1)} ms`;
-    console.log(
+    process.stdout.write(
       `${kind}: ${ROUNDS} events written through one process, read on another: ` +
         `delivery p50 ${ms(quantile(delivery, 0.5))}, p99 ${ms(quantile(delivery, 0.99))}; ` +
-        `the write request alone p50 ${ms(quantile(request, 0.5))}, p99 ${ms(quantile(request, 0.99))}`,
+        `the write request alone p50 ${ms(quantile(request, 0.5))}, p99 ${ms(quantile(request, 0.99))}\n`,
     );
   } finally {
     await a.stop();

@@ -27,7 +27,10 @@ import { iso } from './time.js';
 
 /** Changes of one resource in one transaction that become a single event (its state after them all). */
 const coalescing = new Set(['created', 'updated', 'status_changed', 'deleted']);
-/** Which of two coalescing changes names the event: creation and deletion say more than a state change, which says more than an update. */
+/**
+ * Which of two coalescing changes names the event: a deletion says most, then a creation, then
+ * a status change, then an update.
+ */
 const weight: Record<string, number> = { updated: 0, status_changed: 1, created: 2, deleted: 3 };
 
 /** Where an event belongs, and what it carries. */
