@@ -65,7 +65,11 @@ export const EventsQuery = Type.Object({
     }),
   ),
   since: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'the events after this event_id (Last-Event-ID does the same)' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: 999_999_999_999_999,
+      description: 'the events after this event_id (Last-Event-ID does the same)',
+    }),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'json: events per page (default 100)' })),
   resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),

@@ -58,3 +58,12 @@ export async function launchBrowser(): Promise<Browser> {
     },
   };
 }
+
+/**
+ * Waits until the page has loaded and shows no "Loading…" any more. Not `networkidle`: the
+ * console holds its event stream open, so the network never falls idle.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForFunction("!document.body.innerText.includes('Loading…')");
+}
