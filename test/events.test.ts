@@ -246,4 +246,20 @@ describe(`event stream (${storeName})`, () => {
     assertError(await c.request('GET', EVENTS, { headers: sse, query: { type: 'nope' } }), 400, 'Bad-Request', 'type');
     assertError(await c.withKey(undefined).request('GET', EVENTS, { headers: sse }), 401, 'Unauthorized', 'x-api-key');
   });
+
+  // Last: it moves the shared manual clock a week on.
+  it('prunes events past the retention (168 hours) on the engine clock', async () => {
+    const c = await newOrg();
+    const wg = await newWorkgroup(c);
+    assert.equal((await allEvents(c)).length, 1);
+    assertOk(await c.moveClock({ advance_seconds: 167 * 3600 }));
+    assert.equal((await allEvents(c)).length, 1, 'kept for its retention');
+    assertOk(await c.workgroups.update(wg, { workgroup_name: 'later' }));
+    assertOk(await c.moveClock({ advance_seconds: 2 * 3600 }));
+    assert.deepEqual(
+      (await allEvents(c)).map((e) => e.type),
+      ['workgroup.updated'],
+      'the older event is gone, the newer kept',
+    );
+  });
 });
