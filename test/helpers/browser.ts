@@ -65,5 +65,6 @@ export async function launchBrowser(): Promise<Browser> {
  */
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('load');
-  await page.waitForFunction("!document.body.innerText.includes('Loading…')");
+  // A locator, not waitForFunction: the console's CSP refuses the page-side eval that takes.
+  await page.getByText('Loading…', { exact: true }).first().waitFor({ state: 'detached' });
 }
