@@ -55,6 +55,10 @@ export interface Config {
   serverTiming: boolean;
   /** Origins a browser may call the API from; `['*']` = any (without credentials); empty = none. */
   corsOrigins: readonly string[];
+  /** How long events are kept before the engine prunes them (ms). */
+  eventRetentionMs: number;
+  /** Time between heartbeat comments on an idle event stream (ms). */
+  eventsHeartbeatMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -270,6 +274,20 @@ export const settings = [
     parse: oneOf(['on', 'off'] as const),
   },
   {
+    env: 'ACACIA_EVENT_RETENTION_HOURS',
+    flag: 'event-retention-hours',
+    def: '168',
+    help: 'hours events are kept for the event stream and its pages',
+    parse: int(1, 87_600),
+  },
+  {
+    env: 'ACACIA_EVENTS_HEARTBEAT_SECONDS',
+    flag: 'events-heartbeat-seconds',
+    def: '15',
+    help: 'seconds between heartbeat comments on an idle event stream',
+    parse: seconds(0.05, 3600),
+  },
+  {
     env: 'ACACIA_CORS_ORIGINS',
     flag: 'cors-origins',
     def: undefined,
@@ -356,6 +374,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     faultInjection: read(env, byEnv('ACACIA_FAULT_INJECTION')) === 'on',
     serverTiming: read(env, byEnv('ACACIA_SERVER_TIMING')) === 'on',
     corsOrigins: read(env, byEnv('ACACIA_CORS_ORIGINS')) ?? [],
+    eventRetentionMs: read(env, byEnv('ACACIA_EVENT_RETENTION_HOURS'))! * 3_600_000,
+    eventsHeartbeatMs: Math.round(read(env, byEnv('ACACIA_EVENTS_HEARTBEAT_SECONDS'))! * 1000),
   };
   // Node refuses a headers timeout longer than the request timeout it is part of.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {

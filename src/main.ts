@@ -14,6 +14,7 @@ import { FaultInjection } from './engine/fault-injection/index.js';
 import { roleVerifier } from './engine/role-verifier.js';
 import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
 import { buildApp } from './http/app.js';
+import { eventWriter } from './domain/events.js';
 import { createLogger } from './logger.js';
 import { processMetrics } from './metrics.js';
 import { openStore } from './store/store.js';
@@ -87,7 +88,10 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     catalog: config.catalog,
     retryBackoffMs: config.retryBackoffMs,
     observer: metrics.engine,
+    eventRetentionMs: config.eventRetentionMs,
   });
+  // Every transaction's noted changes become events in it (src/domain/events.ts).
+  store.recordEventsWith(eventWriter(store.dialect, clock, { catalog: config.catalog, baseDomain: config.baseDomain }));
   const services = createServices(store, clock, config.catalog, {
     baseDomain: config.baseDomain,
     notify: () => engine.wake(),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  API_PREFIX,
   AcaciaApiError,
   AcaciaClient,
   AcaciaOperationFailedError,
@@ -11,6 +12,8 @@ import {
   type WorkspaceRecord,
 } from '../src/client/index.js';
 import { apiOperations } from '../src/schemas/operations/index.js';
+import { openEventStream } from '../src/client/event-stream.js';
+import { waitForChange } from '../src/client/wait.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { newWorkgroup } from './helpers/workspaces.js';
@@ -83,6 +86,44 @@ describe(`the typed client (${storeName})`, () => {
       await c.waitFor({ workgroup: wg, workspace: created.workspace_id, status: 'Deleted' }, fast),
       undefined,
     );
+  });
+
+  it('waitFor follows the event stream: one read at the start and one per event, not a poll', async () => {
+    const clockKey = server.bootstrapKey;
+    const slow = resultOf(await c.workspaces.create(wg, { name: 'wait-stream', x_test_env: 'slow:create=1h' }));
+    const path = `${API_PREFIX}/workgroups/${wg}/workspaces/${slow.workspace_id}`;
+    const reads = () => server.logs.filter((l) => l.includes(`"url":"${path}"`) && l.includes('"GET"')).length;
+    const before = reads();
+    const states: string[] = [];
+    const waiting = c.waitFor(
+      { workgroup: wg, workspace: slow.workspace_id, status: 'Active' },
+      { intervalMs: 20, timeoutMs: 30_000, onProgress: (w) => states.push(w.status) },
+    );
+    // Long enough for a 20 ms poll to read a dozen times; the stream reads once.
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(reads() - before, 1, 'no polling while nothing happens');
+    assertOk(await new AcaciaClient({ baseUrl: server.url, apiKey: clockKey }).moveClock({ advance_seconds: 3600 }));
+    const done = await waiting;
+    assert.equal(done.status, 'Active');
+    assert.deepEqual(states, ['Creating']);
+    assert.ok(reads() - before <= 3, `read again only on events: ${reads() - before} reads`);
+    assertOk(await c.workspaces.delete(wg, slow.workspace_id));
+  });
+
+  it('waitFor polls a server without the event stream (404)', async () => {
+    const ws = resultOf(await c.workspaces.create(wg, { name: 'wait-poll' }));
+    const noStream = {
+      operations: c.operations,
+      workspaces: c.workspaces,
+      openEvents: () =>
+        openEventStream({
+          url: new URL(`${API_PREFIX}/no-events-here`, server.url),
+          headers: { 'x-api-key': server.bootstrapKey },
+        }),
+    };
+    const done = await waitForChange(noStream, { workgroup: wg, workspace: ws.workspace_id }, fast);
+    assert.equal((done as WorkspaceRecord).status, 'Active');
+    assertOk(await c.workspaces.delete(wg, ws.workspace_id));
   });
 
   it('waitFor an operation: resolves when it succeeded, rejects with its error when it failed', async () => {

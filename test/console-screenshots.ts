@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
-import { DESKTOP, PHONE, chromiumMissing, launchBrowser } from './helpers/browser.js';
+import { DESKTOP, PHONE, chromiumMissing, launchBrowser, settled } from './helpers/browser.js';
 import { ensureConsoleBuilt } from './helpers/console-build.js';
 import { publicProvider, startTestServer } from './helpers/server.js';
 
@@ -84,7 +84,7 @@ async function seed(client: AcaciaClient) {
 }
 
 async function shoot(page: Page, name: string, fullPage = true) {
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   await page.screenshot({ path: path.join(out, `${name}.png`), fullPage });
   console.error(`docs/screenshots/${name}.png`);
 }

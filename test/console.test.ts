@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { describe } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { resultOf } from '../src/client/index.js';
-import { PHONE, chromiumMissing, launchBrowser, type Browser } from './helpers/browser.js';
+import { PHONE, chromiumMissing, launchBrowser, settled, type Browser } from './helpers/browser.js';
 import { ensureConsoleBuilt } from './helpers/console-build.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { suiteUnless } from './helpers/skip.js';
@@ -75,8 +75,8 @@ describe(`web console in Chromium (${storeName})`, () => {
     await signIn(page, server.bootstrapKey);
     assert.equal(await page.evaluate("sessionStorage.getItem('acacia.apiKey')"), server.bootstrapKey);
     assert.equal(await page.evaluate('localStorage.length'), 0, 'nothing is kept beyond the tab');
-    // This server has no event stream yet (GET /events is 404): the console polls instead.
-    await waitForText(page.getByTestId('live-mode'), 'every 3 s');
+    // This server has the event stream: the console follows it (without it, it would poll every 3 s).
+    await waitForText(page.getByTestId('live-mode'), 'Live');
     assert.match(await page.locator('.whoami').innerText(), /org-admin/);
   });
 
@@ -188,7 +188,7 @@ describe(`web console in Chromium (${storeName})`, () => {
     for (const path of ['/workgroups', `/workgroups/${wgId}/workspaces/${wsId}`, `/workgroups/${wgId}/allow-list`]) {
       await phone.goto(`${server.url}/console${path}`);
       await phone.locator('main h1').waitFor();
-      await phone.waitForLoadState('networkidle');
+      await settled(phone);
       const width = Number(await phone.evaluate('document.documentElement.scrollWidth'));
       assert.ok(width <= PHONE.width, `${path} is ${width}px wide`);
     }
@@ -205,7 +205,7 @@ describe(`web console in Chromium (${storeName})`, () => {
     ]) {
       await page.goto(`${server.url}/console${path}`);
       await page.locator('main h1').waitFor();
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       await page.evaluate(axe);
       // In the page: axe's findings as `rule: elements`.
       const violations = await page.evaluate(
@@ -236,7 +236,7 @@ describe(`web console in Chromium (${storeName})`, () => {
     for (const [path, shown] of pages) {
       await page.goto(`${server.url}/console${path}`);
       await page.getByText(shown).first().waitFor({ timeout: TIMEOUT });
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       assert.deepEqual(await buttonNames(page), ['Sign out'], `${path} offers a viewer only reading`);
     }
   });

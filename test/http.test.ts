@@ -242,6 +242,7 @@ describe(`HTTP contract (${storeName})`, () => {
       `DELETE ${API}/cloud-providers/{cloudProviderID}`,
       `GET ${API}/operations/{id}`,
       `GET ${API}/operations`,
+      `GET ${API}/events`,
       `POST ${API}/apikeys`,
       `GET ${API}/apikeys`,
       `GET ${API}/apikeys/current`,

@@ -295,6 +295,8 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.backups.getSchedule(ws.workspace_id));
     assertOk(await c.backups.delete(wg, ws.workspace_id, { backup_id: backup.id }));
     assertOk(await c.operations.get(job));
+    // The changes above as events, one page.
+    assertOk(await c.events.list({ limit: 1000 }));
 
     // Add-ons.
     const addon = assertOk(await c.addons.catalog())[0]!;

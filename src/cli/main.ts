@@ -12,6 +12,7 @@ import { configCommands } from './commands/config.js';
 import { databaseCommands } from './commands/databases.js';
 import { dbUserCommands } from './commands/db-users.js';
 import { operationCommands } from './commands/operations.js';
+import { eventCommands } from './commands/events.js';
 import { providerCommands } from './commands/providers.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { serveCommand } from './commands/serve.js';
@@ -51,6 +52,7 @@ export function buildCli(): Command {
   scheduleCommands(program);
   addonCommands(program);
   operationCommands(program);
+  eventCommands(program);
   apiKeyCommands(program);
   adminCommands(program);
   completionCommand(program);

@@ -7,6 +7,7 @@ import type { OperationSpec } from '../schemas/operations/index.js';
 import { buildSurface, type ApiResponse, type ClientSurface, type RequestOptions } from './surface.js';
 import { AcaciaApiError } from './errors.js';
 import { waitForChange, type Clock, type WaitOptions, type WaitTarget } from './wait.js';
+import { openEventStream, type EventStreamReader } from './event-stream.js';
 
 export type { AddonConfigRecord, AddonRecord, InstalledAddonRecord } from '../schemas/addon.js';
 export type { AllowListEntryRecord, CurrentIpRecord } from '../schemas/allow-list.js';
@@ -17,6 +18,8 @@ export type { DbUserRecord } from '../schemas/db-user.js';
 export type { ErrorDetail, ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
 export type { MetaRecord } from '../schemas/meta.js';
 export type { OperationRecord } from '../schemas/operation.js';
+export type { EventRecord, EventType } from '../schemas/event.js';
+export type { EventStreamReader } from './event-stream.js';
 export type { ScheduleRecord } from '../schemas/schedule.js';
 export type { WorkgroupRecord } from '../schemas/workgroup.js';
 export type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
@@ -39,8 +42,10 @@ export interface ClientOptions {
   /** How the key is sent: the x-api-key header (default) or Authorization: Bearer. */
   auth?: 'x-api-key' | 'bearer';
   dispatcher?: Dispatcher;
-  /** Time for waitFor; the system clock unless given (tests give a manual one). */
+  /** Time for waitFor; the system clock unless given (tests give a manual one; waitFor then polls). */
   clock?: Clock;
+  /** waitFor reads again every so often instead of following the event stream. */
+  poll?: boolean;
 }
 
 // The methods of every operation are added to the class from the operation table at run time
@@ -73,6 +78,24 @@ export class AcaciaClient {
     return new AcaciaClient({ ...this.options, ...(apiKey === undefined ? { apiKey: undefined } : { apiKey }) });
   }
 
+  /**
+   * The event stream of one resource (GET /events as text/event-stream, filtered by
+   * resource_id), resumed after lastEventId; undefined when the server has no stream.
+   */
+  async openEvents(resourceId: string, lastEventId?: string): Promise<EventStreamReader | undefined> {
+    // An injected clock moves only when waitFor sleeps, which a stream never does: poll then.
+    if (this.options.poll || this.options.clock) return undefined;
+    const url = new URL(`${API_PREFIX}/events`, this.options.baseUrl);
+    url.searchParams.set('resource_id', resourceId);
+    return openEventStream({ url, headers: this.authHeaders(), dispatcher: this.options.dispatcher, lastEventId });
+  }
+
+  private authHeaders(): Record<string, string> {
+    const key = this.options.apiKey;
+    if (key === undefined) return {};
+    return this.options.auth === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+  }
+
   /** Any request, for what the operations do not cover (a path of its own, raw bodies). */
   async request<T = unknown>(
     method: Dispatcher.HttpMethod,
@@ -81,12 +104,7 @@ export class AcaciaClient {
   ): Promise<ApiResponse<T>> {
     const url = new URL(path, this.options.baseUrl);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = {};
-    const key = this.options.apiKey;
-    if (key !== undefined) {
-      if (this.options.auth === 'bearer') headers.authorization = `Bearer ${key}`;
-      else headers['x-api-key'] = key;
-    }
+    const headers: Record<string, string> = this.authHeaders();
     if (opts.ifMatch !== undefined) headers['if-match'] = `"${opts.ifMatch}"`;
     if (opts.ifNoneMatch !== undefined) headers['if-none-match'] = opts.ifNoneMatch;
     if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey;

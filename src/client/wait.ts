@@ -3,6 +3,7 @@ import { stableStatuses, type WorkspaceStatus } from '../schemas/vocabulary.js';
 import type { WorkspaceRecord } from '../schemas/workspace.js';
 import { AcaciaApiError } from './errors.js';
 import type { ApiResponse } from './surface.js';
+import type { EventStreamReader } from './event-stream.js';
 
 /** What waitFor follows: an operation, or a workspace to a stable (or the given) status. */
 export type WaitTarget =
@@ -69,7 +70,15 @@ export class AcaciaWorkspaceFailedError extends Error {
 interface Reader {
   operations: { get(id: string): Promise<ApiResponse<OperationRecord>> };
   workspaces: { get(wg: string, ws: string): Promise<ApiResponse<WorkspaceRecord>> };
+  /**
+   * The server's event stream of one resource, resumed after lastEventId; undefined when the
+   * server has none (404), and then waitFor polls.
+   */
+  openEvents?(resourceId: string, lastEventId?: string): Promise<EventStreamReader | undefined>;
 }
+
+/** Following a stream, the record is read again this long after the last event anyway (a safety net). */
+const STREAM_RECHECK_MS = 30_000;
 
 /** One read: done with a value, or not yet with the state seen. */
 type Step<T> = { done: true; value: T } | { done: false; state: T | undefined };
@@ -84,15 +93,42 @@ export async function waitForChange(
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   const deadline = clock.now() + timeoutMs;
   const read = 'operation' in target ? readOperation(client, target, fail) : readWorkspace(client, target, fail);
-  let interval = options.intervalMs ?? 100;
+  const resourceId = 'operation' in target ? target.operation : target.workspace;
+  const stream = await client.openEvents?.(resourceId).catch(() => undefined);
   let last: OperationRecord | WorkspaceRecord | undefined;
+  const seen = (state: OperationRecord | WorkspaceRecord | undefined) => {
+    last = state;
+    if (last !== undefined) options.onProgress?.(last as OperationRecord & WorkspaceRecord);
+  };
+  const timedOut = () => new AcaciaWaitTimeoutError(target, timeoutMs, last);
+  if (stream) {
+    // The stream only says when to read again: the record read is what decides.
+    let current: EventStreamReader | undefined = stream;
+    try {
+      while (current) {
+        const step = await read();
+        if (step.done) return step.value;
+        seen(step.state);
+        const left = deadline - clock.now();
+        if (left <= 0) throw timedOut();
+        const got = await current.next(Math.min(left, STREAM_RECHECK_MS));
+        if (got !== 'closed') continue;
+        // The stream ended (the server restarted, say): resume after the last event, read again.
+        const after: string | undefined = current.lastEventId;
+        current.close();
+        current = await client.openEvents!(resourceId, after).catch(() => undefined);
+      }
+    } finally {
+      current?.close();
+    }
+  }
+  let interval = options.intervalMs ?? 100;
   for (;;) {
     const step = await read();
     if (step.done) return step.value;
-    last = step.state;
-    if (last !== undefined) options.onProgress?.(last as OperationRecord & WorkspaceRecord);
+    seen(step.state);
     const left = deadline - clock.now();
-    if (left <= 0) throw new AcaciaWaitTimeoutError(target, timeoutMs, last);
+    if (left <= 0) throw timedOut();
     await clock.sleep(Math.min(interval, left));
     if (options.intervalMs === undefined) interval = Math.min(interval * 1.5, 2000);
   }

@@ -44,7 +44,7 @@ export class DatabaseService {
     const name = requireName('tg_database_name', body.tg_database_name);
     let renamed: boolean;
     try {
-      renamed = await dbRepo.renameDatabase(this.store.db, database, name, this.clock.now());
+      renamed = await this.store.transaction((trx) => dbRepo.renameDatabase(trx, database, name, this.clock.now()));
     } catch (err) {
       if (isUniqueViolation(err))
         throw conflict('tg_database_name', `a database named "${name}" already exists in this workgroup`);

@@ -123,7 +123,7 @@ export class ScheduleService {
         (body.action && body.action !== 'resize' ? undefined : (current.workspace_type_name ?? undefined)),
     };
     const fields = this.validate(p, ws, merged, this.clock.now());
-    if (!(await repo.updateSchedule(this.store.db, current, fields, this.clock.now()))) {
+    if (!(await this.store.transaction((trx) => repo.updateSchedule(trx, current, fields, this.clock.now())))) {
       throw conflict('version_number', 'the schedule was changed by another request; read it again and retry');
     }
     return scheduleId;
@@ -151,7 +151,7 @@ export class ScheduleService {
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     checkIfMatch(ctx.ifMatch, row.version_number);
     const record = await this.get(p, ref, scheduleId);
-    await repo.deleteSchedule(this.store.db, row.id);
+    await this.store.transaction((trx) => repo.deleteSchedule(trx, row.id));
     return record;
   }
 

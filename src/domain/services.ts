@@ -14,6 +14,7 @@ import { DatabaseService } from './databases.js';
 import { DbSecretService } from './db-secrets.js';
 import { DbTokenService } from './db-tokens.js';
 import { DbUserService } from './db-users.js';
+import { EventFeed } from './event-feed.js';
 import { GatewayService } from './gateway.js';
 import { IdempotencyService } from './idempotency.js';
 import { OperationService } from './operations.js';
@@ -46,6 +47,7 @@ export interface Services {
   gateway: GatewayService;
   operations: OperationService;
   idempotency: IdempotencyService;
+  events: EventFeed;
 }
 
 export interface ServiceSettings {
@@ -100,5 +102,6 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     gateway: new GatewayService(store, clock, workspaces, dbSecrets, dbTokens),
     operations: new OperationService(store),
     idempotency: new IdempotencyService(store, clock),
+    events: new EventFeed(store),
   };
 }

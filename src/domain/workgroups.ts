@@ -98,7 +98,7 @@ export class WorkgroupService {
       version_number: 1,
     };
     try {
-      await wgRepo.insertWorkgroup(this.store.db, wg);
+      await this.store.transaction((trx) => wgRepo.insertWorkgroup(trx, wg));
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(wg.name);
       return refusedByReference('cloud_provider_id', 'the cloud provider was deleted meanwhile')(err);
@@ -149,7 +149,7 @@ export class WorkgroupService {
   ): Promise<WorkgroupRecord> {
     let updated: boolean;
     try {
-      updated = await wgRepo.updateWorkgroup(this.store.db, wg, changes, this.clock.now());
+      updated = await this.store.transaction((trx) => wgRepo.updateWorkgroup(trx, wg, changes, this.clock.now()));
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(changes.name!);
       throw err;
@@ -171,8 +171,8 @@ export class WorkgroupService {
       );
     }
     // The foreign keys refuse the delete if a child was added since the check.
-    await wgRepo
-      .deleteWorkgroup(this.store.db, wg.id)
+    await this.store
+      .transaction((trx) => wgRepo.deleteWorkgroup(trx, wg.id))
       .catch(
         refusedByReference(
           'workgroupID',

@@ -31,6 +31,8 @@ export interface EngineOptions {
   observeMs?: number;
   /** Told of ticks, finished operations and schedule runs (the metrics). */
   observer?: EngineObserver;
+  /** How long events are kept (ACACIA_EVENT_RETENTION_HOURS; default 168 hours). */
+  eventRetentionMs?: number;
 }
 
 /** A bound on work done in one call, so a bug cannot spin forever. */
@@ -85,6 +87,7 @@ export class Engine {
       catalog,
       observeMs: options.observeMs ?? 30_000,
       signal: this.stopping.signal,
+      eventRetentionMs: options.eventRetentionMs ?? 168 * 3_600_000,
     });
     this.scheduler = new Scheduler(store, clock, catalog, logger, (outcome) =>
       observer?.scheduleRun('workspace', outcome),

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
+import { pruneEvents } from '../store/repositories/events.js';
 import { AppError } from '../domain/errors.js';
 import { purgeExpiredIdempotencyKeys } from '../domain/idempotency.js';
 import {
@@ -28,6 +29,8 @@ export interface ObserveOptions {
   /** At most one observation pass per this much engine time. */
   observeMs: number;
   signal: AbortSignal;
+  /** Events older than this are pruned. */
+  eventRetentionMs: number;
 }
 
 /**
@@ -106,8 +109,8 @@ export class Reconciler {
 
   /**
    * Removes what has stopped applying by time alone, at most once a minute of the clock:
-   * expired allow-list entries (reads already filter them by time) and kept idempotent
-   * responses past their 24 hours.
+   * expired allow-list entries (reads already filter them by time), kept idempotent
+   * responses past their 24 hours, and events past their retention.
    */
   private async purge(): Promise<void> {
     const now = this.clock.now();
@@ -115,6 +118,8 @@ export class Reconciler {
     this.lastPurge = now;
     await deleteExpiredEntries(this.store.db, now);
     await purgeExpiredIdempotencyKeys(this.store.db, now);
+    // The event log is bounded by age, judged by the engine clock (an indexed delete).
+    await pruneEvents(this.store.db, now - this.observing.eventRetentionMs);
   }
 
   /** The earliest instant something here becomes due. */

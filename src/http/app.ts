@@ -39,6 +39,8 @@ import { databaseRoutes } from './routes/databases.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { dbUserRoutes } from './routes/db-users.js';
 import { operationRoutes } from './routes/operations.js';
+import { eventRoutes } from './routes/events.js';
+import { eventSignals } from '../store/event-signals.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workgroupRoutes } from './routes/workgroups.js';
 import { validatorCompiler } from './validation.js';
@@ -172,6 +174,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   operabilityRoutes(app, deps.readiness, metrics.registry);
   await app.register(consoleRoutes, { version: deps.version });
 
+  // One source of "new events" per process for every stream (one LISTEN connection on PostgreSQL).
+  const signals = eventSignals(services.store, {
+    databaseUrl: config.databaseUrl,
+    onError: (err) => app.log.warn({ err }, 'event signals: a listening connection failed; polling covers it'),
+  });
+  app.addHook('onClose', async () => signals.close());
+
   await app.register(async (api) => {
     requireApiKey(api, services);
     checkIfMatch(api);
@@ -185,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dbUserRoutes(api, services);
     backupRoutes(api, services);
     operationRoutes(api, services);
+    eventRoutes(api, services, { signals, heartbeatMs: config.eventsHeartbeatMs });
     cloudProviderRoutes(api, services);
     addonRoutes(api, services);
     apiKeyRoutes(api, services);

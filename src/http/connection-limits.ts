@@ -48,6 +48,7 @@ export function limitConnections(app: FastifyInstance, settings: ConnectionSetti
   const briefKeepAlive = Math.min(keepAliveTimeoutMs, NEAR_CAP_KEEP_ALIVE_MS);
   const trusted = trustedPeer(settings.trustProxy);
   const perClient = new Map<string, number>();
+  const sockets = new Set<Socket>();
   let open = 0;
 
   // Node reads keepAliveTimeout as each response finishes, so a change applies to every
@@ -68,8 +69,10 @@ export function limitConnections(app: FastifyInstance, settings: ConnectionSetti
       perClient.set(client, held + 1);
     }
     open++;
+    sockets.add(socket);
     setKeepAlive();
     socket.once('close', () => {
+      sockets.delete(socket);
       open--;
       setKeepAlive();
       if (client === undefined) return;
@@ -79,4 +82,14 @@ export function limitConnections(app: FastifyInstance, settings: ConnectionSetti
     });
   });
   server.on('drop', () => server.closeIdleConnections());
+  // On close, a kept-alive connection with no response in flight is closed at once. Node's
+  // own closeIdleConnections was seen to miss one after a client dropped an event stream
+  // mid-response on another connection of its pool; it then held the close for its whole
+  // idle timeout.
+  app.addHook('preClose', (done) => {
+    for (const socket of sockets) {
+      if (!(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
+    }
+    done();
+  });
 }

@@ -3,6 +3,7 @@
  * 0/1 integers and lists are JSON text, identically on SQLite and PostgreSQL, so one
  * mapper per repository serves both stores.
  */
+import type { Generated } from 'kysely';
 export interface OrganisationsTable {
   id: string;
   name: string;
@@ -303,6 +304,19 @@ export interface ScheduleRunsTable {
   operation_id: string | null;
 }
 
+/** One change to a resource (see src/schemas/event.ts); `data` is the record's JSON. */
+export interface EventsTable {
+  id: Generated<number>;
+  org_id: string;
+  resource_kind: string;
+  resource_id: string;
+  workgroup_id: string | null;
+  workspace_id: string | null;
+  type: string;
+  time: number;
+  data: string;
+}
+
 export interface DB {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -323,4 +337,5 @@ export interface DB {
   addon_configs: AddonConfigsTable;
   backups: BackupsTable;
   backup_schedules: BackupSchedulesTable;
+  events: EventsTable;
 }

@@ -18,6 +18,7 @@ import { StoreUnreachable } from './connection-loss.js';
 import { Transactions } from './transactions.js';
 import { countStatement } from './statement-tally.js';
 import { registerDialect, type DialectName } from './dialect-of.js';
+import type { EventWriter } from './event-journal.js';
 
 export { CommitFailed } from './transactions.js';
 export { isConnectionLoss, isUncertainCommit } from './connection-loss.js';
@@ -46,6 +47,13 @@ export interface Store {
    * rollback).
    */
   afterCommit(callback: () => void): void;
+  /**
+   * Sets what writes the events of the changes repositories noted in a transaction, inside it,
+   * just before COMMIT (src/store/event-journal.ts). Without it changes are not recorded.
+   */
+  recordEventsWith(writer: EventWriter): void;
+  /** Calls listener after each of this process's commits that wrote events; returns the unsubscribe. */
+  onEventsCommitted(listener: () => void): () => void;
   /**
    * SQLite only: synchronous reads of committed data, on a read-only connection of their
    * own (so never inside another request's open transaction). Another process's commit is
@@ -218,6 +226,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     transaction: (fn) => transactions.run(fn),
     withinTransaction: (fn) => transactions.within(fn),
     afterCommit: (callback) => transactions.afterCommit(callback),
+    recordEventsWith: (writer) => transactions.recordEventsWith(writer),
+    onEventsCommitted: (listener) => transactions.onEventsCommitted(listener),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

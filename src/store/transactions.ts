@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
 import { registerDialect, type DialectName } from './dialect-of.js';
+import { closeJournal, openJournal, type EventWriter, type NotedChange } from './event-journal.js';
 
 /**
  * COMMIT itself failed. On PostgreSQL, when the connection went meanwhile, the transaction
@@ -22,6 +23,12 @@ interface Ambient {
   trx: Kysely<DB>;
   savepoints: number;
   afterCommit: Array<() => void>;
+  journal: NotedChange[];
+}
+
+/** The after-commit callbacks of a transaction begun outside `within` (`transaction()` on its own). */
+interface Plain {
+  afterCommit: Array<() => void>;
 }
 
 /**
@@ -31,6 +38,9 @@ interface Ambient {
  */
 export class Transactions {
   private readonly ambient = new AsyncLocalStorage<Ambient>();
+  private readonly plain = new AsyncLocalStorage<Plain>();
+  private writer: EventWriter | undefined;
+  private readonly committedEvents = new Set<() => void>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -56,16 +66,29 @@ export class Transactions {
   async within<T>(fn: () => Promise<T>): Promise<T> {
     if (this.ambient.getStore()) throw new Error('already within a shared transaction');
     const afterCommit: Array<() => void> = [];
-    const result = await this.begin((trx) => this.ambient.run({ trx, savepoints: 0, afterCommit }, fn));
-    for (const callback of afterCommit) callback();
+    const result = await this.begin(
+      (trx, journal) => this.ambient.run({ trx, savepoints: 0, afterCommit, journal }, fn),
+      afterCommit,
+    );
     return result;
   }
 
-  /** Runs callback once the shared transaction this code runs in commits (at once outside one). */
+  /** Runs callback once the transaction this code runs in commits (at once outside one). */
   afterCommit(callback: () => void): void {
-    const ambient = this.ambient.getStore();
-    if (ambient) ambient.afterCommit.push(callback);
+    const open = this.ambient.getStore() ?? this.plain.getStore();
+    if (open) open.afterCommit.push(callback);
     else callback();
+  }
+
+  /** Sets what turns each transaction's noted changes into event rows before it commits. */
+  recordEventsWith(writer: EventWriter): void {
+    this.writer = writer;
+  }
+
+  /** Calls listener after each commit of this process that wrote events; returns the unsubscribe. */
+  onEventsCommitted(listener: () => void): () => void {
+    this.committedEvents.add(listener);
+    return () => this.committedEvents.delete(listener);
   }
 
   /**
@@ -73,18 +96,27 @@ export class Transactions {
    * IMMEDIATE): a deferred transaction that reads and then writes fails at once with
    * SQLITE_BUSY when another connection (the CLI, another process) wrote in between.
    */
-  private begin<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  private async begin<T>(
+    fn: (trx: Kysely<DB>, journal: NotedChange[]) => Promise<T>,
+    afterCommit: Array<() => void> = [],
+  ): Promise<T> {
     const sqlite = this.dialect === 'sqlite';
-    return this.db.connection().execute(async (conn) => {
+    let wrote = 0;
+    const result = await this.db.connection().execute(async (conn) => {
       registerDialect(conn, this.dialect);
       await (sqlite ? sql`begin immediate` : sql`begin`).execute(conn);
+      const journal = openJournal(conn);
       let result: T;
       try {
-        result = await fn(conn);
+        result = await this.plain.run({ afterCommit }, () => fn(conn, journal));
+        // The events of the changes go in last, so their lock (see src/domain/events.ts) is held only to COMMIT.
+        if (journal.length > 0 && this.writer) wrote = await this.writer(conn, journal);
       } catch (err) {
+        closeJournal(conn);
         await rollback(conn);
         throw err;
       }
+      closeJournal(conn);
       try {
         await sql`commit`.execute(conn);
       } catch (err) {
@@ -93,6 +125,9 @@ export class Transactions {
       }
       return result;
     });
+    for (const callback of afterCommit) callback();
+    if (wrote > 0) for (const listener of [...this.committedEvents]) listener();
+    return result;
   }
 }
 
@@ -105,6 +140,7 @@ async function rollback(conn: Kysely<DB>): Promise<void> {
 async function savepoint<T>(ambient: Ambient, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   const name = sql.raw(`acacia_${++ambient.savepoints}`);
   const trx = ambient.trx;
+  const noted = ambient.journal.length;
   await sql`savepoint ${name}`.execute(trx);
   try {
     const result = await fn(trx);
@@ -112,6 +148,8 @@ async function savepoint<T>(ambient: Ambient, fn: (trx: Kysely<DB>) => Promise<T
     return result;
   } catch (err) {
     await sql`rollback to savepoint ${name}`.execute(trx).catch(() => undefined);
+    // What the savepoint undid happened to no one: its changes are no events.
+    ambient.journal.length = noted;
     throw err;
   }
 }

@@ -58,3 +58,13 @@ export async function launchBrowser(): Promise<Browser> {
     },
   };
 }
+
+/**
+ * Waits until the page has loaded and shows no "Loading…" any more. Not `networkidle`: the
+ * console holds its event stream open, so the network never falls idle.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  // A locator, not waitForFunction: the console's CSP refuses the page-side eval that takes.
+  await page.getByText('Loading…', { exact: true }).first().waitFor({ state: 'detached' });
+}

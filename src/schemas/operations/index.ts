@@ -5,6 +5,7 @@ import { asyncOperations } from './async-operations.js';
 import { backupOperations } from './backups.js';
 import { cloudProviderOperations } from './cloud-providers.js';
 import { databaseOperations } from './databases.js';
+import { eventOperations } from './events.js';
 import { dbUserOperations } from './db-users.js';
 import { operabilityOperations } from './operability.js';
 import { scheduleOperations } from './schedules.js';
@@ -26,6 +27,7 @@ export const apiOperations = {
   ...dbUserOperations,
   ...backupOperations,
   ...asyncOperations,
+  ...eventOperations,
   ...cloudProviderOperations,
   ...addonOperations,
   ...apiKeyOperations,
@@ -47,6 +49,7 @@ export const operationTags: ReadonlyArray<{ name: string; description: string }>
   { name: 'Add-ons', description: 'Add-ons installed for the organisation and their configurations.' },
   { name: 'Cloud providers', description: 'Public providers and bring-your-own-cloud accounts.' },
   { name: 'Operations', description: 'Asynchronous changes and how they ended.' },
+  { name: 'Events', description: 'Every change to a resource, as a stream or in pages.' },
   { name: 'API keys', description: "The organisation's API keys." },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   { name: 'Testing', description: 'The manual clock of a server started with ACACIA_CLOCK=manual.' },

@@ -12,6 +12,7 @@ import * as nameKeysText from './0011-name-keys-text.js';
 import * as idempotencyPerApiKey from './0012-idempotency-per-api-key.js';
 import * as dbSecretsTokens from './0013-db-secrets-tokens.js';
 import * as desiredObserved from './0014-desired-observed.js';
+import * as events from './0015-events.js';
 import * as allowListExpiryIndex from './0030-allow-list-expiry-index.js';
 
 /** Every migration in order; names sort in the order they must run. */
@@ -29,5 +30,6 @@ export const migrations: Record<string, Migration> = {
   '0012-idempotency-per-api-key': idempotencyPerApiKey,
   '0013-db-secrets-tokens': dbSecretsTokens,
   '0014-desired-observed': desiredObserved,
+  '0015-events': events,
   '0030-allow-list-expiry-index': allowListExpiryIndex,
 };

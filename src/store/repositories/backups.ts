@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { BackupsTable } from '../schema.js';
 import type { Executor } from '../store.js';
+import { noteChange } from '../event-journal.js';
 
 const DAY = 86_400_000;
 
@@ -24,6 +25,8 @@ export async function insertBackup(db: Executor, backup: Backup): Promise<void> 
     .insertInto('backups')
     .values({ ...backup, is_automatic: backup.is_automatic ? 1 : 0 })
     .execute();
+  const { id, org_id: orgId, workspace_id: workspaceId } = backup;
+  noteChange(db, { kind: 'backup', id, orgId, workspaceId, change: 'created' });
 }
 
 export async function findBackup(db: Executor, orgId: string, id: string): Promise<Backup | undefined> {
@@ -78,21 +81,34 @@ export async function finishBackup(
     .where('id', '=', id)
     .where('status', '=', 'InProgress')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const updated = Number(result.numUpdatedRows) === 1;
+  if (updated) noteChange(db, { kind: 'backup', id, change: 'status_changed' });
+  return updated;
 }
 
 /** Deletes the backup unless it is InProgress; false when nothing was deleted. */
 export async function deleteFinishedBackup(db: Executor, id: string): Promise<boolean> {
-  const result = await db
+  const gone = await db
     .deleteFrom('backups')
     .where('id', '=', id)
     .where('status', '!=', 'InProgress')
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+    .returning(['id', 'org_id', 'workspace_id'])
+    .execute();
+  noteDeleted(db, gone);
+  return gone.length === 1;
 }
 
 export async function deleteBackups(db: Executor, ids: string[]): Promise<void> {
-  if (ids.length > 0) await db.deleteFrom('backups').where('id', 'in', ids).execute();
+  if (ids.length === 0) return;
+  noteDeleted(
+    db,
+    await db.deleteFrom('backups').where('id', 'in', ids).returning(['id', 'org_id', 'workspace_id']).execute(),
+  );
+}
+
+function noteDeleted(db: Executor, gone: Array<{ id: string; org_id: string; workspace_id: string }>): void {
+  for (const { id, org_id: orgId, workspace_id: workspaceId } of gone)
+    noteChange(db, { kind: 'backup', id, orgId, workspaceId, change: 'deleted' });
 }
 
 /** Sum of Succeeded backups' sizes per database of the workgroups, for folder_statistics.backup_size. */

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { DatabasesTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { nameKey } from '../../domain/names.js';
+import { noteChange } from '../event-journal.js';
 
 export type Database = Omit<Selectable<DatabasesTable>, 'name_key'>;
 
@@ -22,10 +23,15 @@ export async function insertDatabase(db: Executor, row: Database): Promise<void>
     .insertInto('databases')
     .values({ ...row, name_key: nameKey(row.name) })
     .execute();
+  noteChange(db, { kind: 'database', id: row.id, orgId: row.org_id, workgroupId: row.workgroup_id, change: 'created' });
 }
 
 export async function findDatabase(db: Executor, orgId: string, id: string): Promise<Database | undefined> {
   return db.selectFrom('databases').select(columns).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findDatabaseById(db: Executor, id: string): Promise<Database | undefined> {
+  return db.selectFrom('databases').select(columns).where('id', '=', id).executeTakeFirst();
 }
 
 export async function listDatabasesOfWorkgroups(db: Executor, workgroupIds: string[]): Promise<Database[]> {
@@ -46,9 +52,24 @@ export async function renameDatabase(db: Executor, row: Database, name: string, 
     .where('id', '=', row.id)
     .where('version_number', '=', row.version_number)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const updated = Number(result.numUpdatedRows) === 1;
+  if (updated)
+    noteChange(db, {
+      kind: 'database',
+      id: row.id,
+      orgId: row.org_id,
+      workgroupId: row.workgroup_id,
+      change: 'updated',
+    });
+  return updated;
 }
 
 export async function deleteDatabase(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('databases').where('id', '=', id).execute();
+  const gone = await db
+    .deleteFrom('databases')
+    .where('id', '=', id)
+    .returning(['org_id', 'workgroup_id'])
+    .executeTakeFirst();
+  if (gone)
+    noteChange(db, { kind: 'database', id, orgId: gone.org_id, workgroupId: gone.workgroup_id, change: 'deleted' });
 }

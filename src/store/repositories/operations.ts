@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { OperationsTable } from '../schema.js';
 import type { DialectName, Executor } from '../store.js';
 import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
+import { noteChange } from '../event-journal.js';
 
 export type OperationState = 'pending' | 'running' | 'succeeded' | 'failed';
 
@@ -51,6 +52,7 @@ export async function insertOperation(db: Executor, op: NewOperation): Promise<v
       finished_at: null,
     })
     .execute();
+  noteChange(db, { kind: 'operation', id: op.id, orgId: op.org_id, change: 'started' });
 }
 
 export async function findOperation(db: Executor, orgId: string, id: string): Promise<Operation | undefined> {
@@ -167,7 +169,11 @@ export async function updateLeasedOperation(
     .where('lease_owner', '=', owner)
     .where('state', '=', 'running')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const updated = Number(result.numUpdatedRows) === 1;
+  // Retries and waits are the operation's own business; its end is an event.
+  if (updated && (changes.state === 'succeeded' || changes.state === 'failed'))
+    noteChange(db, { kind: 'operation', id, change: changes.state });
+  return updated;
 }
 
 /** The earliest instant after `after` at which an operation becomes due (to run, or to be reclaimed). */

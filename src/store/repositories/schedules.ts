@@ -1,16 +1,22 @@
 import type { Selectable } from 'kysely';
 import type { ScheduleRunsTable, SchedulesTable } from '../schema.js';
 import type { Executor } from '../store.js';
+import { noteChange } from '../event-journal.js';
 
 export type Schedule = Selectable<SchedulesTable>;
 export type ScheduleRun = Selectable<ScheduleRunsTable>;
 
 export async function insertSchedule(db: Executor, row: Schedule): Promise<void> {
   await db.insertInto('schedules').values(row).execute();
+  noteChange(db, { kind: 'schedule', id: row.id, orgId: row.org_id, workspaceId: row.workspace_id, change: 'created' });
 }
 
 export async function findSchedule(db: Executor, orgId: string, id: string): Promise<Schedule | undefined> {
   return db.selectFrom('schedules').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findScheduleById(db: Executor, id: string): Promise<Schedule | undefined> {
+  return db.selectFrom('schedules').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function listSchedulesOfWorkspace(db: Executor, workspaceId: string): Promise<Schedule[]> {
@@ -35,11 +41,28 @@ export async function updateSchedule(
     .where('id', '=', row.id)
     .where('version_number', '=', row.version_number)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const updated = Number(result.numUpdatedRows) === 1;
+  if (updated)
+    noteChange(db, {
+      kind: 'schedule',
+      id: row.id,
+      orgId: row.org_id,
+      workspaceId: row.workspace_id,
+      change: 'updated',
+    });
+  return updated;
 }
 
 export async function deleteSchedule(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('schedules').where('id', '=', id).execute();
+  const gone = await db
+    .deleteFrom('schedules')
+    .where('id', '=', id)
+    .returning(['org_id', 'workspace_id'])
+    .executeTakeFirst();
+  if (gone) {
+    const { org_id: orgId, workspace_id: workspaceId } = gone;
+    noteChange(db, { kind: 'schedule', id, orgId, workspaceId, change: 'deleted' });
+  }
 }
 
 export async function dueSchedules(db: Executor, now: number, limit: number): Promise<Schedule[]> {
@@ -82,6 +105,9 @@ export async function claimOccurrence(
 
 export async function insertScheduleRun(db: Executor, run: ScheduleRun): Promise<void> {
   await db.insertInto('schedule_runs').values(run).execute();
+  // A run is an event of its schedule: run_started when it enqueued its operation, run_skipped otherwise.
+  const change = run.operation_id ? 'run_started' : 'run_skipped';
+  noteChange(db, { kind: 'schedule', id: run.schedule_id, change, data: run });
 }
 
 /** The latest run of each schedule, for the records. */

@@ -3,6 +3,7 @@ import type { WorkgroupsTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
 import { nameKey } from '../../domain/names.js';
+import { noteChange } from '../event-journal.js';
 
 export interface Workgroup {
   id: string;
@@ -48,6 +49,7 @@ export async function insertWorkgroup(db: Executor, wg: Workgroup): Promise<void
       shared_storage: flag(wg.shared_storage)!,
     })
     .execute();
+  noteChange(db, { kind: 'workgroup', id: wg.id, orgId: wg.org_id, workgroupId: wg.id, change: 'created' });
 }
 
 export async function findWorkgroup(db: Executor, orgId: string, id: string): Promise<Workgroup | undefined> {
@@ -100,9 +102,13 @@ export async function updateWorkgroup(
     .where('id', '=', wg.id)
     .where('version_number', '=', wg.version_number)
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const updated = Number(result.numUpdatedRows) === 1;
+  if (updated)
+    noteChange(db, { kind: 'workgroup', id: wg.id, orgId: wg.org_id, workgroupId: wg.id, change: 'updated' });
+  return updated;
 }
 
 export async function deleteWorkgroup(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('workgroups').where('id', '=', id).execute();
+  const gone = await db.deleteFrom('workgroups').where('id', '=', id).returning('org_id').executeTakeFirst();
+  if (gone) noteChange(db, { kind: 'workgroup', id, orgId: gone.org_id, workgroupId: id, change: 'deleted' });
 }

@@ -2,6 +2,7 @@ import { sql, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { WorkspacesTable } from '../schema.js';
 import type { DialectName, Executor } from '../store.js';
 import { nameKey } from '../../domain/names.js';
+import { noteChange } from '../event-journal.js';
 
 /** A workspace as the domain sees it: booleans as booleans, JSON columns parsed. */
 export interface Workspace extends Omit<
@@ -105,6 +106,7 @@ export async function insertWorkspace(db: Executor, ws: Workspace): Promise<void
     .insertInto('workspaces')
     .values(toColumns(ws) as Selectable<WorkspacesTable>)
     .execute();
+  noteChange(db, { kind: 'workspace', id: ws.id, orgId: ws.org_id, change: 'created' });
 }
 
 export async function findWorkspace(db: Executor, orgId: string, id: string): Promise<Workspace | undefined> {
@@ -193,7 +195,13 @@ export async function updateWorkspace(
     .where('version_number', '=', ws.version_number);
   if (expectStatus) query = query.where('status', 'in', expectStatus);
   const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const updated = Number(result.numUpdatedRows) === 1;
+  if (updated) {
+    const was = (ws as Partial<Workspace>).status;
+    const moved = changes.status !== undefined && changes.status !== was;
+    noteChange(db, { kind: 'workspace', id: ws.id, change: moved ? 'status_changed' : 'updated' });
+  }
+  return updated;
 }
 
 /**
@@ -210,7 +218,15 @@ export async function recordActivity(db: Executor, id: string, now: number): Pro
 }
 
 export async function deleteWorkspace(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('workspaces').where('id', '=', id).execute();
+  const gone = await db
+    .deleteFrom('workspaces')
+    .where('id', '=', id)
+    .returning(['org_id', 'workgroup_id'])
+    .executeTakeFirst();
+  if (gone) {
+    const { org_id: orgId, workgroup_id: workgroupId } = gone;
+    noteChange(db, { kind: 'workspace', id, orgId, workgroupId, workspaceId: id, change: 'deleted' });
+  }
 }
 
 /** A workspace's shape as tier quotas count it: what it runs at, and what a running update asks for. */

@@ -1,0 +1,213 @@
+import type { Kysely } from 'kysely';
+import type { NotedChange } from '../store/event-journal.js';
+import type { DB } from '../store/schema.js';
+import type { DialectName, Executor } from '../store/store.js';
+import { insertEvents, type EventRow, type NewEvent } from '../store/repositories/events.js';
+import { findBackupById } from '../store/repositories/backups.js';
+import { findDatabaseById } from '../store/repositories/databases.js';
+import { findOperationById } from '../store/repositories/operations.js';
+import { findOrganisationById } from '../store/repositories/organisations.js';
+import { findScheduleById, lastRuns } from '../store/repositories/schedules.js';
+import { findWorkgroupById } from '../store/repositories/workgroups.js';
+import { findWorkspaceById } from '../store/repositories/workspaces.js';
+import type { EventRecord, EventResourceKind, EventType } from '../schemas/event.js';
+import type { Clock } from './clock.js';
+import { backupRecord } from './backups.js';
+import { operationRecord } from './operations.js';
+import {
+  databaseRecord,
+  loadViewById,
+  loadWorkspaceView,
+  workgroupRecord,
+  workspaceRecord,
+  type RecordContext,
+} from './records.js';
+import { scheduleRecord } from './schedules.js';
+import { iso } from './time.js';
+
+/** Changes of one resource in one transaction that become a single event (its state after them all). */
+const coalescing = new Set(['created', 'updated', 'status_changed', 'deleted']);
+/**
+ * Which of two coalescing changes names the event: a deletion says most, then a creation, then
+ * a status change, then an update.
+ */
+const weight: Record<string, number> = { updated: 0, status_changed: 1, created: 2, deleted: 3 };
+
+/** Where an event belongs, and what it carries. */
+interface Resolved {
+  orgId: string;
+  workgroupId: string | null;
+  workspaceId: string | null;
+  data: unknown;
+}
+
+/**
+ * Turns the changes a transaction noted into event rows, in that transaction, with the
+ * records as the API renders them (the same builders as the responses; none holds a secret).
+ * Records are read at the end of the transaction: the event carries the state it commits.
+ */
+export function eventWriter(
+  dialect: DialectName,
+  clock: Clock,
+  context: Omit<RecordContext, 'ipAllowed'>,
+): (trx: Kysely<DB>, changes: readonly NotedChange[]) => Promise<number> {
+  // is_current_ip_allowed depends on who asks; an event has no caller, so the field is left out.
+  const ctx: RecordContext = { ...context, ipAllowed: () => false };
+  return async (trx, changes) => {
+    const now = clock.now();
+    const rows: NewEvent[] = [];
+    for (const change of merge(changes)) {
+      const resolved = await resolve(trx, ctx, change);
+      if (!resolved) continue;
+      rows.push({
+        org_id: resolved.orgId,
+        resource_kind: change.kind,
+        resource_id: change.id,
+        workgroup_id: resolved.workgroupId,
+        workspace_id: resolved.workspaceId,
+        type: `${change.kind}.${change.change}`,
+        time: now,
+        data: JSON.stringify(resolved.data ?? null),
+      });
+    }
+    await insertEvents(trx, dialect, rows);
+    return rows.length;
+  };
+}
+
+/** One change per resource for created/updated/status_changed/deleted, in order of first mention. */
+function merge(changes: readonly NotedChange[]): NotedChange[] {
+  const out: NotedChange[] = [];
+  const index = new Map<string, number>();
+  for (const change of changes) {
+    if (!coalescing.has(change.change)) {
+      out.push(change);
+      continue;
+    }
+    const key = `${change.kind}:${change.id}`;
+    const at = index.get(key);
+    if (at === undefined) {
+      index.set(key, out.length);
+      out.push(change);
+    } else if (weight[change.change]! >= weight[out[at]!.change]!) {
+      out[at] = { ...out[at]!, ...definedOf(change), change: change.change };
+    }
+  }
+  return out;
+}
+
+function definedOf(change: NotedChange): Partial<NotedChange> {
+  return Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+}
+
+/** The organisation as records name it. */
+async function orgOf(db: Executor, orgId: string): Promise<{ orgId: string; orgName: string }> {
+  return { orgId, orgName: (await findOrganisationById(db, orgId))?.name ?? '' };
+}
+
+/** The organisation, place and record of a change; undefined when there is nothing to tell. */
+async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promise<Resolved | undefined> {
+  const gone = (orgId: string | undefined, data: unknown): Resolved | undefined =>
+    orgId === undefined
+      ? undefined
+      : { orgId, workgroupId: c.workgroupId ?? null, workspaceId: c.workspaceId ?? null, data: c.data ?? data };
+  switch (c.kind as EventResourceKind) {
+    case 'workspace': {
+      if (c.change === 'deleted') return gone(c.orgId, { workspace_id: c.id });
+      const ws = await findWorkspaceById(db, c.id);
+      if (!ws) return undefined;
+      const loaded = await loadWorkspaceView(db, await orgOf(db, ws.org_id), ws.workgroup_id, ws.id);
+      if (!loaded?.ws) return undefined;
+      return {
+        orgId: ws.org_id,
+        workgroupId: ws.workgroup_id,
+        workspaceId: ws.id,
+        data: workspaceRecord(loaded.ws, loaded.view, ctx),
+      };
+    }
+    case 'workgroup': {
+      if (c.change === 'deleted') return gone(c.orgId, { workgroup_id: c.id });
+      const wg = await findWorkgroupById(db, c.id);
+      const view = wg && (await loadViewById(db, await orgOf(db, wg.org_id), wg.id));
+      if (!wg || !view) return undefined;
+      const { is_current_ip_allowed: _perCaller, ...record } = workgroupRecord(view, ctx);
+      return { orgId: wg.org_id, workgroupId: wg.id, workspaceId: null, data: record };
+    }
+    case 'database': {
+      if (c.change === 'deleted') return gone(c.orgId, { database_id: c.id });
+      const database = await findDatabaseById(db, c.id);
+      const view = database && (await loadViewById(db, await orgOf(db, database.org_id), database.workgroup_id));
+      if (!database || !view) return undefined;
+      return {
+        orgId: database.org_id,
+        workgroupId: database.workgroup_id,
+        workspaceId: null,
+        data: databaseRecord(database, view, ctx),
+      };
+    }
+    case 'backup': {
+      if (c.change === 'deleted') return withWorkgroup(db, gone(c.orgId, { backup_id: c.id }));
+      const backup = await findBackupById(db, c.id);
+      if (!backup) return undefined;
+      return withWorkgroup(db, {
+        orgId: backup.org_id,
+        workgroupId: null,
+        workspaceId: backup.workspace_id,
+        data: backupRecord(backup),
+      });
+    }
+    case 'schedule': {
+      const schedule = await findScheduleById(db, c.id);
+      if (c.change === 'deleted' || !schedule) return withWorkgroup(db, gone(c.orgId, { id: c.id }));
+      const last = (await lastRuns(db, [schedule.id])).get(schedule.id);
+      return withWorkgroup(db, {
+        orgId: schedule.org_id,
+        workgroupId: null,
+        workspaceId: schedule.workspace_id,
+        data: c.data ? { ...scheduleRecord(schedule, last), run: c.data } : scheduleRecord(schedule, last),
+      });
+    }
+    case 'operation': {
+      const op = await findOperationById(db, c.id);
+      if (!op) return undefined;
+      const place = await placeOfOperation(db, op.resource_type, op.resource_id);
+      return { orgId: op.org_id, ...place, data: operationRecord(op) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Fills the workgroup of a change known by its workspace. */
+async function withWorkgroup(db: Executor, r: Resolved | undefined): Promise<Resolved | undefined> {
+  if (!r || r.workgroupId || !r.workspaceId) return r;
+  const ws = await findWorkspaceById(db, r.workspaceId);
+  return { ...r, workgroupId: ws?.workgroup_id ?? null };
+}
+
+async function placeOfOperation(
+  db: Executor,
+  resourceType: string,
+  resourceId: string,
+): Promise<{ workgroupId: string | null; workspaceId: string | null }> {
+  let workspaceId: string | null = null;
+  if (resourceType === 'workspace') workspaceId = resourceId;
+  if (resourceType === 'backup') workspaceId = (await findBackupById(db, resourceId))?.workspace_id ?? null;
+  const ws = workspaceId ? await findWorkspaceById(db, workspaceId) : undefined;
+  return { workgroupId: ws?.workgroup_id ?? null, workspaceId };
+}
+
+/** An event row as the API shows it. */
+export function eventRecord(row: EventRow): EventRecord {
+  return {
+    event_id: Number(row.id),
+    type: row.type as EventType,
+    resource_kind: row.resource_kind as EventResourceKind,
+    resource_id: row.resource_id,
+    ...(row.workgroup_id ? { workgroup_id: row.workgroup_id } : {}),
+    ...(row.workspace_id ? { workspace_id: row.workspace_id } : {}),
+    org_id: row.org_id,
+    time: iso(Number(row.time)),
+    data: JSON.parse(row.data) as unknown,
+  };
+}

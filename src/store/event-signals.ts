@@ -1,0 +1,100 @@
+import pg from 'pg';
+import { EVENTS_CHANNEL, newestEventId } from './repositories/events.js';
+import type { Store } from './store.js';
+
+/** Tells event streams that new events may be in the table; they read it themselves. */
+export interface EventSignals {
+  /** Calls listener whenever events may have been committed; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface EventSignalOptions {
+  databaseUrl?: string | undefined;
+  /** SQLite: how often max(id) is read for other processes' commits while anyone listens. */
+  pollMs?: number;
+  /** PostgreSQL: the safety-net poll, should a notification be lost with its connection. */
+  safetyPollMs?: number;
+  onError?: (err: Error) => void;
+}
+
+/**
+ * The signals of one process: its own commits with events (after COMMIT), and other
+ * processes' — on PostgreSQL by LISTEN on one connection of its own (pg_notify in the
+ * writing transaction is delivered at commit) with a slow poll as a safety net; on SQLite by
+ * polling max(id), which another process may have moved. A signal carries nothing: streams
+ * read the table after the last id they sent, so a spurious or merged signal is harmless.
+ */
+export function eventSignals(store: Store, options: EventSignalOptions = {}): EventSignals {
+  const listeners = new Set<() => void>();
+  const fire = () => {
+    for (const listener of [...listeners]) listener();
+  };
+  const ownCommits = store.onEventsCommitted(fire);
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let client: pg.Client | undefined;
+  let closed = false;
+  const onError = options.onError ?? (() => undefined);
+
+  if (store.dialect === 'postgres' && options.databaseUrl) {
+    const listen = async () => {
+      const c = new pg.Client({ connectionString: options.databaseUrl });
+      c.on('error', (err) => {
+        onError(err);
+        // The connection went: listen again on a new one after a pause; the poll covers the gap.
+        if (client === c) client = undefined;
+        if (!closed) setTimeout(() => void listen().catch(onError), 1000).unref();
+      });
+      c.on('notification', fire);
+      await c.connect();
+      await c.query(`listen ${EVENTS_CHANNEL}`);
+      if (closed) await c.end();
+      else client = c;
+      // Anything committed while there was no listener.
+      fire();
+    };
+    void listen().catch(onError);
+    timer = setInterval(fire, options.safetyPollMs ?? 5000);
+    timer.unref();
+  } else {
+    let newest: number | undefined;
+    const poll = async () => {
+      if (listeners.size === 0) {
+        newest = undefined;
+        return;
+      }
+      // The read-only connection, when there is one, answers without queueing behind writes.
+      const reads = store.committedReads;
+      const now = reads
+        ? Number((reads.statement('select max(id) as id from events').get() as { id: number | null }).id ?? 0)
+        : await newestEventId(store.db);
+      // The first look after a listener came has nothing to compare with: it signals anyway
+      // (a spurious signal costs one read), so a commit just before it is not missed.
+      if (now !== newest) fire();
+      newest = now;
+    };
+    let polling = false;
+    timer = setInterval(() => {
+      if (polling) return;
+      polling = true;
+      poll()
+        .catch(onError)
+        .finally(() => (polling = false));
+    }, options.pollMs ?? 100);
+    timer.unref();
+  }
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      ownCommits();
+      clearInterval(timer);
+      listeners.clear();
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import type { DB, EventsTable } from '../schema.js';
+import type { DialectName, Executor } from '../store.js';
+
+export type EventRow = Omit<EventsTable, 'id'> & { id: number };
+export type NewEvent = Omit<EventsTable, 'id'>;
+
+/** The advisory-lock class of event inserts (the second key is the organisation's hash). */
+const EVENTS_LOCK_CLASS = 0x0ac1e7;
+
+/** The channel a PostgreSQL commit with events notifies (payload: the organisation id). */
+export const EVENTS_CHANNEL = 'acacia_events';
+
+/**
+ * Inserts events in the caller's transaction, in order. On PostgreSQL an identity value is
+ * taken at insert but becomes visible at commit, so a reader could see id 8 while 7 is still
+ * in flight and, resuming after 8, lose 7 for good. The insert therefore first takes a
+ * transaction-level advisory lock per organisation: event-writing transactions of one
+ * organisation run their inserts and COMMIT one after the other, so ids of an organisation
+ * become visible in order, and a stream (which reads one organisation) never passes a gap
+ * that fills later. The writer runs just before COMMIT (src/store/transactions.ts), so the
+ * lock is held only that long and is the last lock a transaction takes: it cannot deadlock
+ * against row locks. SQLite has one writer at a time already. `pg_notify` in the same
+ * transaction reaches every listening process at commit.
+ */
+export async function insertEvents(db: Executor, dialect: DialectName, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  if (dialect === 'postgres') {
+    for (const orgId of [...new Set(events.map((e) => e.org_id))].sort()) {
+      await sql`select pg_advisory_xact_lock(${EVENTS_LOCK_CLASS}, hashtext(${orgId}))`.execute(db);
+      await sql`select pg_notify(${EVENTS_CHANNEL}, ${orgId})`.execute(db);
+    }
+  }
+  await db
+    .insertInto('events')
+    .values([...events])
+    .execute();
+}
+
+export interface EventFilter {
+  orgId: string;
+  /** Events after this id. */
+  after: number;
+  limit: number;
+  resourceId?: string | undefined;
+  workgroupId?: string | undefined;
+  types?: readonly string[] | undefined;
+  /** Only events of these workgroups (a key scoped to workgroups). */
+  workgroupIds?: readonly string[] | undefined;
+  /** Only events of these workspaces (a key scoped to workspaces). */
+  workspaceIds?: readonly string[] | undefined;
+}
+
+/** An organisation's events after an id, oldest first, through the (org_id, id) index. */
+export async function listEvents(db: Executor, f: EventFilter): Promise<EventRow[]> {
+  let query = db.selectFrom('events').selectAll().where('org_id', '=', f.orgId).where('id', '>', f.after);
+  if (f.resourceId !== undefined) query = query.where('resource_id', '=', f.resourceId);
+  if (f.workgroupId !== undefined) query = query.where('workgroup_id', '=', f.workgroupId);
+  if (f.types !== undefined) query = query.where('type', 'in', [...f.types]);
+  if (f.workgroupIds !== undefined)
+    query = f.workgroupIds.length
+      ? query.where('workgroup_id', 'in', [...f.workgroupIds])
+      : query.where(sql<SqlBool>`1 = 0`);
+  if (f.workspaceIds !== undefined)
+    query = f.workspaceIds.length
+      ? query.where('workspace_id', 'in', [...f.workspaceIds])
+      : query.where(sql<SqlBool>`1 = 0`);
+  return (await query.orderBy('id').limit(f.limit).execute()) as EventRow[];
+}
+
+/** The newest event id of all organisations (0 when there is none): what a poll compares. */
+export async function newestEventId(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** An organisation's newest event id (0 when it has none). */
+export async function newestEventIdOf(db: Executor, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** Deletes events older than `before` (through the time index); returns how many went. */
+export async function pruneEvents(db: Executor, before: number): Promise<number> {
+  const result = await db.deleteFrom('events').where('time', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
