@@ -72,8 +72,12 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const syncClock = manualClock && (() => syncManualClock(store, manualClock));
   const faults = new FaultInjection(config.faultInjection, config.catalog);
   let drivers;
+  // The engine is made after the drivers; a loss reported before it exists waits for its first pass.
+  let runtimeLost = () => undefined as void;
   try {
-    drivers = faults.wrap(await createDrivers(config.driver, { config, logger }));
+    drivers = faults.wrap(
+      await createDrivers(config.driver, { config, logger, store, clock, runtimeLost: () => runtimeLost() }),
+    );
   } catch (err) {
     await store.close();
     throw err;
@@ -88,6 +92,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     retryBackoffMs: config.retryBackoffMs,
     observer: metrics.engine,
   });
+  runtimeLost = () => engine.runtimeLost();
   const services = createServices(store, clock, config.catalog, {
     baseDomain: config.baseDomain,
     notify: () => engine.wake(),

@@ -48,6 +48,11 @@ export class Reconciler {
   private lastPurge = -Infinity;
   private lastObserve = -Infinity;
 
+  /** Something was lost meanwhile: the next tick observes whatever the interval. */
+  observeSoon(): void {
+    this.lastObserve = -Infinity;
+  }
+
   async tick(): Promise<number> {
     await this.purge();
     return (await this.autoStop()) + (await this.maintenance()) + (await this.observe());

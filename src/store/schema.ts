@@ -303,6 +303,20 @@ export interface ScheduleRunsTable {
   operation_id: string | null;
 }
 
+/** The local driver's data-plane processes: who runs each, where, and until when (0020). */
+export interface WorkspaceRuntimesTable {
+  workspace_id: string;
+  owner: string;
+  owner_host: string;
+  owner_pid: number;
+  pid: number;
+  host: string;
+  port: number;
+  shape: string;
+  started_at: number;
+  lease_expires_at: number;
+}
+
 export interface DB {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -323,4 +337,5 @@ export interface DB {
   addon_configs: AddonConfigsTable;
   backups: BackupsTable;
   backup_schedules: BackupSchedulesTable;
+  workspace_runtimes: WorkspaceRuntimesTable;
 }

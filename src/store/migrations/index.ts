@@ -12,6 +12,7 @@ import * as nameKeysText from './0011-name-keys-text.js';
 import * as idempotencyPerApiKey from './0012-idempotency-per-api-key.js';
 import * as dbSecretsTokens from './0013-db-secrets-tokens.js';
 import * as desiredObserved from './0014-desired-observed.js';
+import * as workspaceRuntimes from './0020-workspace-runtimes.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0012-idempotency-per-api-key': idempotencyPerApiKey,
   '0013-db-secrets-tokens': dbSecretsTokens,
   '0014-desired-observed': desiredObserved,
+  '0020-workspace-runtimes': workspaceRuntimes,
 };
