@@ -6,6 +6,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildGateway } from './gateway/app.js';
+import { localBackend } from './gateway/local-backend.js';
 import type { WorkspaceBackend } from './gateway/workspace-backend.js';
 import { systemClock } from './domain/clock.js';
 import { createDrivers } from './engine/drivers/index.js';
@@ -137,17 +138,21 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   });
   engine.start();
 
+  // The local driver's workspaces have a data-plane process to proxy to; the simulated ones have none.
+  const backend =
+    options.gatewayBackend ?? (config.driver === 'local' ? localBackend({ dataDir: config.dataDir }) : undefined);
   const gateway = buildGateway({
     config,
     services,
     logger,
-    ...(options.gatewayBackend ? { backend: options.gatewayBackend } : {}),
+    ...(backend ? { backend } : {}),
     answered: metrics.gatewayAnswered,
     ...(syncClock ? { syncClock } : {}),
   });
   const shutdown = async () => {
     await app.close();
     await gateway.close();
+    await backend?.close?.();
     await engine.stop();
     await drivers.close();
     await store.close();
