@@ -85,7 +85,7 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
 
   /** The file the workspace serves: its snapshot when read-only (undefined before it has one). */
   private servedFile(spec: WorkspaceSpec): string | undefined {
-    if (!spec.readOnly) return this.layout.graphFile(spec.databaseId);
+    if (!spec.readOnly) return this.layout.prepare(this.layout.graphFile(spec.databaseId));
     const id = spec.observed.snapshotId;
     return id ? this.layout.snapshotFile(spec.databaseId, id) : undefined;
   }
