@@ -294,7 +294,10 @@ describe(`local driver: a workspace whose owner died is taken over (${storeName}
       id,
       (w) => w.status === 'Active' && w.condition_type === 'Normal',
       'recovered',
-    );
+    ).catch((err: unknown) => {
+      // What the survivor logged says why it did not take over.
+      throw new Error(`${(err as Error).message}\n${survivor.output.stdout.slice(-4000)}`);
+    });
     const second = await runtimeOf(store, id);
     assert.ok(second.owner.includes(`:${survivor.child.pid}:`), `taken over by the survivor: ${second.owner}`);
     assert.notEqual(second.pid, first.pid);

@@ -73,8 +73,10 @@ export class LocalRuntimes {
       if (row.owner === this.owner) await renewRuntimes(store.db, this.owner, [workspaceId], now + this.deps.leaseMs);
       return endpointOf(row);
     }
+    // Whatever served it is stopped and its record removed: the new one is recorded only if no
+    // other process has recorded its own meanwhile.
     if (row) await this.stopRecorded(row);
-    else await this.stopChild(workspaceId);
+    await this.stopChild(workspaceId);
     const started = await this.start(workspaceId, shape);
     const claimed = await claimRuntime(
       store.db,
@@ -90,7 +92,7 @@ export class LocalRuntimes {
         started_at: now,
         lease_expires_at: now + this.deps.leaseMs,
       },
-      row && { owner: row.owner, pid: row.pid },
+      undefined,
     );
     if (!claimed) {
       await this.stopChild(workspaceId);
