@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
 import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, isPidAlive } from '../src/dataplane/index.js';
 import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
+import { localBackend } from '../src/gateway/local-backend.js';
+import { findWorkspaceById } from '../src/store/repositories/workspaces.js';
 import type { Store } from '../src/store/store.js';
 import { assertOk } from './helpers/assert.js';
 import { serveProcess, stopProcess, type ServeProcess } from './helpers/serve.js';
@@ -191,6 +194,25 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     assert.deepEqual(await personIds(rotg), ['ann', 'bob', 'cat', 'dan']);
   });
 
+  it('resize and HA restart the process with the new resources, on the same data', async () => {
+    const id = rw.workspace_id!;
+    const before = await runtimeOf(store, id);
+    assert.equal(JSON.parse(before.shape).maxHeapMb, 128, "TG-00's 16 GB as a laptop's heap");
+    assertOk(await c.workspaces.update(wg, id, { workspace_type_name: 'TG-1' }));
+    const resized = await waitFor(c, wg, id, (w) => w.status === 'Active' && w.condition_type === 'Normal', 'resized');
+    assert.equal(resized.workspace_type.typeName, 'TG-1');
+    const after = await runtimeOf(store, id);
+    assert.equal(JSON.parse(after.shape).maxHeapMb, 512);
+    assert.notEqual(after.pid, before.pid, 'a new process');
+    assert.equal(isPidAlive(before.pid), false, 'the old one stopped');
+
+    assertOk(await c.workspaces.update(wg, id, { enable_ha: true }));
+    const ha = await waitFor(c, wg, id, (w) => w.status === 'Active' && w.enable_ha === true, 'HA');
+    assert.equal(ha.replicas, 2);
+    assert.notEqual((await runtimeOf(store, id)).pid, after.pid, 'restarted for HA');
+    assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan']);
+  });
+
   it('a killed data-plane process is noticed and restarted, the workspace Resuming meanwhile', async () => {
     const id = rw.workspace_id!;
     // Recovery is held a minute of the manual clock, so the state in between can be seen.
@@ -209,6 +231,35 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     assert.notEqual(after.pid, before.pid);
     assert.ok(isPidAlive(after.pid));
     assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan']);
+  });
+
+  it("a workspace whose process does not answer is a 502 in TigerGraph's shape; one with none a 503", async () => {
+    const backend = localBackend({ dataDir: server.store.dataDir, timeoutMs: 2000 });
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(port));
+      });
+    });
+    const ws = (await findWorkspaceById(store.db, rw.workspace_id!))!;
+    const req = {
+      method: 'GET',
+      path: '/restpp/graph/social/vertices/Person',
+      query: '',
+      headers: {},
+      body: undefined,
+      identity: { orgId: ws.org_id, workspaceId: ws.id, userId: 'u', username: 'alice', via: 'password' as const },
+    };
+    try {
+      const down = await backend.serve(req, { ...ws, endpoint: `127.0.0.1:${closed}` });
+      assert.equal(down.status, 502);
+      assert.deepEqual(Object.keys(down.body as object), ['error', 'code', 'message']);
+      assert.equal((down.body as { code: string }).code, 'bad-gateway');
+      const none = await backend.serve(req, { ...ws, endpoint: null });
+      assert.equal(none.status, 503);
+    } finally {
+      await backend.close?.();
+    }
   });
 
   it('deleting the workspaces stops their processes; deleting the database removes its files', async () => {
