@@ -7,6 +7,7 @@ import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/wo
 import { openStore } from '../src/store/store.js';
 import { newKeyText, publicProvider } from '../test/helpers/server.js';
 import { load, type LoadResult } from './load.js';
+import { writeQuotaFreeConfig } from './quota-free-config.js';
 import { freePort, startServer } from './server-process.js';
 import { freshStore } from './store-location.js';
 import { markdownTable } from './table.js';
@@ -76,6 +77,7 @@ const gatewayPort = await freePort();
 progress('starting acacia serve with ACACIA_DRIVER=local');
 const server = await startServer(store, {
   apiKey,
+  configFile: writeQuotaFreeConfig(store.dataDir),
   env: { ACACIA_DRIVER: 'local', ACACIA_GATEWAY_PORT: String(gatewayPort), ACACIA_HOST: '127.0.0.1' },
 });
 const db = await openStore({ dataDir: store.dataDir });
