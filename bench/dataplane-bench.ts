@@ -173,7 +173,14 @@ try {
   out('');
   out(
     markdownTable(
-      ['scenario', 'direct req/s', 'gateway req/s', 'gateway / direct', 'p50 ms direct / gateway', 'p99 ms'],
+      [
+        'scenario',
+        'direct req/s',
+        'gateway req/s',
+        'gateway / direct',
+        'p50 ms direct / gateway',
+        'p99 ms direct / gateway',
+      ],
       rows,
     ),
   );
