@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ensureStoreFile, readStoreStats, restoreStore, snapshotStore } from '../../../dataplane/index.js';
 import {
   done,
+  failed,
   type Observation,
   type ObserveContext,
   type StepContext,
@@ -39,6 +40,8 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
       return done<WorkspaceObserved>({ ...running, endpoint: null });
     }
 
+    if (spec.readOnly && spec.restoreFrom)
+      return failed("a read-only workspace serves a snapshot; restore the database's read-write workspace");
     let file = this.servedFile(spec);
     let snapshot: Pick<WorkspaceObserved, 'snapshotId' | 'snapshotTime'> = {};
     const fresh = actions.includes('create') || actions.includes('refresh');
