@@ -21,7 +21,7 @@ export interface ServerProcess {
 }
 
 /** A port free right now on loopback; the server is told to listen on it. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -43,7 +43,12 @@ export async function measureTicks(store: Store, now: number, batchIds: string[]
   const engine = new Engine({
     store,
     clock: idleClock,
-    drivers: await createDrivers('simulated', { config: loadConfig({ ACACIA_SIM_SPEED: '0' }), logger }),
+    drivers: await createDrivers('simulated', {
+      config: loadConfig({ ACACIA_SIM_SPEED: '0' }),
+      logger,
+      store,
+      clock: idleClock,
+    }),
     catalog: quotaFreeCatalog,
     logger,
     retryBackoffMs: 0,

@@ -6,6 +6,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildGateway } from './gateway/app.js';
+import { localBackend } from './gateway/local-backend.js';
 import type { WorkspaceBackend } from './gateway/workspace-backend.js';
 import { systemClock } from './domain/clock.js';
 import { createDrivers } from './engine/drivers/index.js';
@@ -73,8 +74,12 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const syncClock = manualClock && (() => syncManualClock(store, manualClock));
   const faults = new FaultInjection(config.faultInjection, config.catalog);
   let drivers;
+  // The engine is made after the drivers; a loss reported before it exists waits for its first pass.
+  let runtimeLost = () => undefined as void;
   try {
-    drivers = faults.wrap(await createDrivers(config.driver, { config, logger }));
+    drivers = faults.wrap(
+      await createDrivers(config.driver, { config, logger, store, clock, runtimeLost: () => runtimeLost() }),
+    );
   } catch (err) {
     await store.close();
     throw err;
@@ -92,6 +97,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   });
   // Every transaction's noted changes become events in it (src/domain/events.ts).
   store.recordEventsWith(eventWriter(store.dialect, clock, { catalog: config.catalog, baseDomain: config.baseDomain }));
+  runtimeLost = () => engine.runtimeLost();
   const services = createServices(store, clock, config.catalog, {
     baseDomain: config.baseDomain,
     notify: () => engine.wake(),
@@ -136,17 +142,21 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   });
   engine.start();
 
+  // The local driver's workspaces have a data-plane process to proxy to; the simulated ones have none.
+  const backend =
+    options.gatewayBackend ?? (config.driver === 'local' ? localBackend({ dataDir: config.dataDir }) : undefined);
   const gateway = buildGateway({
     config,
     services,
     logger,
-    ...(options.gatewayBackend ? { backend: options.gatewayBackend } : {}),
+    ...(backend ? { backend } : {}),
     answered: metrics.gatewayAnswered,
     ...(syncClock ? { syncClock } : {}),
   });
   const shutdown = async () => {
     await app.close();
     await gateway.close();
+    await backend?.close?.();
     await engine.stop();
     await drivers.close();
     await store.close();

@@ -13,4 +13,6 @@ export {
   type StartOptions,
 } from './launcher.js';
 export { readStoreStats, restoreStore, snapshotStore, type StoreStats } from './snapshot.js';
+export { ensureStoreFile } from './store-file.js';
 export { versionText } from './version-text.js';
+export { dataPlaneSecret } from './secret-key.js';

@@ -19,6 +19,8 @@ export interface StartOptions {
   tgVersion?: string;
   /** Largest request body, in bytes (default 32 MiB). */
   bodyLimitBytes?: number;
+  /** V8's old-generation heap limit for the process, in MiB (default: Node's own). */
+  maxHeapMb?: number;
   /** How long to wait for the process to listen and answer (default 15 s). */
   startTimeoutMs?: number;
   /** Each line the process logs on stderr (JSON). */
@@ -60,6 +62,7 @@ function entry(): string[] {
 export async function startDataPlane(opts: StartOptions): Promise<DataPlaneProcess> {
   const host = opts.host ?? '127.0.0.1';
   const args = [
+    ...(opts.maxHeapMb !== undefined ? [`--max-old-space-size=${opts.maxHeapMb}`] : []),
     ...entry(),
     '--store',
     opts.storeFile,

@@ -69,3 +69,9 @@ export function openStoreFile(file: string, opts: { readOnly?: boolean } = {}): 
     throw err;
   }
 }
+
+/** Creates an empty store file when there is none (the graph of a database nothing has served yet). */
+export function ensureStoreFile(file: string): string {
+  openStoreFile(file).close();
+  return file;
+}

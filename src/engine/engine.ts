@@ -121,6 +121,12 @@ export class Engine {
     })();
   }
 
+  /** A driver saw a runtime stop by itself: observe (and recover) now rather than at the next interval. */
+  runtimeLost(): void {
+    this.reconciler.observeSoon();
+    this.wake();
+  }
+
   /** Work was enqueued: run it now rather than at the next poll. */
   wake(): void {
     this.woken = true;

@@ -56,6 +56,11 @@ export class Reconciler {
     return now - this.lastPurge >= PURGE_EVERY || now - this.lastObserve >= this.observing.observeMs;
   }
 
+  /** Something was lost meanwhile: the next tick observes whatever the interval. */
+  observeSoon(): void {
+    this.lastObserve = -Infinity;
+  }
+
   async tick(): Promise<number> {
     await this.purge();
     return (await this.autoStop()) + (await this.maintenance()) + (await this.observe());

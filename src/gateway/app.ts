@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -48,17 +49,22 @@ interface Admitted {
 }
 
 /**
- * The body as received: Fastify leaves a DELETE without Content-Type unread, as pyTigerGraph
- * sends its token deletions.
+ * The client's body stream, when it sends one: Fastify leaves a DELETE without Content-Type
+ * unparsed, as pyTigerGraph sends its token deletions, so the raw request stands in then.
  */
-async function readBody(request: FastifyRequest, limit: number): Promise<Buffer | undefined> {
-  if (Buffer.isBuffer(request.body)) return request.body.length > 0 ? request.body : undefined;
+function bodyStream(request: FastifyRequest): Readable | undefined {
+  if (request.body instanceof Readable) return request.body.readableEnded ? undefined : request.body;
   const raw = request.raw;
   const announced = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
-  if (!announced || raw.readableEnded) return undefined;
+  return announced && !raw.readableEnded ? raw : undefined;
+}
+
+/** The whole body, for the requests the gateway reads itself (the handshake), at most `limit` bytes. */
+async function readBody(stream: Readable | undefined, limit: number): Promise<Buffer | undefined> {
+  if (!stream) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of raw) {
+  for await (const chunk of stream) {
     size += (chunk as Buffer).length;
     if (size > limit)
       throw new AppError('payload-too-large', { field: 'body', reason: `is larger than ${limit} bytes` });
@@ -112,9 +118,10 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
   limitConnections(app, config);
   if (deps.answered) observeAnswers(app, deps.answered);
 
-  // Bodies stay bytes: the workspace decides what they mean; the handshake reads the few it needs.
+  // Bodies stay streams: the workspace gets them as they arrive (its process enforces its
+  // limit); the handshake reads the few it needs, up to the gateway's limit.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
   // Framework errors (body too large, bad URL) map as on the API; unknown ones become a logged 500.
   app.setErrorHandler((error, request, reply) => {
@@ -162,7 +169,8 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
     handler: async (request, reply) => {
       const entry = admitted.get(request)!;
       const { ws, path, handshake } = entry;
-      const body = await readBody(request, config.bodyLimit);
+      const stream = bodyStream(request);
+      const body = handshake ? await readBody(stream, config.bodyLimit) : stream;
       const queryAt = request.url.indexOf('?');
       const query = queryAt < 0 ? '' : request.url.slice(queryAt + 1).replace(/#.*$/, '');
       const backendRequest = ({ orgId, workspaceId, userId, username, via }: DbIdentity): BackendRequest => ({
@@ -174,6 +182,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
         identity: { orgId, workspaceId, userId, username, via },
       });
       if (!handshake) return send(reply, await backend.serve(backendRequest(entry.identity!), ws));
+      const buffered = body as Buffer | undefined;
       if (!handshake.allowed) {
         reply.header('allow', handshake.route.methods.join(', '));
         return refuse(
@@ -192,7 +201,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
         path: normalisePath(path),
         params: handshake.params,
         query: new URLSearchParams(query),
-        body,
+        body: buffered,
         ws,
         identity: entry.identity,
         headerCredentials: credentialsFrom(request.headers.authorization),

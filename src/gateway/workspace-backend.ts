@@ -16,8 +16,11 @@ export interface BackendRequest {
   query: string;
   /** The client's headers without Authorization, Host, Content-Length, Expect and hop-by-hop headers. */
   headers: IncomingHttpHeaders;
-  /** The body as received (at most the gateway's body limit); undefined when there is none. */
-  body: Buffer | undefined;
+  /**
+   * The body: read whole (at most the gateway's body limit) for what the gateway inspects,
+   * the client's stream for everything else; undefined when there is none.
+   */
+  body: Buffer | Readable | undefined;
   /** The database user the request was admitted as, and how it proved it. */
   identity: BackendIdentity;
 }
@@ -41,6 +44,8 @@ export interface BackendResponse {
  */
 export interface WorkspaceBackend {
   serve(request: BackendRequest, workspace: Workspace): Promise<BackendResponse>;
+  /** Releases connections when the gateway stops. */
+  close?(): Promise<void>;
 }
 
 /** Headers that describe one connection or one hop, or that the gateway consumed. */

@@ -317,6 +317,20 @@ export interface EventsTable {
   data: string;
 }
 
+/** The local driver's data-plane processes: who runs each, where, and until when (0020). */
+export interface WorkspaceRuntimesTable {
+  workspace_id: string;
+  owner: string;
+  owner_host: string;
+  owner_pid: number;
+  pid: number;
+  host: string;
+  port: number;
+  shape: string;
+  started_at: number;
+  lease_expires_at: number;
+}
+
 export interface DB {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -338,4 +352,5 @@ export interface DB {
   backups: BackupsTable;
   backup_schedules: BackupSchedulesTable;
   events: EventsTable;
+  workspace_runtimes: WorkspaceRuntimesTable;
 }

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
+import type { Clock } from '../../domain/clock.js';
+import type { Store } from '../../store/store.js';
 import type { AccountAction, UpdateAction, WorkspaceAction } from '../../domain/actions.js';
 
 /**
@@ -203,10 +205,21 @@ export interface AccountDriver {
   validate(check: RoleCheckSpec, ctx: { signal?: AbortSignal; testEnv?: string | undefined }): Promise<RoleCheckAnswer>;
 }
 
-/** What the factory gives a driver: the whole configuration (data directory, speed, …) and a logger. */
+/**
+ * What the factory gives a driver: the whole configuration (data directory, speed, …), a
+ * logger, the store and the engine clock (for what a driver records of its own, e.g. which
+ * process runs a workspace's runtime and its lease).
+ */
 export interface DriverDeps {
   config: Readonly<Config>;
   logger: Logger;
+  store: Store;
+  clock: Clock;
+  /**
+   * Tells the engine that a runtime this process runs stopped by itself, so the reconciler
+   * looks (observe) at once rather than at its next interval.
+   */
+  runtimeLost?: () => void;
 }
 
 /** One driver of each kind, as the factory makes them for ACACIA_DRIVER. */

@@ -7,6 +7,7 @@ import type { DriverDeps, Drivers } from './driver.js';
  */
 const factories = {
   simulated: async () => (await import('./simulated/index.js')).simulatedDrivers,
+  local: async () => (await import('./local/index.js')).localDrivers,
 } satisfies Record<string, () => Promise<(deps: DriverDeps) => Drivers>>;
 
 export type DriverName = keyof typeof factories;

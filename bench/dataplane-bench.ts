@@ -1,0 +1,205 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import { AcaciaClient, resultOf } from '../src/client/index.js';
+import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret } from '../src/dataplane/index.js';
+import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
+import { openStore } from '../src/store/store.js';
+import { newKeyText, publicProvider } from '../test/helpers/server.js';
+import { load, type LoadResult } from './load.js';
+import { writeQuotaFreeConfig } from './quota-free-config.js';
+import { freePort, startServer } from './server-process.js';
+import { freshStore } from './store-location.js';
+import { markdownTable } from './table.js';
+import { waitAllActive } from './wait.js';
+
+const usage = `npm run bench:dataplane [-- options]
+
+  --duration <s>      seconds per load run (default 5, after a 1 s warm-up)
+  --connections <n>   concurrent connections (default 10)
+  --batch <n>         vertices per upsert request, each with one edge (default 100)
+  --workspaces <n>    Active workspaces whose resident memory is measured (default 5)
+`;
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    batch: { type: 'string', default: '100' },
+    workspaces: { type: 'string', default: '5' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  process.stdout.write(usage);
+  process.exit(0);
+}
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const batch = Number(values.batch);
+const workspaces = Number(values.workspaces);
+/** Ids are drawn from this many, so the graph stops growing and upserts become updates. */
+const ID_SPACE = 20_000;
+const MiB = 1024 * 1024;
+const out = (text: string) => process.stdout.write(`${text}\n`);
+const progress = (text: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}`);
+
+const schema = [
+  'CREATE VERTEX Person (PRIMARY_ID id STRING, age INT, name STRING) WITH PRIMARY_ID_AS_ATTRIBUTE="true"',
+  'CREATE DIRECTED EDGE Knows (FROM Person, TO Person, since INT)',
+  'CREATE GRAPH social (Person, Knows)',
+].join('\n');
+
+const randomId = () => `p${Math.floor(Math.random() * ID_SPACE)}`;
+
+/** `batch` vertices, each with one edge to another random vertex, as REST++ takes them. */
+function upsertBody(): string {
+  const vertices: Record<string, unknown> = {};
+  const edges: Record<string, unknown> = {};
+  for (let i = 0; i < batch; i++) {
+    const id = randomId();
+    vertices[id] = { age: { value: 20 + (i % 50) }, name: { value: `person ${id}` } };
+    edges[id] = { Knows: { Person: { [randomId()]: { since: { value: 2000 + (i % 25) } } } } };
+  }
+  return JSON.stringify({ vertices: { Person: vertices }, edges: { Person: edges } });
+}
+
+function rssOf(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return line ? Number(/(\d+)/.exec(line)![1]) * 1024 : 0;
+}
+
+const store = await freshStore('sqlite');
+const apiKey = newKeyText('bench');
+const gatewayPort = await freePort();
+progress('starting acacia serve with ACACIA_DRIVER=local');
+const server = await startServer(store, {
+  apiKey,
+  configFile: writeQuotaFreeConfig(store.dataDir),
+  env: { ACACIA_DRIVER: 'local', ACACIA_GATEWAY_PORT: String(gatewayPort), ACACIA_HOST: '127.0.0.1' },
+});
+const db = await openStore({ dataDir: store.dataDir });
+try {
+  const client = new AcaciaClient({ baseUrl: server.url, apiKey });
+  const provider = await publicProvider(client);
+  const wg = resultOf(await client.workgroups.create({ cloud_provider_id: provider, name: 'bench' })).workgroup_id;
+  const ids: string[] = [];
+  for (let i = 0; i < workspaces; i++)
+    ids.push(resultOf(await client.workspaces.create(wg, { name: `bench-${i}` })).workspace_id!);
+  await waitAllActive(client, [wg]);
+  const id = ids[0]!;
+  const user = { username: 'bench', password: 'Graph-Secret-42' };
+  resultOf(await client.dbUsers.create(wg, id, user));
+
+  const gateway = `http://127.0.0.1:${gatewayPort}/w/${id}`;
+  const basic = `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`;
+  const runtime = (await findRuntime(db.db, id)) as WorkspaceRuntime;
+  const direct = `http://${runtime.host}:${runtime.port}`;
+  const secret = { [DATA_PLANE_SECRET_HEADER]: dataPlaneSecret(store.dataDir, id) };
+  const defined = await fetch(`${gateway}/gsql/v1/statements`, {
+    method: 'POST',
+    headers: { authorization: basic },
+    body: schema,
+  });
+  if (!defined.ok) throw new Error(`the schema was refused: ${await defined.text()}`);
+  // The reads find what they ask for: every id exists before they run.
+  for (let i = 0; i < ID_SPACE; i += 1000) {
+    const vertices = Object.fromEntries(
+      Array.from({ length: 1000 }, (_, k) => [`p${i + k}`, { age: { value: 30 }, name: { value: `person ${i + k}` } }]),
+    );
+    await fetch(`${direct}/restpp/graph/social`, {
+      method: 'POST',
+      headers: secret,
+      body: JSON.stringify({ vertices: { Person: vertices } }),
+    });
+  }
+
+  const scenarios = [
+    {
+      name: `upsert (${batch} vertices + ${batch} edges per request)`,
+      method: 'POST' as const,
+      path: () => '/restpp/graph/social',
+      body: upsertBody,
+    },
+    {
+      name: 'read one vertex by id',
+      method: 'GET' as const,
+      path: () => `/restpp/graph/social/vertices/Person/${randomId()}`,
+    },
+  ];
+  const rows: string[][] = [];
+  for (const s of scenarios) {
+    const run = (base: string, headers: Record<string, string>): Promise<LoadResult> =>
+      load({
+        url: base,
+        method: s.method,
+        headers,
+        ...(s.body ? { body: s.body } : {}),
+        paths: () => new URL(base).pathname.replace(/\/$/, '') + s.path(),
+        connections,
+        duration,
+        warmup: 1,
+      });
+    progress(`${s.name}: directly`);
+    const d = await run(direct, secret);
+    progress(`${s.name}: through the gateway`);
+    const g = await run(gateway, { authorization: basic });
+    const failed = (r: LoadResult) => (r.failures > 0 ? ` (${r.failures} failed)` : '');
+    rows.push([
+      s.name,
+      `${Math.round(d.rps).toLocaleString('en')}${failed(d)}`,
+      `${Math.round(g.rps).toLocaleString('en')}${failed(g)}`,
+      `${(g.rps / d.rps).toFixed(2)}×`,
+      `${d.p50} / ${g.p50}`,
+      `${d.p99} / ${g.p99}`,
+    ]);
+  }
+
+  const pids: number[] = [];
+  for (const w of ids) pids.push((await findRuntime(db.db, w))!.pid);
+  const rss = pids.map(rssOf);
+  const idle = rss.slice(1);
+
+  out(`Data plane through the gateway, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`);
+  out(
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}`,
+  );
+  out(
+    `load: autocannon, ${connections} connections, ${duration} s per run after 1 s warm-up, loopback; ` +
+      `SQLite store; ${ID_SPACE.toLocaleString('en')} Person vertices`,
+  );
+  out('');
+  out(
+    markdownTable(
+      [
+        'scenario',
+        'direct req/s',
+        'gateway req/s',
+        'gateway / direct',
+        'p50 ms direct / gateway',
+        'p99 ms direct / gateway',
+      ],
+      rows,
+    ),
+  );
+  out('');
+  out(
+    markdownTable(
+      ['resident memory', 'MiB'],
+      [
+        [`data-plane process of the loaded workspace`, (rss[0]! / MiB).toFixed(1)],
+        [
+          `data-plane process of an idle Active workspace (mean of ${idle.length})`,
+          idle.length ? (idle.reduce((a, b) => a + b, 0) / idle.length / MiB).toFixed(1) : '–',
+        ],
+        [`Acacia itself (tsx from the sources)`, (rssOf(server.pid) / MiB).toFixed(1)],
+      ],
+    ),
+  );
+} finally {
+  await db.close();
+  await server.stop();
+  await store.dispose();
+}

@@ -1,0 +1,359 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { request } from 'undici';
+import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
+import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, isPidAlive } from '../src/dataplane/index.js';
+import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
+import { localBackend } from '../src/gateway/local-backend.js';
+import { findWorkspaceById } from '../src/store/repositories/workspaces.js';
+import type { Store } from '../src/store/store.js';
+import { assertOk } from './helpers/assert.js';
+import { serveProcess, stopProcess, type ServeProcess } from './helpers/serve.js';
+import { freshStore, newKeyText, startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { suiteUnless } from './helpers/skip.js';
+import { openStoreOf } from './helpers/store-snapshot.js';
+import { hostTarget, TigerGraphReplay, type Auth } from './helpers/tigergraph-client.js';
+import { newWorkgroup } from './helpers/workspaces.js';
+
+/**
+ * The local driver, as a user meets it: workspaces whose graph is real, served by a
+ * data-plane process each, reached through the gateway. Process start-up is real time (the
+ * waits poll for it); the lifecycle's own waits move the manual clock.
+ */
+
+const alice = { username: 'alice', password: 'Graph-Secret-42' };
+const basic: Auth = { auth: alice };
+const localEnv = { ACACIA_DRIVER: 'local', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' };
+
+const schema = [
+  'CREATE VERTEX Person (PRIMARY_ID id STRING, age INT) WITH PRIMARY_ID_AS_ATTRIBUTE="true"',
+  'CREATE UNDIRECTED EDGE Knows (FROM Person, TO Person, since INT)',
+  'CREATE GRAPH social (Person, Knows)',
+].join('\n');
+
+const people = (ids: Record<string, number>) =>
+  Object.fromEntries(Object.entries(ids).map(([id, age]) => [id, { age: { value: age } }]));
+
+/** Polls the workspace until `until` accepts it: process start-up takes real time. */
+async function waitFor(
+  c: AcaciaClient,
+  wg: string,
+  ws: string,
+  until: (w: WorkspaceRecord) => boolean,
+  what: string,
+): Promise<WorkspaceRecord> {
+  const last = await c.waitForWorkspace(wg, ws, until, { attempts: 600, intervalMs: 50 });
+  assert.ok(last && until(last), `workspace ${ws} never became ${what}: ${JSON.stringify(last)}`);
+  return last;
+}
+const active = (c: AcaciaClient, wg: string, ws: string) => waitFor(c, wg, ws, (w) => w.status === 'Active', 'Active');
+
+/** The ids of the graph's Person vertices, as the workspace serves them. */
+async function personIds(tg: TigerGraphReplay): Promise<string[]> {
+  const res = await tg.request('GET', '/restpp/graph/social/vertices/Person', basic);
+  assert.equal(res.status, 200, res.text);
+  return (res.json.results as { v_id: string }[]).map((v) => v.v_id).sort();
+}
+
+async function upsert(tg: TigerGraphReplay, body: Record<string, unknown>) {
+  const res = await tg.request('POST', '/restpp/graph/social', basic, JSON.stringify(body));
+  return res;
+}
+
+async function runtimeOf(store: Store, ws: string): Promise<WorkspaceRuntime> {
+  const row = await findRuntime(store.db, ws);
+  assert.ok(row, `a runtime record for ${ws}`);
+  return row;
+}
+
+describe(`local driver: workspaces with real graph data (${storeName})`, () => {
+  let server: TestServer;
+  let store: Store;
+  let c: AcaciaClient;
+  let wg: string;
+  let rw: WorkspaceRecord;
+  let tg: TigerGraphReplay;
+  const advance = async (seconds: number) => assertOk(await c.moveClock({ advance_seconds: seconds }));
+
+  before(async () => {
+    server = await startTestServer(localEnv);
+    store = await openStoreOf(server.store);
+    c = server.client;
+    wg = await newWorkgroup(c, 'local');
+    const created = resultOf(await c.workspaces.create(wg, { name: 'local-rw' }));
+    rw = await active(c, wg, created.workspace_id!);
+    assertOk(await c.dbUsers.create(wg, rw.workspace_id!, alice));
+    tg = new TigerGraphReplay(hostTarget(server.running.gatewayUrl, rw.proxy_host!));
+  });
+  after(async () => {
+    await store?.close();
+    await server?.close();
+  });
+
+  it('defines a schema with GSQL, upserts vertices and edges, reads them back, and records the figures', async () => {
+    const defined = await tg.gsql4(basic, schema);
+    assert.equal(defined.status, 200, defined.text);
+    assert.match(defined.text, /The graph social is created/);
+
+    const upserted = await upsert(tg, {
+      vertices: { Person: people({ ann: 31, bob: 42, cat: 27 }) },
+      edges: { Person: { ann: { Knows: { Person: { bob: { since: { value: 2019 } }, cat: {} } } } } },
+    });
+    assert.equal(upserted.status, 200, upserted.text);
+    assert.deepEqual(upserted.json.results, [{ accepted_vertices: 3, accepted_edges: 2 }]);
+
+    const ann = await tg.request('GET', '/restpp/graph/social/vertices/Person/ann', basic);
+    assert.deepEqual((ann.json.results as unknown[])[0], {
+      v_id: 'ann',
+      v_type: 'Person',
+      attributes: { id: 'ann', age: 31 },
+    });
+    const knows = await tg.request('GET', '/restpp/graph/social/edges/Person/ann/Knows', basic);
+    assert.deepEqual((knows.json.results as { to_id: string }[]).map((e) => e.to_id).sort(), ['bob', 'cat']);
+    // An unknown attribute is the data plane's refusal, passed through as it is.
+    const refused = await upsert(tg, { vertices: { Person: { dan: { height: { value: 1 } } } } });
+    assert.equal(refused.json.error, true, refused.text);
+
+    // The reconciler's next look records what the data holds.
+    await advance(31);
+    const seen = await waitFor(c, wg, rw.workspace_id!, (w) => w.vertex_count === 3, 'counted');
+    assert.equal(seen.edge_count, 2);
+    assert.ok(seen.graph_topology_size_bytes! > 0, 'the graph has a size');
+    const folder = seen.folder_statistics!.workspaces.find((w) => w.workspace_id === rw.workspace_id);
+    assert.equal(folder?.size, seen.graph_topology_size_bytes);
+  });
+
+  it('pause stops the process (the gateway says 503); resume starts it on the same data', async () => {
+    const id = rw.workspace_id!;
+    const before = await runtimeOf(store, id);
+    assertOk(await c.workspaces.pause(wg, id));
+    await waitFor(c, wg, id, (w) => w.status === 'Stopped', 'Stopped');
+    assert.equal(await findRuntime(store.db, id), undefined, 'no runtime while Stopped');
+    assert.equal(isPidAlive(before.pid), false, 'the process was stopped');
+    const paused = await tg.request('GET', '/restpp/graph/social/vertices/Person', basic);
+    assert.equal(paused.status, 503, paused.text);
+    assert.equal(paused.json.error, true);
+
+    assertOk(await c.workspaces.resume(wg, id));
+    await active(c, wg, id);
+    assert.notEqual((await runtimeOf(store, id)).pid, before.pid, 'a new process');
+    assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat']);
+  });
+
+  it('a backup is a real copy: delete data, restore, and it is back', async () => {
+    const id = rw.workspace_id!;
+    const backup = assertOk(await c.backups.create(wg, id, { tag: 'three-people' }));
+    let done;
+    for (let i = 0; i < 400 && !done; i++) {
+      done = resultOf(await c.backups.listByWorkspace(id)).find((b) => b.id === backup.id && b.status !== 'InProgress');
+      if (!done) await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal(done?.status, 'Succeeded', JSON.stringify(done));
+    assert.ok(Number(done.size_bytes) > 0, 'the backup has a real size');
+
+    const deleted = await tg.request('DELETE', '/restpp/graph/social/vertices/Person/cat', basic);
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.deepEqual(await personIds(tg), ['ann', 'bob']);
+
+    assertOk(await c.backups.restore(wg, id, { backup_id: backup.id }));
+    await waitFor(c, wg, id, (w) => w.status === 'Active' && w.condition_type === 'Normal', 'restored');
+    assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat']);
+  });
+
+  it('a read-only workspace serves its snapshot until refresh, and refuses writes', async () => {
+    const created = resultOf(
+      await c.workspaces.create(wg, { name: 'local-ro', is_rw: false, tg_database_id: rw.database_id! }),
+    );
+    const ro = await active(c, wg, created.workspace_id!);
+    assert.ok(ro.snapshot_time, 'a snapshot time');
+    assertOk(await c.dbUsers.create(wg, ro.workspace_id!, alice));
+    const rotg = new TigerGraphReplay(hostTarget(server.running.gatewayUrl, ro.proxy_host!));
+    assert.deepEqual(await personIds(rotg), ['ann', 'bob', 'cat']);
+
+    const write = await upsert(rotg, { vertices: { Person: people({ eve: 50 }) } });
+    assert.equal(write.status, 403, write.text);
+    assert.equal(write.json.code, 'READ-ONLY');
+
+    assert.equal((await upsert(tg, { vertices: { Person: people({ dan: 19 }) } })).status, 200);
+    assert.deepEqual(await personIds(rotg), ['ann', 'bob', 'cat'], 'the snapshot, not the new data');
+
+    await advance(60);
+    assertOk(await c.workspaces.refresh(wg, ro.workspace_id!));
+    const refreshed = await waitFor(
+      c,
+      wg,
+      ro.workspace_id!,
+      (w) => w.status === 'Active' && w.refresh_status === 'Succeeded',
+      'refreshed',
+    );
+    assert.ok(Date.parse(refreshed.snapshot_time!) > Date.parse(ro.snapshot_time!), 'a later snapshot');
+    assert.equal(refreshed.vertex_count, 4, 'the snapshot is counted');
+    assert.deepEqual(await personIds(rotg), ['ann', 'bob', 'cat', 'dan']);
+  });
+
+  it('resize and HA restart the process with the new resources, on the same data', async () => {
+    const id = rw.workspace_id!;
+    const before = await runtimeOf(store, id);
+    assert.equal(JSON.parse(before.shape).maxHeapMb, 128, "TG-00's 16 GB as a laptop's heap");
+    assertOk(await c.workspaces.update(wg, id, { workspace_type_name: 'TG-1' }));
+    const resized = await waitFor(c, wg, id, (w) => w.status === 'Active' && w.condition_type === 'Normal', 'resized');
+    assert.equal(resized.workspace_type.typeName, 'TG-1');
+    const after = await runtimeOf(store, id);
+    assert.equal(JSON.parse(after.shape).maxHeapMb, 512);
+    assert.notEqual(after.pid, before.pid, 'a new process');
+    assert.equal(isPidAlive(before.pid), false, 'the old one stopped');
+
+    assertOk(await c.workspaces.update(wg, id, { enable_ha: true }));
+    const ha = await waitFor(c, wg, id, (w) => w.status === 'Active' && w.enable_ha === true, 'HA');
+    assert.equal(ha.replicas, 2);
+    assert.notEqual((await runtimeOf(store, id)).pid, after.pid, 'restarted for HA');
+    assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan']);
+  });
+
+  it('a killed data-plane process is noticed and restarted, the workspace Resuming meanwhile', async () => {
+    const id = rw.workspace_id!;
+    // Recovery is held a minute of the manual clock, so the state in between can be seen.
+    assertOk(await c.workspaces.update(wg, id, { x_test_env: 'slow:recover=60s' }));
+    const before = await runtimeOf(store, id);
+    process.kill(before.pid, 'SIGKILL');
+
+    const recovering = await waitFor(c, wg, id, (w) => w.status === 'Resuming', 'Resuming');
+    assert.equal(recovering.condition_type, 'Recover');
+    const meanwhile = await tg.request('GET', '/restpp/graph/social/vertices/Person', basic);
+    assert.equal(meanwhile.status, 503, meanwhile.text);
+
+    await advance(61);
+    await active(c, wg, id);
+    const after = await runtimeOf(store, id);
+    assert.notEqual(after.pid, before.pid);
+    assert.ok(isPidAlive(after.pid));
+    assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan']);
+  });
+
+  it("a workspace whose process does not answer is a 502 in TigerGraph's shape; one with none a 503", async () => {
+    const backend = localBackend({ dataDir: server.store.dataDir, timeoutMs: 2000 });
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(port));
+      });
+    });
+    const ws = (await findWorkspaceById(store.db, rw.workspace_id!))!;
+    const req = {
+      method: 'GET',
+      path: '/restpp/graph/social/vertices/Person',
+      query: '',
+      headers: {},
+      body: undefined,
+      identity: { orgId: ws.org_id, workspaceId: ws.id, userId: 'u', username: 'alice', via: 'password' as const },
+    };
+    try {
+      const down = await backend.serve(req, { ...ws, endpoint: `127.0.0.1:${closed}` });
+      assert.equal(down.status, 502);
+      assert.deepEqual(Object.keys(down.body as object), ['error', 'code', 'message']);
+      assert.equal((down.body as { code: string }).code, 'bad-gateway');
+      const none = await backend.serve(req, { ...ws, endpoint: null });
+      assert.equal(none.status, 503);
+    } finally {
+      await backend.close?.();
+    }
+  });
+
+  it('deleting the workspaces stops their processes; deleting the database removes its files', async () => {
+    const rows = await store.db.selectFrom('workspace_runtimes').selectAll().execute();
+    assert.equal(rows.length, 2);
+    // The read-only workspace first: the read-write one cannot go while another reads from its database.
+    const ordered = [...rows].sort(
+      (a, b) => Number(a.workspace_id === rw.workspace_id) - Number(b.workspace_id === rw.workspace_id),
+    );
+    for (const row of ordered) {
+      assertOk(await c.workspaces.delete(wg, row.workspace_id));
+      await c.waitForWorkspace(wg, row.workspace_id, () => false, { attempts: 400 });
+    }
+    assert.deepEqual(await store.db.selectFrom('workspace_runtimes').selectAll().execute(), []);
+    for (const row of rows) assert.equal(isPidAlive(row.pid), false, `process ${row.pid} stopped`);
+
+    const files = path.join(server.store.dataDir, 'graphs', rw.database_id!);
+    assert.ok(fs.existsSync(path.join(files, 'graph.db')), 'the graph outlives its workspaces');
+    assertOk(await c.databases.delete(wg, rw.database_id!));
+    for (let i = 0; i < 400 && fs.existsSync(files); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(fs.existsSync(files), false, 'the database folder is removed');
+  });
+});
+
+/** Calls a data-plane process directly, as the gateway does. */
+async function direct(dataDir: string, row: WorkspaceRuntime, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const res = await request(`http://${row.host}:${row.port}${path}`, {
+    method,
+    headers: { [DATA_PLANE_SECRET_HEADER]: dataPlaneSecret(dataDir, row.workspace_id) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
+}
+
+const pg = suiteUnless(storeName === 'sqlite' && 'several Acacia processes share a store on PostgreSQL only');
+
+describe(`local driver: a workspace whose owner died is taken over (${storeName})`, () => {
+  const servers: ServeProcess[] = [];
+  let location: Awaited<ReturnType<typeof freshStore>>;
+  let store: Store;
+
+  pg.before(async () => {
+    location = await freshStore();
+    const key = newKeyText();
+    for (let i = 0; i < 2; i++)
+      servers.push(await serveProcess(location, key, { ACACIA_DRIVER: 'local', ACACIA_SIM_SPEED: '0' }));
+    store = await openStoreOf(location);
+  });
+  pg.after(async () => {
+    await Promise.all(servers.map((s) => stopProcess(s.child, 'SIGKILL')));
+    await store?.close();
+    await location?.dispose();
+  });
+
+  pg.it('the other process restarts the workspace once the owner stopped renewing its lease', async () => {
+    const c = servers[0]!.client;
+    const wg = await newWorkgroup(c, 'takeover');
+    const created = resultOf(await c.workspaces.create(wg, { name: 'taken-over' }));
+    const id = created.workspace_id!;
+    await active(c, wg, id);
+    const first = await runtimeOf(store, id);
+    const gsql = await request(`http://${first.host}:${first.port}/gsql/v1/statements`, {
+      method: 'POST',
+      headers: { [DATA_PLANE_SECRET_HEADER]: dataPlaneSecret(location.dataDir, id) },
+      body: schema,
+    });
+    assert.equal(gsql.statusCode, 200, await gsql.body.text());
+    const wrote = await direct(location.dataDir, first, 'POST', '/restpp/graph/social', {
+      vertices: { Person: people({ ann: 31 }) },
+    });
+    assert.equal(wrote.status, 200, JSON.stringify(wrote.json));
+
+    const owner = servers.find((s) => first.owner.includes(`:${s.child.pid}:`));
+    const survivor = servers.find((s) => s !== owner)!;
+    assert.ok(owner, `the owner ${first.owner} is one of the two`);
+    await stopProcess(owner.child, 'SIGKILL');
+
+    // Past the owner's lease, the survivor's next look finds the workspace lost and recovers it.
+    assertOk(await survivor.client.moveClock({ advance_seconds: 120 }));
+    const recovered = await waitFor(
+      survivor.client,
+      wg,
+      id,
+      (w) => w.status === 'Active' && w.condition_type === 'Normal',
+      'recovered',
+    ).catch((err: unknown) => {
+      // What the survivor logged says why it did not take over.
+      throw new Error(`${(err as Error).message}\n${survivor.output.stdout.slice(-4000)}`);
+    });
+    const second = await runtimeOf(store, id);
+    assert.ok(second.owner.includes(`:${survivor.child.pid}:`), `taken over by the survivor: ${second.owner}`);
+    assert.notEqual(second.pid, first.pid);
+    assert.equal(recovered.vertex_count, 1);
+    const read = await direct(location.dataDir, second, 'GET', '/restpp/graph/social/vertices/Person/ann');
+    assert.equal(read.status, 200, JSON.stringify(read.json));
+  });
+});
