@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { NotedChange } from '../store/event-journal.js';
+import { offeredRecord, type NotedChange } from '../store/event-journal.js';
+import type { WorkspaceRecord } from '../schemas/workspace.js';
 import type { DB } from '../store/schema.js';
 import type { DialectName, Executor } from '../store/store.js';
 import { insertEvents, type EventRow, type NewEvent } from '../store/repositories/events.js';
@@ -114,6 +115,14 @@ async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promis
   switch (c.kind as EventResourceKind) {
     case 'workspace': {
       if (c.change === 'deleted') return gone(c.orgId, { workspace_id: c.id });
+      const offered = offeredRecord(db, 'workspace', c.id) as WorkspaceRecord | undefined;
+      if (offered)
+        return {
+          orgId: offered.org_id,
+          workgroupId: offered.workgroup_id,
+          workspaceId: offered.workspace_id,
+          data: offered,
+        };
       const ws = await findWorkspaceById(db, c.id);
       if (!ws) return undefined;
       const loaded = await loadWorkspaceView(db, await orgOf(db, ws.org_id), ws.workgroup_id, ws.id);

@@ -15,6 +15,7 @@ import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
 import { loadWorkspaceView, workspaceRecord } from './records.js';
+import { offerRecord } from '../store/event-journal.js';
 import { acceptName, cutName, nameKey } from './names.js';
 import { checkTestEnv, type TestEnvCheck } from './test-env.js';
 import { beginWorkspaceOperation, maintenanceDueAt, type WorkspaceOpParams } from './workspace-operations.js';
@@ -166,7 +167,10 @@ export class WorkspaceService {
     const found = await loadWorkspaceView(db, p, workgroupId, workspaceId);
     if (!found) throw notFound('workgroupID', `no workgroup "${workgroupId}"`);
     if (!found.ws) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
-    return workspaceRecord(found.ws, found.view, this.workgroups.recordContext(ctx));
+    const record = workspaceRecord(found.ws, found.view, this.workgroups.recordContext(ctx));
+    // Inside a change's transaction this is the state it commits: its event carries the same record.
+    offerRecord(db, 'workspace', found.ws.id, record);
+    return record;
   }
 
   async list(p: Principal, workgroupId: string, ctx: RequestContext): Promise<WorkspaceRecord[]> {

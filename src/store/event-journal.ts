@@ -30,9 +30,30 @@ export type EventWriter = (trx: Kysely<DB>, changes: readonly NotedChange[]) => 
 // Keyed by the transaction's executor, which every repository call inside it receives.
 const journals = new WeakMap<object, NotedChange[]>();
 
+/** Records a transaction built of resources it changed, by `kind:id` (see offerRecord). */
+const offers = new WeakMap<object, Map<string, unknown>>();
+
 /** Notes a change made through db; a write outside a transaction (none emits events) notes nothing. */
 export function noteChange(db: object, change: NotedChange): void {
   journals.get(db)?.push(change);
+  // A record offered before this change no longer shows the state the transaction commits.
+  offers.get(db)?.delete(`${change.kind}:${change.id}`);
+}
+
+/**
+ * The record of a resource as the transaction's own answer shows it, built after its last
+ * change: the event writer uses it rather than reading and building it again.
+ */
+export function offerRecord(db: object, kind: string, id: string, record: unknown): void {
+  if (!journals.has(db)) return;
+  let offered = offers.get(db);
+  if (!offered) offers.set(db, (offered = new Map()));
+  offered.set(`${kind}:${id}`, record);
+}
+
+/** The record offered for a resource in this transaction, if any. */
+export function offeredRecord(db: object, kind: string, id: string): unknown {
+  return offers.get(db)?.get(`${kind}:${id}`);
 }
 
 /** Starts noting the changes made through trx. */
@@ -44,4 +65,5 @@ export function openJournal(trx: object): NotedChange[] {
 
 export function closeJournal(trx: object): void {
   journals.delete(trx);
+  offers.delete(trx);
 }

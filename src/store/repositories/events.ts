@@ -25,8 +25,21 @@ export const EVENTS_CHANNEL = 'acacia_events';
  */
 export async function insertEvents(db: Executor, dialect: DialectName, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
+  const orgs = [...new Set(events.map((e) => e.org_id))].sort();
+  if (dialect === 'postgres' && orgs.length === 1) {
+    // The usual case, one statement: the one-row lock-and-notify relation is joined before any
+    // row is produced, so the lock is held before the identity values are drawn.
+    await sql`insert into events (org_id, resource_kind, resource_id, workgroup_id, workspace_id, type, time, data)
+      select v.org_id, v.resource_kind, v.resource_id, v.workgroup_id, v.workspace_id, v.type, v.time, v.data
+      from (select pg_advisory_xact_lock(${EVENTS_LOCK_CLASS}, hashtext(${orgs[0]})), pg_notify(${EVENTS_CHANNEL}, ${orgs[0]})) locked,
+        rows from (jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as (org_id text, resource_kind text,
+          resource_id text, workgroup_id text, workspace_id text, type text, time bigint, data text))
+          with ordinality as v(org_id, resource_kind, resource_id, workgroup_id, workspace_id, type, time, data, n)
+      order by v.n`.execute(db);
+    return;
+  }
   if (dialect === 'postgres') {
-    for (const orgId of [...new Set(events.map((e) => e.org_id))].sort()) {
+    for (const orgId of orgs) {
       await sql`select pg_advisory_xact_lock(${EVENTS_LOCK_CLASS}, hashtext(${orgId}))`.execute(db);
       await sql`select pg_notify(${EVENTS_CHANNEL}, ${orgId})`.execute(db);
     }
