@@ -37,7 +37,13 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
     const running = { size: spec.size, replicas: spec.replicas, version: spec.version };
     if (actions.includes('pause')) {
       await this.runtimes.stop(spec.workspaceId);
-      return done<WorkspaceObserved>({ ...running, endpoint: null });
+      // The figures of the data it keeps: written since the last look, they show while it sleeps.
+      const kept = this.servedFile(spec);
+      return done<WorkspaceObserved>({
+        ...running,
+        ...(kept && fs.existsSync(kept) ? figures(kept) : {}),
+        endpoint: null,
+      });
     }
 
     if (spec.readOnly && spec.restoreFrom)
