@@ -194,6 +194,35 @@ describe(`event stream (${storeName})`, () => {
     );
   });
 
+  it('an allow-list entry is created, updated and deleted as events of its workgroup, with its record', async () => {
+    const c = await newOrg();
+    const wg = await newWorkgroup(c);
+    const entry = assertOk(await c.allowList.create(wg, { cidr: '198.51.100.0/24', note: 'office' }));
+    assertOk(await c.allowList.update(wg, entry.id, { cidr: '198.51.100.0/24', note: 'office, floor 2' }));
+    assertOk(await c.allowList.delete(wg, entry.id));
+    const events = await allEvents(c, { resource_id: entry.id });
+    assert.deepEqual(
+      events.map((e) => [e.type, e.resource_kind, e.workgroup_id]),
+      [
+        ['allow_list_entry.created', 'allow_list_entry', wg],
+        ['allow_list_entry.updated', 'allow_list_entry', wg],
+        ['allow_list_entry.deleted', 'allow_list_entry', wg],
+      ],
+    );
+    assert.deepEqual(events[0]!.data, {
+      id: entry.id,
+      cidr: '198.51.100.0/24',
+      note: 'office',
+      created_at: entry.created_at,
+    });
+    assert.equal((events[1]!.data as { note: string }).note, 'office, floor 2');
+    assert.deepEqual(events[2]!.data, { id: entry.id });
+    // A refused change (a duplicate range) writes no event.
+    assertOk(await c.allowList.create(wg, { cidr: '203.0.113.0/24' }));
+    assertError(await c.allowList.create(wg, { cidr: '203.0.113.0/24' }), 409, 'Bad-Request', 'cidr');
+    assert.equal((await allEvents(c, { type: 'allow_list_entry.created' })).length, 2);
+  });
+
   it('pages with limit and X-Next-Cursor (the since of the next page)', async () => {
     const c = await newOrg();
     for (let i = 0; i < 3; i++) await newWorkgroup(c);

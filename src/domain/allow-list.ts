@@ -1,3 +1,4 @@
+import { offerRecord } from '../store/event-journal.js';
 import { newId } from './ids.js';
 import type { Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
@@ -72,6 +73,7 @@ export class AllowListService {
           'allow-list entries per workgroup',
         );
         await repo.insertEntry(trx, entry);
+        offerRecord(trx, 'allow_list_entry', entry.id, entryRecord(entry));
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate(entry.cidr);
@@ -94,21 +96,25 @@ export class AllowListService {
         ? { expires_at: body.expires_at === null ? null : Date.parse(body.expires_at) }
         : {}),
     };
-    await repo.deleteExpiredEntries(this.store.db, now, wg.id);
+    const record = entryRecord({ ...entry, ...changes });
     try {
-      await repo.updateEntry(this.store.db, entry.id, changes, now);
+      await this.store.transaction(async (trx) => {
+        await repo.deleteExpiredEntries(trx, now, wg.id);
+        await repo.updateEntry(trx, entry, changes, now);
+        offerRecord(trx, 'allow_list_entry', entry.id, record);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate(changes.cidr!);
       throw err;
     }
-    return entryRecord({ ...entry, ...changes });
+    return record;
   }
 
   /** Returns the entry as it was. */
   async delete(p: Principal, workgroupId: string, id: string): Promise<AllowListEntryRecord> {
     const wg = await this.editable(p, workgroupId);
     const entry = await this.find(wg, id, this.clock.now());
-    await repo.deleteEntry(this.store.db, entry.id);
+    await this.store.transaction((trx) => repo.deleteEntry(trx, entry));
     return entryRecord(entry);
   }
 

@@ -113,6 +113,12 @@ async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promis
       ? undefined
       : { orgId, workgroupId: c.workgroupId ?? null, workspaceId: c.workspaceId ?? null, data: c.data ?? data };
   switch (c.kind as EventResourceKind) {
+    case 'allow_list_entry': {
+      // The domain offers the entry's record with every change; a deletion carries its id.
+      const offered = c.change === 'deleted' ? undefined : offeredRecord(db, c.kind, c.id);
+      if (c.orgId === undefined) return undefined;
+      return { orgId: c.orgId, workgroupId: c.workgroupId ?? null, workspaceId: null, data: offered ?? { id: c.id } };
+    }
     case 'workspace': {
       if (c.change === 'deleted') return gone(c.orgId, { workspace_id: c.id });
       const offered = offeredRecord(db, 'workspace', c.id) as WorkspaceRecord | undefined;

@@ -3,7 +3,15 @@ import { StringEnum, Timestamp } from './helpers.js';
 import { Component } from './component.js';
 
 /** The kinds of resource an event may be about. */
-export const eventResourceKinds = ['workgroup', 'workspace', 'database', 'backup', 'schedule', 'operation'] as const;
+export const eventResourceKinds = [
+  'workgroup',
+  'workspace',
+  'database',
+  'backup',
+  'schedule',
+  'operation',
+  'allow_list_entry',
+] as const;
 export type EventResourceKind = (typeof eventResourceKinds)[number];
 
 /** Every event type, `<resource kind>.<what happened>`: the closed list clients may filter on. */
@@ -30,6 +38,9 @@ export const eventTypes = [
   'operation.started',
   'operation.succeeded',
   'operation.failed',
+  'allow_list_entry.created',
+  'allow_list_entry.updated',
+  'allow_list_entry.deleted',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { AllowListEntriesTable, DB } from '../schema.js';
 import type { Executor } from '../store.js';
+import { noteChange } from '../event-journal.js';
 
 export type AllowListEntry = Selectable<AllowListEntriesTable>;
 
@@ -12,8 +13,15 @@ function inForce(now: number) {
     eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
 }
 
+/** Notes a change of an entry (its record is offered by the domain, see offerRecord). */
+function note(db: Executor, entry: Pick<AllowListEntry, 'id' | 'org_id' | 'workgroup_id'>, change: string): void {
+  const place = { orgId: entry.org_id, workgroupId: entry.workgroup_id };
+  noteChange(db, { kind: 'allow_list_entry', id: entry.id, ...place, change, data: { id: entry.id } });
+}
+
 export async function insertEntry(db: Executor, entry: AllowListEntry): Promise<void> {
   await db.insertInto('allow_list_entries').values(entry).execute();
+  note(db, entry, 'created');
 }
 
 export async function findEntry(
@@ -43,16 +51,26 @@ export async function listEntriesOfWorkgroups(
   return query.orderBy('created_at').orderBy('id').execute();
 }
 
-export async function updateEntry(db: Executor, id: string, changes: AllowListChanges, now: number): Promise<void> {
+export async function updateEntry(
+  db: Executor,
+  entry: Pick<AllowListEntry, 'id' | 'org_id' | 'workgroup_id'>,
+  changes: AllowListChanges,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('allow_list_entries')
     .set({ ...changes, updated_at: now })
-    .where('id', '=', id)
+    .where('id', '=', entry.id)
     .execute();
+  note(db, entry, 'updated');
 }
 
-export async function deleteEntry(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('allow_list_entries').where('id', '=', id).execute();
+export async function deleteEntry(
+  db: Executor,
+  entry: Pick<AllowListEntry, 'id' | 'org_id' | 'workgroup_id'>,
+): Promise<void> {
+  await db.deleteFrom('allow_list_entries').where('id', '=', entry.id).execute();
+  note(db, entry, 'deleted');
 }
 
 /** Removes entries that expired at or before `now` (of one workgroup, or everywhere); returns how many. */
