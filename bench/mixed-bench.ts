@@ -19,7 +19,7 @@ export interface MixedRow {
   writes: { p50: number; p99: number };
   /** Server CPU (user + system) per request, microseconds. */
   cpuPerRequestUs: number;
-  /** Store statements per request (BEGIN/COMMIT included), where the server reports them. */
+  /** Store statements per request (BEGIN/COMMIT and the engine's included), where /metrics counts them. */
   statementsPerRequest: number | undefined;
   failures: number;
 }
@@ -33,6 +33,13 @@ export interface MixedOptions {
    */
   compareRoot?: string;
   progress: (text: string) => void;
+}
+
+/** The server's acacia_store_statements_total, where it has the metric. */
+async function statementsRun(url: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const match = /^acacia_store_statements_total (\d+)/m.exec(text);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
@@ -53,7 +60,7 @@ function cpuSeconds(pid: number): number {
 export async function mixedBench(kind: StoreKind, opts: MixedOptions): Promise<MixedRow[]> {
   const rows: MixedRow[] = [];
   const servers: Array<{ label: string; root?: string; env: Record<string, string> }> = [
-    { label: 'this checkout', env: { ACACIA_SERVER_TIMING: 'on' } },
+    { label: 'this checkout', env: {} },
     ...(opts.compareRoot
       ? [
           { label: `${path.basename(opts.compareRoot)}`, root: opts.compareRoot, env: {} },
@@ -121,8 +128,6 @@ async function runMix(server: ServerProcess, opts: MixedOptions): Promise<Omit<M
   const headers = { 'x-api-key': server.apiKey, 'content-type': 'application/json' };
   const readMs: number[] = [];
   const writeMs: number[] = [];
-  let statements = 0;
-  let counted = 0;
   let failures = 0;
   const worker = async (until: number, record: boolean) => {
     while (performance.now() < until) {
@@ -135,11 +140,6 @@ async function runMix(server: ServerProcess, opts: MixedOptions): Promise<Omit<M
         if (!record) continue;
         if (res.statusCode !== 200) failures++;
         (req.write ? writeMs : readMs).push(ms);
-        const timing = /desc="(\d+) statements"/.exec(String(res.headers['server-timing'] ?? ''));
-        if (timing) {
-          statements += Number(timing[1]);
-          counted++;
-        }
       } catch {
         if (record) failures++;
       }
@@ -151,18 +151,23 @@ async function runMix(server: ServerProcess, opts: MixedOptions): Promise<Omit<M
   };
   try {
     await run(1, false);
+    const statementsBefore = await statementsRun(server.url);
     const cpuBefore = cpuSeconds(server.pid);
     const started = performance.now();
     await run(opts.duration, true);
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuSeconds(server.pid) - cpuBefore;
+    const statementsAfter = await statementsRun(server.url);
     const requests = readMs.length + writeMs.length;
     return {
       rps: requests / seconds,
       reads: { p50: quantile(readMs, 0.5), p99: quantile(readMs, 0.99) },
       writes: { p50: quantile(writeMs, 0.5), p99: quantile(writeMs, 0.99) },
       cpuPerRequestUs: (cpu / Math.max(requests, 1)) * 1e6,
-      statementsPerRequest: counted > 0 ? statements / counted : undefined,
+      statementsPerRequest:
+        statementsBefore !== undefined && statementsAfter !== undefined
+          ? (statementsAfter - statementsBefore) / Math.max(requests, 1)
+          : undefined,
       failures,
     };
   } finally {

@@ -161,6 +161,29 @@ function reusingStatements(file: SqliteDatabase.Database): KyselySqliteDatabase 
   };
 }
 
+/** A statement text that starts `/* prepared:<name> *\/` is prepared once per connection under that name. */
+const PREPARED = /^\/\* prepared:([a-z0-9_-]+) \*\//;
+
+/**
+ * Kysely sends every query unnamed, so PostgreSQL parses and plans it each time. The hot
+ * reads (the record views, the API key lookup) mark their fixed text; this connection sends
+ * those as named statements, which pg prepares on first use per connection and then only
+ * binds and executes.
+ */
+const preparing = new WeakSet<pg.PoolClient>();
+
+function preparingNamed(client: pg.PoolClient): pg.PoolClient {
+  // The pool hands the same client out again and again: wrap it once.
+  if (preparing.has(client)) return client;
+  preparing.add(client);
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown) => {
+    const name = typeof text === 'string' ? PREPARED.exec(text)?.[1] : undefined;
+    return name === undefined ? query(text, values) : query({ name, text, values });
+  };
+  return client;
+}
+
 /** How long a request waits for a database connection (a free one, or a new one) before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -185,7 +208,7 @@ function postgresDialect(connectionString: string, onConnectionError: (err: Erro
     pool: {
       // A connection that cannot be made says so, whatever pg's error looks like.
       connect: () =>
-        pool.connect().catch((err: unknown) => {
+        pool.connect().then(preparingNamed, (err: unknown) => {
           throw new StoreUnreachable(err);
         }),
       end: () => pool.end(),

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { CompiledQuery, type Selectable } from 'kysely';
 import type { ApiKeysTable } from '../schema.js';
 import type { Executor, Store } from '../store.js';
 
@@ -81,11 +81,14 @@ export function findKeyByHash(
   store: Store,
   keyHash: string,
 ): KeyForAuthentication | undefined | Promise<KeyForAuthentication | undefined> {
-  const reads = store.committedReads;
-  if (!reads) return byHash(store.db, keyHash).executeTakeFirst().then(parsed);
   let text = byHashText.get(store);
   if (text === undefined) byHashText.set(store, (text = byHash(store.db, '').compile().sql));
-  return parsed(reads.statement(text).get(keyHash) as KeyForAuthenticationRow | undefined);
+  const reads = store.committedReads;
+  if (reads) return parsed(reads.statement(text).get(keyHash) as KeyForAuthenticationRow | undefined);
+  // PostgreSQL: the fixed text, as a statement prepared once per connection (see store.ts).
+  return store.db
+    .executeQuery<KeyForAuthenticationRow>(CompiledQuery.raw(`/* prepared:acacia_key_by_hash */ ${text}`, [keyHash]))
+    .then((result) => parsed(result.rows[0]));
 }
 
 export async function listActiveApiKeys(db: Executor, orgId: string): Promise<ApiKey[]> {

@@ -104,7 +104,7 @@ function databaseFromRow(row: Selectable<DatabasesTable>): Database {
 const WORKSPACE_TABLES = ['workgroups', 'cloud_providers', 'workspaces', 'databases'] as const;
 
 function workspaceViewSql(j: JsonSql): string {
-  return `select ${j.row('workgroups', 'g')} as workgroup,
+  return `/* prepared:acacia_workspace_view */ select ${j.row('workgroups', 'g')} as workgroup,
   (select ${j.row('cloud_providers', 'p')} from cloud_providers p where p.id = g.cloud_provider_id) as provider,
   case when w.id is null then null else ${j.row('workspaces', 'w')} end as workspace,
   (select ${j.row('databases', 'd')} from databases d where d.id = w.database_id) as database,
@@ -118,7 +118,7 @@ where g.org_id = ${j.param(2)} and g.id = ${j.param(3)}`;
 const WORKGROUP_TABLES = ['workgroups', 'cloud_providers', 'workspaces', 'databases', 'allow_list_entries'] as const;
 
 function workgroupViewsSql(j: JsonSql): string {
-  return `select ${j.row('workgroups', 'g')} as workgroup,
+  return `/* prepared:acacia_workgroup_views */ select ${j.row('workgroups', 'g')} as workgroup,
   (select ${j.row('cloud_providers', 'p')} from cloud_providers p where p.id = g.cloud_provider_id) as provider,
   (select ${j.array('databases', 'd')} from databases d where d.workgroup_id = g.id) as databases,
   (select ${j.array('workspaces', 'w')} from workspaces w where w.workgroup_id = g.id) as workspaces,
