@@ -8,7 +8,7 @@ const view: View = {
   columns: [
     ['WEBHOOK_ID', (w) => w.webhook_id],
     ['URL', (w) => w.url],
-    ['EVENT_TYPES', (w) => (w.event_types ? w.event_types.join(',') : 'all')],
+    ['EVENT_TYPES', (w) => (Array.isArray(w.event_types) ? w.event_types.join(',') : 'all')],
     ['CREATED_AT', (w) => w.created_at],
   ],
 };
