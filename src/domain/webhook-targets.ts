@@ -5,7 +5,8 @@ import { invalid } from './errors.js';
 /**
  * Addresses a webhook may not reach unless the server allows it: loopback, private,
  * shared (CGNAT), link-local (cloud metadata services live there: 169.254.169.254,
- * fd00:ec2::254), multicast and reserved ranges, and IPv4-mapped IPv6 (a way around the rest).
+ * fd00:ec2::254), multicast and reserved ranges. BlockList matches an IPv4-mapped IPv6
+ * address (::ffff:127.0.0.1) by the IPv4 rules, so that way around them is closed too.
  */
 const refused = new BlockList();
 for (const [net, prefix] of [
@@ -23,7 +24,6 @@ for (const [net, prefix] of [
   refused.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::', 127],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],

@@ -15,7 +15,13 @@ export async function insertWebhook(db: Executor, webhook: Webhook): Promise<voi
 }
 
 export async function listWebhooks(db: Executor, orgId: string): Promise<Webhook[]> {
-  return db.selectFrom('webhooks').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function findWebhook(db: Executor, orgId: string, id: string): Promise<Webhook | undefined> {
@@ -95,7 +101,9 @@ export async function finishDelivery(
   db: Executor,
   delivery: Pick<WebhookDelivery, 'webhook_id' | 'event_id'>,
   owner: string,
-  changes: Partial<Pick<WebhookDelivery, 'state' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at'>>,
+  changes: Partial<
+    Pick<WebhookDelivery, 'state' | 'next_attempt_at' | 'last_status_code' | 'last_error' | 'delivered_at'>
+  >,
 ): Promise<boolean> {
   const result = await db
     .updateTable('webhook_deliveries')
