@@ -51,9 +51,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (postgres) {
     await sql`create function acacia_webhook_deliveries() returns trigger language plpgsql as $$
       begin
-        insert into webhook_deliveries (webhook_id, event_id, org_id, event_type, state, attempts, next_attempt_at, created_at)
+        insert into webhook_deliveries
+          (webhook_id, event_id, org_id, event_type, state, attempts, next_attempt_at, created_at)
         select w.id, new.id, new.org_id, new.type, 'pending', 0, new.time, new.time from webhooks w
-        where w.org_id = new.org_id and (w.event_types is null or position(',' || new.type || ',' in w.event_types) > 0);
+        where w.org_id = new.org_id
+          and (w.event_types is null or position(',' || new.type || ',' in w.event_types) > 0);
         return null;
       end $$`.execute(db);
     await sql`create trigger events_webhook_deliveries after insert on events
@@ -61,9 +63,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   } else {
     await sql`create trigger events_webhook_deliveries after insert on events
       begin
-        insert into webhook_deliveries (webhook_id, event_id, org_id, event_type, state, attempts, next_attempt_at, created_at)
+        insert into webhook_deliveries
+          (webhook_id, event_id, org_id, event_type, state, attempts, next_attempt_at, created_at)
         select w.id, new.id, new.org_id, new.type, 'pending', 0, new.time, new.time from webhooks w
-        where w.org_id = new.org_id and (w.event_types is null or instr(w.event_types, ',' || new.type || ',') > 0);
+        where w.org_id = new.org_id
+          and (w.event_types is null or instr(w.event_types, ',' || new.type || ',') > 0);
       end`.execute(db);
   }
 }

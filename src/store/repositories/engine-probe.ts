@@ -8,8 +8,9 @@ import { autoStopAt, autoStopping } from './workspaces.js';
  * in one statement of indexed minimums: pending operations and expired leases (worker),
  * schedule and backup-schedule firings, automatic backups' expiry (schedulers), maintenance
  * and auto-stop (reconciler), pending webhook deliveries and their expired leases (deliverer:
- * a claimed delivery's next_attempt_at is its lease's end). Each term is the same condition the part's own due query uses,
- * so a time at or before now means that part has work; undefined means nothing is waiting.
+ * a claimed delivery's next_attempt_at is its lease's end). Each term is the same condition
+ * the part's own due query uses, so a time at or before now means that part has work;
+ * undefined means nothing is waiting.
  */
 export async function earliestDueAt(db: Executor): Promise<number | undefined> {
   const { rows } = await sql<{ at: number | string | null }>`

@@ -31,7 +31,8 @@ export async function insertEvents(db: Executor, dialect: DialectName, events: r
     // row is produced, so the lock is held before the identity values are drawn.
     await sql`insert into events (org_id, resource_kind, resource_id, workgroup_id, workspace_id, type, time, data)
       select v.org_id, v.resource_kind, v.resource_id, v.workgroup_id, v.workspace_id, v.type, v.time, v.data
-      from (select pg_advisory_xact_lock(${EVENTS_LOCK_CLASS}, hashtext(${orgs[0]})), pg_notify(${EVENTS_CHANNEL}, ${orgs[0]})) locked,
+      from (select pg_advisory_xact_lock(${EVENTS_LOCK_CLASS}, hashtext(${orgs[0]})),
+          pg_notify(${EVENTS_CHANNEL}, ${orgs[0]})) locked,
         rows from (jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as (org_id text, resource_kind text,
           resource_id text, workgroup_id text, workspace_id text, type text, time bigint, data text))
           with ordinality as v(org_id, resource_kind, resource_id, workgroup_id, workspace_id, type, time, data, n)
