@@ -191,6 +191,13 @@ describe(`webhooks (${storeName})`, () => {
     const hook = assertOk(await c.webhooks.create({ url: `${receiver.url}/mine` }));
     secrets.push(hook.signing_secret!);
     assert.equal(hook.event_types, undefined, 'every type');
+    const once = { idempotencyKey: 'hook-once' };
+    const first = assertOk(await c.webhooks.create({ url: `${receiver.url}/replayed` }, once));
+    secrets.push(first.signing_secret!);
+    const replay = assertOk(await c.webhooks.create({ url: `${receiver.url}/replayed` }, once));
+    assert.equal(replay.webhook_id, first.webhook_id, 'a replay');
+    assert.equal(replay.signing_secret, undefined, 'a replay does not show the secret again');
+    assertOk(await c.webhooks.delete(first.webhook_id));
     const org = `hooks-${orgs}`;
     const viewer = await server.orgClient(org, { role: 'viewer' });
     const wgAdmin = await server.orgClient(org, { role: 'workgroup-admin', workgroupIds: [wg] });
