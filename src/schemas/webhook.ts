@@ -6,11 +6,8 @@ import { eventTypes } from './event.js';
 export const webhookDeliveryStates = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryState = (typeof webhookDeliveryStates)[number];
 
-const EventTypes = Type.Array(StringEnum(eventTypes), {
-  minItems: 1,
-  maxItems: eventTypes.length,
-  uniqueItems: true,
-});
+const EventTypes = (description: string) =>
+  Type.Array(StringEnum(eventTypes), { minItems: 1, maxItems: eventTypes.length, uniqueItems: true, description });
 
 export const WebhookRecord = Component(
   'WebhookRecord',
@@ -18,7 +15,7 @@ export const WebhookRecord = Component(
     {
       webhook_id: Type.String(),
       url: Type.String(),
-      event_types: Type.Optional({ ...EventTypes, description: 'the types delivered; absent: every type' }),
+      event_types: Type.Optional(EventTypes('the types delivered; absent: every type')),
       org_id: Type.String(),
       created_by: Type.Optional(Type.String({ description: 'name of the key that created it' })),
       created_at: Timestamp,
@@ -41,7 +38,7 @@ export const CreateWebhookBody = Component(
       maxLength: 2048,
       description: 'http or https, without credentials; private and loopback targets are refused by default',
     }),
-    event_types: Type.Optional({ ...EventTypes, description: 'default: every type' }),
+    event_types: Type.Optional(EventTypes('default: every type')),
   }),
 );
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
@@ -59,7 +56,9 @@ export const WebhookDeliveryRecord = Component(
       attempts: Type.Integer({ description: 'POSTs made so far (at most 8)' }),
       last_status_code: Type.Optional(Type.Integer({ description: "the receiver's status on the last attempt" })),
       last_error: Type.Optional(Type.String({ description: 'why the last attempt did not deliver' })),
-      next_attempt_at: Type.Optional({ ...Timestamp, description: 'pending: when it is (re)tried' }),
+      next_attempt_at: Type.Optional(
+        Type.String({ description: 'RFC 3339 timestamp in UTC; pending: when it is tried' }),
+      ),
       delivered_at: Type.Optional(Timestamp),
       created_at: Timestamp,
     },
