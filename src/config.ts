@@ -59,6 +59,10 @@ export interface Config {
   eventRetentionMs: number;
   /** Time between heartbeat comments on an idle event stream (ms). */
   eventsHeartbeatMs: number;
+  /** Whether webhooks may target loopback, private, link-local and metadata addresses. */
+  webhookAllowPrivate: boolean;
+  /** The key webhook signing secrets are derived from (ACACIA_WEBHOOK_KEY); else webhook.key in the data directory. */
+  webhookKey: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -288,6 +292,27 @@ export const settings = [
     parse: seconds(0.05, 3600),
   },
   {
+    env: 'ACACIA_WEBHOOK_ALLOW_PRIVATE',
+    flag: 'webhook-allow-private',
+    def: 'off',
+    help:
+      'on lets webhooks target loopback, private, link-local and cloud metadata addresses ' +
+      '(tests, private networks); off refuses them when a webhook is created and when it is called',
+    parse: oneOf(['on', 'off'] as const),
+  },
+  {
+    env: 'ACACIA_WEBHOOK_KEY',
+    flag: 'webhook-key',
+    def: undefined,
+    help:
+      'the key (32 characters or more) webhook signing secrets are derived from, the same on every host; ' +
+      'default: webhook.key in the data directory, made once',
+    parse: (name: string, raw: string) => {
+      if (raw.length < 32) throw new ConfigError(name, 'must be at least 32 characters long');
+      return raw;
+    },
+  },
+  {
     env: 'ACACIA_CORS_ORIGINS',
     flag: 'cors-origins',
     def: undefined,
@@ -376,6 +401,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     corsOrigins: read(env, byEnv('ACACIA_CORS_ORIGINS')) ?? [],
     eventRetentionMs: read(env, byEnv('ACACIA_EVENT_RETENTION_HOURS'))! * 3_600_000,
     eventsHeartbeatMs: Math.round(read(env, byEnv('ACACIA_EVENTS_HEARTBEAT_SECONDS'))! * 1000),
+    webhookAllowPrivate: read(env, byEnv('ACACIA_WEBHOOK_ALLOW_PRIVATE')) === 'on',
+    webhookKey: read(env, byEnv('ACACIA_WEBHOOK_KEY')),
   };
   // Node refuses a headers timeout longer than the request timeout it is part of.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {

@@ -17,6 +17,8 @@ import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
 import { buildApp } from './http/app.js';
 import { eventWriter } from './domain/events.js';
 import { createLogger } from './logger.js';
+import { installationKey } from './dataplane/secret-key.js';
+import { WEBHOOK_KEY_FILE } from './domain/webhooks.js';
 import { processMetrics } from './metrics.js';
 import { openStore } from './store/store.js';
 
@@ -85,6 +87,11 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     throw err;
   }
   const metrics = processMetrics(store, clock);
+  // Signing secrets derive from this key: shared by ACACIA_WEBHOOK_KEY, or made once in the data directory.
+  const webhookKey = (): Buffer =>
+    config.webhookKey !== undefined
+      ? Buffer.from(config.webhookKey, 'utf8')
+      : installationKey(config.dataDir, WEBHOOK_KEY_FILE);
   const engine = new Engine({
     store,
     clock,
@@ -94,6 +101,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     retryBackoffMs: config.retryBackoffMs,
     observer: metrics.engine,
     eventRetentionMs: config.eventRetentionMs,
+    webhooks: { allowPrivate: config.webhookAllowPrivate, key: webhookKey },
   });
   // Every transaction's noted changes become events in it (src/domain/events.ts).
   store.recordEventsWith(eventWriter(store.dialect, clock, { catalog: config.catalog, baseDomain: config.baseDomain }));
@@ -103,6 +111,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     notify: () => engine.wake(),
     roles: roleVerifier(drivers.account),
     testEnv: faults,
+    webhooks: { allowPrivate: config.webhookAllowPrivate, key: webhookKey },
   });
 
   try {

@@ -33,6 +33,7 @@ interface Fixture {
   installedAddon: string;
   addonConfig: string;
   keyName: string;
+  webhook: string;
 }
 
 /** One resource of every kind, so requests with real ids reach validation past the not-found checks. */
@@ -63,6 +64,10 @@ async function buildFixture(client: AcaciaClient): Promise<Fixture> {
   );
   await client.waitForCloudProvider(provider.id, (p) => p.status === 'Active');
   resultOf(await client.apiKeys.create({ key_name: 'fuzz-viewer', role: 'viewer' }));
+  // A type the fuzzing never causes: nothing is sent to the (unroutable) documentation address.
+  const webhook = resultOf(
+    await client.webhooks.create({ url: 'http://203.0.113.9/fuzz', event_types: ['schedule.run_skipped'] }),
+  ).webhook_id;
   const operation = resultOf(await client.operations.list({ resource_id: workspace }))[0]!.id;
   return {
     workgroup,
@@ -78,6 +83,7 @@ async function buildFixture(client: AcaciaClient): Promise<Fixture> {
     installedAddon: installed.id,
     addonConfig: config,
     keyName: 'fuzz-viewer',
+    webhook,
   };
 }
 
@@ -106,6 +112,7 @@ function hintsOf(f: Fixture): Hints {
     name: 'fuzz-name',
     workgroup_name: 'fuzz-wg-renamed',
     enable: 'true',
+    url: 'http://203.0.113.9/fuzz',
   };
 }
 
@@ -136,6 +143,8 @@ function paramValueOf(f: Fixture) {
         return f.addonConfig;
       case 'key_name':
         return f.keyName;
+      case 'webhook_id':
+        return f.webhook;
       default:
         throw new Error(`no fixture value for path parameter ${name} of ${op.method} ${op.path}`);
     }

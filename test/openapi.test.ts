@@ -297,6 +297,14 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.operations.get(job));
     // The changes above as events, one page.
     assertOk(await c.events.list({ limit: 1000 }));
+    // Webhooks (a public address; deleted before any event is sent to it).
+    const hook = assertOk(
+      await c.webhooks.create({ url: 'http://203.0.113.9/hook', event_types: ['workspace.created'] }),
+    );
+    assertOk(await c.webhooks.list());
+    assertOk(await c.webhooks.get(hook.webhook_id));
+    assertOk(await c.webhooks.deliveries(hook.webhook_id, { limit: 10 }));
+    assertOk(await c.webhooks.delete(hook.webhook_id));
 
     // Add-ons.
     const addon = assertOk(await c.addons.catalog())[0]!;

@@ -13,6 +13,7 @@ import { databaseCommands } from './commands/databases.js';
 import { dbUserCommands } from './commands/db-users.js';
 import { operationCommands } from './commands/operations.js';
 import { eventCommands } from './commands/events.js';
+import { webhookCommands } from './commands/webhooks.js';
 import { providerCommands } from './commands/providers.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { serveCommand } from './commands/serve.js';
@@ -53,6 +54,7 @@ export function buildCli(): Command {
   addonCommands(program);
   operationCommands(program);
   eventCommands(program);
+  webhookCommands(program);
   apiKeyCommands(program);
   adminCommands(program);
   completionCommand(program);

@@ -8,11 +8,12 @@ export const SECRET_KEY_FILE = 'data-plane.key';
 const keys = new Map<string, Buffer>();
 
 /**
- * The installation's data-plane key: made once (mode 0600) and read by every Acacia process
- * sharing the data directory, so any of them can reach a process another one started.
+ * An installation key in the data directory (the data-plane key by default): made once
+ * (mode 0600) and read by every Acacia process sharing the data directory, so all of them
+ * derive the same secrets (any can reach a process another one started, or sign as another would).
  */
-function installationKey(dataDir: string): Buffer {
-  const file = path.join(dataDir, SECRET_KEY_FILE);
+export function installationKey(dataDir: string, fileName: string = SECRET_KEY_FILE): Buffer {
+  const file = path.join(dataDir, fileName);
   const known = keys.get(file);
   if (known) return known;
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -30,7 +31,7 @@ function installationKey(dataDir: string): Buffer {
     }
   }
   const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
-  if (key.length < 32) throw new Error(`${file} does not hold a data-plane key; remove it to make a new one`);
+  if (key.length < 32) throw new Error(`${file} does not hold an installation key; remove it to make a new one`);
   keys.set(file, key);
   return key;
 }

@@ -21,6 +21,7 @@ import { OperationService } from './operations.js';
 import { OrganisationService } from './organisations.js';
 import { ScheduleService } from './schedules.js';
 import { WorkgroupService } from './workgroups.js';
+import { WebhookService, type WebhookSettings } from './webhooks.js';
 import { WorkspaceService } from './workspaces.js';
 import { faultInjectionOff, type TestEnvCheck } from './test-env.js';
 
@@ -48,6 +49,7 @@ export interface Services {
   operations: OperationService;
   idempotency: IdempotencyService;
   events: EventFeed;
+  webhooks: WebhookService;
 }
 
 export interface ServiceSettings {
@@ -58,7 +60,16 @@ export interface ServiceSettings {
   roles?: RoleVerifier;
   /** Whether an x_test_env is accepted (fault injection, ACACIA_FAULT_INJECTION); refused unless given. */
   testEnv?: TestEnvCheck;
+  /** Where webhook secrets come from and whether private targets are allowed; without it webhooks cannot be created. */
+  webhooks?: WebhookSettings;
 }
+
+const noWebhookKey: WebhookSettings = {
+  allowPrivate: false,
+  key: () => {
+    throw new AppError('unavailable', { field: 'url', reason: 'webhooks are not available here' });
+  },
+};
 
 /** Used where no provisioner is wired (the CLI): validation cannot be answered there. */
 const noRoleVerifier: RoleVerifier = {
@@ -103,5 +114,6 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     operations: new OperationService(store),
     idempotency: new IdempotencyService(store, clock),
     events: new EventFeed(store),
+    webhooks: new WebhookService(store, clock, settings.webhooks ?? noWebhookKey),
   };
 }

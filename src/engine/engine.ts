@@ -14,6 +14,8 @@ import { Reconciler } from './reconciler.js';
 import { Scheduler } from './scheduler.js';
 import { saveManualClock, syncManualClock } from './shared-clock.js';
 import { Worker } from './worker.js';
+import { WebhookDeliverer } from './webhook-deliverer.js';
+import type { WebhookSettings } from '../domain/webhooks.js';
 
 export interface EngineOptions {
   store: Store;
@@ -33,6 +35,8 @@ export interface EngineOptions {
   observer?: EngineObserver;
   /** How long events are kept (ACACIA_EVENT_RETENTION_HOURS; default 168 hours). */
   eventRetentionMs?: number;
+  /** Whether webhooks may reach private addresses, and the key their secrets derive from. */
+  webhooks?: WebhookSettings;
 }
 
 /** A bound on work done in one call, so a bug cannot spin forever. */
@@ -44,7 +48,7 @@ const MAX_SETTLE_MS = 60_000;
 
 /**
  * The background engine of one process: the operations worker, the schedulers (workspace
- * and backup) and the reconciler, polled
+ * and backup), the reconciler and the webhook deliverer, polled
  * on an interval and woken at once when the API enqueues work.
  */
 export class Engine {
@@ -53,6 +57,7 @@ export class Engine {
   private readonly reconciler: Reconciler;
   private readonly scheduler: Scheduler;
   private readonly backupScheduler: BackupScheduler;
+  private readonly deliverer: WebhookDeliverer;
   private readonly parts: ReadonlyArray<readonly [string, { tick(): Promise<number> }]>;
   private readonly pollMs: number;
   private loop?: Promise<void>;
@@ -69,6 +74,7 @@ export class Engine {
     const { store, clock, drivers, catalog, logger, retryBackoffMs } = options;
     this.pollMs = options.pollMs ?? 250;
     const observer = options.observer;
+    const backoffMs = (attempt: number) => Math.min(retryBackoffMs * 2 ** (attempt - 1), retryBackoffMs * 30);
     this.worker = new Worker(
       store,
       clock,
@@ -78,7 +84,7 @@ export class Engine {
         owner: this.owner,
         leaseMs: options.leaseMs ?? 30_000,
         batch: 20,
-        backoffMs: (attempt) => Math.min(retryBackoffMs * 2 ** (attempt - 1), retryBackoffMs * 30),
+        backoffMs,
       },
       this.stopping.signal,
     );
@@ -95,11 +101,31 @@ export class Engine {
     this.backupScheduler = new BackupScheduler(store, clock, catalog, logger, (outcome) =>
       observer?.scheduleRun('backup', outcome),
     );
+    this.deliverer = new WebhookDeliverer(
+      store,
+      clock,
+      logger,
+      {
+        owner: this.owner,
+        leaseMs: options.leaseMs ?? 30_000,
+        batch: 20,
+        backoffMs,
+        timeoutMs: 10_000,
+        allowPrivate: options.webhooks?.allowPrivate ?? false,
+        key:
+          options.webhooks?.key ??
+          (() => {
+            throw new Error('no webhook key is configured');
+          }),
+      },
+      this.stopping.signal,
+    );
     this.parts = [
       ['scheduler', this.scheduler],
       ['backup scheduler', this.backupScheduler],
       ['worker', this.worker],
       ['reconciler', this.reconciler],
+      ['webhook deliverer', this.deliverer],
     ];
   }
 
@@ -242,6 +268,7 @@ export class Engine {
       await this.scheduler.nextDueAt(after),
       await this.reconciler.nextDueAt(after),
       await this.backupScheduler.nextDueAt(after),
+      await this.deliverer.nextDueAt(after),
     ].filter((t): t is number => t !== undefined);
     return times.length ? Math.min(...times) : undefined;
   }

@@ -3,6 +3,7 @@ import type { Store } from '../store/store.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
 import { pruneEvents } from '../store/repositories/events.js';
+import { pruneDeliveries } from '../store/repositories/webhooks.js';
 import { AppError } from '../domain/errors.js';
 import { purgeExpiredIdempotencyKeys } from '../domain/idempotency.js';
 import {
@@ -125,6 +126,8 @@ export class Reconciler {
     await purgeExpiredIdempotencyKeys(this.store.db, now);
     // The event log is bounded by age, judged by the engine clock (an indexed delete).
     await pruneEvents(this.store.db, now - this.observing.eventRetentionMs);
+    // Webhook deliveries go with their events.
+    await pruneDeliveries(this.store.db, now - this.observing.eventRetentionMs);
   }
 
   /** The earliest instant something here becomes due. */

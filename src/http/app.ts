@@ -31,6 +31,7 @@ import { indexRoutes } from './route-index.js';
 import { allowListRoutes } from './routes/allow-list.js';
 import { addonRoutes } from './routes/addons.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { backupRoutes } from './routes/backups.js';
 import { cloudProviderRoutes } from './routes/cloud-providers.js';
 import { operabilityRoutes, type ReadinessChecks } from './routes/operability.js';
@@ -198,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cloudProviderRoutes(api, services);
     addonRoutes(api, services);
     apiKeyRoutes(api, services);
+    webhookRoutes(api, services);
   });
 
   const testClock = deps.testClock;

@@ -16,7 +16,7 @@ export interface CursorPosition {
   id: string;
 }
 
-function encodeCursor(pos: CursorPosition): string {
+export function encodeCursor(pos: CursorPosition): string {
   return Buffer.from(`${pos.createdAt}:${pos.id}`).toString('base64url');
 }
 

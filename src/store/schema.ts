@@ -317,6 +317,32 @@ export interface EventsTable {
   data: string;
 }
 
+/** An organisation's webhooks (0016); event_types is ",type,type," or null for every type. */
+export interface WebhooksTable {
+  id: string;
+  org_id: string;
+  url: string;
+  event_types: string | null;
+  created_by: string | null;
+  created_at: number;
+}
+
+/** One event for one webhook (0016). */
+export interface WebhookDeliveriesTable {
+  webhook_id: string;
+  event_id: number;
+  org_id: string;
+  event_type: string;
+  state: string;
+  attempts: Generated<number>;
+  next_attempt_at: number | null;
+  lease_owner: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  created_at: number;
+}
+
 /** The local driver's data-plane processes: who runs each, where, and until when (0020). */
 export interface WorkspaceRuntimesTable {
   workspace_id: string;
@@ -352,5 +378,7 @@ export interface DB {
   backups: BackupsTable;
   backup_schedules: BackupSchedulesTable;
   events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   workspace_runtimes: WorkspaceRuntimesTable;
 }

@@ -10,6 +10,7 @@ import { dbUserOperations } from './db-users.js';
 import { operabilityOperations } from './operability.js';
 import { scheduleOperations } from './schedules.js';
 import { workgroupOperations } from './workgroups.js';
+import { webhookOperations } from './webhooks.js';
 import { workspaceOperations } from './workspaces.js';
 
 export type { ErrorStatus, Follow, HttpMethod, OperationSpec } from './spec.js';
@@ -28,6 +29,7 @@ export const apiOperations = {
   ...backupOperations,
   ...asyncOperations,
   ...eventOperations,
+  ...webhookOperations,
   ...cloudProviderOperations,
   ...addonOperations,
   ...apiKeyOperations,
@@ -50,6 +52,7 @@ export const operationTags: ReadonlyArray<{ name: string; description: string }>
   { name: 'Cloud providers', description: 'Public providers and bring-your-own-cloud accounts.' },
   { name: 'Operations', description: 'Asynchronous changes and how they ended.' },
   { name: 'Events', description: 'Every change to a resource, as a stream or in pages.' },
+  { name: 'Webhooks', description: "Endpoints the organisation's events are POSTed to, and their deliveries." },
   { name: 'API keys', description: "The organisation's API keys." },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   { name: 'Testing', description: 'The manual clock of a server started with ACACIA_CLOCK=manual.' },

@@ -13,6 +13,7 @@ import * as idempotencyPerApiKey from './0012-idempotency-per-api-key.js';
 import * as dbSecretsTokens from './0013-db-secrets-tokens.js';
 import * as desiredObserved from './0014-desired-observed.js';
 import * as events from './0015-events.js';
+import * as webhooks from './0016-webhooks.js';
 import * as workspaceRuntimes from './0020-workspace-runtimes.js';
 import * as allowListExpiryIndex from './0030-allow-list-expiry-index.js';
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0013-db-secrets-tokens': dbSecretsTokens,
   '0014-desired-observed': desiredObserved,
   '0015-events': events,
+  '0016-webhooks': webhooks,
   '0020-workspace-runtimes': workspaceRuntimes,
   '0030-allow-list-expiry-index': allowListExpiryIndex,
 };

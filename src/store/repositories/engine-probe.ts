@@ -7,8 +7,10 @@ import { autoStopAt, autoStopping } from './workspaces.js';
  * The earliest instant at which any of the engine's row-driven work is due, past or future,
  * in one statement of indexed minimums: pending operations and expired leases (worker),
  * schedule and backup-schedule firings, automatic backups' expiry (schedulers), maintenance
- * and auto-stop (reconciler). Each term is the same condition the part's own due query uses,
- * so a time at or before now means that part has work; undefined means nothing is waiting.
+ * and auto-stop (reconciler), pending webhook deliveries and their expired leases (deliverer:
+ * a claimed delivery's next_attempt_at is its lease's end). Each term is the same condition
+ * the part's own due query uses, so a time at or before now means that part has work;
+ * undefined means nothing is waiting.
  */
 export async function earliestDueAt(db: Executor): Promise<number | undefined> {
   const { rows } = await sql<{ at: number | string | null }>`
@@ -22,6 +24,7 @@ export async function earliestDueAt(db: Executor): Promise<number | undefined> {
         where b.is_automatic = 1 and b.status = 'Succeeded'
       union all select min(maintenance_due_at) from workspaces
       union all select min(${autoStopAt}) from workspaces where ${autoStopping}
+      union all select min(next_attempt_at) from webhook_deliveries where state = 'pending'
     ) due`.execute(db);
   const at = rows[0]?.at;
   return at === null || at === undefined ? undefined : Number(at);

@@ -106,3 +106,13 @@ export async function pruneEvents(db: Executor, before: number): Promise<number>
   const result = await db.deleteFrom('events').where('time', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Events by id (those still kept). */
+export async function findEventsByIds(db: Executor, ids: readonly number[]): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  return (await db
+    .selectFrom('events')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute()) as EventRow[];
+}

@@ -1,0 +1,125 @@
+import { createHmac } from 'node:crypto';
+import type { Store } from '../store/store.js';
+import * as hooksRepo from '../store/repositories/webhooks.js';
+import { encodeCursor, type Page, type PageResult } from '../store/pagination.js';
+import type { CreateWebhookBody, WebhookDeliveryRecord, WebhookRecord } from '../schemas/webhook.js';
+import type { EventType } from '../schemas/event.js';
+import type { Clock } from './clock.js';
+import { notFound } from './errors.js';
+import { newId } from './ids.js';
+import { resumeAfter } from './paging.js';
+import { authorize } from './permissions.js';
+import type { Principal } from './principal.js';
+import { iso } from './time.js';
+import { checkTarget, webhookUrl } from './webhook-targets.js';
+
+/** The installation key's file in the data directory when ACACIA_WEBHOOK_KEY is not set. */
+export const WEBHOOK_KEY_FILE = 'webhook.key';
+
+/** A delivery is given up after this many POSTs. */
+export const MAX_DELIVERY_ATTEMPTS = 8;
+
+export interface WebhookSettings {
+  /** ACACIA_WEBHOOK_ALLOW_PRIVATE. */
+  allowPrivate: boolean;
+  /** The installation key signing secrets are derived from (read when first needed). */
+  key: () => Buffer;
+}
+
+/** A webhook's signing secret: derived from the installation key, never stored. */
+export function webhookSecret(key: Buffer, webhookId: string): string {
+  return `whsec_${createHmac('sha256', key).update(`webhook:${webhookId}`).digest('base64url')}`;
+}
+
+/** The X-Acacia-Signature of a body. */
+export function signatureOf(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+function webhookRecord(w: hooksRepo.Webhook, secret?: string): WebhookRecord {
+  return {
+    webhook_id: w.id,
+    url: w.url,
+    ...(w.event_types !== null ? { event_types: w.event_types.split(',').filter(Boolean) as EventType[] } : {}),
+    org_id: w.org_id,
+    ...(w.created_by !== null ? { created_by: w.created_by } : {}),
+    created_at: iso(w.created_at),
+    ...(secret ? { signing_secret: secret } : {}),
+  };
+}
+
+function deliveryRecord(d: hooksRepo.WebhookDelivery): WebhookDeliveryRecord {
+  return {
+    webhook_id: d.webhook_id,
+    event_id: Number(d.event_id),
+    event_type: d.event_type as EventType,
+    state: d.state as WebhookDeliveryRecord['state'],
+    attempts: Number(d.attempts),
+    ...(d.last_status_code !== null ? { last_status_code: Number(d.last_status_code) } : {}),
+    ...(d.last_error !== null ? { last_error: d.last_error } : {}),
+    ...(d.state === 'pending' && d.next_attempt_at !== null ? { next_attempt_at: iso(Number(d.next_attempt_at)) } : {}),
+    ...(d.delivered_at !== null ? { delivered_at: iso(Number(d.delivered_at)) } : {}),
+    created_at: iso(Number(d.created_at)),
+  };
+}
+
+/** The organisation's webhooks; every call is for org-admin keys. */
+export class WebhookService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly settings: WebhookSettings,
+  ) {}
+
+  async create(p: Principal, body: CreateWebhookBody): Promise<WebhookRecord> {
+    authorize(p, 'org:admin');
+    const url = webhookUrl(body.url);
+    await checkTarget(url, this.settings.allowPrivate);
+    const webhook: hooksRepo.Webhook = {
+      id: newId(),
+      org_id: p.orgId,
+      url: url.href,
+      event_types: body.event_types ? `,${body.event_types.join(',')},` : null,
+      created_by: p.keyName,
+      created_at: this.clock.now(),
+    };
+    await hooksRepo.insertWebhook(this.store.db, webhook);
+    return webhookRecord(webhook, webhookSecret(this.settings.key(), webhook.id));
+  }
+
+  async list(p: Principal): Promise<WebhookRecord[]> {
+    authorize(p, 'org:admin');
+    return (await hooksRepo.listWebhooks(this.store.db, p.orgId)).map((w) => webhookRecord(w));
+  }
+
+  async get(p: Principal, id: string): Promise<WebhookRecord> {
+    return webhookRecord(await this.find(p, id));
+  }
+
+  async delete(p: Principal, id: string): Promise<WebhookRecord> {
+    const webhook = await this.find(p, id);
+    await this.store.transaction((trx) => hooksRepo.deleteWebhook(trx, webhook.id));
+    return webhookRecord(webhook);
+  }
+
+  /** Newest event first; the cursor is the last event id of the page. */
+  async deliveries(p: Principal, id: string, page: Page = {}): Promise<PageResult<WebhookDeliveryRecord>> {
+    const webhook = await this.find(p, id);
+    const after = resumeAfter(page);
+    const rows = await hooksRepo.listDeliveries(this.store.db, webhook.id, page.limit, after?.createdAt);
+    const limit = page.limit;
+    if (limit === undefined || rows.length <= limit) return { items: rows.map(deliveryRecord) };
+    const items = rows.slice(0, limit);
+    return {
+      items: items.map(deliveryRecord),
+      nextCursor: encodeCursor({ createdAt: Number(items.at(-1)!.event_id), id: webhook.id }),
+    };
+  }
+
+  private async find(p: Principal, id: string): Promise<hooksRepo.Webhook> {
+    authorize(p, 'org:admin');
+    const webhook = await hooksRepo.findWebhook(this.store.db, p.orgId, id);
+    if (!webhook) throw notFound('webhook_id', `no webhook "${id}" in this organisation`);
+    return webhook;
+  }
+}

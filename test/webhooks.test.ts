@@ -1,0 +1,293 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { API_PREFIX, resultOf, type AcaciaClient } from '../src/client/index.js';
+import type { EventRecord, EventType } from '../src/schemas/event.js';
+import type { WebhookDeliveryRecord } from '../src/schemas/webhook.js';
+import { assertError, assertOk } from './helpers/assert.js';
+import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
+
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver on 127.0.0.1: records every POST and answers the next status queued for its path (else 200). */
+class Receiver {
+  readonly received: Received[] = [];
+  readonly answers = new Map<string, number[]>();
+  private readonly server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = req.url ?? '/';
+      this.received.push({ path: at, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.statusCode = this.answers.get(at)?.shift() ?? 200;
+      res.end();
+    });
+  });
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  at(p: string): Received[] {
+    return this.received.filter((r) => r.path === p);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Polls (real time) until check holds; deliveries are sent by the engine in the background. */
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  const giveUp = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > giveUp) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const workspaceTypes: EventType[] = [
+  'workspace.created',
+  'workspace.updated',
+  'workspace.status_changed',
+  'workspace.deleted',
+];
+
+describe(`webhooks (${storeName})`, () => {
+  let server: TestServer;
+  const receiver = new Receiver();
+  const secrets: string[] = [];
+  let orgs = 0;
+  const newOrg = () => server.orgClient(`hooks-${++orgs}`);
+  const deliveriesOf = async (c: AcaciaClient, id: string) => assertOk(await c.webhooks.deliveries(id));
+
+  before(async () => {
+    await receiver.start();
+    server = await startTestServer({
+      ACACIA_SIM_SPEED: '0',
+      ACACIA_CLOCK: 'manual',
+      ACACIA_WEBHOOK_ALLOW_PRIVATE: 'on',
+      ACACIA_RETRY_BACKOFF: '5',
+    });
+  });
+  after(async () => {
+    await server.close();
+    await receiver.close();
+  });
+
+  it('delivers the chosen events in order, signed with the secret shown once, and lists them delivered', async () => {
+    const c = await newOrg();
+    const created = assertOk(await c.webhooks.create({ url: `${receiver.url}/ws`, event_types: workspaceTypes }));
+    const secret = created.signing_secret!;
+    assert.match(secret, /^whsec_[\w-]{43}$/);
+    secrets.push(secret);
+    assert.deepEqual(created.event_types, workspaceTypes);
+    const id = created.webhook_id;
+    assert.equal(assertOk(await c.webhooks.get(id)).signing_secret, undefined, 'the secret is shown once');
+    assert.deepEqual(
+      assertOk(await c.webhooks.list()).map((w) => [w.webhook_id, w.signing_secret]),
+      [[id, undefined]],
+    );
+
+    const wg = await newWorkgroup(c);
+    const ws = (await activeWorkspace(c, wg, { name: 'hooked' })).workspace_id!;
+    const events = assertOk(
+      await c.request<EventRecord[]>('GET', `${API_PREFIX}/events`, { query: { resource_id: ws, limit: 1000 } }),
+    ).filter((e) => workspaceTypes.includes(e.type));
+    assert.ok(events.length >= 2, 'created, then Active');
+    await until(() => receiver.at('/ws').length >= events.length, 'the workspace events');
+    const got = receiver.at('/ws');
+    assert.deepEqual(
+      got.map((r) => JSON.parse(r.body) as EventRecord),
+      events,
+      'every workspace event, in order, as the event pages show it; no workgroup event',
+    );
+    for (const r of got) {
+      const event = JSON.parse(r.body) as EventRecord;
+      assert.equal(r.headers['content-type'], 'application/json');
+      assert.equal(r.headers['x-acacia-event-id'], String(event.event_id));
+      assert.equal(r.headers['x-acacia-event-type'], event.type);
+      assert.match(String(r.headers['x-acacia-timestamp']), /^\d+$/);
+      assert.equal(r.headers['x-acacia-signature'], sign(secret, r.body), 'signed with the secret over the exact body');
+    }
+
+    const done = (d: WebhookDeliveryRecord[]) => d.length === events.length && d.every((x) => x.state === 'delivered');
+    await until(async () => done(await deliveriesOf(c, id)), 'the deliveries recorded');
+    const deliveries = await deliveriesOf(c, id);
+    assert.deepEqual(
+      deliveries.map((d) => d.event_id),
+      events.map((e) => e.event_id).reverse(),
+      'newest first',
+    );
+    for (const d of deliveries) {
+      assert.equal(d.attempts, 1);
+      assert.equal(d.last_status_code, 200);
+      assert.ok(d.delivered_at);
+      assert.equal(d.next_attempt_at, undefined);
+    }
+    // Paged like the other lists.
+    const first = await c.webhooks.deliveries(id, { limit: 1 });
+    assert.deepEqual(
+      assertOk(first).map((d) => d.event_id),
+      [events.at(-1)!.event_id],
+    );
+    const cursor = String(first.headers['x-next-cursor']);
+    assert.deepEqual(
+      assertOk(await c.webhooks.deliveries(id, { limit: 1000, cursor })).map((d) => d.event_id),
+      events
+        .slice(0, -1)
+        .map((e) => e.event_id)
+        .reverse(),
+    );
+
+    assertOk(await c.webhooks.delete(id));
+    assertError(await c.webhooks.get(id), 404, 'Not-Found', 'webhook_id');
+  });
+
+  it('retries a delivery the receiver refused after the back-off, and then it is delivered', async () => {
+    const c = await newOrg();
+    receiver.answers.set('/flaky', [500]);
+    const hook = assertOk(
+      await c.webhooks.create({ url: `${receiver.url}/flaky`, event_types: ['workgroup.created'] }),
+    );
+    secrets.push(hook.signing_secret!);
+    await newWorkgroup(c);
+    await until(async () => (await deliveriesOf(c, hook.webhook_id))[0]?.last_status_code === 500, 'the first try');
+    const [failed] = await deliveriesOf(c, hook.webhook_id);
+    assert.equal(failed!.state, 'pending');
+    assert.equal(failed!.attempts, 1);
+    assert.match(failed!.last_error!, /500/);
+    const now = Date.parse(assertOk(await c.moveClock({ advance_seconds: 0 })).now);
+    assert.equal(Date.parse(failed!.next_attempt_at!), now + 5000, 'retried after ACACIA_RETRY_BACKOFF');
+    assert.equal(receiver.at('/flaky').length, 1, 'not before the back-off');
+
+    assertOk(await c.moveClock({ advance_seconds: 6 }));
+    const [delivered] = await deliveriesOf(c, hook.webhook_id);
+    assert.equal(delivered!.state, 'delivered');
+    assert.equal(delivered!.attempts, 2);
+    assert.equal(delivered!.last_status_code, 200);
+    const got = receiver.at('/flaky');
+    assert.equal(got.length, 2);
+    assert.equal(got[0]!.body, got[1]!.body, 'the same event again');
+    assert.equal(got[1]!.headers['x-acacia-signature'], sign(hook.signing_secret!, got[1]!.body));
+  });
+
+  it('is for org-admin keys, and another organisation cannot see a webhook', async () => {
+    const c = await newOrg();
+    const wg = await newWorkgroup(c);
+    const hook = assertOk(await c.webhooks.create({ url: `${receiver.url}/mine` }));
+    secrets.push(hook.signing_secret!);
+    assert.equal(hook.event_types, undefined, 'every type');
+    const once = { idempotencyKey: 'hook-once' };
+    const first = assertOk(await c.webhooks.create({ url: `${receiver.url}/replayed` }, once));
+    secrets.push(first.signing_secret!);
+    const replay = assertOk(await c.webhooks.create({ url: `${receiver.url}/replayed` }, once));
+    assert.equal(replay.webhook_id, first.webhook_id, 'a replay');
+    assert.equal(replay.signing_secret, undefined, 'a replay does not show the secret again');
+    assertOk(await c.webhooks.delete(first.webhook_id));
+    const org = `hooks-${orgs}`;
+    const viewer = await server.orgClient(org, { role: 'viewer' });
+    const wgAdmin = await server.orgClient(org, { role: 'workgroup-admin', workgroupIds: [wg] });
+    for (const k of [viewer, wgAdmin]) {
+      assertError(await k.webhooks.create({ url: `${receiver.url}/theirs` }), 403, 'Forbidden', 'x-api-key');
+      assertError(await k.webhooks.list(), 403, 'Forbidden', 'x-api-key');
+      assertError(await k.webhooks.get(hook.webhook_id), 403, 'Forbidden', 'x-api-key');
+    }
+    const other = await newOrg();
+    assertError(await other.webhooks.get(hook.webhook_id), 404, 'Not-Found', 'webhook_id');
+    assertError(await other.webhooks.deliveries(hook.webhook_id), 404, 'Not-Found', 'webhook_id');
+    assertError(await other.webhooks.delete(hook.webhook_id), 404, 'Not-Found', 'webhook_id');
+    assert.deepEqual(assertOk(await other.webhooks.list()), []);
+    assert.deepEqual(
+      assertOk(await c.webhooks.list()).map((w) => w.webhook_id),
+      [hook.webhook_id],
+    );
+  });
+
+  it('refuses a bad url, a private target unless allowed and an unknown event type, creating nothing', async () => {
+    const strict = await startTestServer({ ACACIA_SIM_SPEED: '0' });
+    try {
+      const c = strict.client;
+      const refused: Array<[unknown, string]> = [
+        [{ url: 'ftp://192.0.2.1/hook' }, 'url'],
+        [{ url: 'not a url' }, 'url'],
+        [{ url: 'http://user:secret@203.0.113.9/hook' }, 'url'],
+        [{ url: `http://203.0.113.9/${'a'.repeat(2048)}` }, 'url'],
+        [{ url: `${receiver.url}/private` }, 'url'],
+        [{ url: 'http://[::1]:8080/hook' }, 'url'],
+        [{ url: 'http://169.254.169.254/latest/meta-data' }, 'url'],
+        [{ url: 'http://10.1.2.3/hook' }, 'url'],
+        [{ url: 'http://[::ffff:127.0.0.1]/hook' }, 'url'],
+        [{ url: 'http://203.0.113.9/hook', event_types: ['workspace.exploded'] }, 'event_types[0]'],
+        [{ url: 'http://203.0.113.9/hook', event_types: [] }, 'event_types'],
+      ];
+      for (const [body, field] of refused) {
+        const res = await c.request('POST', `${API_PREFIX}/webhooks`, { body });
+        assertError(res, 400, 'Bad-Request', field);
+      }
+      assert.deepEqual(assertOk(await c.webhooks.list()), [], 'nothing was created');
+      // A public address is accepted as it is.
+      const ok = assertOk(await c.webhooks.create({ url: 'http://203.0.113.9/hook' }));
+      assert.equal(ok.url, 'http://203.0.113.9/hook');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('keeps no signing secret in the store or the log', async () => {
+    assert.ok(secrets.length >= 3);
+    const logs = server.logs.join('\n');
+    let stored = '';
+    if (server.store.databaseUrl) {
+      const db = new pg.Client({ connectionString: server.store.databaseUrl });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ tablename: string }>(
+          "select tablename from pg_tables where schemaname = 'public'",
+        );
+        for (const { tablename } of rows)
+          stored += (await db.query(`select t::text as row from "${tablename}" t`)).rows.map((r) => r.row).join('\n');
+      } finally {
+        await db.end();
+      }
+      assert.match(stored, /webhooks?|hooks-1/, 'the rows were read');
+    } else {
+      for (const file of readdirSync(server.store.dataDir)) {
+        const full = path.join(server.store.dataDir, file);
+        if (statSync(full).isFile()) stored += readFileSync(full).toString('latin1');
+      }
+      assert.ok(stored.includes('/ws'), 'the store file was read');
+    }
+    for (const secret of secrets) {
+      assert.ok(!stored.includes(secret), 'no secret in the store');
+      assert.ok(!stored.includes(secret.slice('whsec_'.length)), 'not even without its prefix');
+      assert.ok(!logs.includes(secret), 'no secret in the log');
+    }
+    const keyFile = path.join(server.store.dataDir, 'webhook.key');
+    assert.equal(statSync(keyFile).mode & 0o777, 0o600, 'the installation key is readable by its owner only');
+  });
+
+  it('the deletion of a resource is delivered too', async () => {
+    const c = await newOrg();
+    const hook = assertOk(await c.webhooks.create({ url: `${receiver.url}/gone`, event_types: ['workgroup.deleted'] }));
+    secrets.push(hook.signing_secret!);
+    const wg = await newWorkgroup(c);
+    assertOk(await c.workgroups.delete(wg));
+    await until(() => receiver.at('/gone').length === 1, 'the deletion event');
+    assert.equal((JSON.parse(receiver.at('/gone')[0]!.body) as EventRecord).resource_id, wg);
+    resultOf(await c.webhooks.delete(hook.webhook_id));
+  });
+});
