@@ -23,6 +23,14 @@ interface Received {
 class Receiver {
   readonly received: Received[] = [];
   readonly answers = new Map<string, number[]>();
+  /** Paths whose requests are answered only at release(). */
+  readonly holding = new Set<string>();
+  private held: http.ServerResponse[] = [];
+
+  release(): void {
+    this.holding.clear();
+    for (const res of this.held.splice(0)) res.end();
+  }
   private readonly server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -30,7 +38,8 @@ class Receiver {
       const at = req.url ?? '/';
       this.received.push({ path: at, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       res.statusCode = this.answers.get(at)?.shift() ?? 200;
-      res.end();
+      if (this.holding.has(at)) this.held.push(res);
+      else res.end();
     });
   });
   url = '';
@@ -86,6 +95,22 @@ describe(`webhooks (${storeName})`, () => {
   after(async () => {
     await server.close();
     await receiver.close();
+  });
+
+  it('a receiver that does not answer holds up no operation: a workspace becomes Active meanwhile', async () => {
+    const c = await newOrg();
+    receiver.holding.add('/held');
+    assertOk(await c.webhooks.create({ url: `${receiver.url}/held`, event_types: ['workgroup.created'] }));
+    const wg = await newWorkgroup(c);
+    await until(() => receiver.at('/held').length === 1, 'the held delivery');
+    const ws = assertOk(await c.workspaces.create(wg, { name: 'beside-a-held-delivery' })).workspace_id!;
+    // The held POST would time out after 10 s; the workspace must not wait for it.
+    await until(
+      async () => assertOk(await c.workspaces.get(wg, ws)).status === 'Active',
+      'the workspace Active while the receiver holds its answer',
+      5_000,
+    );
+    receiver.release();
   });
 
   it('delivers the chosen events in order, signed with the secret shown once, and lists them delivered', async () => {

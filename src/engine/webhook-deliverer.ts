@@ -40,6 +40,9 @@ type Outcome = { status: number } | { error: string };
  * batch go one after another, in event order; different webhooks' at the same time.
  */
 export class WebhookDeliverer {
+  /** The batch being sent, if any: sends run beside the engine's other parts, not inside its pass. */
+  private sending: Promise<void> | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
@@ -48,8 +51,13 @@ export class WebhookDeliverer {
     private readonly stopping: AbortSignal,
   ) {}
 
+  /**
+   * Claims a batch and starts sending it, without waiting: a slow receiver (up to the timeout
+   * per POST) must not hold up operations, schedules or the reconciler. The next batch is
+   * claimed once this one is done.
+   */
   async tick(): Promise<number> {
-    if (this.stopping.aborted) return 0;
+    if (this.stopping.aborted || this.sending) return 0;
     const { owner, leaseMs, batch } = this.options;
     const claimed = await this.store.transaction((trx) =>
       claimDueDeliveries(trx, this.store.dialect, owner, this.clock.now(), leaseMs, batch),
@@ -61,6 +69,27 @@ export class WebhookDeliverer {
         e,
       ]),
     );
+    this.sending = this.send(claimed, events).finally(() => {
+      this.sending = undefined;
+      this.sent?.();
+    });
+    return claimed.length;
+  }
+
+  /** Told when a batch has been sent (the engine looks again for more). */
+  sent?: () => void;
+
+  /** Whether a batch is being sent. */
+  get busy(): boolean {
+    return this.sending !== undefined;
+  }
+
+  /** Resolves once the batch being sent, if any, is done (shutdown, and the manual clock's settling). */
+  async idle(): Promise<void> {
+    await this.sending;
+  }
+
+  private async send(claimed: ClaimedDelivery[], events: Map<number, EventRow>): Promise<void> {
     const byWebhook = new Map<string, ClaimedDelivery[]>();
     for (const d of claimed) byWebhook.set(d.webhook_id, [...(byWebhook.get(d.webhook_id) ?? []), d]);
     await Promise.all(
@@ -75,7 +104,6 @@ export class WebhookDeliverer {
         }
       }),
     );
-    return claimed.length;
   }
 
   /** The earliest instant after `after` at which a delivery becomes due. */
