@@ -108,8 +108,11 @@ export function tokenize(text: string): Token[] {
   return tokens;
 }
 
-/** Words that begin a statement: at the top level, a line break before one ends the statement before it. */
-const statementStarts = new Set([
+/**
+ * Words that begin a statement: at the top level, a line break before one ends the statement
+ * before it. The gateway cuts GSQL requests with the same list, so both split alike.
+ */
+export const statementStarts: ReadonlySet<string> = new Set([
   'CREATE',
   'DROP',
   'USE',

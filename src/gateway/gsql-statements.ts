@@ -1,3 +1,5 @@
+import { statementStarts } from '../dataplane/gsql-lexer.js';
+
 /**
  * Just enough GSQL to find the secret statements in a request: where statements end, and
  * what `CREATE|SHOW|DROP SECRET`, `USE GRAPH` and `USE GLOBAL` say. Everything else is the
@@ -20,29 +22,6 @@ export type GsqlCommand =
   | { kind: 'useGlobal' }
   | { kind: 'blank' }
   | { kind: 'other'; code: string };
-
-/** Words that begin a statement: a line break before one ends the statement before it (as the data plane splits). */
-const statementStarts = new Set([
-  'CREATE',
-  'DROP',
-  'USE',
-  'LS',
-  'SHOW',
-  'INSTALL',
-  'RUN',
-  'INTERPRET',
-  'ALTER',
-  'GRANT',
-  'REVOKE',
-  'CLEAR',
-  'BEGIN',
-  'TYPEDEF',
-  'SET',
-  'IMPORT',
-  'EXPORT',
-  'ABORT',
-  'RESUME',
-]);
 
 /** Index just past the comment starting at i, or i when none starts there. */
 function skipComment(text: string, i: number): number {
