@@ -106,9 +106,7 @@ describe(`operations worker (${storeName})`, () => {
 
   it('reclaims an operation whose worker died holding the lease, once the lease expires', async () => {
     const id = await enqueue();
-    const dead = await stores[0]!.transaction((trx) =>
-      claimDueOperations(trx, stores[0]!.dialect, 'dead-worker', clock.now(), 30_000, 10),
-    );
+    const dead = await stores[0]!.transaction((trx) => claimDueOperations(trx, 'dead-worker', clock.now(), 30_000, 10));
     assert.deepEqual(
       dead.map((o) => o.id),
       [id],

@@ -123,9 +123,9 @@ describe(`workspace lifecycle (${storeName})`, () => {
     // the gateway lands in between.
     assert.ok((await idleWorkspaces(store.db, due, 1000)).some((w) => w.id === id));
     await recordActivity(store.db, id, due);
-    assert.equal(await store.transaction((trx) => autoStopIfIdle(trx, store.dialect, id, due)), false);
+    assert.equal(await store.transaction((trx) => autoStopIfIdle(trx, id, due)), false);
     assert.equal(resultOf(await c.workspaces.get(wg, id)).status, 'Active');
-    assert.equal(await store.transaction((trx) => autoStopIfIdle(trx, store.dialect, id, due + 30 * 60_000)), true);
+    assert.equal(await store.transaction((trx) => autoStopIfIdle(trx, id, due + 30 * 60_000)), true);
     assert.equal(resultOf(await c.workspaces.get(wg, id)).status, 'Pausing');
   });
 

@@ -31,7 +31,7 @@ export class AddonConfigService {
     const id = newId();
     const limit = this.catalog.limits.configs_per_addon;
     await this.store.transaction(async (trx) => {
-      await lockRow(trx, this.store.dialect, 'installed_addons', addon.id);
+      await lockRow(trx, 'installed_addons', addon.id);
       checkCount('installedAddonsID', await addonsRepo.countAddonConfigs(trx, addon.id), limit, 'configs per add-on');
       await addonsRepo.insertAddonConfig(trx, {
         id,

@@ -110,7 +110,7 @@ export class AddonService {
       if (current.enabled === wanted) return installedRecord(current, entry);
       const changed = await this.store.transaction(async (trx) => {
         // The lock a workspace enabling the add-on takes: one of the two sees the other's commit.
-        await lockOrganisation(trx, this.store.dialect, p.orgId);
+        await lockOrganisation(trx, p.orgId);
         if (!wanted) await this.refuseWhileInUse(trx, p, addonsId);
         return addonsRepo.setInstalledAddonEnabled(trx, current, wanted, now);
       });

@@ -56,8 +56,8 @@ export class BackupService {
     const limit = this.catalog.tiers[p.tier].manual_backups;
     const backup = await this.store.transaction(async (trx) => {
       // Serialises quota checks, so concurrent requests cannot overshoot together.
-      await lockOrganisation(trx, this.store.dialect, p.orgId);
-      const current = await lockWorkspaceById(trx, this.store.dialect, ws.id);
+      await lockOrganisation(trx, p.orgId);
+      const current = await lockWorkspaceById(trx, ws.id);
       if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
       requireActive(current);
       const used = await backupsRepo.countCountedBackups(trx, ws.id, false);
@@ -92,7 +92,7 @@ export class BackupService {
     // Under the workspace's lock, which a restore takes too: a restore from this backup either
     // started before (and is seen here) or starts after (and finds the backup gone).
     await this.store.transaction(async (trx) => {
-      await lockWorkspaceById(trx, this.store.dialect, ws.id);
+      await lockWorkspaceById(trx, ws.id);
       const restoring = (await unfinishedOperationsOf(trx, ws.id, RESTORE_KIND)).some(
         (op) => op.params.backup_id === backupId,
       );
@@ -115,7 +115,7 @@ export class BackupService {
     requireReadWrite(ws);
     const backup = await this.backupOf(ws, backupId);
     const { operationId } = await this.store.transaction(async (trx) => {
-      const current = await lockWorkspaceById(trx, this.store.dialect, ws.id);
+      const current = await lockWorkspaceById(trx, ws.id);
       if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
       requireStatus(current.status, 'restore');
       const fresh = await backupsRepo.findBackupById(trx, backup.id);

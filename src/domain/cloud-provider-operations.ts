@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { DialectName, Executor, Store } from '../store/store.js';
+import type { Executor, Store } from '../store/store.js';
 import { insertOperation, type Operation } from '../store/repositories/operations.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
 import type { CloudProviderChanges, CloudProviderRow, NodeGroupConfig } from '../store/repositories/cloud-providers.js';
@@ -65,21 +65,18 @@ export async function enqueueCloudProviderOperation(
 /** The first step of a provision moves the provider from Pending to Provisioning; later steps change nothing. */
 export async function markProvisioning(store: Store, id: string, now: number): Promise<void> {
   await store.transaction((trx) =>
-    applyOutcome(trx, store.dialect, id, now, (provider) =>
-      provider.status === 'Pending' ? { status: 'Provisioning' } : undefined,
-    ),
+    applyOutcome(trx, id, now, (provider) => (provider.status === 'Pending' ? { status: 'Provisioning' } : undefined)),
   );
 }
 
 /** Applies a finished operation's effect to its provider (inside the completing transaction). */
 export async function completeCloudProviderOperation(
   trx: Executor,
-  dialect: DialectName,
   op: Operation<CloudProviderOpParams>,
   now: number,
   infra: ProvisionedInfrastructure | undefined,
 ): Promise<void> {
-  await applyOutcome(trx, dialect, op.resource_id, now, (provider) => outcomeChanges(provider, op.params, infra));
+  await applyOutcome(trx, op.resource_id, now, (provider) => outcomeChanges(provider, op.params, infra));
 }
 
 function outcomeChanges(
@@ -107,12 +104,11 @@ function outcomeChanges(
 /** Marks the provider Failed with the driver's message. */
 export async function failCloudProviderOperation(
   trx: Executor,
-  dialect: DialectName,
   op: Operation,
   message: string,
   now: number,
 ): Promise<void> {
-  await applyOutcome(trx, dialect, op.resource_id, now, () => ({ status: 'Failed', last_error: message }));
+  await applyOutcome(trx, op.resource_id, now, () => ({ status: 'Failed', last_error: message }));
 }
 
 /**
@@ -122,12 +118,11 @@ export async function failCloudProviderOperation(
  */
 async function applyOutcome(
   trx: Executor,
-  dialect: DialectName,
   id: string,
   now: number,
   changesFor: (provider: CloudProviderRow) => CloudProviderChanges | undefined,
 ): Promise<void> {
-  const provider = await providersRepo.lockProviderById(trx, dialect, id);
+  const provider = await providersRepo.lockProviderById(trx, id);
   const changes = provider && changesFor(provider);
   if (!provider || !changes) return;
   if (!(await providersRepo.updateProvider(trx, provider, changes, now)))

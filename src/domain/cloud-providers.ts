@@ -194,8 +194,7 @@ export class CloudProviderService {
       // lock, so the engine moving it on meanwhile (Pending → Provisioning) is waited for
       // rather than reported as a conflict. With If-Match it applies to that version only.
       updated = await this.store.transaction(async (trx) => {
-        const current =
-          ifMatch === undefined ? await providersRepo.lockProviderById(trx, this.store.dialect, id) : provider;
+        const current = ifMatch === undefined ? await providersRepo.lockProviderById(trx, id) : provider;
         return !!current && providersRepo.updateProvider(trx, current, changes, this.clock.now());
       });
     } catch (err) {

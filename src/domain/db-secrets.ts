@@ -79,7 +79,7 @@ export class DbSecretService {
     };
     try {
       await this.store.transaction(async (trx) => {
-        await lockRow(trx, this.store.dialect, 'db_users', identity.userId);
+        await lockRow(trx, 'db_users', identity.userId);
         if ((await repo.listSecrets(trx, identity.userId)).some((s) => s.alias === chosen)) throw aliasTaken(chosen);
         if ((await repo.countSecrets(trx, identity.userId)) >= SECRETS_PER_USER)
           throw new AppError('quota', {

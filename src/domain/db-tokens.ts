@@ -62,7 +62,7 @@ export class DbTokenService {
       expires_at: now + lifetimeSeconds * 1000,
     };
     await this.store.transaction(async (trx) => {
-      await lockRow(trx, this.store.dialect, 'db_users', identity.userId);
+      await lockRow(trx, 'db_users', identity.userId);
       // Tokens that can never work again are forgotten here rather than by a sweeper.
       await repo.pruneDeadTokens(trx, identity.userId, now, identity.passwordStamp);
       const live = await repo.countLiveTokens(trx, identity.userId, now, identity.passwordStamp);

@@ -64,7 +64,7 @@ export class DbUserService {
     const limit = this.catalog.limits.db_users_per_workspace;
     try {
       await this.store.transaction(async (trx) => {
-        await lockRow(trx, this.store.dialect, 'workspaces', ws.id);
+        await lockRow(trx, 'workspaces', ws.id);
         checkCount('workspaceID', await repo.countDbUsers(trx, ws.id), limit, 'database users per workspace');
         await repo.insertDbUser(trx, user);
       });

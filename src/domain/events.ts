@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { offeredRecord, type NotedChange } from '../store/event-journal.js';
 import type { WorkspaceRecord } from '../schemas/workspace.js';
 import type { DB } from '../store/schema.js';
-import type { DialectName, Executor } from '../store/store.js';
+import type { Executor } from '../store/store.js';
 import { insertEvents, type EventRow, type NewEvent } from '../store/repositories/events.js';
 import { findBackupById } from '../store/repositories/backups.js';
 import { findDatabaseById } from '../store/repositories/databases.js';
@@ -48,7 +48,6 @@ interface Resolved {
  * Records are read at the end of the transaction: the event carries the state it commits.
  */
 export function eventWriter(
-  dialect: DialectName,
   clock: Clock,
   context: Omit<RecordContext, 'ipAllowed'>,
 ): (trx: Kysely<DB>, changes: readonly NotedChange[]) => Promise<number> {
@@ -71,7 +70,7 @@ export function eventWriter(
         data: JSON.stringify(resolved.data ?? null),
       });
     }
-    await insertEvents(trx, dialect, rows);
+    await insertEvents(trx, rows);
     return rows.length;
   };
 }

@@ -2,7 +2,6 @@ import type { Executor } from '../store/store.js';
 import { findOrganisationById, lockOrganisation } from '../store/repositories/organisations.js';
 import { claimOccurrence, insertScheduleRun, type Schedule } from '../store/repositories/schedules.js';
 import { lockWorkspaceById, type Workspace } from '../store/repositories/workspaces.js';
-import type { DialectName } from '../store/store.js';
 import { topologyMisfit, type Catalog, type Tier } from './catalog.js';
 import { AppError } from './errors.js';
 import { newId } from './ids.js';
@@ -31,7 +30,6 @@ const skipped = (reason: string): FiringOutcome => ({ outcome: 'skipped', reason
  */
 export async function fireOccurrence(
   trx: Executor,
-  dialect: DialectName,
   catalog: Catalog,
   s: Schedule,
   occurrence: number,
@@ -49,7 +47,7 @@ export async function fireOccurrence(
         `missed by ${Math.round(late / 60_000)} minutes, more than the ${GRACE_MS / 60_000}-minute ` +
           `grace period${alsoMissed ? '; the occurrences missed after it are skipped with it' : ''}`,
       )
-    : await startAction(trx, dialect, catalog, s, now);
+    : await startAction(trx, catalog, s, now);
   await insertScheduleRun(trx, {
     id: newId(),
     schedule_id: s.id,
@@ -62,18 +60,12 @@ export async function fireOccurrence(
   return result;
 }
 
-async function startAction(
-  trx: Executor,
-  dialect: DialectName,
-  catalog: Catalog,
-  s: Schedule,
-  now: number,
-): Promise<FiringOutcome> {
+async function startAction(trx: Executor, catalog: Catalog, s: Schedule, now: number): Promise<FiringOutcome> {
   // The workspace is judged as it is now and locked until the run is written, so a request
   // changing it meanwhile (a rename, say) waits rather than spoils the run. A resize checks
   // quotas: the organisation is locked first, in the order requests lock them.
-  if (s.action === 'resize') await lockOrganisation(trx, dialect, s.org_id);
-  const ws = await lockWorkspaceById(trx, dialect, s.workspace_id);
+  if (s.action === 'resize') await lockOrganisation(trx, s.org_id);
+  const ws = await lockWorkspaceById(trx, s.workspace_id);
   if (!ws) return skipped('the workspace no longer exists');
   try {
     const params = await actionParams(trx, catalog, s, ws);

@@ -91,7 +91,7 @@ export class ScheduleService {
     };
     const limit = this.catalog.limits.schedules_per_workspace;
     await this.store.transaction(async (trx) => {
-      await lockRow(trx, this.store.dialect, 'workspaces', ws.id);
+      await lockRow(trx, 'workspaces', ws.id);
       checkCount('workspaceID', await repo.countSchedules(trx, ws.id), limit, 'schedules per workspace');
       await repo.insertSchedule(trx, row);
     });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import * as hooksRepo from '../store/repositories/webhooks.js';
-import { encodeCursor, type Page, type PageResult } from '../store/pagination.js';
+import { toPage, type Page, type PageResult } from '../store/pagination.js';
 import type { CreateWebhookBody, WebhookDeliveryRecord, WebhookRecord } from '../schemas/webhook.js';
 import type { EventType } from '../schemas/event.js';
 import type { Clock } from './clock.js';
@@ -107,13 +107,9 @@ export class WebhookService {
     const webhook = await this.find(p, id);
     const after = resumeAfter(page);
     const rows = await hooksRepo.listDeliveries(this.store.db, webhook.id, page.limit, after?.createdAt);
-    const limit = page.limit;
-    if (limit === undefined || rows.length <= limit) return { items: rows.map(deliveryRecord) };
-    const items = rows.slice(0, limit);
-    return {
-      items: items.map(deliveryRecord),
-      nextCursor: encodeCursor({ createdAt: Number(items.at(-1)!.event_id), id: webhook.id }),
-    };
+    // The cursor's position is the page's last event id (the webhook's id beside it).
+    const { items, nextCursor } = toPage(rows, page.limit, (d) => ({ createdAt: Number(d.event_id), id: webhook.id }));
+    return { items: items.map(deliveryRecord), ...(nextCursor ? { nextCursor } : {}) };
   }
 
   private async find(p: Principal, id: string): Promise<hooksRepo.Webhook> {

@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { DialectName, Executor } from '../store/store.js';
+import type { Executor } from '../store/store.js';
 import { insertOperation } from '../store/repositories/operations.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import type { Workspace, WorkspaceChanges } from '../store/repositories/workspaces.js';
@@ -106,12 +106,11 @@ export function failedChanges(operationId: string, message: string): WorkspaceCh
  */
 export async function applyWorkspaceOutcome(
   trx: Executor,
-  dialect: DialectName,
   id: string,
   now: number,
   changesFor: (ws: Workspace) => WorkspaceChanges | Promise<WorkspaceChanges>,
 ): Promise<void> {
-  const ws = await wsRepo.lockWorkspaceById(trx, dialect, id);
+  const ws = await wsRepo.lockWorkspaceById(trx, id);
   if (!ws) return;
   if (!(await wsRepo.updateWorkspace(trx, ws, await changesFor(ws), now)))
     throw new Error(`workspace ${id} changed under its lock`);
@@ -124,12 +123,11 @@ export async function applyWorkspaceOutcome(
  */
 export async function beginRecovery(
   trx: Executor,
-  dialect: DialectName,
   observed: Pick<Workspace, 'id' | 'version_number'>,
   reason: string,
   now: number,
 ): Promise<boolean> {
-  const ws = await wsRepo.lockWorkspaceById(trx, dialect, observed.id);
+  const ws = await wsRepo.lockWorkspaceById(trx, observed.id);
   if (!ws || ws.status !== 'Active' || ws.version_number !== observed.version_number) return false;
   await beginWorkspaceOperation(trx, ws, { op: 'recover', reason: reason.slice(0, 1024) }, now);
   return true;
@@ -148,8 +146,8 @@ function isIdle(ws: Pick<Workspace, 'status' | 'auto_stop_minutes' | 'last_activ
  * conflict for editors), so the candidate is read again under its row lock: a request that
  * reached the workspace after it was found idle keeps it running. True when it was paused.
  */
-export async function autoStopIfIdle(trx: Executor, dialect: DialectName, id: string, now: number): Promise<boolean> {
-  const ws = await wsRepo.lockWorkspaceById(trx, dialect, id);
+export async function autoStopIfIdle(trx: Executor, id: string, now: number): Promise<boolean> {
+  const ws = await wsRepo.lockWorkspaceById(trx, id);
   if (!ws || !isIdle(ws, now)) return false;
   await beginWorkspaceOperation(trx, ws, { op: 'pause', reason: 'auto-stop' }, now);
   return true;

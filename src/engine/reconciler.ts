@@ -101,7 +101,7 @@ export class Reconciler {
           await wsRepo.recordObservedFigures(this.store.db, ws.id, figuresOf(observedChanges(seen.observed, now)));
         } else if (seen?.kind === 'lost') {
           const reason = `the runtime was lost: ${seen.reason}`;
-          if (await this.store.transaction((trx) => beginRecovery(trx, this.store.dialect, ws, reason, now))) {
+          if (await this.store.transaction((trx) => beginRecovery(trx, ws, reason, now))) {
             recovered++;
             this.logger.warn({ workspace: ws.id, reason: seen.reason }, 'workspace runtime lost; recovering it');
           }
@@ -143,7 +143,7 @@ export class Reconciler {
     const now = this.clock.now();
     let started = 0;
     for (const ws of await wsRepo.idleWorkspaces(this.store.db, now, BATCH)) {
-      if (await this.store.transaction((trx) => autoStopIfIdle(trx, this.store.dialect, ws.id, now))) {
+      if (await this.store.transaction((trx) => autoStopIfIdle(trx, ws.id, now))) {
         started++;
         this.logger.info({ workspace: ws.id, idle_minutes: ws.auto_stop_minutes }, 'auto-stop: pausing idle workspace');
       }

@@ -22,9 +22,7 @@ export class Scheduler {
     const now = this.clock.now();
     let fired = 0;
     for (const s of await dueSchedules(this.store.db, now, BATCH)) {
-      const result = await this.store.transaction((trx) =>
-        fireOccurrence(trx, this.store.dialect, this.catalog, s, s.next_run_at!, now),
-      );
+      const result = await this.store.transaction((trx) => fireOccurrence(trx, this.catalog, s, s.next_run_at!, now));
       if (!result) continue;
       fired++;
       this.ran(result.outcome);

@@ -60,7 +60,7 @@ export class WebhookDeliverer {
     if (this.stopping.aborted || this.sending) return 0;
     const { owner, leaseMs, batch } = this.options;
     const claimed = await this.store.transaction((trx) =>
-      claimDueDeliveries(trx, this.store.dialect, owner, this.clock.now(), leaseMs, batch),
+      claimDueDeliveries(trx, owner, this.clock.now(), leaseMs, batch),
     );
     if (claimed.length === 0) return 0;
     const events = new Map(

@@ -35,7 +35,7 @@ export class Worker {
     if (this.stopping.aborted) return 0;
     const { owner, leaseMs, batch } = this.options;
     const claimed = await this.store.transaction((trx) =>
-      claimDueOperations(trx, this.store.dialect, owner, this.clock.now(), leaseMs, batch),
+      claimDueOperations(trx, owner, this.clock.now(), leaseMs, batch),
     );
     for (const op of claimed) {
       try {

@@ -8,8 +8,8 @@ export function registerDialect(db: object, dialect: DialectName): void {
 }
 
 /**
- * The dialect of an executor the store handed out: repositories whose SQL differs by store
- * (JSON aggregation, row locks) choose it here rather than taking a dialect from the domain.
+ * The dialect of an executor the store handed out, so no caller has to pass one: the
+ * capabilities (src/store/capabilities.ts) and the record views' JSON choose their SQL by it.
  */
 export function dialectOf(db: object): DialectName {
   const dialect = dialects.get(db);

@@ -42,13 +42,26 @@ export function keyset<DB, TB extends keyof DB, O>(
   return limit === undefined ? ordered : ordered.limit(limit + 1);
 }
 
-/** Cuts a fetched list (limit + 1 rows) into a page and the cursor of the next one. */
+const byCreation = (row: { created_at: number; id: string }): CursorPosition => ({
+  createdAt: row.created_at,
+  id: row.id,
+});
+
+/**
+ * Cuts a fetched list (limit + 1 rows) into a page and the cursor of the next one: the
+ * position of the page's last row, by (created_at, id) unless `positionOf` says otherwise.
+ */
 export function toPage<T extends { created_at: number; id: string }>(
   rows: T[],
   limit: number | undefined,
+): PageResult<T>;
+export function toPage<T>(rows: T[], limit: number | undefined, positionOf: (row: T) => CursorPosition): PageResult<T>;
+export function toPage<T>(
+  rows: T[],
+  limit: number | undefined,
+  positionOf = byCreation as unknown as (row: T) => CursorPosition,
 ): PageResult<T> {
   if (limit === undefined || rows.length <= limit) return { items: rows };
   const items = rows.slice(0, limit);
-  const last = items[items.length - 1]!;
-  return { items, nextCursor: encodeCursor({ createdAt: last.created_at, id: last.id }) };
+  return { items, nextCursor: encodeCursor(positionOf(items[items.length - 1]!)) };
 }

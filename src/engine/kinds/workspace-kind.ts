@@ -74,14 +74,14 @@ export function workspaceKind<K extends WorkspaceOperation>(
     async complete(trx, op, observed, now) {
       const params = op.params as WorkspaceParamsOf<K>;
       if (def.complete) return def.complete(trx, op as Operation<WorkspaceParamsOf<K>>);
-      await applyWorkspaceOutcome(trx, store.dialect, op.resource_id, now, async (ws) => ({
+      await applyWorkspaceOutcome(trx, op.resource_id, now, async (ws) => ({
         ...observedChanges(observed, now),
         ...(await def.completed?.(trx, ws, params, observed, now)),
         ...settledChanges(def.op, ws),
       }));
     },
     async fail(trx, op, params, message, now) {
-      await applyWorkspaceOutcome(trx, store.dialect, op.resource_id, now, () => ({
+      await applyWorkspaceOutcome(trx, op.resource_id, now, () => ({
         ...(params && def.failed?.(params as WorkspaceParamsOf<K>, message)),
         ...failedChanges(op.id, message),
       }));

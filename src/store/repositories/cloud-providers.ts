@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { CloudProvidersTable } from '../schema.js';
-import type { DialectName, Executor } from '../store.js';
+import { lockedForUpdate } from '../capabilities.js';
+import type { Executor } from '../store.js';
 import { nameKey } from '../../domain/names.js';
 
 /** Sizes of one node group of a BYOC cluster. */
@@ -112,13 +113,9 @@ export async function findVisibleProvider(
  * Reads a provider to change it in this transaction, locked on PostgreSQL until the transaction ends (see
  * lockWorkspaceById).
  */
-export async function lockProviderById(
-  trx: Executor,
-  dialect: DialectName,
-  id: string,
-): Promise<CloudProviderRow | undefined> {
+export async function lockProviderById(trx: Executor, id: string): Promise<CloudProviderRow | undefined> {
   const query = trx.selectFrom('cloud_providers').selectAll().where('id', '=', id);
-  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  const row = await lockedForUpdate(trx, query).executeTakeFirst();
   return row && providerFromRow(row);
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB, EventsTable } from '../schema.js';
-import type { DialectName, Executor } from '../store.js';
+import { hasAdvisoryLocksAndNotify } from '../capabilities.js';
+import type { Executor } from '../store.js';
 
 export type EventRow = Omit<EventsTable, 'id'> & { id: number };
 export type NewEvent = Omit<EventsTable, 'id'>;
@@ -23,10 +24,11 @@ export const EVENTS_CHANNEL = 'acacia_events';
  * against row locks. SQLite has one writer at a time already. `pg_notify` in the same
  * transaction reaches every listening process at commit.
  */
-export async function insertEvents(db: Executor, dialect: DialectName, events: readonly NewEvent[]): Promise<void> {
+export async function insertEvents(db: Executor, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
   const orgs = [...new Set(events.map((e) => e.org_id))].sort();
-  if (dialect === 'postgres' && orgs.length === 1) {
+  const locking = hasAdvisoryLocksAndNotify(db);
+  if (locking && orgs.length === 1) {
     // The usual case, one statement: the one-row lock-and-notify relation is joined before any
     // row is produced, so the lock is held before the identity values are drawn.
     await sql`insert into events (org_id, resource_kind, resource_id, workgroup_id, workspace_id, type, time, data)
@@ -39,7 +41,7 @@ export async function insertEvents(db: Executor, dialect: DialectName, events: r
       order by v.n`.execute(db);
     return;
   }
-  if (dialect === 'postgres') {
+  if (locking) {
     for (const orgId of orgs) {
       await sql`select pg_advisory_xact_lock(${EVENTS_LOCK_CLASS}, hashtext(${orgId}))`.execute(db);
       await sql`select pg_notify(${EVENTS_CHANNEL}, ${orgId})`.execute(db);

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { OperationsTable } from '../schema.js';
-import type { DialectName, Executor } from '../store.js';
+import { claimSkippingLocked } from '../capabilities.js';
+import type { Executor } from '../store.js';
 import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
 import { noteChange } from '../event-journal.js';
 
@@ -102,13 +103,12 @@ export async function unfinishedOperationsOf(db: Executor, resourceId: string, k
  */
 export async function claimDueOperations(
   trx: Executor,
-  dialect: DialectName,
   owner: string,
   now: number,
   leaseMs: number,
   limit: number,
 ): Promise<Operation[]> {
-  let due = trx
+  const due = trx
     .selectFrom('operations')
     .select('id')
     .where((eb) =>
@@ -119,8 +119,7 @@ export async function claimDueOperations(
     )
     .orderBy('run_at')
     .limit(limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-  const ids = (await due.execute()).map((r) => r.id);
+  const ids = (await claimSkippingLocked(trx, due).execute()).map((r) => r.id);
   if (ids.length === 0) return [];
   await trx
     .updateTable('operations')

@@ -1,4 +1,5 @@
-import type { DialectName, Executor } from '../store.js';
+import { lockRows } from '../capabilities.js';
+import type { Executor } from '../store.js';
 import { nameKey } from '../../domain/names.js';
 
 export interface Organisation {
@@ -42,9 +43,8 @@ export async function updateOrganisationTier(db: Executor, id: string, tier: str
  * Serialises quota checks of one organisation: on PostgreSQL the row lock is held until the
  * transaction ends; SQLite runs one write transaction at a time anyway.
  */
-export async function lockOrganisation(trx: Executor, dialect: DialectName, orgId: string): Promise<void> {
-  if (dialect === 'postgres')
-    await trx.selectFrom('organisations').select('id').where('id', '=', orgId).forUpdate().execute();
+export async function lockOrganisation(trx: Executor, orgId: string): Promise<void> {
+  await lockRows(trx, trx.selectFrom('organisations').select('id').where('id', '=', orgId));
 }
 
 export async function findOrganisationById(db: Executor, id: string): Promise<Organisation | undefined> {

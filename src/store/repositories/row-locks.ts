@@ -1,4 +1,5 @@
-import type { DialectName, Executor } from '../store.js';
+import { lockRows } from '../capabilities.js';
+import type { Executor } from '../store.js';
 
 /** Parents whose children are counted against a limit. */
 export type LockableTable = 'organisations' | 'workgroups' | 'workspaces' | 'installed_addons' | 'db_users';
@@ -8,6 +9,6 @@ export type LockableTable = 'organisations' | 'workgroups' | 'workspaces' | 'ins
  * stays locked until the transaction ends; a SQLite transaction holds the write lock from
  * its start (BEGIN IMMEDIATE) anyway.
  */
-export async function lockRow(trx: Executor, dialect: DialectName, table: LockableTable, id: string): Promise<void> {
-  if (dialect === 'postgres') await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
+export async function lockRow(trx: Executor, table: LockableTable, id: string): Promise<void> {
+  await lockRows(trx, trx.selectFrom(table).select('id').where('id', '=', id));
 }

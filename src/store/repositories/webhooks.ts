@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../schema.js';
-import type { DialectName, Executor } from '../store.js';
+import { claimSkippingLocked } from '../capabilities.js';
+import type { Executor } from '../store.js';
 
 export type Webhook = WebhooksTable;
 export type WebhookDelivery = Omit<WebhookDeliveriesTable, 'attempts'> & { attempts: number };
@@ -55,13 +56,12 @@ export async function listDeliveries(
  */
 export async function claimDueDeliveries(
   trx: Executor,
-  dialect: DialectName,
   owner: string,
   now: number,
   leaseMs: number,
   limit: number,
 ): Promise<ClaimedDelivery[]> {
-  let due = trx
+  const due = trx
     .selectFrom('webhook_deliveries')
     .select(['webhook_id', 'event_id'])
     .where('state', '=', 'pending')
@@ -69,8 +69,7 @@ export async function claimDueDeliveries(
     .orderBy('next_attempt_at')
     .orderBy('event_id')
     .limit(limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-  const keys = await due.execute();
+  const keys = await claimSkippingLocked(trx, due).execute();
   if (keys.length === 0) return [];
   const claimed: ClaimedDelivery[] = [];
   for (const key of keys) {
