@@ -1,3 +1,4 @@
+import { findAllowList, type AllowListEntryView } from '../store/repositories/record-views.js';
 import { offerRecord } from '../store/event-journal.js';
 import { newId } from './ids.js';
 import type { Store } from '../store/store.js';
@@ -5,7 +6,6 @@ import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/allow-list.js';
 import type { AllowListChanges, AllowListEntry } from '../store/repositories/allow-list.js';
 import type { Workgroup } from '../store/repositories/workgroups.js';
-import { lockRow } from '../store/repositories/row-locks.js';
 import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import type { AllowListEntryBody, AllowListEntryRecord, CurrentIpRecord } from '../schemas/allow-list.js';
@@ -21,7 +21,7 @@ import { checkIfMatch, type RequestContext, type WorkgroupService } from './work
 
 const duplicate = (cidr: string) => conflict('cidr', `${cidr} is already in this workgroup's allow list`);
 
-export function entryRecord(e: AllowListEntry): AllowListEntryRecord {
+export function entryRecord(e: AllowListEntryView): AllowListEntryRecord {
   return {
     id: e.id,
     cidr: e.cidr,
@@ -41,8 +41,9 @@ export class AllowListService {
   ) {}
 
   async list(p: Principal, workgroupId: string): Promise<AllowListEntryRecord[]> {
-    const wg = await this.workgroups.load(this.store.db, p, workgroupId);
-    return (await repo.listEntriesOfWorkgroups(this.store.db, [wg.id], this.clock.now())).map(entryRecord);
+    const entries = await findAllowList(this.store.db, p.orgId, workgroupId, this.clock.now());
+    if (!entries) throw notFound('workgroupID', `no workgroup "${workgroupId}"`);
+    return entries.map(entryRecord);
   }
 
   async create(p: Principal, workgroupId: string, body: AllowListEntryBody): Promise<AllowListEntryRecord> {
@@ -62,16 +63,11 @@ export class AllowListService {
     const limit = this.catalog.limits.allow_list_entries_per_workgroup;
     try {
       await this.store.transaction(async (trx) => {
-        await lockRow(trx, this.store.dialect, 'workgroups', wg.id);
         // An expired entry still waiting for the purge must not make its range a duplicate,
-        // nor count against the limit.
+        // nor count against the limit: the count is read after the purge, with the lock.
         await repo.deleteExpiredEntries(trx, now, wg.id);
-        checkCount(
-          'workgroupID',
-          await repo.countEntries(trx, wg.id, now, limit),
-          limit,
-          'allow-list entries per workgroup',
-        );
+        const entries = await repo.lockEntryCount(trx, wg.id);
+        checkCount('workgroupID', entries ?? 0, limit, 'allow-list entries per workgroup');
         await repo.insertEntry(trx, entry);
         offerRecord(trx, 'allow_list_entry', entry.id, entryRecord(entry));
       });

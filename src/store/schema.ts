@@ -79,6 +79,8 @@ export interface WorkgroupsTable {
   created_at: number;
   updated_at: number;
   version_number: number;
+  /** Entries of its allow list, kept by triggers (migration 0032). */
+  allow_list_entries: Generated<number>;
 }
 
 export interface IdempotencyKeysTable {

@@ -1,3 +1,4 @@
+import { lockedForUpdate } from '../capabilities.js';
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { AllowListEntriesTable, DB } from '../schema.js';
 import type { Executor } from '../store.js';
@@ -82,21 +83,15 @@ export async function deleteExpiredEntries(db: Executor, now: number, workgroupI
 }
 
 /**
- * How many entries of the workgroup are in force at `now`, counting no further than `upTo`
- * (a quota check needs to know only whether the limit is reached, whatever the list's length).
+ * The workgroup's entries, as its row counts them (migration 0032), read for update: on
+ * PostgreSQL the row stays locked to the end of the transaction, so a concurrent addition
+ * waits for this one's count-then-insert. Once the expired entries are purged, these are the
+ * entries in force. Undefined without the workgroup.
  */
-export async function countEntries(db: Executor, workgroupId: string, now: number, upTo: number): Promise<number> {
-  const row = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('allow_list_entries')
-        .select('id')
-        .where('workgroup_id', '=', workgroupId)
-        .where(inForce(now))
-        .limit(upTo)
-        .as('in_force'),
-    )
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export async function lockEntryCount(trx: Executor, workgroupId: string): Promise<number | undefined> {
+  const row = await lockedForUpdate(
+    trx,
+    trx.selectFrom('workgroups').select('allow_list_entries').where('id', '=', workgroupId),
+  ).executeTakeFirst();
+  return row && Number(row.allow_list_entries);
 }
