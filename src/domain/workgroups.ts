@@ -1,3 +1,4 @@
+import { workgroupVersion } from '../store/repositories/record-views.js';
 import { newId } from './ids.js';
 import type { Executor, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
@@ -115,6 +116,11 @@ export class WorkgroupService {
       },
       this.recordContext(ctx),
     );
+  }
+
+  /** The version_number the workgroup's record would carry, or undefined (the read then says why). */
+  async currentVersion(p: Principal, id: string): Promise<number | undefined> {
+    return workgroupVersion(this.store.db, p.orgId, id);
   }
 
   async get(p: Principal, id: string, ctx: RequestContext): Promise<WorkgroupRecord> {

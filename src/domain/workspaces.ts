@@ -1,3 +1,4 @@
+import { workspaceVersion } from '../store/repositories/record-views.js';
 import { newId } from './ids.js';
 import type { Executor, Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
@@ -83,7 +84,7 @@ export class WorkspaceService {
 
     const record = await this.store
       .transaction(async (trx) => {
-        await lockOrganisation(trx, this.store.dialect, p.orgId);
+        await lockOrganisation(trx, p.orgId);
         await this.requireAddonsStillEnabled(
           trx,
           p,
@@ -150,6 +151,11 @@ export class WorkspaceService {
       });
     this.notify();
     return record;
+  }
+
+  /** The version_number the workspace's record would carry, or undefined (the read then says why). */
+  async currentVersion(p: Principal, workgroupId: string, workspaceId: string): Promise<number | undefined> {
+    return workspaceVersion(this.store.db, p.orgId, workgroupId, workspaceId);
   }
 
   async get(p: Principal, workgroupId: string, workspaceId: string, ctx: RequestContext): Promise<WorkspaceRecord> {
@@ -229,8 +235,7 @@ export class WorkspaceService {
     const record = await this.inTransaction(async (trx) => {
       // Organisation before workspace, the order every quota-checking writer locks in (a
       // resume may re-run a failed resize, which is checked again).
-      if (infrastructure || enablesAddon || body.pause === false)
-        await lockOrganisation(trx, this.store.dialect, p.orgId);
+      if (infrastructure || enablesAddon || body.pause === false) await lockOrganisation(trx, p.orgId);
       if (enablesAddon) await this.requireAddonsStillEnabled(trx, p, body.addons!, 'addons');
       const current = await this.reload(trx, ws, ctx.ifMatch);
       // Built from the locked row: merges (agent_config) and derived fields must not undo a
@@ -495,7 +500,7 @@ export class WorkspaceService {
    * here.
    */
   private async reload(trx: Executor, ws: Workspace, ifMatch: number | undefined): Promise<Workspace> {
-    const current = await wsRepo.lockWorkspaceById(trx, this.store.dialect, ws.id);
+    const current = await wsRepo.lockWorkspaceById(trx, ws.id);
     if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
     checkIfMatch(ifMatch, current.version_number);
     return current;

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import { isConnectionLoss, isUncertainCommit } from '../store/store.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
@@ -8,17 +8,6 @@ import { validationDetails, type ValidationError } from './validation.js';
 
 export function ok<T>(request: FastifyRequest, result: T, message = 'OK'): SuccessEnvelope<T> {
   return { Error: false, ErrorDetails: [], Message: message, RequestID: request.id, Result: result };
-}
-
-/** `ok` for one versioned record: its version goes out as a strong ETag, for use in If-Match. */
-export function versioned<T extends { version_number?: number | undefined }>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  record: T,
-  message?: string,
-): SuccessEnvelope<T> {
-  if (record.version_number !== undefined) reply.header('etag', `"${record.version_number}"`);
-  return ok(request, record, message);
 }
 
 export interface RenderedError {

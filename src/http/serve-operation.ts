@@ -8,7 +8,7 @@ import {
   type OperationId,
   type OperationSpec,
 } from '../schemas/operations/index.js';
-import { answerNotModified } from './conditional-get.js';
+import { answerNotModified, noneMatch } from './conditional-get.js';
 import { ok } from './envelope.js';
 
 declare module 'fastify' {
@@ -35,6 +35,15 @@ export type OperationHandler<O> = (
   reply: FastifyReply,
 ) => Promise<Part<O, 'result', never>>;
 
+export interface OperationOptions<O> {
+  /**
+   * For a versioned GET: the record's version_number found without reading or building the
+   * record, scoped as the read is (undefined leaves the answer, a 404 say, to the read). A
+   * request with If-None-Match runs it first and is answered 304 when it matches.
+   */
+  probe?: (request: OperationRequest<O>) => Promise<number | undefined>;
+}
+
 /** Fastify's form of a path: `{name}` → `:name`. */
 export const routePath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -49,9 +58,12 @@ export function serveOperation<K extends OperationId>(
   scope: FastifyInstance,
   operationId: K,
   handler: OperationHandler<ApiOperations[K]>,
+  options: OperationOptions<ApiOperations[K]> = {},
 ): void {
   const op: OperationSpec = apiOperations[operationId];
   const etag = op.etag === true;
+  const { probe } = options;
+  if (probe && !(etag && op.method === 'GET')) throw new Error(`${operationId}: only a versioned GET has a probe`);
   scope.route({
     method: op.method,
     url: routePath(op.path),
@@ -68,7 +80,15 @@ export function serveOperation<K extends OperationId>(
     },
     ...(etag && op.method === 'GET' ? { onSend: answerNotModified } : {}),
     handler: (async (request: FastifyRequest, reply: FastifyReply) => {
-      const result = await handler(request as OperationRequest<ApiOperations[K]>, reply);
+      const typed = request as OperationRequest<ApiOperations[K]>;
+      const held = request.headers['if-none-match'];
+      if (probe && held !== undefined) {
+        // A match spares reading and building the record; a miss costs the probe and the read.
+        const version = await probe(typed);
+        const current = version === undefined ? undefined : `"${version}"`;
+        if (current !== undefined && noneMatch(held, current)) return reply.code(304).header('etag', current).send();
+      }
+      const result = await handler(typed, reply);
       if (etag) {
         const version = (result as { version_number?: number }).version_number;
         if (version !== undefined) reply.header('etag', `"${version}"`);

@@ -12,8 +12,11 @@ export function workgroupRoutes(api: FastifyInstance, services: Services): void 
   serve(api, 'listWorkgroups', async (request, reply) =>
     pageItems(reply, await workgroups.list(request.principal, request.query, requestContext(request))),
   );
-  serve(api, 'getWorkgroup', async (request) =>
-    workgroups.get(request.principal, request.params.workgroupID, requestContext(request)),
+  serve(
+    api,
+    'getWorkgroup',
+    async (request) => workgroups.get(request.principal, request.params.workgroupID, requestContext(request)),
+    { probe: async (request) => workgroups.currentVersion(request.principal, request.params.workgroupID) },
   );
   serve(api, 'updateWorkgroup', async (request) =>
     workgroups.update(request.principal, request.params.workgroupID, request.body, requestContext(request)),

@@ -12,10 +12,18 @@ export function workspaceRoutes(api: FastifyInstance, services: Services): void 
   serve(api, 'listWorkspaces', async (request) =>
     workspaces.list(request.principal, request.params.workgroupID, requestContext(request)),
   );
-  serve(api, 'getWorkspace', async (request) => {
-    const { workgroupID, workspaceID } = request.params;
-    return workspaces.get(request.principal, workgroupID, workspaceID, requestContext(request));
-  });
+  serve(
+    api,
+    'getWorkspace',
+    async (request) => {
+      const { workgroupID, workspaceID } = request.params;
+      return workspaces.get(request.principal, workgroupID, workspaceID, requestContext(request));
+    },
+    {
+      probe: async (request) =>
+        workspaces.currentVersion(request.principal, request.params.workgroupID, request.params.workspaceID),
+    },
+  );
   serve(api, 'updateWorkspace', async (request) => {
     const { workgroupID, workspaceID } = request.params;
     return workspaces.update(request.principal, workgroupID, workspaceID, request.body, requestContext(request));

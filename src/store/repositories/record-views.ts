@@ -59,6 +59,8 @@ interface JsonSql {
   row(table: Table, alias: string): string;
   /** The rows as a JSON array in creation order (an empty array when none). */
   array(table: Table, alias: string): string;
+  /** The rows of a subquery `alias` selecting exactly `columns`, as `array` does. */
+  columnsArray(columns: readonly string[], alias: string): string;
   /** key → value pairs of a subquery as one JSON object. */
   object(key: string, value: string): string;
   /** The placeholder of the n-th parameter (1-based). */
@@ -72,6 +74,8 @@ async function jsonSql(db: Executor, dialect: DialectName, tables: readonly Tabl
     return {
       row: (_table, alias) => `row_to_json(${alias})`,
       array: (_table, alias) => `coalesce(json_agg(${alias} order by ${alias}.created_at, ${alias}.id), '[]'::json)`,
+      columnsArray: (_columns, alias) =>
+        `coalesce(json_agg(${alias} order by ${alias}.created_at, ${alias}.id), '[]'::json)`,
       object: (key, value) => `json_object_agg(${key}, ${value})`,
       param: (n) => `$${n}`,
       inList: (column, n) => `${column} = any($${n}::varchar[])`,
@@ -79,14 +83,15 @@ async function jsonSql(db: Executor, dialect: DialectName, tables: readonly Tabl
   }
   const columns = new Map<Table, readonly string[]>();
   for (const table of tables) columns.set(table, await columnsOf(db, table));
-  const row = (table: Table, alias: string) =>
-    `json_object(${columns
-      .get(table)!
-      .map((c) => `'${c}', ${alias}."${c}"`)
-      .join(', ')})`;
+  const object = (names: readonly string[], alias: string) =>
+    `json_object(${names.map((c) => `'${c}', ${alias}."${c}"`).join(', ')})`;
+  const row = (table: Table, alias: string) => object(columns.get(table)!, alias);
+  const ordered = (value: string, alias: string) =>
+    `json_group_array(${value} order by ${alias}.created_at, ${alias}.id)`;
   return {
     row,
-    array: (table, alias) => `json_group_array(${row(table, alias)} order by ${alias}.created_at, ${alias}.id)`,
+    array: (table, alias) => ordered(row(table, alias), alias),
+    columnsArray: (names, alias) => ordered(object(names, alias), alias),
     object: (key, value) => `json_group_object(${key}, ${value})`,
     param: () => '?',
     inList: (column) => `${column} in (select value from json_each(?))`,
@@ -132,18 +137,32 @@ from workgroups g
 where g.org_id = ${j.param(1)} and ${j.inList('g.id', 2)}`;
 }
 
+/** What an allow-list entry's record shows, and its order. */
+const ENTRY_COLUMNS = ['id', 'cidr', 'note', 'expires_at', 'created_at'] as const;
+
+function allowListViewSql(j: JsonSql): string {
+  return `/* prepared:acacia_allow_list_view */ select (select ${j.columnsArray(ENTRY_COLUMNS, 'x')} from (
+    select ${ENTRY_COLUMNS.map((c) => `e.${c}`).join(', ')} from allow_list_entries e
+    where e.workgroup_id = g.id and (e.expires_at is null or e.expires_at > ${j.param(1)})) x) as entries
+from workgroups g
+where g.org_id = ${j.param(2)} and g.id = ${j.param(3)}`;
+}
+
+const VIEWS = {
+  workspace: { tables: WORKSPACE_TABLES, text: workspaceViewSql },
+  workgroups: { tables: WORKGROUP_TABLES, text: workgroupViewsSql },
+  allowList: { tables: [], text: allowListViewSql },
+} as const;
+
 /** The statement of each view, per dialect, built on first use. */
 const texts = new Map<string, Promise<string>>();
 
-function textOf(db: Executor, view: 'workspace' | 'workgroups'): Promise<string> {
+function textOf(db: Executor, view: keyof typeof VIEWS): Promise<string> {
   const dialect = dialectOf(db);
   const key = `${view}:${dialect}`;
   let text = texts.get(key);
   if (!text) {
-    text =
-      view === 'workspace'
-        ? jsonSql(db, dialect, WORKSPACE_TABLES).then(workspaceViewSql)
-        : jsonSql(db, dialect, WORKGROUP_TABLES).then(workgroupViewsSql);
+    text = jsonSql(db, dialect, VIEWS[view].tables).then(VIEWS[view].text);
     // A failed build (the store went away meanwhile) is tried again by the next read.
     text.catch(() => texts.delete(key));
     texts.set(key, text);
@@ -214,4 +233,54 @@ export async function findWorkgroupRows(db: Executor, orgId: string, ids: readon
     });
   }
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** An allow-list entry as its record shows it. */
+export type AllowListEntryView = Pick<AllowListEntry, (typeof ENTRY_COLUMNS)[number]>;
+
+/**
+ * The entries in force at `now` of a workgroup of the organisation, in creation order, with
+ * only the columns their records show; undefined without the workgroup. One statement.
+ */
+export async function findAllowList(
+  db: Executor,
+  orgId: string,
+  workgroupId: string,
+  now: number,
+): Promise<AllowListEntryView[] | undefined> {
+  const text = await textOf(db, 'allowList');
+  const { rows } = await db.executeQuery<{ entries: unknown }>(CompiledQuery.raw(text, [now, orgId, workgroupId]));
+  const row = rows[0];
+  return row && parsed<AllowListEntryView[]>(row.entries ?? '[]');
+}
+
+/**
+ * The version_number of a workgroup of the organisation, or of a workspace of it: what a
+ * conditional read compares with If-None-Match before reading the record. One indexed
+ * single-row statement each; undefined when there is no such record.
+ */
+export async function workgroupVersion(db: Executor, orgId: string, workgroupId: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('workgroups')
+    .select('version_number')
+    .where('org_id', '=', orgId)
+    .where('id', '=', workgroupId)
+    .executeTakeFirst();
+  return row && Number(row.version_number);
+}
+
+export async function workspaceVersion(
+  db: Executor,
+  orgId: string,
+  workgroupId: string,
+  workspaceId: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select('version_number')
+    .where('org_id', '=', orgId)
+    .where('workgroup_id', '=', workgroupId)
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
+  return row && Number(row.version_number);
 }

@@ -27,7 +27,7 @@ export type WorkgroupChanges = Partial<
 >;
 
 export function workgroupFromRow(row: Selectable<WorkgroupsTable>): Workgroup {
-  const { name_key: _nameKey, ...rest } = row;
+  const { name_key: _nameKey, allow_list_entries: _entries, ...rest } = row;
   return {
     ...rest,
     enable_allow_list: row.enable_allow_list === 1,

@@ -1,6 +1,7 @@
 import { sql, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { WorkspacesTable } from '../schema.js';
-import type { DialectName, Executor } from '../store.js';
+import { lockedForUpdate } from '../capabilities.js';
+import type { Executor } from '../store.js';
 import { nameKey } from '../../domain/names.js';
 import { noteChange } from '../event-journal.js';
 
@@ -130,13 +131,9 @@ export async function findWorkspaceById(db: Executor, id: string): Promise<Works
  * instead of making this change's compare-and-set fail; SQLite's transaction holds the
  * write lock already.
  */
-export async function lockWorkspaceById(
-  trx: Executor,
-  dialect: DialectName,
-  id: string,
-): Promise<Workspace | undefined> {
+export async function lockWorkspaceById(trx: Executor, id: string): Promise<Workspace | undefined> {
   const query = trx.selectFrom('workspaces').selectAll().where('id', '=', id);
-  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  const row = await lockedForUpdate(trx, query).executeTakeFirst();
   return row && workspaceFromRow(row);
 }
 
