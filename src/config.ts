@@ -53,6 +53,8 @@ export interface Config {
   faultInjection: boolean;
   /** Whether API answers carry a Server-Timing header with their store statements and time. */
   serverTiming: boolean;
+  /** PostgreSQL: keep API keys seen while their changes are heard (src/store/key-cache.ts). */
+  keyCache: boolean;
   /** Origins a browser may call the API from; `['*']` = any (without credentials); empty = none. */
   corsOrigins: readonly string[];
   /** How long events are kept before the engine prunes them (ms). */
@@ -269,6 +271,15 @@ export const settings = [
     parse: oneOf(['on', 'off'] as const),
   },
   {
+    env: 'ACACIA_KEY_CACHE',
+    flag: 'key-cache',
+    def: 'on',
+    help:
+      'PostgreSQL: on keeps API keys a process has seen while a LISTEN connection hears every ' +
+      'change to them; off looks every key up (behind a pooler that does not carry LISTEN)',
+    parse: oneOf(['on', 'off'] as const),
+  },
+  {
     env: 'ACACIA_SERVER_TIMING',
     flag: 'server-timing',
     def: 'off',
@@ -398,6 +409,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     maxConnectionsPerClient: read(env, byEnv('ACACIA_MAX_CONNECTIONS_PER_CLIENT'))!,
     faultInjection: read(env, byEnv('ACACIA_FAULT_INJECTION')) === 'on',
     serverTiming: read(env, byEnv('ACACIA_SERVER_TIMING')) === 'on',
+    keyCache: read(env, byEnv('ACACIA_KEY_CACHE')) === 'on',
     corsOrigins: read(env, byEnv('ACACIA_CORS_ORIGINS')) ?? [],
     eventRetentionMs: read(env, byEnv('ACACIA_EVENT_RETENTION_HOURS'))! * 3_600_000,
     eventsHeartbeatMs: Math.round(read(env, byEnv('ACACIA_EVENTS_HEARTBEAT_SECONDS'))! * 1000),

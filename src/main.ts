@@ -69,6 +69,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    keyCache: config.keyCache,
     onConnectionError: (err) => logger.warn({ err }, 'a database connection failed; it will be replaced'),
   });
   const manualClock = config.clock === 'manual' ? await loadManualClock(store) : undefined;
@@ -104,7 +105,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     webhooks: { allowPrivate: config.webhookAllowPrivate, key: webhookKey },
   });
   // Every transaction's noted changes become events in it (src/domain/events.ts).
-  store.recordEventsWith(eventWriter(store.dialect, clock, { catalog: config.catalog, baseDomain: config.baseDomain }));
+  store.recordEventsWith(eventWriter(clock, { catalog: config.catalog, baseDomain: config.baseDomain }));
   runtimeLost = () => engine.runtimeLost();
   const services = createServices(store, clock, config.catalog, {
     baseDomain: config.baseDomain,

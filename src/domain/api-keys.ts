@@ -142,7 +142,7 @@ export class ApiKeyService {
     };
     const limit = this.catalog.limits.api_keys_per_organisation;
     const insert = async (db: Executor) => {
-      await lockRow(db, this.store.dialect, 'organisations', input.orgId);
+      await lockRow(db, 'organisations', input.orgId);
       checkCount('key_name', await keysRepo.countActiveApiKeys(db, input.orgId), limit, 'API keys per organisation');
       await keysRepo.insertApiKey(db, key);
     };
@@ -193,15 +193,17 @@ export class ApiKeyService {
   async revokeForOrg(orgId: string, keyName: string): Promise<ApiKeyRecord> {
     const key = await keysRepo.findActiveApiKeyByName(this.store.db, orgId, keyName.normalize('NFC'));
     if (!key) throw notFound('key_name', `no active API key named "${keyName}"`);
-    await keysRepo.revokeApiKey(this.store.db, key.id, this.clock.now());
+    // Answered once no process keeps the key (those that do drop it on the change's announcement).
+    await keysRepo.changeKey(this.store, key.id, () => keysRepo.revokeApiKey(this.store.db, key.id, this.clock.now()));
     return toApiKeyRecord(key);
   }
 
   /**
    * Resolves an x-api-key header to its principal, or throws Unauthorized saying why. The key
-   * is looked up as committed now, on every request, so a revocation or an expiry made by
-   * any process applies to the very next request; where the store reads synchronously
-   * (SQLite) the answer comes without a promise.
+   * is as committed now, so a revocation or an expiry made by any process applies to the very
+   * next request: read on every request from SQLite (synchronously, without a promise), kept
+   * on PostgreSQL only while every change to keys is heard (src/store/key-cache.ts). Expiry
+   * is judged here, on every request.
    */
   authenticate(header: string | undefined): Principal | Promise<Principal> {
     if (!header) throw unauthenticated('the x-api-key header is required');

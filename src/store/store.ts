@@ -19,6 +19,8 @@ import { Transactions } from './transactions.js';
 import { countStatement } from './statement-tally.js';
 import { registerDialect, type DialectName } from './dialect-of.js';
 import type { EventWriter } from './event-journal.js';
+import { KeyCache } from './key-cache.js';
+import type { KeyForAuthentication } from './repositories/api-keys.js';
 
 export { CommitFailed } from './transactions.js';
 export { isConnectionLoss, isUncertainCommit } from './connection-loss.js';
@@ -60,6 +62,8 @@ export interface Store {
    * seen by the next read. For the lookups every request makes.
    */
   readonly committedReads?: CommittedReads;
+  /** PostgreSQL only: API keys looked up, kept while every change to them is heard (key-cache.ts). */
+  readonly keyCache?: KeyCache<KeyForAuthentication>;
   /** Throws when the store cannot answer a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -73,6 +77,8 @@ export interface CommittedReads {
 export interface StoreOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** PostgreSQL: keep API keys looked up while their changes are heard (key-cache.ts); off unless asked. */
+  keyCache?: boolean;
   /**
    * Errors of PostgreSQL connections, idle or in use (the server restarted, or terminated
    * them); the statement in flight fails by itself and the pool replaces the connection.
@@ -221,6 +227,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dialect: DialectName = options.databaseUrl ? 'postgres' : 'sqlite';
   const file = options.databaseUrl ? undefined : openSqliteFile(options.dataDir);
   const committedReads = file && committedReadsOf(file);
+  const keyCache =
+    options.databaseUrl && options.keyCache
+      ? new KeyCache<KeyForAuthentication>({
+          databaseUrl: options.databaseUrl,
+          ...(options.onConnectionError ? { onError: options.onConnectionError } : {}),
+        })
+      : undefined;
   const db = new Kysely<DB>({
     // Every statement is counted (/metrics), and added to the tally of the request it runs for.
     log: (event) => {
@@ -246,6 +259,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     },
     dialect,
     ...(committedReads ? { committedReads } : {}),
+    ...(keyCache ? { keyCache } : {}),
     transaction: (fn) => transactions.run(fn),
     withinTransaction: (fn) => transactions.within(fn),
     afterCommit: (callback) => transactions.afterCommit(callback),
@@ -256,6 +270,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     },
     close: async () => {
       committedReads?.close();
+      await keyCache?.close();
       await db.destroy();
     },
   };

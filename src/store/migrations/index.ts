@@ -16,6 +16,8 @@ import * as events from './0015-events.js';
 import * as webhooks from './0016-webhooks.js';
 import * as workspaceRuntimes from './0020-workspace-runtimes.js';
 import * as allowListExpiryIndex from './0030-allow-list-expiry-index.js';
+import * as keyChangeNotices from './0031-key-change-notices.js';
+import * as allowListEntryCounts from './0032-allow-list-entry-counts.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +38,6 @@ export const migrations: Record<string, Migration> = {
   '0016-webhooks': webhooks,
   '0020-workspace-runtimes': workspaceRuntimes,
   '0030-allow-list-expiry-index': allowListExpiryIndex,
+  '0031-key-change-notices': keyChangeNotices,
+  '0032-allow-list-entry-counts': allowListEntryCounts,
 };

@@ -75,7 +75,9 @@ const byHashText = new WeakMap<Store, string>();
 
 /**
  * The key with this hash as committed now: without a promise where the store reads
- * synchronously (SQLite: an indexed lookup of a few microseconds), else by query.
+ * synchronously (SQLite: an indexed lookup of a few microseconds) or keeps the key
+ * (PostgreSQL, while it hears every change), else by query. The answer is shared: not to be
+ * changed.
  */
 export function findKeyByHash(
   store: Store,
@@ -85,10 +87,27 @@ export function findKeyByHash(
   if (text === undefined) byHashText.set(store, (text = byHash(store.db, '').compile().sql));
   const reads = store.committedReads;
   if (reads) return parsed(reads.statement(text).get(keyHash) as KeyForAuthenticationRow | undefined);
-  // PostgreSQL: the fixed text, as a statement prepared once per connection (see store.ts).
+  // PostgreSQL: kept keys answer at once; others by the fixed text, as a statement prepared
+  // once per connection (see store.ts).
+  const cache = store.keyCache;
+  const kept = cache?.get(keyHash);
+  if (kept) return kept;
+  const mark = cache?.mark();
   return store.db
     .executeQuery<KeyForAuthenticationRow>(CompiledQuery.raw(`/* prepared:acacia_key_by_hash */ ${text}`, [keyHash]))
-    .then((result) => parsed(result.rows[0]));
+    .then((result) => {
+      const key = parsed(result.rows[0]);
+      if (key) cache?.put(keyHash, key, mark);
+      return key;
+    });
+}
+
+/**
+ * Makes a change to the key (or its organisation) and resolves once no process keeps the key
+ * any more (PostgreSQL, at most a second later; see KeyCache.changeHeardEverywhere).
+ */
+export function changeKey<T>(store: Store, id: string, change: () => Promise<T>): Promise<T> {
+  return store.keyCache ? store.keyCache.changeHeardEverywhere(id, change) : change();
 }
 
 export async function listActiveApiKeys(db: Executor, orgId: string): Promise<ApiKey[]> {

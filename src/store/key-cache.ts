@@ -1,0 +1,182 @@
+import pg from 'pg';
+
+/** The channel migration 0031's trigger announces key and organisation changes on. */
+export const KEYS_CHANNEL = 'acacia_keys';
+/** Where each listening connection says it has emptied its process's keys: `<row id> <backend pid>`. */
+export const HEARD_CHANNEL = 'acacia_keys_heard';
+/** The application_name of listening connections, by which a change's author finds who must hear it. */
+export const LISTENER_NAME = 'acacia-key-listener';
+
+export interface KeyCacheOptions {
+  databaseUrl: string;
+  /** Keys kept at most; the longest-kept one goes first. */
+  maxEntries?: number;
+  /** How long after a lost listening connection another is opened. */
+  reconnectMs?: number;
+  onError?: (err: Error) => void;
+}
+
+/**
+ * PostgreSQL: keys this process has looked up, by hash, so a request is authenticated
+ * without a round trip. Kept only while a connection of its own LISTENs on KEYS_CHANNEL:
+ * any change to a key or an organisation, by any process, empties it as the change
+ * commits. Without that connection nothing is kept (every lookup goes to the store), and
+ * whatever was kept is dropped when it goes, since a change may be missed meanwhile. A
+ * lookup that ran while a change was announced is not kept (it may have read the row
+ * before), which is what the generation taken before each lookup decides.
+ */
+export class KeyCache<V> {
+  private readonly entries = new Map<string, V>();
+  private readonly maxEntries: number;
+  private generation = 0;
+  private listening = false;
+  private client: pg.Client | undefined;
+  private starting = false;
+  private closed = false;
+  /** Changes whose authors wait for every process to hear them: row id → callbacks given a listener's pid. */
+  private readonly waiting = new Map<string, Set<(pid: number) => void>>();
+  /** Waits that end on close. */
+  private readonly closers = new Set<() => void>();
+
+  constructor(private readonly options: KeyCacheOptions) {
+    this.maxEntries = options.maxEntries ?? 10_000;
+  }
+
+  /** The kept value; starts listening on first use (a process that never authenticates never listens). */
+  get(hash: string): V | undefined {
+    if (!this.listening) {
+      this.start();
+      return undefined;
+    }
+    return this.entries.get(hash);
+  }
+
+  /** Taken before a lookup, handed to `put` with its answer. */
+  mark(): number | undefined {
+    return this.listening ? this.generation : undefined;
+  }
+
+  /** Keeps a looked-up value, unless a change was announced (or listening stopped) since `mark`. */
+  put(hash: string, value: V, mark: number | undefined): void {
+    if (mark === undefined || mark !== this.generation || !this.listening) return;
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(hash, value);
+  }
+
+  /**
+   * Makes a change to row `id` and resolves once every process listening then has emptied
+   * what it kept (each says so on HEARD_CHANNEL after doing it), or after timeoutMs. An answer
+   * that waits for it reaches its client when no process can still accept what was changed.
+   */
+  async changeHeardEverywhere<T>(id: string, change: () => Promise<T>, timeoutMs = 1000): Promise<T> {
+    const client = this.listening ? this.client : undefined;
+    if (!client) return change();
+    // Listened for from before the change, so that an early answer is not missed.
+    const heard = new Set<number>();
+    let check = () => {};
+    const onHeard = (pid: number) => {
+      heard.add(pid);
+      check();
+    };
+    let waiting = this.waiting.get(id);
+    if (!waiting) this.waiting.set(id, (waiting = new Set()));
+    waiting.add(onHeard);
+    let finish = () => {};
+    try {
+      const result = await change();
+      // Committed: from here nothing fails the change, and a second at most is waited.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        timer.unref();
+        finish = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        this.closers.add(finish);
+        client
+          .query<{ pid: number }>(
+            'select pid from pg_stat_activity where application_name = $1 and datname = current_database()',
+            [LISTENER_NAME],
+          )
+          .then(({ rows }) => {
+            check = () => {
+              if (rows.every((row) => heard.has(row.pid))) finish();
+            };
+            check();
+          }, finish);
+      });
+      return result;
+    } finally {
+      this.closers.delete(finish);
+      waiting.delete(onHeard);
+      if (waiting.size === 0 && this.waiting.get(id) === waiting) this.waiting.delete(id);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.forget();
+    for (const check of [...this.closers]) check();
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private forget(): void {
+    this.entries.clear();
+    this.generation++;
+  }
+
+  private start(): void {
+    if (this.starting || this.closed) return;
+    this.starting = true;
+    const client = new pg.Client({ connectionString: this.options.databaseUrl });
+    let gone = false;
+    // 'error', 'end' and a failed connect may each report the same loss: acted on once.
+    const lost = (err?: Error) => {
+      if (err) this.options.onError?.(err);
+      if (gone) return;
+      gone = true;
+      if (this.client === client) this.client = undefined;
+      this.listening = false;
+      this.forget();
+      if (this.closed) return;
+      setTimeout(() => {
+        this.starting = false;
+        this.start();
+      }, this.options.reconnectMs ?? 1000).unref();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', ({ channel, payload = '' }) => {
+      if (channel === KEYS_CHANNEL) {
+        this.forget();
+        // Said only now that nothing is kept: its author answers its client once all have said it.
+        client.query("select pg_notify($1, $2 || ' ' || pg_backend_pid())", [HEARD_CHANNEL, payload]).catch(lost);
+        return;
+      }
+      const [id = '', pid] = payload.split(' ');
+      for (const onHeard of [...(this.waiting.get(id) ?? [])]) onHeard(Number(pid));
+    });
+    client
+      .connect()
+      // Named once listening, so that a connection found by its name hears what is announced.
+      .then(() =>
+        client.query(`listen ${KEYS_CHANNEL}; listen ${HEARD_CHANNEL}; set application_name = '${LISTENER_NAME}'`),
+      )
+      .then(
+        () => {
+          if (this.closed) return void client.end().catch(() => undefined);
+          this.client = client;
+          // Only lookups from now on are kept: a change before this moment was not heard.
+          this.forget();
+          this.listening = true;
+          this.starting = false;
+        },
+        (err: Error) => {
+          client.end().catch(() => undefined);
+          lost(err);
+        },
+      );
+  }
+}
