@@ -5,6 +5,9 @@ import { load, type LoadResult } from './load.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
 import { startServer, type ServerProcess } from './server-process.js';
 import { freshStore, type StoreKind } from './store-location.js';
+import type { StoreLocation } from '../test/helpers/store-location.js';
+import { assertSameBytes, startMinimal } from './minimal.js';
+import type { ForkedServer } from './forked-server.js';
 import { waitAllActive } from './wait.js';
 
 /** One scenario on one store, beside the node:http baseline serving a body of the same size. */
@@ -17,6 +20,8 @@ export interface ApiRow {
   /** Peak RSS of the server process during the scenario, bytes. */
   peakRss: number;
   baseline: LoadResult;
+  /** The minimal store-backed server (bench/minimal-server.ts), for the reads it serves. */
+  minimal?: LoadResult;
 }
 
 export interface ApiBenchOptions {
@@ -30,6 +35,8 @@ export interface ApiBenchOptions {
 
 /** How a scenario is loaded, beyond the defaults (duration, connections). */
 interface Run {
+  /** Also load the minimal store-backed server, which answers this path with the same bytes. */
+  minimal?: ForkedServer;
   body?: string | (() => string);
   amount?: number;
   connections?: number;
@@ -54,7 +61,7 @@ export async function apiBench(kind: StoreKind, opts: ApiBenchOptions): Promise<
   try {
     const start = { apiKey: newKeyText('bench'), configFile: writeQuotaFreeConfig(store.dataDir) };
     server = await startServer(store, start);
-    return (await scenarios(kind, server, opts)).rows;
+    return (await scenarios(kind, server, { store, configFile: start.configFile }, opts)).rows;
   } finally {
     await server?.stop();
     await store.dispose();
@@ -72,7 +79,12 @@ interface Bench {
   newWorkgroup(name: string): Promise<string>;
 }
 
-async function scenarios(kind: StoreKind, server: ServerProcess, opts: ApiBenchOptions): Promise<Bench> {
+async function scenarios(
+  kind: StoreKind,
+  server: ServerProcess,
+  where: { store: StoreLocation; configFile: string },
+  opts: ApiBenchOptions,
+): Promise<Bench> {
   const client = new AcaciaClient({ baseUrl: server.url, apiKey: server.apiKey });
   const provider = await publicProvider(client);
   const b: Bench = {
@@ -94,7 +106,13 @@ async function scenarios(kind: StoreKind, server: ServerProcess, opts: ApiBenchO
     await fetchBytes(server.url, 'GET', '/healthz', {}),
     {},
   );
-  const held = await readScenarios(b);
+  const minimal = await startMinimal(where.store, where.configFile);
+  let held: number;
+  try {
+    held = await readScenarios(b, minimal);
+  } finally {
+    await minimal.stop();
+  }
   await allowListScenario(b);
   await organisationScenarios(b, held);
   return b;
@@ -124,18 +142,30 @@ async function measure(
   const connections = run.connections ?? opts.connections;
   const body = run.body !== undefined ? { body: run.body } : {};
   server.resetPeakRss();
-  const pairs: Array<{ acacia: LoadResult; baseline: LoadResult }> = [];
+  const pairs: Array<{ acacia: LoadResult; baseline: LoadResult; minimal?: LoadResult }> = [];
+  const timed = run.amount !== undefined ? { amount: run.amount } : { duration: opts.duration, warmup: WARMUP };
   for (let i = 0; i < (run.amount !== undefined ? 1 : PAIRS); i++) {
     const acacia = await load({
       url: `${server.url}${path}`,
       method,
       headers: b.headers,
       connections,
+      pid: server.pid,
+      metricsUrl: server.url,
       // A warm-up would add requests to a run that must stop at an exact count.
-      ...(run.amount !== undefined ? { amount: run.amount } : { duration: opts.duration, warmup: WARMUP }),
+      ...timed,
       ...(run.paths ? { paths: run.paths } : {}),
       ...body,
     });
+    const minimal = run.minimal
+      ? await load({
+          url: `${run.minimal.url}${path}`,
+          headers: b.headers,
+          connections,
+          pid: run.minimal.pid,
+          ...timed,
+        })
+      : undefined;
     const baseline = await load({
       url: `${opts.baseline.url}${basePath}`,
       method,
@@ -143,46 +173,53 @@ async function measure(
       duration: opts.duration,
       connections,
       warmup: WARMUP,
+      pid: opts.baseline.pid,
     });
-    pairs.push({ acacia, baseline });
+    pairs.push({ acacia, baseline, ...(minimal ? { minimal } : {}) });
   }
   const peakRss = server.peakRss();
-  const { acacia, baseline } = pairs.sort((x, y) => x.acacia.rps / x.baseline.rps - y.acacia.rps / y.baseline.rps)[
+  // The run's reference for the median: the minimal server where there is one.
+  const reference = (p: (typeof pairs)[number]) => p.acacia.rps / (p.minimal ?? p.baseline).rps;
+  const { acacia, baseline, minimal } = pairs.sort((x, y) => reference(x) - reference(y))[
     Math.floor(pairs.length / 2)
   ]!;
   const label = connections === opts.connections ? scenario : `${scenario} (${connections} connections)`;
-  b.rows.push({ scenario: label, store: b.kind, bytes: sample.length, acacia, peakRss, baseline });
+  b.rows.push({
+    scenario: label,
+    store: b.kind,
+    bytes: sample.length,
+    acacia,
+    peakRss,
+    baseline,
+    ...(minimal ? { minimal } : {}),
+  });
 }
 
 /**
  * (a) and (b): a workgroup embedding 20 workspaces, each with its own database. Returns how many workspaces it made.
  */
-async function readScenarios(b: Bench): Promise<number> {
+async function readScenarios(b: Bench, minimal: ForkedServer): Promise<number> {
   const wg = await b.newWorkgroup('embeds-20');
   const spaces: string[] = [];
   for (let i = 0; i < 20; i++)
     spaces.push(resultOf(await b.client.workspaces.create(wg, { name: `ws-${i}` })).workspace_id!);
   await waitAllActive(b.client, [wg]);
   const wgPath = `${API_PREFIX}/workgroups/${wg}`;
-  await measure(
-    b,
-    '(a) GET /workgroups/{wg}, 20 workspaces',
-    'GET',
-    wgPath,
-    await fetchBytes(b.server.url, 'GET', wgPath, b.headers),
-    {},
-  );
   const wsPath = `${wgPath}/workspaces/${spaces[7]}`;
-  await measure(
-    b,
-    '(b) GET one workspace',
-    'GET',
-    wsPath,
-    await fetchBytes(b.server.url, 'GET', wsPath, b.headers),
-    {},
-  );
+  for (const [scenario, path] of [
+    ['(a) GET /workgroups/{wg}, 20 workspaces', wgPath],
+    ['(b) GET one workspace', wsPath],
+  ] as const) {
+    const sample = await assertSameBytes(b.server.url, minimal.url, path, b.headers);
+    await measure(b, scenario, 'GET', path, sample, { minimal });
+  }
   return spaces.length;
 }
+
+/** Allow-list sizes at which (c) is measured: its cost must not grow with the list. */
+const LIST_SIZES = [100, 20_000];
+/** Entries each (c) run adds, to a count, so its CPU per request is comparable across sizes. */
+const LIST_RUN = 2_000;
 
 /** (c): every entry needs a range of its own; a duplicate would be a 409. */
 async function allowListScenario(b: Bench): Promise<void> {
@@ -199,7 +236,14 @@ async function allowListScenario(b: Bench): Promise<void> {
     b.headers,
     JSON.stringify({ cidr: '192.0.2.1/32', note: 'bench' }),
   );
-  await measure(b, '(c) POST allow-list entry', 'POST', path, sample, { body: entry });
+  for (const size of LIST_SIZES) {
+    // Untimed: the list grows to the size first.
+    const fill = size - (n + 1);
+    const url = `${b.server.url}${path}`;
+    if (fill > 0) await load({ url, method: 'POST', headers: b.headers, body: entry, amount: fill, connections: 4 });
+    const label = `(c) POST allow-list entry, ${size.toLocaleString('en')} entries`;
+    await measure(b, label, 'POST', path, sample, { body: entry, amount: LIST_RUN });
+  }
 }
 
 /**

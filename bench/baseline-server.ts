@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { listenForParent } from './forked-server.js';
 
 /**
  * The ceiling for Node on this machine: a bare node:http server answering each path with a
@@ -26,9 +27,4 @@ process.on('message', (message: { path: string; body: string }) => {
   process.send!({ registered: message.path });
 });
 
-process.on('disconnect', () => server.close(() => process.exit(0)));
-
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
-});
+listenForParent(server);

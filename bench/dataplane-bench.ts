@@ -5,13 +5,13 @@ import { AcaciaClient, resultOf } from '../src/client/index.js';
 import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret } from '../src/dataplane/index.js';
 import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
 import { openStore } from '../src/store/store.js';
-import { newKeyText, publicProvider } from '../test/helpers/server.js';
+import { newKeyText } from '../test/helpers/server.js';
 import { load, type LoadResult } from './load.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
 import { freePort, startServer } from './server-process.js';
 import { freshStore } from './store-location.js';
 import { markdownTable } from './table.js';
-import { waitAllActive } from './wait.js';
+import { activeWorkgroup } from './wait.js';
 
 const usage = `npm run bench:dataplane [-- options]
 
@@ -83,12 +83,7 @@ const server = await startServer(store, {
 const db = await openStore({ dataDir: store.dataDir });
 try {
   const client = new AcaciaClient({ baseUrl: server.url, apiKey });
-  const provider = await publicProvider(client);
-  const wg = resultOf(await client.workgroups.create({ cloud_provider_id: provider, name: 'bench' })).workgroup_id;
-  const ids: string[] = [];
-  for (let i = 0; i < workspaces; i++)
-    ids.push(resultOf(await client.workspaces.create(wg, { name: `bench-${i}` })).workspace_id!);
-  await waitAllActive(client, [wg]);
+  const { workgroupId: wg, workspaceIds: ids } = await activeWorkgroup(client, 'bench', workspaces);
   const id = ids[0]!;
   const user = { username: 'bench', password: 'Graph-Secret-42' };
   resultOf(await client.dbUsers.create(wg, id, user));

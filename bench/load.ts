@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuSeconds, statementsRun } from './process-stats.js';
 
 /** What one load run measured. */
 export interface LoadResult {
@@ -9,6 +10,10 @@ export interface LoadResult {
   p99: number;
   /** Responses other than 2xx, plus connection errors and timeouts: a run with any is suspect. */
   failures: number;
+  /** Server CPU (user + system) per request, microseconds, when its pid was given. */
+  cpuPerRequestUs?: number;
+  /** Store statements per request, when the server's /metrics counts them. */
+  statementsPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -26,6 +31,10 @@ export interface LoadOptions {
   connections: number;
   /** Seconds of the same load run first and not counted, so the JIT and caches are warm. */
   warmup?: number;
+  /** The server's process, whose CPU time the timed run is charged. */
+  pid?: number;
+  /** The server's base URL, whose /metrics count statements. */
+  metricsUrl?: string;
 }
 
 /** One autocannon run against `url` on loopback (after the warm-up, when asked for). */
@@ -34,7 +43,21 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   return run(opts);
 }
 
+/** The timed run, with the server's CPU and statements per request where it can tell. */
 async function run(opts: LoadOptions): Promise<LoadResult> {
+  const cpuBefore = opts.pid !== undefined ? cpuSeconds(opts.pid) : undefined;
+  const statementsBefore = opts.metricsUrl !== undefined ? await statementsRun(opts.metricsUrl) : undefined;
+  const result = await autocannonRun(opts);
+  const perRequest = (total: number) => total / Math.max(result.requests + result.failures, 1);
+  if (cpuBefore !== undefined) result.cpuPerRequestUs = perRequest(cpuSeconds(opts.pid!) - cpuBefore) * 1e6;
+  if (statementsBefore !== undefined) {
+    const after = await statementsRun(opts.metricsUrl!);
+    if (after !== undefined) result.statementsPerRequest = perRequest(after - statementsBefore);
+  }
+  return result;
+}
+
+async function autocannonRun(opts: LoadOptions): Promise<LoadResult> {
   const makeBody = opts.body;
   const paths = opts.paths;
   const perRequest = typeof makeBody === 'function' || paths !== undefined;

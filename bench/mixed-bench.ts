@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { API_PREFIX, AcaciaClient, resultOf } from '../src/client/index.js';
-import { newKeyText, publicProvider } from '../test/helpers/server.js';
+import { newKeyText } from '../test/helpers/server.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
 import { startServer, type ServerProcess } from './server-process.js';
+import { cpuSeconds, statementsRun } from './process-stats.js';
 import { quantile } from './stats.js';
 import { freshStore, type StoreKind } from './store-location.js';
-import { waitAllActive } from './wait.js';
+import { activeWorkgroup } from './wait.js';
 
 /** One run of the mixed workload on one server. */
 export interface MixedRow {
@@ -33,22 +33,6 @@ export interface MixedOptions {
    */
   compareRoot?: string;
   progress: (text: string) => void;
-}
-
-/** The server's acacia_store_statements_total, where it has the metric. */
-async function statementsRun(url: string): Promise<number | undefined> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const match = /^acacia_store_statements_total (\d+)/m.exec(text);
-  return match ? Number(match[1]) : undefined;
-}
-
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
-const TICKS = 100;
-
-function cpuSeconds(pid: number): number {
-  // Fields after the command (which may hold spaces) start after its closing parenthesis.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
 /**
@@ -99,12 +83,7 @@ export async function mixedBench(kind: StoreKind, opts: MixedOptions): Promise<M
 
 async function runMix(server: ServerProcess, opts: MixedOptions): Promise<Omit<MixedRow, 'store' | 'server'>> {
   const client = new AcaciaClient({ baseUrl: server.url, apiKey: server.apiKey });
-  const provider = await publicProvider(client);
-  const wg = resultOf(await client.workgroups.create({ name: 'mixed', cloud_provider_id: provider })).workgroup_id!;
-  const spaces: string[] = [];
-  for (let i = 0; i < 20; i++)
-    spaces.push(resultOf(await client.workspaces.create(wg, { name: `mixed-${i}` })).workspace_id!);
-  await waitAllActive(client, [wg]);
+  const { workgroupId: wg, workspaceIds: spaces } = await activeWorkgroup(client, 'mixed', 20);
   for (let i = 0; i < 100; i++) resultOf(await client.allowList.create(wg, { cidr: `192.0.${i}.0/24` }));
 
   const wgPath = `${API_PREFIX}/workgroups/${wg}`;

@@ -6,13 +6,14 @@ import { scaleBench, type ScaleRow } from './scale-bench.js';
 import { postgresVersion, type StoreKind } from './store-location.js';
 import { lifecycleSteps, type StepRow } from './lifecycle-steps.js';
 import { mixedBench, type MixedRow } from './mixed-bench.js';
-import { apiTable, mixedTable, scaleTable, stepsTable } from './table.js';
+import { idleBench, type IdleRow } from './idle-bench.js';
+import { apiTable, idleTable, mixedTable, scaleTable, stepsTable } from './table.js';
 
 const usage = `npm run bench [-- options]
 
   --stores sqlite,postgres   stores to measure (default both; PostgreSQL from ACACIA_BENCH_DATABASE_URL,
                              default postgres://postgres@127.0.0.1:5432/postgres, a fresh database per run)
-  --only api|mixed|scale|lifecycle   run one of the benchmarks
+  --only api|mixed|idle|scale|lifecycle   run one of the benchmarks
   --compare <dir>            another checkout (dependencies installed) whose server also runs the
                              mixed workload, in the same run, for a before/after comparison
   --duration <s>             seconds per load run (default 5; the scale benchmark's reads take the
@@ -42,7 +43,7 @@ if (values.help) {
 const stores = values.stores.split(',').map((s) => s.trim()) as StoreKind[];
 if (stores.some((s) => s !== 'sqlite' && s !== 'postgres'))
   throw new Error(`--stores takes sqlite and/or postgres, not ${values.stores}`);
-const parts = ['api', 'mixed', 'scale', 'lifecycle'];
+const parts = ['api', 'mixed', 'idle', 'scale', 'lifecycle'];
 if (values.only !== undefined && !parts.includes(values.only))
   throw new Error(`--only takes ${parts.join(', ')}, not ${values.only}`);
 const runs = (part: string) => values.only === undefined || values.only === part;
@@ -61,7 +62,8 @@ out(
 );
 out(
   `load: autocannon, ${connections} connections, ${duration} s per run, loopback; server logs at ` +
-    `warn, rate limit off, ACACIA_SIM_SPEED=0; API rows: the median of three Acacia/baseline pairs`,
+    `warn, rate limit off, ACACIA_SIM_SPEED=0; API rows: the median of three runs of Acacia and its ` +
+    `references in turn (the minimal server's ratio decides, where it serves the scenario)`,
 );
 
 if (runs('api')) {
@@ -101,6 +103,13 @@ if (runs('mixed')) {
       '10% writes: metadata PUT, allow-list POST)\n',
   );
   out(mixedTable(rows));
+}
+
+if (runs('idle')) {
+  const rows: IdleRow[] = [];
+  for (const kind of stores) rows.push(await idleBench(kind, { seconds: 30, progress }));
+  out('\nIdle (a server holding Active workspaces, nothing due, nobody asking)\n');
+  out(idleTable(rows));
 }
 
 if (runs('scale')) {

@@ -1,5 +1,7 @@
 import type { MixedRow } from './mixed-bench.js';
 import type { ApiRow } from './api-bench.js';
+import type { IdleRow } from './idle-bench.js';
+import type { LoadResult } from './load.js';
 import type { StepRow } from './lifecycle-steps.js';
 import type { ScaleRow } from './scale-bench.js';
 
@@ -21,6 +23,8 @@ const mib = (bytes: number) => `${Math.round(bytes / MiB)} MiB`;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 const flag = (failures: number) => (failures > 0 ? ` (${failures} failed)` : '');
 
+const cpu = (r: LoadResult) => (r.cpuPerRequestUs !== undefined ? int(r.cpuPerRequestUs) : '–');
+
 export function apiTable(rows: ApiRow[]): string {
   return markdownTable(
     [
@@ -28,23 +32,27 @@ export function apiTable(rows: ApiRow[]): string {
       'store',
       'response',
       'req/s',
-      'p50 ms',
-      'p99 ms',
+      'p50 / p99 ms',
+      'CPU µs/req',
+      'statements/req',
       'peak RSS',
+      'minimal req/s (CPU µs/req)',
+      '÷ minimal',
       'node:http req/s',
-      'node:http p50 / p99 ms',
-      'req/s ÷ node:http',
+      '÷ node:http',
     ],
     rows.map((r) => [
       r.scenario,
       r.store,
       size(r.bytes),
       int(r.acacia.rps) + flag(r.acacia.failures),
-      lat(r.acacia.p50),
-      lat(r.acacia.p99),
+      `${lat(r.acacia.p50)} / ${lat(r.acacia.p99)}`,
+      cpu(r.acacia),
+      r.acacia.statementsPerRequest !== undefined ? r.acacia.statementsPerRequest.toFixed(1) : '–',
       mib(r.peakRss),
+      r.minimal ? `${int(r.minimal.rps)}${flag(r.minimal.failures)} (${cpu(r.minimal)})` : '–',
+      r.minimal ? ratio(r.acacia.rps, r.minimal.rps) : '–',
       int(r.baseline.rps) + flag(r.baseline.failures),
-      `${lat(r.baseline.p50)} / ${lat(r.baseline.p99)}`,
       ratio(r.acacia.rps, r.baseline.rps),
     ]),
   );
@@ -126,6 +134,19 @@ export function mixedTable(rows: MixedRow[]): string {
       Math.round(r.cpuPerRequestUs).toLocaleString('en'),
       r.statementsPerRequest === undefined ? '—' : r.statementsPerRequest.toFixed(2),
       String(r.failures),
+    ]),
+  );
+}
+
+export function idleTable(rows: IdleRow[]): string {
+  return markdownTable(
+    ['store', 'Active workspaces', 'seconds', 'server CPU ms per minute', 'statements per minute'],
+    rows.map((r) => [
+      r.store,
+      String(r.workspaces),
+      String(r.seconds),
+      int(r.cpuMsPerMinute),
+      int(r.statementsPerMinute),
     ]),
   );
 }
