@@ -23,7 +23,9 @@ export interface KeyCacheOptions {
  * commits. Without that connection nothing is kept (every lookup goes to the store), and
  * whatever was kept is dropped when it goes, since a change may be missed meanwhile. A
  * lookup that ran while a change was announced is not kept (it may have read the row
- * before), which is what the generation taken before each lookup decides.
+ * before), which is what the generation taken before each lookup decides. Having emptied
+ * it, the connection says so (HEARD_CHANNEL), so that the author of a change can answer its
+ * client only once no process would still accept what it changed.
  */
 export class KeyCache<V> {
   private readonly entries = new Map<string, V>();
@@ -137,6 +139,7 @@ export class KeyCache<V> {
       if (err) this.options.onError?.(err);
       if (gone) return;
       gone = true;
+      client.end().catch(() => undefined);
       if (this.client === client) this.client = undefined;
       this.listening = false;
       this.forget();
@@ -152,7 +155,9 @@ export class KeyCache<V> {
       if (channel === KEYS_CHANNEL) {
         this.forget();
         // Said only now that nothing is kept: its author answers its client once all have said it.
-        client.query("select pg_notify($1, $2 || ' ' || pg_backend_pid())", [HEARD_CHANNEL, payload]).catch(lost);
+        client
+          .query("select pg_notify($1, $2 || ' ' || pg_backend_pid())", [HEARD_CHANNEL, payload])
+          .catch((err: Error) => lost(err));
         return;
       }
       const [id = '', pid] = payload.split(' ');
@@ -164,19 +169,13 @@ export class KeyCache<V> {
       .then(() =>
         client.query(`listen ${KEYS_CHANNEL}; listen ${HEARD_CHANNEL}; set application_name = '${LISTENER_NAME}'`),
       )
-      .then(
-        () => {
-          if (this.closed) return void client.end().catch(() => undefined);
-          this.client = client;
-          // Only lookups from now on are kept: a change before this moment was not heard.
-          this.forget();
-          this.listening = true;
-          this.starting = false;
-        },
-        (err: Error) => {
-          client.end().catch(() => undefined);
-          lost(err);
-        },
-      );
+      .then(() => {
+        if (this.closed) return void client.end().catch(() => undefined);
+        this.client = client;
+        // Only lookups from now on are kept: a change before this moment was not heard.
+        this.forget();
+        this.listening = true;
+        this.starting = false;
+      }, lost);
   }
 }
