@@ -63,7 +63,8 @@ out(
 out(
   `load: autocannon, ${connections} connections, ${duration} s per run, loopback; server logs at ` +
     `warn, rate limit off, ACACIA_SIM_SPEED=0; API rows: the median of three runs of Acacia and its ` +
-    `references in turn (the minimal server's ratio decides, where it serves the scenario)`,
+    `references in turn (the minimal server's ratio decides, where it serves the scenario); mixed rows: ` +
+    `the median of three rounds, the servers in turn, each on a fresh store`,
 );
 
 if (runs('api')) {
