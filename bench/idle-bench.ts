@@ -1,6 +1,6 @@
 import { AcaciaClient } from '../src/client/index.js';
 import { newKeyText } from '../test/helpers/server.js';
-import { cpuSeconds, statementsRun } from './process-stats.js';
+import { spentDuring, statementsRun } from './process-stats.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
 import { startServer, type ServerProcess } from './server-process.js';
 import { freshStore, type StoreKind } from './store-location.js';
@@ -40,11 +40,12 @@ export async function idleBench(
     // A scrape of /metrics runs statements of its own: the same two scrapes bracket an
     // empty interval first, and that cost is taken off.
     const scrapeCost = -((await statementsRun(server.url))! - (await statementsRun(server.url))!);
-    const statementsBefore = (await statementsRun(server.url))!;
-    const cpuBefore = cpuSeconds(server.pid);
-    await new Promise((r) => setTimeout(r, opts.seconds * 1000));
-    const cpu = cpuSeconds(server.pid) - cpuBefore;
-    const statements = (await statementsRun(server.url))! - statementsBefore - scrapeCost;
+    const spent = await spentDuring(
+      { pid: server.pid, metricsUrl: server.url },
+      () => new Promise((r) => setTimeout(r, opts.seconds * 1000)),
+    );
+    const cpu = spent.cpu!;
+    const statements = spent.statements! - scrapeCost;
     const perMinute = 60 / opts.seconds;
     return {
       store: kind,

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuSeconds, statementsRun } from './process-stats.js';
+import { spentDuring } from './process-stats.js';
 
 /** What one load run measured. */
 export interface LoadResult {
@@ -45,15 +45,12 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
 
 /** The timed run, with the server's CPU and statements per request where it can tell. */
 async function run(opts: LoadOptions): Promise<LoadResult> {
-  const cpuBefore = opts.pid !== undefined ? cpuSeconds(opts.pid) : undefined;
-  const statementsBefore = opts.metricsUrl !== undefined ? await statementsRun(opts.metricsUrl) : undefined;
-  const result = await autocannonRun(opts);
+  const { result, cpu, statements } = await spentDuring({ pid: opts.pid, metricsUrl: opts.metricsUrl }, () =>
+    autocannonRun(opts),
+  );
   const perRequest = (total: number) => total / Math.max(result.requests + result.failures, 1);
-  if (cpuBefore !== undefined) result.cpuPerRequestUs = perRequest(cpuSeconds(opts.pid!) - cpuBefore) * 1e6;
-  if (statementsBefore !== undefined) {
-    const after = await statementsRun(opts.metricsUrl!);
-    if (after !== undefined) result.statementsPerRequest = perRequest(after - statementsBefore);
-  }
+  if (cpu !== undefined) result.cpuPerRequestUs = perRequest(cpu) * 1e6;
+  if (statements !== undefined) result.statementsPerRequest = perRequest(statements);
   return result;
 }
 

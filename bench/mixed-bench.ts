@@ -4,7 +4,7 @@ import { API_PREFIX, AcaciaClient, resultOf } from '../src/client/index.js';
 import { newKeyText } from '../test/helpers/server.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
 import { startServer, type ServerProcess } from './server-process.js';
-import { cpuSeconds, statementsRun } from './process-stats.js';
+import { spentDuring } from './process-stats.js';
 import { quantile } from './stats.js';
 import { freshStore, type StoreKind } from './store-location.js';
 import { activeWorkgroup } from './wait.js';
@@ -136,23 +136,23 @@ async function runMix(server: ServerProcess, opts: MixedOptions): Promise<Omit<M
   };
   try {
     await run(1, false);
-    const statementsBefore = await statementsRun(server.url);
-    const cpuBefore = cpuSeconds(server.pid);
-    const started = performance.now();
-    await run(opts.duration, true);
-    const seconds = (performance.now() - started) / 1000;
-    const cpu = cpuSeconds(server.pid) - cpuBefore;
-    const statementsAfter = await statementsRun(server.url);
+    const {
+      result: seconds,
+      cpu,
+      statements,
+    } = await spentDuring({ pid: server.pid, metricsUrl: server.url }, async () => {
+      const started = performance.now();
+      await run(opts.duration, true);
+      return (performance.now() - started) / 1000;
+    });
     const requests = readMs.length + writeMs.length;
+    const perRequest = (total: number) => total / Math.max(requests, 1);
     return {
       rps: requests / seconds,
       reads: { p50: quantile(readMs, 0.5), p99: quantile(readMs, 0.99) },
       writes: { p50: quantile(writeMs, 0.5), p99: quantile(writeMs, 0.99) },
-      cpuPerRequestUs: (cpu / Math.max(requests, 1)) * 1e6,
-      statementsPerRequest:
-        statementsBefore !== undefined && statementsAfter !== undefined
-          ? (statementsAfter - statementsBefore) / Math.max(requests, 1)
-          : undefined,
+      cpuPerRequestUs: perRequest(cpu!) * 1e6,
+      statementsPerRequest: statements === undefined ? undefined : perRequest(statements),
       failures,
     };
   } finally {
