@@ -32,7 +32,7 @@ describe(`repeated reads (${storeName})`, () => {
     assert.equal(second.headers['content-type'], 'application/json; charset=utf-8');
   });
 
-  it("key on a route's own query parameters: ?limit= keeps its own answer, a poller's ?_t= shares one", async () => {
+  it("answer each query as asked: ?limit= pages, a poller's ?_t= changes nothing and sees a change", async () => {
     const wg = await newWorkgroup(admin, 'rc-query');
     await newWorkgroup(admin, 'rc-query-2');
     const one = await admin.workgroups.list({ limit: 1 });

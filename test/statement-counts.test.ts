@@ -50,7 +50,7 @@ describe(`statements per request (${storeName})`, () => {
     assert.equal(statementsOf(await server.client.workgroups.list()), keyLookupStatements + 2);
   });
 
-  it("changes a workspace's metadata in one transaction of six statements besides BEGIN and COMMIT", async () => {
+  it("changes a workspace's metadata in one transaction: five statements, BEGIN and COMMIT", async () => {
     const res = await server.client.workspaces.update(wg, ws, { auto_stop_minutes: 45 });
     assert.equal(assertOk(res).auto_stop_minutes, 45);
     assert.equal(statementsOf(res), keyLookupStatements + 7);
