@@ -75,6 +75,24 @@ describe(`gateway: failed logins are throttled per client and database user (${s
     assert.equal((await from(guesser, alice)).status, 200);
   });
 
+  it('checks wrong passwords sent at once no more than sent in turn: five free, the sixth, then 429', async () => {
+    const guesser = '198.51.100.4';
+    const answers = await Promise.all(Array.from({ length: 60 }, () => from(guesser, wrong)));
+    const refused = answers.filter((res) => res.status === 401);
+    const heldBack = answers.filter((res) => res.status === 429);
+    assert.equal(refused.length, 6, answers.map((res) => res.status).join(' '));
+    assert.equal(heldBack.length, 54);
+    for (const res of refused) assertRefused(res, 401, 'unauthenticated');
+    for (const res of heldBack) assertRefused(res, 429, 'rate-limited');
+
+    // A client sending its right password many times at once is not held back.
+    const rightAtOnce = await Promise.all(Array.from({ length: 20 }, () => from('198.51.100.5', bob)));
+    assert.deepEqual(
+      rightAtOnce.map((res) => res.status),
+      Array.from({ length: 20 }, () => 200),
+    );
+  });
+
   it('counts an unknown user like a known one, so the answer does not reveal which names exist', async () => {
     const guesser = '198.51.100.3';
     const ghost = { username: 'ghost', password: 'Wrong-Secret-42' };

@@ -11,7 +11,7 @@ import type { DbSecretService } from './db-secrets.js';
 import type { DbTokenService, TokenProblem } from './db-tokens.js';
 import { clientOf, displayAddress } from './cidr.js';
 import { AppError, type ErrorCode } from './errors.js';
-import { LoginThrottle } from './login-throttle.js';
+import { LoginThrottle, type Attempt } from './login-throttle.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import { Semaphore, SemaphoreFull } from './semaphore.js';
 import type { WorkspaceService } from './workspaces.js';
@@ -135,24 +135,34 @@ export class GatewayService {
 
   /** Runs a credential check under the login throttle: held back while the key waits, counted when refused. */
   private async throttled(key: string, what: string, check: () => Promise<DbIdentity>): Promise<DbIdentity> {
-    this.holdBack(key, `too many failed attempts with ${what} from this address`);
+    const attempt = await this.admit(key, `too many failed attempts with ${what} from this address`);
     try {
       const identity = await check();
-      this.throttle.succeeded(key);
+      attempt.succeeded();
       return identity;
     } catch (err) {
-      if (err instanceof GatewayRefusal && err.code === 'unauthenticated') this.throttle.failed(key);
+      if (err instanceof GatewayRefusal && err.code === 'unauthenticated') attempt.failed();
+      else attempt.abandoned();
       throw err;
     }
+  }
+
+  /** The attempt, once the throttle lets it be checked; 429 with Retry-After while the key must wait. */
+  private async admit(key: string, what: string): Promise<Attempt> {
+    const attempt = await this.throttle.admit(key);
+    if ('waitMs' in attempt) throw this.heldBack(attempt.waitMs, what);
+    return attempt;
   }
 
   /** 429 with Retry-After while the key must wait. */
   private holdBack(key: string, what: string): void {
     const waitMs = this.throttle.waitMs(key);
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw new GatewayRefusal('rate-limited', `${what}; retry in ${seconds} s`, {}, seconds);
-    }
+    if (waitMs > 0) throw this.heldBack(waitMs, what);
+  }
+
+  private heldBack(waitMs: number, what: string): GatewayRefusal {
+    const seconds = Math.ceil(waitMs / 1000);
+    return new GatewayRefusal('rate-limited', `${what}; retry in ${seconds} s`, {}, seconds);
   }
 
   private async byPassword(
@@ -161,7 +171,8 @@ export class GatewayService {
     credentials: { username: string; password: string },
   ): Promise<DbIdentity> {
     // Failures are counted per client and database user (names ignore case, as lookups do).
-    this.holdBack(throttleKey, `too many failed logins as "${credentials.username}" from this address`);
+    const refusal = `too many failed logins as "${credentials.username}" from this address`;
+    this.holdBack(throttleKey, refusal);
     const user = await findDbUser(this.store.db, ws.id, credentials.username);
     const identity = (u: DbUser): DbIdentity => ({
       orgId: ws.org_id,
@@ -180,13 +191,27 @@ export class GatewayService {
       this.throttle.succeeded(throttleKey);
       return identity(user);
     }
-    // An unknown user costs the same hash as a known one, so timing does not reveal names.
-    const valid = await this.verify(credentials.password, user?.password_hash ?? decoyHash);
+    // A password not seen to match is a guess until checked: it goes through the throttle,
+    // which holds it back while earlier guesses of this key are still being checked.
+    const attempt = await this.admit(throttleKey, refusal);
+    // One of those may have been this very password: then it need not be hashed again.
+    if (proof && this.verified.has(proof)) {
+      attempt.succeeded();
+      return identity(user);
+    }
+    let valid: boolean;
+    try {
+      // An unknown user costs the same hash as a known one, so timing does not reveal names.
+      valid = await this.verify(credentials.password, user?.password_hash ?? decoyHash);
+    } catch (err) {
+      attempt.abandoned();
+      throw err;
+    }
     if (!user || !valid) {
-      this.throttle.failed(throttleKey);
+      attempt.failed();
       throw new GatewayRefusal('unauthenticated', 'unknown database user or wrong password');
     }
-    this.throttle.succeeded(throttleKey);
+    attempt.succeeded();
     if (this.verified.size >= VERIFIED_MEMORY) this.verified.clear();
     this.verified.add(proof!);
     return identity(user);

@@ -44,3 +44,68 @@ describe('LoginThrottle', () => {
     assert.equal(t.waitMs('x'), 0, 'the stalest key was forgotten');
   });
 });
+
+describe('LoginThrottle: attempts at once', () => {
+  const settleAll = async (
+    t: LoginThrottle,
+    n: number,
+    outcome: 'failed' | 'succeeded',
+  ): Promise<{ checked: number; heldBack: number }> => {
+    let checked = 0;
+    let heldBack = 0;
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        const attempt = await t.admit('k');
+        if ('waitMs' in attempt) {
+          heldBack++;
+          return;
+        }
+        checked++;
+        // The check takes a while: every other attempt has asked to be admitted meanwhile.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        attempt[outcome]();
+      }),
+    );
+    return { checked, heldBack };
+  };
+
+  it('checks sixty wrong passwords sent at once as it would sixty sent in turn: six, then holds back', async () => {
+    const clock = new ManualClock(0);
+    const t = new LoginThrottle(clock);
+    assert.deepEqual(await settleAll(t, 60, 'failed'), { checked: 6, heldBack: 54 });
+    assert.equal(t.waitMs('k'), 1000);
+  });
+
+  it('lets right passwords sent at once all through, five being checked at a time', async () => {
+    const clock = new ManualClock(0);
+    const t = new LoginThrottle(clock);
+    assert.deepEqual(await settleAll(t, 30, 'succeeded'), { checked: 30, heldBack: 0 });
+    assert.equal(t.waitMs('k'), 0);
+  });
+
+  it('after the free failures, admits one attempt at a time', async () => {
+    const clock = new ManualClock(0);
+    const t = new LoginThrottle(clock);
+    for (let i = 0; i < 7; i++) {
+      clock.advance(t.waitMs('k'));
+      t.failed('k');
+    }
+    clock.advance(t.waitMs('k'));
+    const first = await t.admit('k');
+    assert.ok(!('waitMs' in first));
+    let second: Awaited<ReturnType<LoginThrottle['admit']>> | undefined;
+    const pending = t.admit('k').then((a) => (second = a));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(second, undefined, 'the second waits for the first');
+    first.failed();
+    await pending;
+    assert.deepEqual(second, { waitMs: 4000 }, 'and is then judged on its outcome');
+  });
+
+  it('holds back attempts past maxWaiting at once, and forgets a key once nothing is in flight', async () => {
+    const clock = new ManualClock(0);
+    const t = new LoginThrottle(clock, { ...defaultThrottlePolicy, maxWaiting: 2 });
+    assert.deepEqual(await settleAll(t, 8, 'succeeded'), { checked: 7, heldBack: 1 });
+    assert.equal(t.size, 0);
+  });
+});
