@@ -113,7 +113,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // JSON only, parsed strictly (see parseJsonBody); an empty body is no body.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // No route, no use for the body: a request without a key must not make the server parse one.
+    if (request.is404) return done(null, undefined);
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (err) {

@@ -13,6 +13,8 @@ export const MAX_BODY_DEPTH = 64;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 // With the u flag a surrogate pair is one code point, so this matches only unpaired halves.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+/** A `\u0000` or a `\ud800`–`\udfff` escape (or a false alarm, such as an escaped backslash before u0000). */
+const ESCAPED_SUSPECT = /\\u(?:0000|d[89a-f])/i;
 
 /** Nesting depth of JSON text, counted outside strings without parsing; stops once past `limit`. */
 function depthExceeds(text: string, limit: number): boolean {
@@ -32,39 +34,38 @@ function depthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-const fieldOf = (path: Array<string | number>) => jsonPath(path) || 'body';
-
 /**
  * Strings must be Unicode text that both stores keep as sent: no lone surrogates (from
  * `\ud800` escapes) and no NUL (PostgreSQL text cannot hold it). Returns the first offender.
+ * One walk, depth first, keeping only the path to where it is: the path is written out only
+ * for an offender, so the cost is one visit per value, whatever the body's shape.
  */
 function badString(value: unknown): { field: string; reason: string } | undefined {
-  const stack: Array<[unknown, Array<string | number>]> = [[value, []]];
-  const check = (s: string, path: Array<string | number>) => {
-    if (LONE_SURROGATE.test(s))
-      return {
-        field: fieldOf(path),
-        reason: 'contains a lone surrogate (\\ud800-\\udfff) and is not valid Unicode text',
-      };
-    if (s.includes('\u0000')) return { field: fieldOf(path), reason: 'must not contain NUL (\\u0000) characters' };
+  const path: Array<string | number> = [];
+  const problem = (s: string): string | undefined => {
+    if (LONE_SURROGATE.test(s)) return 'contains a lone surrogate (\\ud800-\\udfff) and is not valid Unicode text';
+    if (s.includes('\u0000')) return 'must not contain NUL (\\u0000) characters';
     return undefined;
   };
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
+  const at = (reason: string) => ({ field: jsonPath(path) || 'body', reason });
+  // Recursion is bounded by MAX_BODY_DEPTH, checked before parsing.
+  const visit = (v: unknown): { field: string; reason: string } | undefined => {
     if (typeof v === 'string') {
-      const bad = check(v, path);
-      if (bad) return bad;
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push([item, [...path, i]]));
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, item] of Object.entries(v)) {
-        const bad = check(k, [...path, k]);
-        if (bad) return { field: bad.field, reason: `(a field name) ${bad.reason}` };
-        stack.push([item, [...path, k]]);
-      }
+      const reason = problem(v);
+      return reason === undefined ? undefined : at(reason);
     }
-  }
-  return undefined;
+    if (v === null || typeof v !== 'object') return undefined;
+    const entries: Iterable<[string | number, unknown]> = Array.isArray(v) ? v.entries() : Object.entries(v);
+    for (const [key, item] of entries) {
+      path.push(key);
+      const keyReason = typeof key === 'string' ? problem(key) : undefined;
+      const bad = keyReason === undefined ? visit(item) : at(`(a field name) ${keyReason}`);
+      if (bad) return bad;
+      path.pop();
+    }
+    return undefined;
+  };
+  return visit(value);
 }
 
 /**
@@ -89,7 +90,8 @@ export function parseJsonBody(raw: Buffer): unknown {
   } catch (err) {
     throw new AppError('invalid', { field: 'body', reason: `is not valid JSON (${(err as Error).message})` });
   }
-  const bad = badString(value);
+  // JSON text carries NUL and lone surrogates only as \u escapes: without one, nothing to look for.
+  const bad = ESCAPED_SUSPECT.test(text) ? badString(value) : undefined;
   if (bad) throw invalid(bad.field, bad.reason);
   return value;
 }
