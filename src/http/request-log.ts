@@ -21,9 +21,26 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-/** The URL with the values of credential query parameters replaced by `[redacted]`. */
+const CREDENTIAL_PARAMETER = /^(?:secret|token|tokens|password)$/i;
+
+/**
+ * The URL with the values of credential query parameters replaced by `[redacted]`. A name is
+ * judged as the routes read it, percent-decoded (`%73ecret` is `secret`), one parameter at a
+ * time, so no spelling of a name gets its value into the log.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:secret|token|tokens|password)=)[^&#]*/gi, '$1[redacted]');
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parameters = url
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const [name] = new URLSearchParams(part).keys();
+      if (name === undefined || !CREDENTIAL_PARAMETER.test(name)) return part;
+      const eq = part.indexOf('=');
+      return `${eq < 0 ? part : part.slice(0, eq)}=[redacted]`;
+    });
+  return `${url.slice(0, q)}?${parameters.join('&')}`;
 }
 
 /** The log controller of the API and the gateway. */
