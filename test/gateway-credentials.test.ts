@@ -171,6 +171,11 @@ describe(`gateway secrets and tokens: rules and refusals (${storeName})`, () => 
     assert.deepEqual(bobs.json.results, []);
     assertRefusal(await a.tg.request('DELETE', '/gsql/v1/secrets/mine', { auth: bob }), 404, 'not-found');
     assertRefusal(await a.tg.tokensV4({ auth: bob }, { tokens: token }, 'DELETE'), 404, 'REST-3300');
+    // A user holds at most 1,000 tokens: a longer list of distinct ones is refused unread.
+    const many = Array.from({ length: 1001 }, (_, i) => `${'t'.repeat(28)}${String(i).padStart(4, '0')}`);
+    assertRefusal(await a.tg.tokensV4({ auth: bob }, { tokens: many }, 'DELETE'), 400, 'invalid', /^tokens names 1001/);
+    const repeated = Array.from({ length: 20_000 }, () => 'x'.repeat(32));
+    assertRefusal(await a.tg.tokensV4({ auth: bob }, { tokens: repeated }, 'DELETE'), 404, 'REST-3300');
     assert.equal((await a.tg.echo({ bearer: token })).status, 200);
 
     // Only digests are stored: neither the secret nor the token is anywhere in the store.

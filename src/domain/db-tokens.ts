@@ -93,9 +93,19 @@ export class DbTokenService {
     return { token, expiresAt };
   }
 
-  /** Deletes the caller's tokens among those given; returns how many of them existed. */
+  /**
+   * Deletes the caller's tokens among those given; returns how many of them existed. A user
+   * holds at most LIVE_TOKENS_PER_USER, so a request naming more distinct ones is refused
+   * before any is looked up: its cost, and its statement's size, stay bounded.
+   */
   async revoke(identity: DbIdentity, tokens: string[]): Promise<number> {
-    const found = await repo.findUserTokens(this.store.db, identity.userId, tokens.map(digest));
+    const distinct = [...new Set(tokens)];
+    if (distinct.length > LIVE_TOKENS_PER_USER)
+      throw new AppError('invalid', {
+        field: 'tokens',
+        reason: `names ${distinct.length} tokens; at most ${LIVE_TOKENS_PER_USER} can be deleted at once`,
+      });
+    const found = await repo.findUserTokens(this.store.db, identity.userId, distinct.map(digest));
     return repo.deleteTokens(
       this.store.db,
       identity.userId,

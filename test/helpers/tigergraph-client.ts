@@ -90,7 +90,7 @@ export class TigerGraphReplay {
   /** _token() on 4.x: POST /gsql/v1/tokens with data as JSON. */
   tokensV4(
     auth: Auth,
-    data: { secret?: string; lifetime?: string; graph?: string; tokens?: string },
+    data: { secret?: string; lifetime?: string; graph?: string; tokens?: string | string[] },
     method = 'POST',
   ): Promise<GatewayTextResponse> {
     return this.request(method, '/gsql/v1/tokens', auth, JSON.stringify(data));
