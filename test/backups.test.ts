@@ -136,6 +136,11 @@ describe(`backups (${storeName})`, () => {
     for (const schedule of ['0 * * *', '0 0 * * * *', '61 * * * *', '@daily', 'every hour']) {
       assertError(await c.backups.setSchedule(wg, id, { schedule }), 400, 'Bad-Request', 'schedule');
     }
+    // Days that none of the listed months has: never, however many months are listed.
+    for (const schedule of ['0 0 31 4 *', '0 0 31 4,6,9,11 *', '0 0 30 2 *']) {
+      const never = assertError(await c.backups.setSchedule(wg, id, { schedule }), 400, 'Bad-Request', 'schedule');
+      assert.equal(never.Reason, 'never occurs');
+    }
     assertError(
       await c.backups.setSchedule(wg, id, { schedule: '0 * * * *', max_retry: 11 }),
       400,

@@ -23,8 +23,15 @@ const REMOVE_ATTEMPTS = 5;
 
 /** The cron expression's next occurrence strictly after `after` (UTC), or null when it has none. */
 export function nextOccurrence(schedule: string, after: number): number | null {
-  const next = new Cron(schedule, { timezone: 'UTC', paused: true }).nextRun(new Date(after));
-  return next ? next.getTime() : null;
+  try {
+    const next = new Cron(schedule, { timezone: 'UTC', paused: true }).nextRun(new Date(after));
+    return next ? next.getTime() : null;
+  } catch (err) {
+    // croner searches a day that no listed month has (`0 0 31 4,6,9,11 *`) month by month,
+    // recursively, until the stack ends: such a schedule never occurs.
+    if (err instanceof RangeError) return null;
+    throw err;
+  }
 }
 
 /** Why a cron expression is refused, or undefined when it is a valid 5-field expression. */
