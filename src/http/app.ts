@@ -195,7 +195,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dbUserRoutes(api, services);
     backupRoutes(api, services);
     operationRoutes(api, services);
-    eventRoutes(api, services, { signals, heartbeatMs: config.eventsHeartbeatMs });
+    eventRoutes(api, services, {
+      signals,
+      heartbeatMs: config.eventsHeartbeatMs,
+      stallMs: config.eventsStallMs,
+      clock: services.clock,
+      syncClock,
+      registry: metrics.registry,
+    });
     cloudProviderRoutes(api, services);
     addonRoutes(api, services);
     apiKeyRoutes(api, services);
