@@ -63,6 +63,9 @@ export interface Config {
   eventsHeartbeatMs: number;
   /** Time an event stream waits for its client to take what it was sent before cutting it off (ms). */
   eventsStallMs: number;
+  /** Open event streams per API key, and per organisation, in each process; 0 = no cap. */
+  eventStreamsPerKey: number;
+  eventStreamsPerOrganisation: number;
   /** Whether webhooks may target loopback, private, link-local and metadata addresses. */
   webhookAllowPrivate: boolean;
   /** The key webhook signing secrets are derived from (ACACIA_WEBHOOK_KEY); else webhook.key in the data directory. */
@@ -314,6 +317,20 @@ export const settings = [
     parse: seconds(0.05, 3600),
   },
   {
+    env: 'ACACIA_EVENT_STREAMS_PER_KEY',
+    flag: 'event-streams-per-key',
+    def: '10',
+    help: 'open event streams per API key in each process (0 = no cap)',
+    parse: int(0, 1_000_000),
+  },
+  {
+    env: 'ACACIA_EVENT_STREAMS_PER_ORG',
+    flag: 'event-streams-per-org',
+    def: '100',
+    help: 'open event streams per organisation in each process (0 = no cap)',
+    parse: int(0, 1_000_000),
+  },
+  {
     env: 'ACACIA_WEBHOOK_ALLOW_PRIVATE',
     flag: 'webhook-allow-private',
     def: 'off',
@@ -425,6 +442,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     eventRetentionMs: read(env, byEnv('ACACIA_EVENT_RETENTION_HOURS'))! * 3_600_000,
     eventsHeartbeatMs: Math.round(read(env, byEnv('ACACIA_EVENTS_HEARTBEAT_SECONDS'))! * 1000),
     eventsStallMs: Math.round(read(env, byEnv('ACACIA_EVENTS_STALL_SECONDS'))! * 1000),
+    eventStreamsPerKey: read(env, byEnv('ACACIA_EVENT_STREAMS_PER_KEY'))!,
+    eventStreamsPerOrganisation: read(env, byEnv('ACACIA_EVENT_STREAMS_PER_ORG'))!,
     webhookAllowPrivate: read(env, byEnv('ACACIA_WEBHOOK_ALLOW_PRIVATE')) === 'on',
     webhookKey: read(env, byEnv('ACACIA_WEBHOOK_KEY')),
   };

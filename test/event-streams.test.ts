@@ -12,8 +12,8 @@ import { startTestServer, storeName, type TestServer } from './helpers/server.js
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
 
 const EVENTS = `${API_PREFIX}/events`;
-/** Clients that do not read, at once. */
-const HELD = 3;
+const PER_KEY = 3;
+const PER_ORGANISATION = 5;
 const STALL_SECONDS = 30;
 const copilot = defaultCatalog.addons.find((a) => a.unique_name === 'copilot')!.addons_id;
 
@@ -22,7 +22,7 @@ const keyOf = (c: AcaciaClient) => (c as unknown as { options: { apiKey: string 
 const messageBytes = (e: EventRecord) =>
   Buffer.byteLength(`id: ${e.event_id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
 
-describe(`event streams: back-pressure, stalled clients, keys (${storeName})`, () => {
+describe(`event streams: back-pressure, stalled clients, keys, limits (${storeName})`, () => {
   let server: TestServer;
   let orgs = 0;
   const streams: Array<OpenStream | HeldStream> = [];
@@ -78,6 +78,8 @@ describe(`event streams: back-pressure, stalled clients, keys (${storeName})`, (
       ACACIA_SIM_SPEED: '0',
       ACACIA_CLOCK: 'manual',
       ACACIA_EVENTS_STALL_SECONDS: String(STALL_SECONDS),
+      ACACIA_EVENT_STREAMS_PER_KEY: String(PER_KEY),
+      ACACIA_EVENT_STREAMS_PER_ORG: String(PER_ORGANISATION),
     });
   });
   const end = (s: OpenStream | HeldStream) => ('close' in s ? s.close() : s.destroy());
@@ -95,10 +97,10 @@ describe(`event streams: back-pressure, stalled clients, keys (${storeName})`, (
     const c = await newOrg();
     const { rename } = await bigWorkspace(c);
     const from = await newest(c);
-    const held = await Promise.all(Array.from({ length: HELD }, () => hold(keyOf(c))));
+    const held = await Promise.all(Array.from({ length: PER_KEY }, () => hold(keyOf(c))));
     // Far more than the kernel buffers for a connection (a few MB on loopback).
     await rename(150);
-    await metricUntil('acacia_event_streams_blocked', (n) => n === HELD);
+    await metricUntil('acacia_event_streams_blocked', (n) => n === PER_KEY);
 
     const written = await eventsAfter(c, from);
     const largest = Math.max(...written.map(messageBytes));
@@ -111,7 +113,7 @@ describe(`event streams: back-pressure, stalled clients, keys (${storeName})`, (
 
     // Changes while every client is behind are not read for them.
     await rename(30);
-    assert.equal(await metric('acacia_event_streams_blocked'), HELD);
+    assert.equal(await metric('acacia_event_streams_blocked'), PER_KEY);
     assert.ok((await metric('acacia_event_stream_buffered_bytes_max')) <= bound);
 
     // A client that reads again gets every event once, in order, on the same connection.
@@ -201,5 +203,44 @@ describe(`event streams: back-pressure, stalled clients, keys (${storeName})`, (
       s.events.map((e) => e.resource_id),
       [first, second],
     );
+  });
+
+  it(`${PER_KEY} streams per key, ${PER_ORGANISATION} per organisation, even at once; closing frees one`, async () => {
+    const org = `streams-${++orgs}`;
+    const [a, b, c] = await Promise.all([0, 1, 2].map(() => server.orgClient(org, { role: 'viewer' })));
+    const opened = await Promise.all(Array.from({ length: PER_KEY + 1 }, () => open(keyOf(a!))));
+    const refused = opened.filter((s) => s.status !== 200);
+    assert.equal(opened.filter((s) => s.status === 200).length, PER_KEY);
+    assert.equal(refused.length, 1);
+    const refusal = refused[0]!;
+    assert.equal(refusal.status, 429);
+    assert.equal(refusal.headers['retry-after'], '5');
+    const detail = (refusal.body as { ErrorDetails: Array<{ Type: string; FieldName: string; Reason: string }> })
+      .ErrorDetails[0]!;
+    assert.deepEqual([detail.Type, detail.FieldName], ['Quota-Exceed', 'x-api-key']);
+    assert.match(detail.Reason, new RegExp(`API key has ${PER_KEY} event streams open`));
+
+    // Another key of the organisation still opens streams, up to the organisation's limit.
+    const others = await Promise.all([open(keyOf(b!)), open(keyOf(b!))]);
+    assert.deepEqual(
+      others.map((s) => s.status),
+      [200, 200],
+    );
+    const third = await open(keyOf(c!));
+    assert.equal(third.status, 429);
+    const orgDetail = (third.body as { ErrorDetails: Array<{ Type: string; FieldName: string; Reason: string }> })
+      .ErrorDetails[0]!;
+    assert.deepEqual([orgDetail.Type, orgDetail.FieldName], ['Quota-Exceed', 'x-api-key']);
+    assert.match(orgDetail.Reason, new RegExp(`organisation has ${PER_ORGANISATION} event streams open`));
+    // Another organisation is not held back by this one.
+    assert.equal((await open(keyOf(await newOrg()))).status, 200);
+
+    // A stream that closes frees its slot.
+    const open0 = await metric('acacia_event_streams_open');
+    opened.find((s) => s.status === 200)!.close();
+    await metricUntil('acacia_event_streams_open', (n) => n === open0 - 1);
+    assert.equal((await open(keyOf(a!))).status, 200);
+    assert.equal((await open(keyOf(a!))).status, 429);
+    await closeAll(streams.filter((s): s is OpenStream => 'status' in s && s.status === 200));
   });
 });

@@ -199,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       signals,
       heartbeatMs: config.eventsHeartbeatMs,
       stallMs: config.eventsStallMs,
+      limits: { perKey: config.eventStreamsPerKey, perOrganisation: config.eventStreamsPerOrganisation },
       clock: services.clock,
       syncClock,
       registry: metrics.registry,

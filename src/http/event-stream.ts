@@ -107,8 +107,11 @@ export class EventStreams {
     for (const stream of [...this.open]) stream.end('closing');
   }
 
-  /** Answers the request with a stream of the caller's events from `query.since` on. */
-  start(request: FastifyRequest, reply: FastifyReply, query: EventQuery): void {
+  /**
+   * Answers the request with a stream of the caller's events from `query.since` on. `release`
+   * frees the caller's stream slot; it is called once, when the stream ends.
+   */
+  start(request: FastifyRequest, reply: FastifyReply, query: EventQuery, release: () => void): void {
     const { services, settings } = this;
     const { clock } = settings;
     const principal: Principal = request.principal;
@@ -231,6 +234,7 @@ export class EventStreams {
       cancelStall();
       cancelExpiry();
       this.open.delete(stream);
+      release();
       this.ended?.inc({ reason });
       if (reason === 'client') return;
       // A client that does not take what it is sent is not waited for: reset, the kernel drops

@@ -2,13 +2,18 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import type { Services } from '../../domain/services.js';
 import { parseEventTypes, parseLastEventId, type EventQuery } from '../../domain/event-feed.js';
+import { StreamSlots, type StreamLimits } from '../../domain/stream-slots.js';
 import { EventStreams, STREAM_BATCH, type EventStreamSettings } from '../event-stream.js';
 import { serveOperation as serve, type OperationRequest } from '../serve-operation.js';
 import type { ApiOperations } from '../../schemas/operations/index.js';
 
-export type EventRouteSettings = EventStreamSettings;
+export interface EventRouteSettings extends EventStreamSettings {
+  limits: StreamLimits;
+}
 
 const DEFAULT_PAGE = 100;
+/** Seconds a client refused a stream slot is told to wait: slots free as other streams end. */
+const SLOT_RETRY_AFTER_SECONDS = 5;
 
 type Request = OperationRequest<ApiOperations['listEvents']>;
 
@@ -33,6 +38,7 @@ function queryOf(request: Request, since: number, limit: number): EventQuery {
 
 export function eventRoutes(api: FastifyInstance, services: Services, settings: EventRouteSettings): void {
   const streams = new EventStreams(services, settings);
+  const slots = new StreamSlots(settings.limits);
   // Open streams would keep the server from closing: end them first.
   api.addHook('preClose', (done) => {
     streams.endAll();
@@ -44,8 +50,21 @@ export function eventRoutes(api: FastifyInstance, services: Services, settings: 
     if (wantsStream(request)) {
       // The filters are checked before the stream starts, so a bad one is an envelope error.
       const query = queryOf(request, since ?? 0, STREAM_BATCH);
-      const start = since ?? (await services.events.newest(request.principal));
-      streams.start(request, reply, { ...query, since: start });
+      // Taken before anything is awaited, so that concurrent opens cannot overshoot the limits.
+      let release: () => void;
+      try {
+        release = slots.take(request.principal);
+      } catch (err) {
+        reply.header('retry-after', String(SLOT_RETRY_AFTER_SECONDS));
+        throw err;
+      }
+      try {
+        const start = since ?? (await services.events.newest(request.principal));
+        streams.start(request, reply, { ...query, since: start }, release);
+      } catch (err) {
+        release();
+        throw err;
+      }
       return [];
     }
     const limit = request.query.limit ?? DEFAULT_PAGE;
