@@ -61,6 +61,11 @@ export interface Config {
   eventRetentionMs: number;
   /** Time between heartbeat comments on an idle event stream (ms). */
   eventsHeartbeatMs: number;
+  /** Time an event stream waits for its client to take what it was sent before cutting it off (ms). */
+  eventsStallMs: number;
+  /** Open event streams per API key, and per organisation, in each process; 0 = no cap. */
+  eventStreamsPerKey: number;
+  eventStreamsPerOrganisation: number;
   /** Whether webhooks may target loopback, private, link-local and metadata addresses. */
   webhookAllowPrivate: boolean;
   /** The key webhook signing secrets are derived from (ACACIA_WEBHOOK_KEY); else webhook.key in the data directory. */
@@ -303,6 +308,29 @@ export const settings = [
     parse: seconds(0.05, 3600),
   },
   {
+    env: 'ACACIA_EVENTS_STALL_SECONDS',
+    flag: 'events-stall-seconds',
+    def: '30',
+    help:
+      'seconds an event stream waits for a client to take what it was sent (on the server clock) ' +
+      'before cutting it off; the client resumes with Last-Event-ID',
+    parse: seconds(0.05, 3600),
+  },
+  {
+    env: 'ACACIA_EVENT_STREAMS_PER_KEY',
+    flag: 'event-streams-per-key',
+    def: '10',
+    help: 'open event streams per API key in each process (0 = no cap)',
+    parse: int(0, 1_000_000),
+  },
+  {
+    env: 'ACACIA_EVENT_STREAMS_PER_ORG',
+    flag: 'event-streams-per-org',
+    def: '100',
+    help: 'open event streams per organisation in each process (0 = no cap)',
+    parse: int(0, 1_000_000),
+  },
+  {
     env: 'ACACIA_WEBHOOK_ALLOW_PRIVATE',
     flag: 'webhook-allow-private',
     def: 'off',
@@ -413,6 +441,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     corsOrigins: read(env, byEnv('ACACIA_CORS_ORIGINS')) ?? [],
     eventRetentionMs: read(env, byEnv('ACACIA_EVENT_RETENTION_HOURS'))! * 3_600_000,
     eventsHeartbeatMs: Math.round(read(env, byEnv('ACACIA_EVENTS_HEARTBEAT_SECONDS'))! * 1000),
+    eventsStallMs: Math.round(read(env, byEnv('ACACIA_EVENTS_STALL_SECONDS'))! * 1000),
+    eventStreamsPerKey: read(env, byEnv('ACACIA_EVENT_STREAMS_PER_KEY'))!,
+    eventStreamsPerOrganisation: read(env, byEnv('ACACIA_EVENT_STREAMS_PER_ORG'))!,
     webhookAllowPrivate: read(env, byEnv('ACACIA_WEBHOOK_ALLOW_PRIVATE')) === 'on',
     webhookKey: read(env, byEnv('ACACIA_WEBHOOK_KEY')),
   };

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import * as nodeTest from 'node:test';
 import { describe } from 'node:test';
 import { resultOf } from '../src/client/index.js';
+import { assertOk } from './helpers/assert.js';
 import { openEventStream } from './helpers/event-stream.js';
 import { serveProcess, stopProcess, type ServeProcess } from './helpers/serve.js';
 import { freshStore, newKeyText, storeName } from './helpers/server.js';
@@ -38,6 +40,42 @@ describe(`events across processes (${storeName})`, () => {
         ids,
         page.map((e) => e.event_id),
         'the stream on one process and the table agree',
+      );
+      stream.close();
+    } finally {
+      await Promise.all(servers.map((s) => stopProcess(s.child, 'SIGKILL')));
+      await store.dispose();
+    }
+  });
+});
+
+describe(`event streams and keys changed by another process (${storeName})`, () => {
+  // PostgreSQL announces a key's change to every process (LISTEN); SQLite does not, and a
+  // stream finds it when it next looks at its key, on its heartbeat (made short here).
+  const heartbeat: Record<string, string> = storeName === 'postgres' ? {} : { ACACIA_EVENTS_HEARTBEAT_SECONDS: '1' };
+
+  nodeTest.it('a stream on one process ends when its key is revoked through the other', async () => {
+    const store = await freshStore();
+    const key = newKeyText();
+    const servers: ServeProcess[] = [];
+    try {
+      for (let i = 0; i < 2; i++)
+        servers.push(await serveProcess(store, key, { ACACIA_SIM_SPEED: '0', ...(i === 1 ? heartbeat : {}) }));
+      const [a, b] = servers as [ServeProcess, ServeProcess];
+      const watcher = assertOk(await a.client.apiKeys.create({ key_name: 'watcher', role: 'viewer' })).plaintext_key!;
+      const stream = await openEventStream(b.url, watcher);
+      const first = await newWorkgroup(a.client);
+      await stream.until((s) => s.events.some((e) => e.resource_id === first));
+
+      assertOk(await a.client.apiKeys.revoke('watcher'));
+      // On PostgreSQL well before the heartbeat (15 s): the revocation's announcement wakes it.
+      await stream.until((s) => s.closed, 5000);
+      assert.deepEqual(stream.errors, ['the API key has been revoked']);
+      await newWorkgroup(a.client);
+      assert.deepEqual(
+        stream.events.map((e) => e.resource_id),
+        [first],
+        'no event after the revocation',
       );
       stream.close();
     } finally {

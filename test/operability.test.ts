@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { request } from 'undici';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
 import { operationQueue } from '../src/store/repositories/metrics.js';
 import { openStore } from '../src/store/store.js';
 import { gatewayGet } from './helpers/gateway.js';
+import { sample, scrape as scrapeMetrics } from './helpers/metrics.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
-
-/** The value of one series of a Prometheus text page (0 when absent). */
-function sample(text: string, series: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line ? Number(line.slice(series.length + 1)) : 0;
-}
 
 describe(`operability: one log line per request, engine, store and gateway metrics (${storeName})`, () => {
   let server: TestServer;
   let c: AcaciaClient;
   let wg: string;
-  const scrape = async () => (await request(`${server.url}/metrics`)).body.text();
+  const scrape = () => scrapeMetrics(server.url);
 
   before(async () => {
     server = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' });

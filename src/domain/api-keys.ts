@@ -212,10 +212,28 @@ export class ApiKeyService {
     return key instanceof Promise ? key.then((k) => this.admit(k)) : this.admit(key);
   }
 
+  /**
+   * Whether the caller's key still admits it, as committed now: for what outlives the request
+   * it was authenticated for (an event stream). `refusal` is the Reason a request with the key
+   * would now be refused with; `expiresAt` when it stops admitting by itself.
+   */
+  async standing(p: Principal): Promise<{ refusal?: string; expiresAt: number | null }> {
+    const key = await keysRepo.findApiKeyById(this.store.db, p.orgId, p.keyId);
+    const refusal = this.refusal(key);
+    return { ...(refusal !== undefined ? { refusal } : {}), expiresAt: key?.expires_at ?? null };
+  }
+
   private admit(key: keysRepo.KeyForAuthentication | undefined): Principal {
-    if (!key) throw unauthenticated('the API key is not valid');
-    if (key.revoked_at !== null) throw unauthenticated('the API key has been revoked');
-    if (key.expires_at !== null && key.expires_at <= this.clock.now()) throw unauthenticated('the API key has expired');
-    return toPrincipal(key);
+    const refusal = this.refusal(key);
+    if (refusal !== undefined) throw unauthenticated(refusal);
+    return toPrincipal(key!);
+  }
+
+  /** Why a key does not admit its caller now, or undefined when it does. */
+  private refusal(key: Pick<ApiKey, 'revoked_at' | 'expires_at'> | undefined): string | undefined {
+    if (!key) return 'the API key is not valid';
+    if (key.revoked_at !== null) return 'the API key has been revoked';
+    if (key.expires_at !== null && key.expires_at <= this.clock.now()) return 'the API key has expired';
+    return undefined;
   }
 }

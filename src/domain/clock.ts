@@ -16,6 +16,7 @@ export const LATEST_MANUAL_TIME = Date.UTC(2900, 0, 1);
 /** A clock that moves only when told to; ACACIA_CLOCK=manual uses it. */
 export class ManualClock implements Clock {
   private current: number;
+  private readonly moved = new Set<() => void>();
 
   constructor(start: number = Date.now()) {
     this.current = start;
@@ -26,11 +27,22 @@ export class ManualClock implements Clock {
   }
 
   advance(ms: number): void {
-    this.current += ms;
+    this.set(this.current + ms);
   }
 
   /** Sets the time; it never goes backwards, so ordering of recorded events stays sound. */
   set(ms: number): void {
-    this.current = Math.max(this.current, ms);
+    if (ms <= this.current) return;
+    this.current = ms;
+    for (const listener of [...this.moved]) listener();
+  }
+
+  /**
+   * Calls listener each time the clock moves (by this process, or catching up with another's
+   * move); returns the unsubscribe. What waits for a time on this clock has no timer to fire it.
+   */
+  onMove(listener: () => void): () => void {
+    this.moved.add(listener);
+    return () => this.moved.delete(listener);
   }
 }

@@ -197,7 +197,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dbUserRoutes(api, services);
     backupRoutes(api, services);
     operationRoutes(api, services);
-    eventRoutes(api, services, { signals, heartbeatMs: config.eventsHeartbeatMs });
+    eventRoutes(api, services, {
+      signals,
+      heartbeatMs: config.eventsHeartbeatMs,
+      stallMs: config.eventsStallMs,
+      limits: { perKey: config.eventStreamsPerKey, perOrganisation: config.eventStreamsPerOrganisation },
+      clock: services.clock,
+      syncClock,
+      registry: metrics.registry,
+    });
     cloudProviderRoutes(api, services);
     addonRoutes(api, services);
     apiKeyRoutes(api, services);

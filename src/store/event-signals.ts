@@ -1,11 +1,21 @@
 import pg from 'pg';
+import { KEYS_CHANNEL } from './key-cache.js';
+import { onKeyChanged } from './repositories/api-keys.js';
 import { EVENTS_CHANNEL, newestEventId } from './repositories/events.js';
 import type { Store } from './store.js';
 
-/** Tells event streams that new events may be in the table; they read it themselves. */
+/**
+ * Tells event streams that new events may be in the table, and that an API key or an
+ * organisation may have changed (a key revoked); they read the table themselves.
+ */
 export interface EventSignals {
   /** Calls listener whenever events may have been committed; returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
+  /**
+   * Calls listener with the id of a key or organisation that changed, or without one when a
+   * change may have been missed (every key must be looked at again); returns the unsubscribe.
+   */
+  subscribeKeys(listener: (id?: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -24,13 +34,22 @@ export interface EventSignalOptions {
  * writing transaction is delivered at commit) with a slow poll as a safety net; on SQLite by
  * polling max(id), which another process may have moved. A signal carries nothing: streams
  * read the table after the last id they sent, so a spurious or merged signal is harmless.
+ *
+ * Key changes: this process's own as they commit; on PostgreSQL other processes' too, on the
+ * same connection (the channel of migration 0031's trigger). On SQLite another process's
+ * change is not signalled: streams find it when they next look at their key.
  */
 export function eventSignals(store: Store, options: EventSignalOptions = {}): EventSignals {
   const listeners = new Set<() => void>();
   const fire = () => {
     for (const listener of [...listeners]) listener();
   };
+  const keyListeners = new Set<(id?: string) => void>();
+  const fireKeys = (id?: string) => {
+    for (const listener of [...keyListeners]) listener(id);
+  };
   const ownCommits = store.onEventsCommitted(fire);
+  const ownKeyChanges = onKeyChanged(store, fireKeys);
   let timer: ReturnType<typeof setInterval> | undefined;
   let client: pg.Client | undefined;
   let closed = false;
@@ -45,13 +64,14 @@ export function eventSignals(store: Store, options: EventSignalOptions = {}): Ev
         if (client === c) client = undefined;
         if (!closed) setTimeout(() => void listen().catch(onError), 1000).unref();
       });
-      c.on('notification', fire);
+      c.on('notification', ({ channel, payload }) => (channel === KEYS_CHANNEL ? fireKeys(payload) : fire()));
       await c.connect();
-      await c.query(`listen ${EVENTS_CHANNEL}`);
+      await c.query(`listen ${EVENTS_CHANNEL}; listen ${KEYS_CHANNEL}`);
       if (closed) await c.end();
       else client = c;
       // Anything committed while there was no listener.
       fire();
+      fireKeys();
     };
     void listen().catch(onError);
     timer = setInterval(fire, options.safetyPollMs ?? 5000);
@@ -89,9 +109,15 @@ export function eventSignals(store: Store, options: EventSignalOptions = {}): Ev
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    subscribeKeys(listener) {
+      keyListeners.add(listener);
+      return () => keyListeners.delete(listener);
+    },
     async close() {
       closed = true;
       ownCommits();
+      ownKeyChanges();
+      keyListeners.clear();
       clearInterval(timer);
       listeners.clear();
       await client?.end().catch(() => undefined);

@@ -1,23 +1,19 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import type { Services } from '../../domain/services.js';
 import { parseEventTypes, parseLastEventId, type EventQuery } from '../../domain/event-feed.js';
-import type { Principal } from '../../domain/principal.js';
-import type { EventSignals } from '../../store/event-signals.js';
-import type { EventRecord } from '../../schemas/event.js';
+import { StreamSlots, type StreamLimits } from '../../domain/stream-slots.js';
+import { EventStreams, STREAM_BATCH, type EventStreamSettings } from '../event-stream.js';
 import { serveOperation as serve, type OperationRequest } from '../serve-operation.js';
 import type { ApiOperations } from '../../schemas/operations/index.js';
 
-export interface EventRouteSettings {
-  signals: EventSignals;
-  heartbeatMs: number;
+export interface EventRouteSettings extends EventStreamSettings {
+  limits: StreamLimits;
 }
 
-/** What a client should wait before reconnecting (the `retry:` field). */
-const RETRY_MS = 2000;
-/** Events read from the table per query while a stream catches up. */
-const STREAM_BATCH = 500;
 const DEFAULT_PAGE = 100;
+/** Seconds a client refused a stream slot is told to wait: slots free as other streams end. */
+const SLOT_RETRY_AFTER_SECONDS = 5;
 
 type Request = OperationRequest<ApiOperations['listEvents']>;
 
@@ -41,10 +37,11 @@ function queryOf(request: Request, since: number, limit: number): EventQuery {
 }
 
 export function eventRoutes(api: FastifyInstance, services: Services, settings: EventRouteSettings): void {
-  const streams = new Set<() => void>();
+  const streams = new EventStreams(services, settings);
+  const slots = new StreamSlots(settings.limits);
   // Open streams would keep the server from closing: end them first.
   api.addHook('preClose', (done) => {
-    for (const end of [...streams]) end();
+    streams.endAll();
     done();
   });
 
@@ -53,8 +50,21 @@ export function eventRoutes(api: FastifyInstance, services: Services, settings: 
     if (wantsStream(request)) {
       // The filters are checked before the stream starts, so a bad one is an envelope error.
       const query = queryOf(request, since ?? 0, STREAM_BATCH);
-      const start = since ?? (await services.events.newest(request.principal));
-      openStream(request, reply, services, settings, streams, { ...query, since: start });
+      // Taken before anything is awaited, so that concurrent opens cannot overshoot the limits.
+      let release: () => void;
+      try {
+        release = slots.take(request.principal);
+      } catch (err) {
+        reply.header('retry-after', String(SLOT_RETRY_AFTER_SECONDS));
+        throw err;
+      }
+      try {
+        const start = since ?? (await services.events.newest(request.principal));
+        streams.start(request, reply, { ...query, since: start }, release);
+      } catch (err) {
+        release();
+        throw err;
+      }
       return [];
     }
     const limit = request.query.limit ?? DEFAULT_PAGE;
@@ -67,80 +77,4 @@ export function eventRoutes(api: FastifyInstance, services: Services, settings: 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * Streams the caller's events from `query.since` on. Events are always read from the table
- * after the last id sent, in id order: a signal only says "look again", so a stream can
- * neither skip nor repeat an event, whichever process wrote it (see insertEvents for why ids
- * become visible in order).
- */
-function openStream(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  services: Services,
-  settings: EventRouteSettings,
-  streams: Set<() => void>,
-  query: EventQuery,
-): void {
-  const principal: Principal = request.principal;
-  const raw = reply.raw;
-  reply.hijack();
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-store',
-    'x-accel-buffering': 'no',
-    // A stream's connection is not reused: when the stream ends, so does the connection (and
-    // nothing is left for the server's close to wait on).
-    connection: 'close',
-  });
-  // The stream is quiet between heartbeats; the listener's idle timeout must not cut it.
-  request.raw.socket.setTimeout(0);
-  raw.write(`retry: ${RETRY_MS}\n\n`);
-
-  let last = query.since;
-  let reading = false;
-  let again = false;
-  let ended = false;
-  const send = (event: EventRecord) =>
-    raw.write(`id: ${event.event_id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-  const pump = async (): Promise<void> => {
-    if (reading) {
-      again = true;
-      return;
-    }
-    reading = true;
-    try {
-      do {
-        again = false;
-        for (;;) {
-          const batch = await services.events.read(principal, { ...query, since: last });
-          if (ended) return;
-          for (const event of batch) send(event);
-          if (batch.length > 0) last = batch.at(-1)!.event_id;
-          if (batch.length < STREAM_BATCH) break;
-        }
-      } while (again && !ended);
-    } catch (err) {
-      // The store failed: end the stream; the client reconnects with Last-Event-ID and loses nothing.
-      request.log.warn({ err }, 'event stream ended by a failed read');
-      end();
-    } finally {
-      reading = false;
-    }
-  };
-  const unsubscribe = settings.signals.subscribe(() => void pump());
-  const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), settings.heartbeatMs);
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    unsubscribe();
-    clearInterval(heartbeat);
-    streams.delete(end);
-    raw.end();
-  };
-  streams.add(end);
-  raw.on('close', end);
-  void pump();
 }

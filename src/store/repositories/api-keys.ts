@@ -102,12 +102,35 @@ export function findKeyByHash(
     });
 }
 
+/** This process's listeners to changes of keys, per store. */
+const keyChangeListeners = new WeakMap<Store, Set<(id: string) => void>>();
+
+/**
+ * Calls listener with the key's (or organisation's) id after each change this process makes
+ * through changeKey commits; returns the unsubscribe. Other processes' changes are announced
+ * on PostgreSQL by the trigger of migration 0031 (KEYS_CHANNEL), and not at all on SQLite.
+ */
+export function onKeyChanged(store: Store, listener: (id: string) => void): () => void {
+  let listeners = keyChangeListeners.get(store);
+  if (!listeners) keyChangeListeners.set(store, (listeners = new Set()));
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /**
  * Makes a change to the key (or its organisation) and resolves once no process keeps the key
- * any more (PostgreSQL, at most a second later; see KeyCache.changeHeardEverywhere).
+ * any more (PostgreSQL, at most a second later; see KeyCache.changeHeardEverywhere). This
+ * process's listeners hear of it as it commits.
  */
 export function changeKey<T>(store: Store, id: string, change: () => Promise<T>): Promise<T> {
-  return store.keyCache ? store.keyCache.changeHeardEverywhere(id, change) : change();
+  const announced = async () => {
+    const result = await change();
+    store.afterCommit(() => {
+      for (const listener of [...(keyChangeListeners.get(store) ?? [])]) listener(id);
+    });
+    return result;
+  };
+  return store.keyCache ? store.keyCache.changeHeardEverywhere(id, announced) : announced();
 }
 
 export async function listActiveApiKeys(db: Executor, orgId: string): Promise<ApiKey[]> {
