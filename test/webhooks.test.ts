@@ -305,6 +305,23 @@ describe(`webhooks (${storeName})`, () => {
     assert.equal(statSync(keyFile).mode & 0o777, 0o600, 'the installation key is readable by its owner only');
   });
 
+  it('holds an organisation to webhooks_per_organisation (20), however many creates arrive at once', async () => {
+    const c = await newOrg();
+    const create = (i: number) =>
+      c.webhooks.create({ url: `${receiver.url}/capped-${i}`, event_types: ['workspace.deleted'] });
+    for (let i = 0; i < 17; i++) secrets.push(assertOk(await create(i)).signing_secret!);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => create(100 + i)));
+    assert.equal(results.filter((r) => r.status === 200).length, 3, results.map((r) => r.status).join(', '));
+    for (const refused of results.filter((r) => r.status !== 200)) assertError(refused, 403, 'Quota-Exceed', 'url');
+    assert.equal(assertOk(await c.webhooks.list()).length, 20, 'exactly the cap');
+    // Another organisation has a cap of its own; a deleted webhook frees its place.
+    assertOk(await (await newOrg()).webhooks.create({ url: `${receiver.url}/elsewhere` }));
+    const [first] = assertOk(await c.webhooks.list());
+    assertOk(await c.webhooks.delete(first!.webhook_id));
+    assertOk(await create(200));
+    assertError(await create(201), 403, 'Quota-Exceed', 'url');
+  });
+
   it('the deletion of a resource is delivered too', async () => {
     const c = await newOrg();
     const hook = assertOk(await c.webhooks.create({ url: `${receiver.url}/gone`, event_types: ['workgroup.deleted'] }));

@@ -114,6 +114,6 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     operations: new OperationService(store),
     idempotency: new IdempotencyService(store, clock),
     events: new EventFeed(store),
-    webhooks: new WebhookService(store, clock, settings.webhooks ?? noWebhookKey),
+    webhooks: new WebhookService(store, clock, catalog, settings.webhooks ?? noWebhookKey),
   };
 }

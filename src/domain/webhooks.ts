@@ -1,15 +1,18 @@
 import { createHmac } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import * as hooksRepo from '../store/repositories/webhooks.js';
+import { lockRow } from '../store/repositories/row-locks.js';
 import { toPage, type Page, type PageResult } from '../store/pagination.js';
 import type { CreateWebhookBody, WebhookDeliveryRecord, WebhookRecord } from '../schemas/webhook.js';
 import type { EventType } from '../schemas/event.js';
+import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { resumeAfter } from './paging.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
+import { checkCount } from './quotas.js';
 import { iso } from './time.js';
 import { checkTarget, webhookUrl } from './webhook-targets.js';
 
@@ -68,6 +71,7 @@ export class WebhookService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly catalog: Catalog,
     private readonly settings: WebhookSettings,
   ) {}
 
@@ -83,7 +87,13 @@ export class WebhookService {
       created_by: p.keyName,
       created_at: this.clock.now(),
     };
-    await hooksRepo.insertWebhook(this.store.db, webhook);
+    const limit = this.catalog.limits.webhooks_per_organisation;
+    await this.store.transaction(async (trx) => {
+      // Locked first, so concurrent creates count one after another and cannot overshoot together.
+      await lockRow(trx, 'organisations', p.orgId);
+      checkCount('url', await hooksRepo.countWebhooks(trx, p.orgId), limit, 'webhooks per organisation');
+      await hooksRepo.insertWebhook(trx, webhook);
+    });
     return webhookRecord(webhook, webhookSecret(this.settings.key(), webhook.id));
   }
 

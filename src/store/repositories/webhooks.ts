@@ -15,6 +15,16 @@ export async function insertWebhook(db: Executor, webhook: Webhook): Promise<voi
   await db.insertInto('webhooks').values(webhook).execute();
 }
 
+/** How many webhooks the organisation has (its index holds them all). */
+export async function countWebhooks(db: Executor, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function listWebhooks(db: Executor, orgId: string): Promise<Webhook[]> {
   return db
     .selectFrom('webhooks')
