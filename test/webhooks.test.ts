@@ -67,6 +67,58 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
   }
 }
 
+/** Addresses a webhook may not reach unless private targets are allowed, and what each is. */
+const notGlobal: Array<[string, string]> = [
+  ['6to4 of 169.254.169.254', '2002:a9fe:a9fe::1'],
+  ['IPv4-compatible loopback', '::7f00:1'],
+  ['local-use NAT64', '64:ff9b:1::7f00:1'],
+  ['NAT64 of 169.254.169.254', '64:ff9b::a9fe:a9fe'],
+  ['Teredo', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+  ['site-local', 'fec0::1'],
+  ['discard', '100::1'],
+  ['TEST-NET-1', '192.0.2.1'],
+  ['TEST-NET-2', '198.51.100.7'],
+  ['TEST-NET-3', '203.0.113.9'],
+  ['IPv6 documentation', '2001:db8::1'],
+  ['IPv6 documentation 3fff::/20', '3fff::1'],
+  ['IPv6 benchmarking', '2001:2::1'],
+  ['ORCHID', '2001:10::1'],
+  ['ORCHIDv2', '2001:20::1'],
+  ['AMT', '2001:3::1'],
+  ['AS112', '2001:4:112::1'],
+  ['segment routing', '5f00::1'],
+  ['unallocated IPv6', '4000::1'],
+  ['IPv4-translated', '::ffff:0:7f00:1'],
+  ['IPv4 benchmarking', '198.18.0.1'],
+  ['6to4 relay anycast', '192.88.99.1'],
+  ['IETF protocol assignments', '192.0.0.8'],
+  ['class E', '240.0.0.1'],
+  ['broadcast', '255.255.255.255'],
+  ['this network', '0.0.0.0'],
+  ['multicast', '224.0.0.1'],
+  ['IPv6 multicast', 'ff02::1'],
+  ['loopback', '127.0.0.1'],
+  ['IPv6 loopback', '::1'],
+  ['unspecified', '::'],
+  ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
+  ['IPv4-mapped metadata', '::ffff:169.254.169.254'],
+  ['metadata', '169.254.169.254'],
+  ['link-local', 'fe80::1'],
+  ['unique local (a cloud metadata service)', 'fd00:ec2::254'],
+  ['private 10/8', '10.1.2.3'],
+  ['private 172.16/12', '172.16.0.1'],
+  ['private 192.168/16', '192.168.1.1'],
+  ['shared (CGNAT)', '100.64.0.1'],
+];
+/** Global unicast addresses, which a webhook may have. */
+const global: Array<[string, string]> = [
+  ['public IPv4', '93.184.215.14'],
+  ['public IPv6', '2606:4700::1111'],
+  ['NAT64 of a public IPv4', '64:ff9b::5db8:d70e'],
+  ['IPv4-mapped public IPv4', '::ffff:93.184.215.14'],
+];
+/** An address as a URL's host. */
+const literal = (address: string) => (address.includes(':') ? `[${address}]` : address);
 const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 const workspaceTypes: EventType[] = [
   'workspace.created',
@@ -242,31 +294,78 @@ describe(`webhooks (${storeName})`, () => {
     );
   });
 
-  it('refuses a bad url, a private target unless allowed and an unknown event type, creating nothing', async () => {
-    const strict = await startTestServer({ ACACIA_SIM_SPEED: '0' });
+  it('refuses a bad url, a target that is not global unicast and an unknown event type, creating nothing', async () => {
+    const answers = new Map<string, string[]>();
+    const strict = await startTestServer({ ACACIA_SIM_SPEED: '0' }, undefined, {
+      resolveWebhookHost: async (host) => answers.get(host) ?? [],
+    });
     try {
       const c = strict.client;
       const refused: Array<[unknown, string]> = [
         [{ url: 'ftp://192.0.2.1/hook' }, 'url'],
         [{ url: 'not a url' }, 'url'],
-        [{ url: 'http://user:secret@203.0.113.9/hook' }, 'url'],
-        [{ url: `http://203.0.113.9/${'a'.repeat(2048)}` }, 'url'],
+        [{ url: 'http://user:secret@93.184.215.14/hook' }, 'url'],
+        [{ url: `http://93.184.215.14/${'a'.repeat(2048)}` }, 'url'],
         [{ url: `${receiver.url}/private` }, 'url'],
-        [{ url: 'http://[::1]:8080/hook' }, 'url'],
-        [{ url: 'http://169.254.169.254/latest/meta-data' }, 'url'],
-        [{ url: 'http://10.1.2.3/hook' }, 'url'],
-        [{ url: 'http://[::ffff:127.0.0.1]/hook' }, 'url'],
-        [{ url: 'http://203.0.113.9/hook', event_types: ['workspace.exploded'] }, 'event_types[0]'],
-        [{ url: 'http://203.0.113.9/hook', event_types: [] }, 'event_types'],
+        [{ url: 'http://nowhere.hooks.test/hook' }, 'url'],
+        [{ url: 'http://93.184.215.14/hook', event_types: ['workspace.exploded'] }, 'event_types[0]'],
+        [{ url: 'http://93.184.215.14/hook', event_types: [] }, 'event_types'],
       ];
+      for (const [i, [label, address]] of notGlobal.entries()) {
+        answers.set(`n${i}.hooks.test`, [address]);
+        refused.push([{ url: `http://${literal(address)}/hook`, label }, 'url']);
+        refused.push([{ url: `http://n${i}.hooks.test/hook`, label }, 'url']);
+      }
+      // One address of several is enough to refuse a name.
+      answers.set('mixed.hooks.test', ['93.184.215.14', '10.0.0.1']);
+      refused.push([{ url: 'http://mixed.hooks.test/hook' }, 'url']);
       for (const [body, field] of refused) {
-        const res = await c.request('POST', `${API_PREFIX}/webhooks`, { body });
+        const { label, ...sent } = body as { label?: string };
+        const res = await c.request('POST', `${API_PREFIX}/webhooks`, { body: sent });
+        assert.equal(res.status, 400, `${label ?? ''} ${JSON.stringify(sent)}`);
         assertError(res, 400, 'Bad-Request', field);
       }
       assert.deepEqual(assertOk(await c.webhooks.list()), [], 'nothing was created');
-      // A public address is accepted as it is.
-      const ok = assertOk(await c.webhooks.create({ url: 'http://203.0.113.9/hook' }));
-      assert.equal(ok.url, 'http://203.0.113.9/hook');
+      // A global unicast address is accepted, as a literal or as a name's answer.
+      for (const [i, [label, address]] of global.entries()) {
+        answers.set(`g${i}.hooks.test`, [address]);
+        for (const url of [`http://${literal(address)}/hook`, `http://g${i}.hooks.test/hook`]) {
+          // No event of this organisation is of this type: nothing is ever sent there.
+          const ok = await c.webhooks.create({ url, event_types: ['backup.deleted'] });
+          assert.equal(ok.status, 200, `${label}: ${url}`);
+        }
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('judges the addresses again at each delivery, and connects to none that is not global unicast', async () => {
+    const answers = new Map<string, string[]>();
+    const strict = await startTestServer({ ACACIA_SIM_SPEED: '0' }, undefined, {
+      resolveWebhookHost: async (host) => answers.get(host) ?? [],
+    });
+    try {
+      const c = strict.client;
+      const port = new URL(receiver.url).port;
+      // Each a way to this host's loopback, where the receiver listens: a send would arrive.
+      const local = ['127.0.0.1', '::ffff:127.0.0.1', '::7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1', '::1'];
+      const hooks: string[] = [];
+      for (const [i, address] of local.entries()) {
+        answers.set(`rebind${i}.hooks.test`, ['2606:4700::1111']);
+        const url = `http://rebind${i}.hooks.test:${port}/rebound-${i}`;
+        hooks.push(assertOk(await c.webhooks.create({ url, event_types: ['workgroup.created'] })).webhook_id);
+        // The name answers otherwise once the webhook is made.
+        answers.set(`rebind${i}.hooks.test`, [address]);
+      }
+      await newWorkgroup(c);
+      for (const [i, id] of hooks.entries()) {
+        await until(async () => (await deliveriesOf(c, id))[0]?.state === 'failed', `the delivery to ${local[i]}`);
+        const [d] = await deliveriesOf(c, id);
+        assert.match(d!.last_error!, /not global unicast/, local[i]);
+        assert.equal(d!.last_status_code, undefined, local[i]);
+        assert.equal(receiver.at(`/rebound-${i}`).length, 0, `nothing reached the receiver through ${local[i]}`);
+      }
     } finally {
       await strict.close();
     }

@@ -14,7 +14,7 @@ import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { checkCount } from './quotas.js';
 import { iso } from './time.js';
-import { checkTarget, webhookUrl } from './webhook-targets.js';
+import { checkTarget, webhookUrl, type ResolveHost } from './webhook-targets.js';
 
 /** The installation key's file in the data directory when ACACIA_WEBHOOK_KEY is not set. */
 export const WEBHOOK_KEY_FILE = 'webhook.key';
@@ -27,6 +27,8 @@ export interface WebhookSettings {
   allowPrivate: boolean;
   /** The installation key signing secrets are derived from (read when first needed). */
   key: () => Buffer;
+  /** How a target's host name is resolved (resolveByDns but in tests). */
+  resolve: ResolveHost;
 }
 
 /** A webhook's signing secret: derived from the installation key, never stored. */
@@ -78,7 +80,7 @@ export class WebhookService {
   async create(p: Principal, body: CreateWebhookBody): Promise<WebhookRecord> {
     authorize(p, 'org:admin');
     const url = webhookUrl(body.url);
-    await checkTarget(url, this.settings.allowPrivate);
+    await checkTarget(url, this.settings.allowPrivate, this.settings.resolve);
     const webhook: hooksRepo.Webhook = {
       id: newId(),
       org_id: p.orgId,

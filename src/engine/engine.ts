@@ -16,6 +16,7 @@ import { saveManualClock, syncManualClock } from './shared-clock.js';
 import { Worker } from './worker.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import type { WebhookSettings } from '../domain/webhooks.js';
+import { resolveByDns } from '../domain/webhook-targets.js';
 
 export interface EngineOptions {
   store: Store;
@@ -112,6 +113,7 @@ export class Engine {
         backoffMs,
         timeoutMs: 10_000,
         allowPrivate: options.webhooks?.allowPrivate ?? false,
+        resolve: options.webhooks?.resolve ?? resolveByDns,
         key:
           options.webhooks?.key ??
           (() => {

@@ -1,11 +1,11 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
 import { eventRecord } from '../domain/events.js';
-import { hostOf, isPrivateAddress } from '../domain/webhook-targets.js';
+import { allowedAddresses, hostOf, TargetRefused, type ResolveHost } from '../domain/webhook-targets.js';
 import { MAX_DELIVERY_ATTEMPTS, signatureOf, webhookSecret } from '../domain/webhooks.js';
 import { findEventsByIds, type EventRow } from '../store/repositories/events.js';
 import {
@@ -25,6 +25,7 @@ export interface DelivererOptions {
   backoffMs: (attempt: number) => number;
   allowPrivate: boolean;
   key: () => Buffer;
+  resolve: ResolveHost;
   /** Real time a receiver has to answer. */
   timeoutMs: number;
 }
@@ -156,18 +157,30 @@ export class WebhookDeliverer {
     );
   }
 
-  /** One POST, to an address checked again now (DNS may have changed since the webhook was made). */
-  private post(target: string, body: string, headers: Record<string, string>): Promise<Outcome> {
+  /**
+   * One POST, to an address judged again now (DNS may have changed since the webhook was
+   * made): the host is resolved once, and the connection goes only to the addresses judged.
+   */
+  private async post(target: string, body: string, headers: Record<string, string>): Promise<Outcome> {
     const url = new URL(target);
-    const host = hostOf(url);
-    if (isIP(host) && !this.options.allowPrivate && isPrivateAddress(host))
-      return Promise.resolve({ error: 'the target is a private address, which this server refuses' });
     const signal = AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.stopping]);
+    let addresses: string[] | undefined;
+    try {
+      addresses = await untilAborted(
+        allowedAddresses(hostOf(url), this.options.allowPrivate, this.options.resolve),
+        signal,
+      );
+    } catch (err) {
+      if (err instanceof TargetRefused) return { error: `the URL ${err.message}` };
+      return { error: (err as Error).message };
+    }
+    if (addresses === undefined) return { error: 'the receiver did not answer in time' };
+    const lookup = fixedLookup(addresses);
     return new Promise<Outcome>((resolve) => {
       const request = (url.protocol === 'https:' ? https : http).request(url, {
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        lookup: guardedLookup(this.options.allowPrivate),
+        lookup,
         signal,
       });
       request.on('response', (response) => {
@@ -182,17 +195,29 @@ export class WebhookDeliverer {
   }
 }
 
-/** A DNS lookup that refuses private addresses unless allowed, so the connection goes only where it was checked. */
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+/** What `work` resolves to, or undefined once `signal` aborts first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const abort = () => resolve(undefined);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+/** A lookup that answers the addresses already judged, so the connection goes nowhere else. */
+function fixedLookup(addresses: string[]): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, found) => {
-      const addresses = found as unknown as LookupAddress[];
-      if (err) return callback(err, '', 0);
-      if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
-        return callback(new Error(`${hostname} resolves to a private address, which this server refuses`), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0]!;
-      callback(null, first.address, first.family);
-    });
+    const found: LookupAddress[] = addresses
+      .map((address) => ({ address, family: isIP(address) }))
+      .filter((a) => !options.family || a.family === options.family);
+    if (found.length === 0) {
+      const err = Object.assign(new Error(`${hostname} has no address of family ${options.family}`), {
+        code: 'ENOTFOUND',
+      });
+      return callback(err, '', 0);
+    }
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, found);
+    callback(null, found[0]!.address, found[0]!.family);
   };
 }
