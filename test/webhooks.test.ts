@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { API_PREFIX, resultOf, type AcaciaClient } from '../src/client/index.js';
@@ -119,7 +122,37 @@ const global: Array<[string, string]> = [
 ];
 /** An address as a URL's host. */
 const literal = (address: string) => (address.includes(':') ? `[${address}]` : address);
-const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/** The fenced `lang` block of docs/events.md's Webhooks section, as a receiver would copy it. */
+function docBlock(lang: string): string {
+  const docs = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'events.md'), 'utf8');
+  const section = docs.split(/^## /m).find((s) => s.startsWith('Webhooks\n'));
+  const block = section && new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``).exec(section);
+  assert.ok(block, `docs/events.md has a ${lang} block under "## Webhooks"`);
+  return block[1]!;
+}
+
+/** Whether a delivery is signed as documented: `t=<timestamp>,v1=<HMAC-SHA256 of "<timestamp>.<body>">`. */
+function signedAt(secret: string, timestamp: string, body: string, header: unknown): boolean {
+  const parts = new Map(
+    String(header)
+      .split(',')
+      .map((p) => p.split('=', 2) as [string, string]),
+  );
+  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return parts.get('t') === timestamp && parts.get('v1') === mac;
+}
+
+/** A received delivery's signature checked against its own X-Acacia-Timestamp, and not against another. */
+function assertSigned(secret: string, r: Received): void {
+  const timestamp = String(r.headers['x-acacia-timestamp']);
+  const signature = String(r.headers['x-acacia-signature']);
+  assert.match(timestamp, /^\d+$/);
+  assert.match(signature, /^t=\d+,v1=[0-9a-f]{64}$/);
+  assert.ok(signedAt(secret, timestamp, r.body, signature), 'signed over the timestamp and the exact body');
+  const other = String(Number(timestamp) + 1);
+  assert.ok(!signedAt(secret, other, r.body, signature.replace(`t=${timestamp}`, `t=${other}`)), 'not another time');
+  assert.ok(!signedAt(secret, timestamp, `${r.body} `, signature), 'nor another body');
+}
 const workspaceTypes: EventType[] = [
   'workspace.created',
   'workspace.updated',
@@ -197,8 +230,7 @@ describe(`webhooks (${storeName})`, () => {
       assert.equal(r.headers['content-type'], 'application/json');
       assert.equal(r.headers['x-acacia-event-id'], String(event.event_id));
       assert.equal(r.headers['x-acacia-event-type'], event.type);
-      assert.match(String(r.headers['x-acacia-timestamp']), /^\d+$/);
-      assert.equal(r.headers['x-acacia-signature'], sign(secret, r.body), 'signed with the secret over the exact body');
+      assertSigned(secret, r);
     }
 
     const done = (d: WebhookDeliveryRecord[]) => d.length === events.length && d.every((x) => x.state === 'delivered');
@@ -234,6 +266,59 @@ describe(`webhooks (${storeName})`, () => {
     assertError(await c.webhooks.get(id), 404, 'Not-Found', 'webhook_id');
   });
 
+  it('the signature checks of docs/events.md take a real delivery, refuse it stale, re-timed or changed', async (t) => {
+    const c = await newOrg();
+    const hook = assertOk(
+      await c.webhooks.create({ url: `${receiver.url}/documented`, event_types: ['workgroup.created'] }),
+    );
+    const secret = hook.signing_secret!;
+    secrets.push(secret);
+    await newWorkgroup(c);
+    await until(() => receiver.at('/documented').length === 1, 'the delivery');
+    const [r] = receiver.at('/documented');
+    const signature = String(r!.headers['x-acacia-signature']);
+    const now = Date.parse(assertOk(await c.moveClock({ advance_seconds: 0 })).now) / 1000;
+    const retimed = signature.replace(/^t=(\d+)/, (_, s: string) => `t=${Number(s) - 1}`);
+    // [body, signature header, receiver's clock, verified?]
+    const cases: Array<[string, string, number, boolean]> = [
+      [r!.body, signature, now, true],
+      [r!.body, `${signature},v2=unknown`, now, true],
+      [r!.body, signature, now + 301, false],
+      [r!.body, retimed, now, false],
+      [r!.body.replace('"type"', '"Type"'), signature, now, false],
+      [r!.body, signature.replace(/v1=[0-9a-f]/, 'v1=x'), now, false],
+    ];
+    const expected = cases.map((k) => k[3]);
+    const dir = mkdtempSync(path.join(tmpdir(), 'acacia-verify-'));
+    try {
+      const js = path.join(dir, 'verify.mjs');
+      writeFileSync(js, docBlock('js'));
+      const { verified } = (await import(pathToFileURL(js).href)) as {
+        verified: (body: Buffer, header: string, secret: string, now: number) => boolean;
+      };
+      assert.deepEqual(
+        cases.map(([body, header, at]) => verified(Buffer.from(body), header, secret, at)),
+        expected,
+        'Node.js',
+      );
+      const py = path.join(dir, 'verify.py');
+      writeFileSync(
+        py,
+        `${docBlock('python')}\nimport json, sys\n` +
+          'print(json.dumps([verified(b.encode(), h, s, n) for b, h, s, n in json.load(sys.stdin)]))\n',
+      );
+      const run = spawnSync('python3', [py], {
+        input: JSON.stringify(cases.map(([body, header, at]) => [body, header, secret, at])),
+        encoding: 'utf8',
+      });
+      if ((run.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return t.skip('no python3 here');
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), expected, 'Python');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('retries a delivery the receiver refused after the back-off, and then it is delivered', async () => {
     const c = await newOrg();
     receiver.answers.set('/flaky', [500]);
@@ -259,7 +344,7 @@ describe(`webhooks (${storeName})`, () => {
     const got = receiver.at('/flaky');
     assert.equal(got.length, 2);
     assert.equal(got[0]!.body, got[1]!.body, 'the same event again');
-    assert.equal(got[1]!.headers['x-acacia-signature'], sign(hook.signing_secret!, got[1]!.body));
+    assertSigned(hook.signing_secret!, got[1]!);
   });
 
   it('is for org-admin keys, and another organisation cannot see a webhook', async () => {

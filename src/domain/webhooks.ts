@@ -36,9 +36,14 @@ export function webhookSecret(key: Buffer, webhookId: string): string {
   return `whsec_${createHmac('sha256', key).update(`webhook:${webhookId}`).digest('base64url')}`;
 }
 
-/** The X-Acacia-Signature of a body. */
-export function signatureOf(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/**
+ * The X-Acacia-Signature of a delivery sent at `timestamp` (seconds since the epoch):
+ * `t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<body>">`. The timestamp is signed
+ * with the body, so a receiver that refuses old timestamps bounds how long a captured
+ * delivery can be replayed; `v1` names the scheme, so another can be sent beside it later.
+ */
+export function signatureOf(secret: string, timestamp: number, body: string): string {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
 function webhookRecord(w: hooksRepo.Webhook, secret?: string): WebhookRecord {

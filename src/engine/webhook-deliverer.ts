@@ -123,13 +123,14 @@ export class WebhookDeliverer {
     }
     const body = JSON.stringify(eventRecord(event));
     const secret = webhookSecret(this.options.key(), d.webhook_id);
+    const timestamp = Math.floor(this.clock.now() / 1000);
     const outcome = await this.post(d.url, body, {
       'content-type': 'application/json',
       'user-agent': 'Acacia-Webhooks',
       'x-acacia-event-id': String(event.id),
       'x-acacia-event-type': event.type,
-      'x-acacia-timestamp': String(Math.floor(this.clock.now() / 1000)),
-      'x-acacia-signature': signatureOf(secret, body),
+      'x-acacia-timestamp': String(timestamp),
+      'x-acacia-signature': signatureOf(secret, timestamp, body),
     });
     const now = this.clock.now();
     const status = 'status' in outcome ? outcome.status : null;
