@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { setTimeout as timeout } from 'node:timers/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -453,6 +454,47 @@ describe(`webhooks (${storeName})`, () => {
       }
     } finally {
       await strict.close();
+    }
+  });
+
+  it("looks a target's name up before the write transaction: an idempotent create blocks no other write", async () => {
+    let looking!: () => void;
+    const lookingUp = new Promise<void>((resolve) => (looking = resolve));
+    let answer!: (addresses: string[]) => void;
+    const answered = new Promise<string[]>((resolve) => (answer = resolve));
+    const slow = await startTestServer({ ACACIA_SIM_SPEED: '0' }, undefined, {
+      resolveWebhookHost: async (host) => {
+        if (host !== 'slow.hooks.test') return [];
+        looking();
+        return answered;
+      },
+    });
+    try {
+      const c = slow.client;
+      // An Idempotency-Key runs the request's writes in one transaction: on SQLite, on its only writer.
+      const creating = c.webhooks.create(
+        { url: 'http://slow.hooks.test/hook', event_types: ['backup.deleted'] },
+        { idempotencyKey: 'slow-lookup' },
+      );
+      await lookingUp;
+      const guard = new AbortController();
+      const blocked = timeout(5_000, 'blocked' as const, { signal: guard.signal }).catch(() => 'blocked' as const);
+      const other = await Promise.race([c.apiKeys.create({ key_name: 'beside-a-lookup', role: 'viewer' }), blocked]);
+      guard.abort();
+      answer(['2606:4700::1111']);
+      const created = assertOk(await creating);
+      assert.notEqual(other, 'blocked', 'another write waited for the DNS lookup');
+      assertOk(other as Exclude<typeof other, 'blocked'>);
+      assert.equal(created.url, 'http://slow.hooks.test/hook');
+      const replay = await c.webhooks.create(
+        { url: 'http://slow.hooks.test/hook', event_types: ['backup.deleted'] },
+        { idempotencyKey: 'slow-lookup' },
+      );
+      assert.equal(assertOk(replay).webhook_id, created.webhook_id, 'replayed');
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+    } finally {
+      answer([]);
+      await slow.close();
     }
   });
 

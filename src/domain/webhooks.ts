@@ -73,6 +73,16 @@ function deliveryRecord(d: hooksRepo.WebhookDelivery): WebhookDeliveryRecord {
   };
 }
 
+const checked: unique symbol = Symbol('checked');
+
+/** A webhook to be created, as WebhookService.check let it through (made nowhere else). */
+export interface CheckedWebhook {
+  readonly [checked]: true;
+  readonly principal: Principal;
+  readonly url: URL;
+  readonly eventTypes: EventType[] | undefined;
+}
+
 /** The organisation's webhooks; every call is for org-admin keys. */
 export class WebhookService {
   constructor(
@@ -82,15 +92,26 @@ export class WebhookService {
     private readonly settings: WebhookSettings,
   ) {}
 
-  async create(p: Principal, body: CreateWebhookBody): Promise<WebhookRecord> {
+  /**
+   * The first half of a creation: the caller's right, the URL and where it leads (a DNS
+   * lookup). Slow and outside the store, so it runs before any transaction: the write half,
+   * `create`, may run in one (an idempotent POST's) without waiting on DNS inside it.
+   */
+  async check(p: Principal, body: CreateWebhookBody): Promise<CheckedWebhook> {
     authorize(p, 'org:admin');
     const url = webhookUrl(body.url);
     await checkTarget(url, this.settings.allowPrivate, this.settings.resolve);
+    return { [checked]: true, principal: p, url, eventTypes: body.event_types };
+  }
+
+  /** The write half of a creation, of what `check` let through. */
+  async create(webhookToBe: CheckedWebhook): Promise<WebhookRecord> {
+    const { principal: p, url, eventTypes } = webhookToBe;
     const webhook: hooksRepo.Webhook = {
       id: newId(),
       org_id: p.orgId,
       url: url.href,
-      event_types: body.event_types ? `,${body.event_types.join(',')},` : null,
+      event_types: eventTypes ? `,${eventTypes.join(',')},` : null,
       created_by: p.keyName,
       created_at: this.clock.now(),
     };
