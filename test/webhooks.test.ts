@@ -199,6 +199,53 @@ describe(`webhooks (${storeName})`, () => {
     receiver.release();
   });
 
+  it("is fair: hanging receivers of one organisation hold a few senders; another's delivery goes out", async () => {
+    // Organisation A: 8 webhooks whose receiver answers nothing (until released), 3 events each:
+    // a backlog of 24, more than the 16 senders.
+    const a = await newOrg();
+    const slow = Array.from({ length: 8 }, (_, i) => `/hanging-${i}`);
+    for (const p of slow) receiver.holding.add(p);
+    const aHooks: string[] = [];
+    for (const p of slow)
+      aHooks.push(
+        assertOk(await a.webhooks.create({ url: `${receiver.url}${p}`, event_types: ['workgroup.created'] }))
+          .webhook_id,
+      );
+    for (let i = 0; i < 3; i++) await newWorkgroup(a);
+    const hanging = () => slow.flatMap((p) => receiver.at(p)).length;
+    await until(() => hanging() >= 4, "A's first deliveries under way");
+    const b = await newOrg();
+    const bHook = assertOk(
+      await b.webhooks.create({ url: `${receiver.url}/prompt`, event_types: ['workgroup.created'] }),
+    );
+    await newWorkgroup(b);
+    await until(() => receiver.at('/prompt').length === 1, "B's delivery");
+    assert.equal(hanging(), 4, 'A has at most 4 deliveries in flight (perOrganisation)');
+    for (const p of slow) assert.ok(receiver.at(p).length <= 1, `one delivery at a time to ${p}`);
+    // Sent while A's first POSTs still hang: none of them has timed out yet.
+    for (const id of aHooks)
+      for (const d of await deliveriesOf(a, id)) {
+        assert.equal(d.state, 'pending');
+        assert.equal(d.last_error, undefined, "B's delivery did not wait for A's timeouts");
+      }
+
+    receiver.release();
+    for (const id of aHooks)
+      await until(async () => {
+        const d = await deliveriesOf(a, id);
+        return d.length === 3 && d.every((x) => x.state === 'delivered' && x.attempts === 1);
+      }, "A's backlog delivered");
+    for (const p of slow) {
+      const ids = receiver.at(p).map((r) => (JSON.parse(r.body) as EventRecord).event_id);
+      assert.deepEqual(
+        ids,
+        [...ids].sort((x, y) => x - y),
+        `${p} got its events in order`,
+      );
+    }
+    assert.equal((await deliveriesOf(b, bHook.webhook_id))[0]!.state, 'delivered');
+  });
+
   it('delivers the chosen events in order, signed with the secret shown once, and lists them delivered', async () => {
     const c = await newOrg();
     const created = assertOk(await c.webhooks.create({ url: `${receiver.url}/ws`, event_types: workspaceTypes }));

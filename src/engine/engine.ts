@@ -109,7 +109,8 @@ export class Engine {
       {
         owner: this.owner,
         leaseMs: options.leaseMs ?? 30_000,
-        batch: 20,
+        senders: 16,
+        perOrganisation: 4,
         backoffMs,
         timeoutMs: 10_000,
         allowPrivate: options.webhooks?.allowPrivate ?? false,
@@ -122,7 +123,6 @@ export class Engine {
       },
       this.stopping.signal,
     );
-    this.deliverer.sent = () => this.wake();
     this.parts = [
       ['scheduler', this.scheduler],
       ['backup scheduler', this.backupScheduler],

@@ -20,7 +20,10 @@ export interface DelivererOptions {
   owner: string;
   /** How long (engine clock) a claimed delivery is this process's before another may send it. */
   leaseMs: number;
-  batch: number;
+  /** How many POSTs this process has under way at most. */
+  senders: number;
+  /** How many of one organisation's deliveries are in flight at most, every process's counted. */
+  perOrganisation: number;
   /** The wait before retry number `attempt` (1-based). */
   backoffMs: (attempt: number) => number;
   allowPrivate: boolean;
@@ -37,12 +40,23 @@ type Outcome = { status: number } | { error: string };
  * Sends the organisation's events to its webhooks, at least once: claims due deliveries
  * under a lease (as the worker claims operations, so two processes never send one at once),
  * POSTs each event signed with its webhook's secret, and records delivered, a retry after a
- * doubling back-off, or failed after MAX_DELIVERY_ATTEMPTS. One webhook's deliveries of a
- * batch go one after another, in event order; different webhooks' at the same time.
+ * doubling back-off, or failed after MAX_DELIVERY_ATTEMPTS.
+ *
+ * Up to `senders` POSTs are under way at once, beside the engine's other parts rather than
+ * inside its pass (a slow receiver, up to the timeout per POST, holds up no operation,
+ * schedule or recovery). Each sender that finishes claims more at once: there is no batch
+ * whose slowest receiver the others wait for. The claim is fair (claimDueDeliveries): one
+ * delivery in flight per webhook, in event order; at most `perOrganisation` per organisation;
+ * organisations in turn. So an organisation whose receivers hang holds a few senders until
+ * they time out, and every other organisation's deliveries go out meanwhile.
  */
 export class WebhookDeliverer {
-  /** The batch being sent, if any: sends run beside the engine's other parts, not inside its pass. */
-  private sending: Promise<void> | undefined;
+  /** The POSTs under way (each settles once its outcome is recorded, or could not be). */
+  private readonly sending = new Set<Promise<void>>();
+  /** The claim being made, if any: one at a time, sized by the senders free when it began. */
+  private claiming: Promise<number> | undefined;
+  /** A sender finished while a claim was being made: claim again once it is done. */
+  private again = false;
 
   constructor(
     private readonly store: Store,
@@ -52,16 +66,36 @@ export class WebhookDeliverer {
     private readonly stopping: AbortSignal,
   ) {}
 
+  /** Claims what the free senders can take and starts sending it, without waiting for the POSTs. */
+  tick(): Promise<number> {
+    if (this.stopping.aborted || this.claiming) return Promise.resolve(0);
+    const free = this.options.senders - this.sending.size;
+    if (free <= 0) return Promise.resolve(0);
+    const claiming = this.claimAndSend(free).finally(() => {
+      this.claiming = undefined;
+      if (this.again) this.refill();
+    });
+    this.claiming = claiming;
+    return claiming;
+  }
+
+  /** Whether a claim is being made or a POST is under way. */
+  get busy(): boolean {
+    return this.claiming !== undefined || this.sending.size > 0;
+  }
+
   /**
-   * Claims a batch and starts sending it, without waiting: a slow receiver (up to the timeout
-   * per POST) must not hold up operations, schedules or the reconciler. The next batch is
-   * claimed once this one is done.
+   * Resolves once no claim is being made and no POST is under way, the claims that finished
+   * sends made meanwhile included (shutdown, and the manual clock's settling).
    */
-  async tick(): Promise<number> {
-    if (this.stopping.aborted || this.sending) return 0;
-    const { owner, leaseMs, batch } = this.options;
+  async idle(): Promise<void> {
+    while (this.busy) await Promise.allSettled([this.claiming, ...this.sending]);
+  }
+
+  private async claimAndSend(free: number): Promise<number> {
+    const { owner, leaseMs, perOrganisation } = this.options;
     const claimed = await this.store.transaction((trx) =>
-      claimDueDeliveries(trx, owner, this.clock.now(), leaseMs, batch),
+      claimDueDeliveries(trx, owner, this.clock.now(), leaseMs, free, perOrganisation),
     );
     if (claimed.length === 0) return 0;
     const events = new Map(
@@ -70,41 +104,31 @@ export class WebhookDeliverer {
         e,
       ]),
     );
-    this.sending = this.send(claimed, events).finally(() => {
-      this.sending = undefined;
-      this.sent?.();
-    });
+    for (const d of claimed) this.send(d, events.get(Number(d.event_id)));
     return claimed.length;
   }
 
-  /** Told when a batch has been sent (the engine looks again for more). */
-  sent?: () => void;
-
-  /** Whether a batch is being sent. */
-  get busy(): boolean {
-    return this.sending !== undefined;
+  private send(d: ClaimedDelivery, event: EventRow | undefined): void {
+    const sending: Promise<void> = this.deliver(d, event)
+      .catch((err: unknown) => {
+        // The outcome could not be recorded: the lease ends and the delivery is sent again.
+        this.logger.error({ err, webhook: d.webhook_id, event: d.event_id }, 'webhook delivery not recorded');
+      })
+      .finally(() => {
+        this.sending.delete(sending);
+        this.refill();
+      });
+    this.sending.add(sending);
   }
 
-  /** Resolves once the batch being sent, if any, is done (shutdown, and the manual clock's settling). */
-  async idle(): Promise<void> {
-    await this.sending;
-  }
-
-  private async send(claimed: ClaimedDelivery[], events: Map<number, EventRow>): Promise<void> {
-    const byWebhook = new Map<string, ClaimedDelivery[]>();
-    for (const d of claimed) byWebhook.set(d.webhook_id, [...(byWebhook.get(d.webhook_id) ?? []), d]);
-    await Promise.all(
-      [...byWebhook.values()].map(async (deliveries) => {
-        for (const d of deliveries) {
-          try {
-            await this.deliver(d, events.get(Number(d.event_id)));
-          } catch (err) {
-            // The outcome could not be recorded: the lease ends and the delivery is sent again.
-            this.logger.error({ err, webhook: d.webhook_id, event: d.event_id }, 'webhook delivery not recorded');
-          }
-        }
-      }),
-    );
+  /** A sender is free: claim for it now (after the claim under way, if any). */
+  private refill(): void {
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    this.again = false;
+    this.tick().catch((err: unknown) => this.logger.error({ err }, 'webhook deliveries could not be claimed'));
   }
 
   /** The earliest instant after `after` at which a delivery becomes due. */
