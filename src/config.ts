@@ -335,8 +335,8 @@ export const settings = [
     flag: 'webhook-allow-private',
     def: 'off',
     help:
-      'on lets webhooks target loopback, private, link-local and cloud metadata addresses ' +
-      '(tests, private networks); off refuses them when a webhook is created and when it is called',
+      'on lets webhooks target any address (tests, private networks); off refuses every one that is not ' +
+      'global unicast (loopback, private, link-local, cloud metadata, reserved) when a webhook is created and called',
     parse: oneOf(['on', 'off'] as const),
   },
   {

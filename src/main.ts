@@ -18,7 +18,8 @@ import { buildApp } from './http/app.js';
 import { eventWriter } from './domain/events.js';
 import { createLogger } from './logger.js';
 import { installationKey } from './dataplane/secret-key.js';
-import { WEBHOOK_KEY_FILE } from './domain/webhooks.js';
+import { WEBHOOK_KEY_FILE, type WebhookSettings } from './domain/webhooks.js';
+import { resolveByDns, type ResolveHost } from './domain/webhook-targets.js';
 import { processMetrics } from './metrics.js';
 import { openStore } from './store/store.js';
 
@@ -44,6 +45,8 @@ export interface StartOptions {
   notice?: (text: string) => void;
   /** Serves admitted gateway requests beyond the handshake (default: the simulated driver's). */
   gatewayBackend?: WorkspaceBackend;
+  /** Resolves webhook targets' host names (default: the system's resolver); tests answer names of their own. */
+  resolveWebhookHost?: ResolveHost;
 }
 
 /** Writes a generated bootstrap key where only the operator can read it. */
@@ -93,6 +96,11 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     config.webhookKey !== undefined
       ? Buffer.from(config.webhookKey, 'utf8')
       : installationKey(config.dataDir, WEBHOOK_KEY_FILE);
+  const webhooks: WebhookSettings = {
+    allowPrivate: config.webhookAllowPrivate,
+    key: webhookKey,
+    resolve: options.resolveWebhookHost ?? resolveByDns,
+  };
   const engine = new Engine({
     store,
     clock,
@@ -102,7 +110,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     retryBackoffMs: config.retryBackoffMs,
     observer: metrics.engine,
     eventRetentionMs: config.eventRetentionMs,
-    webhooks: { allowPrivate: config.webhookAllowPrivate, key: webhookKey },
+    webhooks,
   });
   // Every transaction's noted changes become events in it (src/domain/events.ts).
   store.recordEventsWith(eventWriter(clock, { catalog: config.catalog, baseDomain: config.baseDomain }));
@@ -112,7 +120,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     notify: () => engine.wake(),
     roles: roleVerifier(drivers.account),
     testEnv: faults,
-    webhooks: { allowPrivate: config.webhookAllowPrivate, key: webhookKey },
+    webhooks,
   });
 
   try {

@@ -41,6 +41,7 @@ describe(`count quotas (${storeName})`, () => {
           schedules_per_workspace: LIMIT,
           api_keys_per_organisation: LIMIT,
           db_users_per_workspace: LIMIT,
+          webhooks_per_organisation: LIMIT,
         },
       }),
     );
@@ -141,6 +142,7 @@ describe(`count quotas (${storeName})`, () => {
       schedules_per_workspace: LIMIT,
       api_keys_per_organisation: LIMIT,
       db_users_per_workspace: LIMIT,
+      webhooks_per_organisation: LIMIT,
     });
   });
 });
@@ -159,6 +161,7 @@ describe(`count quotas: the defaults (${storeName})`, () => {
       schedules_per_workspace: 50,
       api_keys_per_organisation: 500,
       db_users_per_workspace: 100,
+      webhooks_per_organisation: 20,
     });
     const c = await server.orgClient('default-limits');
     const wg = await newWorkgroup(c);

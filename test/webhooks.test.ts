@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { setTimeout as timeout } from 'node:timers/promises';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { API_PREFIX, resultOf, type AcaciaClient } from '../src/client/index.js';
@@ -67,7 +71,89 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
   }
 }
 
-const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/** Addresses a webhook may not reach unless private targets are allowed, and what each is. */
+const notGlobal: Array<[string, string]> = [
+  ['6to4 of 169.254.169.254', '2002:a9fe:a9fe::1'],
+  ['IPv4-compatible loopback', '::7f00:1'],
+  ['local-use NAT64', '64:ff9b:1::7f00:1'],
+  ['NAT64 of 169.254.169.254', '64:ff9b::a9fe:a9fe'],
+  ['Teredo', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+  ['site-local', 'fec0::1'],
+  ['discard', '100::1'],
+  ['TEST-NET-1', '192.0.2.1'],
+  ['TEST-NET-2', '198.51.100.7'],
+  ['TEST-NET-3', '203.0.113.9'],
+  ['IPv6 documentation', '2001:db8::1'],
+  ['IPv6 documentation 3fff::/20', '3fff::1'],
+  ['IPv6 benchmarking', '2001:2::1'],
+  ['ORCHID', '2001:10::1'],
+  ['ORCHIDv2', '2001:20::1'],
+  ['AMT', '2001:3::1'],
+  ['AS112', '2001:4:112::1'],
+  ['segment routing', '5f00::1'],
+  ['unallocated IPv6', '4000::1'],
+  ['IPv4-translated', '::ffff:0:7f00:1'],
+  ['IPv4 benchmarking', '198.18.0.1'],
+  ['6to4 relay anycast', '192.88.99.1'],
+  ['IETF protocol assignments', '192.0.0.8'],
+  ['class E', '240.0.0.1'],
+  ['broadcast', '255.255.255.255'],
+  ['this network', '0.0.0.0'],
+  ['multicast', '224.0.0.1'],
+  ['IPv6 multicast', 'ff02::1'],
+  ['loopback', '127.0.0.1'],
+  ['IPv6 loopback', '::1'],
+  ['unspecified', '::'],
+  ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
+  ['IPv4-mapped metadata', '::ffff:169.254.169.254'],
+  ['metadata', '169.254.169.254'],
+  ['link-local', 'fe80::1'],
+  ['unique local (a cloud metadata service)', 'fd00:ec2::254'],
+  ['private 10/8', '10.1.2.3'],
+  ['private 172.16/12', '172.16.0.1'],
+  ['private 192.168/16', '192.168.1.1'],
+  ['shared (CGNAT)', '100.64.0.1'],
+];
+/** Global unicast addresses, which a webhook may have. */
+const global: Array<[string, string]> = [
+  ['public IPv4', '93.184.215.14'],
+  ['public IPv6', '2606:4700::1111'],
+  ['NAT64 of a public IPv4', '64:ff9b::5db8:d70e'],
+  ['IPv4-mapped public IPv4', '::ffff:93.184.215.14'],
+];
+/** An address as a URL's host. */
+const literal = (address: string) => (address.includes(':') ? `[${address}]` : address);
+/** The fenced `lang` block of docs/events.md's Webhooks section, as a receiver would copy it. */
+function docBlock(lang: string): string {
+  const docs = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'events.md'), 'utf8');
+  const section = docs.split(/^## /m).find((s) => s.startsWith('Webhooks\n'));
+  const block = section && new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``).exec(section);
+  assert.ok(block, `docs/events.md has a ${lang} block under "## Webhooks"`);
+  return block[1]!;
+}
+
+/** Whether a delivery is signed as documented: `t=<timestamp>,v1=<HMAC-SHA256 of "<timestamp>.<body>">`. */
+function signedAt(secret: string, timestamp: string, body: string, header: unknown): boolean {
+  const parts = new Map(
+    String(header)
+      .split(',')
+      .map((p) => p.split('=', 2) as [string, string]),
+  );
+  const mac = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return parts.get('t') === timestamp && parts.get('v1') === mac;
+}
+
+/** A received delivery's signature checked against its own X-Acacia-Timestamp, and not against another. */
+function assertSigned(secret: string, r: Received): void {
+  const timestamp = String(r.headers['x-acacia-timestamp']);
+  const signature = String(r.headers['x-acacia-signature']);
+  assert.match(timestamp, /^\d+$/);
+  assert.match(signature, /^t=\d+,v1=[0-9a-f]{64}$/);
+  assert.ok(signedAt(secret, timestamp, r.body, signature), 'signed over the timestamp and the exact body');
+  const other = String(Number(timestamp) + 1);
+  assert.ok(!signedAt(secret, other, r.body, signature.replace(`t=${timestamp}`, `t=${other}`)), 'not another time');
+  assert.ok(!signedAt(secret, timestamp, `${r.body} `, signature), 'nor another body');
+}
 const workspaceTypes: EventType[] = [
   'workspace.created',
   'workspace.updated',
@@ -113,6 +199,53 @@ describe(`webhooks (${storeName})`, () => {
     receiver.release();
   });
 
+  it("is fair: hanging receivers of one organisation hold a few senders; another's delivery goes out", async () => {
+    // Organisation A: 8 webhooks whose receiver answers nothing (until released), 3 events each:
+    // a backlog of 24, more than the 16 senders.
+    const a = await newOrg();
+    const slow = Array.from({ length: 8 }, (_, i) => `/hanging-${i}`);
+    for (const p of slow) receiver.holding.add(p);
+    const aHooks: string[] = [];
+    for (const p of slow)
+      aHooks.push(
+        assertOk(await a.webhooks.create({ url: `${receiver.url}${p}`, event_types: ['workgroup.created'] }))
+          .webhook_id,
+      );
+    for (let i = 0; i < 3; i++) await newWorkgroup(a);
+    const hanging = () => slow.flatMap((p) => receiver.at(p)).length;
+    await until(() => hanging() >= 4, "A's first deliveries under way");
+    const b = await newOrg();
+    const bHook = assertOk(
+      await b.webhooks.create({ url: `${receiver.url}/prompt`, event_types: ['workgroup.created'] }),
+    );
+    await newWorkgroup(b);
+    await until(() => receiver.at('/prompt').length === 1, "B's delivery");
+    assert.equal(hanging(), 4, 'A has at most 4 deliveries in flight (perOrganisation)');
+    for (const p of slow) assert.ok(receiver.at(p).length <= 1, `one delivery at a time to ${p}`);
+    // Sent while A's first POSTs still hang: none of them has timed out yet.
+    for (const id of aHooks)
+      for (const d of await deliveriesOf(a, id)) {
+        assert.equal(d.state, 'pending');
+        assert.equal(d.last_error, undefined, "B's delivery did not wait for A's timeouts");
+      }
+
+    receiver.release();
+    for (const id of aHooks)
+      await until(async () => {
+        const d = await deliveriesOf(a, id);
+        return d.length === 3 && d.every((x) => x.state === 'delivered' && x.attempts === 1);
+      }, "A's backlog delivered");
+    for (const p of slow) {
+      const ids = receiver.at(p).map((r) => (JSON.parse(r.body) as EventRecord).event_id);
+      assert.deepEqual(
+        ids,
+        [...ids].sort((x, y) => x - y),
+        `${p} got its events in order`,
+      );
+    }
+    assert.equal((await deliveriesOf(b, bHook.webhook_id))[0]!.state, 'delivered');
+  });
+
   it('delivers the chosen events in order, signed with the secret shown once, and lists them delivered', async () => {
     const c = await newOrg();
     const created = assertOk(await c.webhooks.create({ url: `${receiver.url}/ws`, event_types: workspaceTypes }));
@@ -145,8 +278,7 @@ describe(`webhooks (${storeName})`, () => {
       assert.equal(r.headers['content-type'], 'application/json');
       assert.equal(r.headers['x-acacia-event-id'], String(event.event_id));
       assert.equal(r.headers['x-acacia-event-type'], event.type);
-      assert.match(String(r.headers['x-acacia-timestamp']), /^\d+$/);
-      assert.equal(r.headers['x-acacia-signature'], sign(secret, r.body), 'signed with the secret over the exact body');
+      assertSigned(secret, r);
     }
 
     const done = (d: WebhookDeliveryRecord[]) => d.length === events.length && d.every((x) => x.state === 'delivered');
@@ -182,6 +314,59 @@ describe(`webhooks (${storeName})`, () => {
     assertError(await c.webhooks.get(id), 404, 'Not-Found', 'webhook_id');
   });
 
+  it('the signature checks of docs/events.md take a real delivery, refuse it stale, re-timed or changed', async (t) => {
+    const c = await newOrg();
+    const hook = assertOk(
+      await c.webhooks.create({ url: `${receiver.url}/documented`, event_types: ['workgroup.created'] }),
+    );
+    const secret = hook.signing_secret!;
+    secrets.push(secret);
+    await newWorkgroup(c);
+    await until(() => receiver.at('/documented').length === 1, 'the delivery');
+    const [r] = receiver.at('/documented');
+    const signature = String(r!.headers['x-acacia-signature']);
+    const now = Date.parse(assertOk(await c.moveClock({ advance_seconds: 0 })).now) / 1000;
+    const retimed = signature.replace(/^t=(\d+)/, (_, s: string) => `t=${Number(s) - 1}`);
+    // [body, signature header, receiver's clock, verified?]
+    const cases: Array<[string, string, number, boolean]> = [
+      [r!.body, signature, now, true],
+      [r!.body, `${signature},v2=unknown`, now, true],
+      [r!.body, signature, now + 301, false],
+      [r!.body, retimed, now, false],
+      [r!.body.replace('"type"', '"Type"'), signature, now, false],
+      [r!.body, signature.replace(/v1=[0-9a-f]/, 'v1=x'), now, false],
+    ];
+    const expected = cases.map((k) => k[3]);
+    const dir = mkdtempSync(path.join(tmpdir(), 'acacia-verify-'));
+    try {
+      const js = path.join(dir, 'verify.mjs');
+      writeFileSync(js, docBlock('js'));
+      const { verified } = (await import(pathToFileURL(js).href)) as {
+        verified: (body: Buffer, header: string, secret: string, now: number) => boolean;
+      };
+      assert.deepEqual(
+        cases.map(([body, header, at]) => verified(Buffer.from(body), header, secret, at)),
+        expected,
+        'Node.js',
+      );
+      const py = path.join(dir, 'verify.py');
+      writeFileSync(
+        py,
+        `${docBlock('python')}\nimport json, sys\n` +
+          'print(json.dumps([verified(b.encode(), h, s, n) for b, h, s, n in json.load(sys.stdin)]))\n',
+      );
+      const run = spawnSync('python3', [py], {
+        input: JSON.stringify(cases.map(([body, header, at]) => [body, header, secret, at])),
+        encoding: 'utf8',
+      });
+      if ((run.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return t.skip('no python3 here');
+      assert.equal(run.status, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), expected, 'Python');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('retries a delivery the receiver refused after the back-off, and then it is delivered', async () => {
     const c = await newOrg();
     receiver.answers.set('/flaky', [500]);
@@ -207,7 +392,7 @@ describe(`webhooks (${storeName})`, () => {
     const got = receiver.at('/flaky');
     assert.equal(got.length, 2);
     assert.equal(got[0]!.body, got[1]!.body, 'the same event again');
-    assert.equal(got[1]!.headers['x-acacia-signature'], sign(hook.signing_secret!, got[1]!.body));
+    assertSigned(hook.signing_secret!, got[1]!);
   });
 
   it('is for org-admin keys, and another organisation cannot see a webhook', async () => {
@@ -242,33 +427,121 @@ describe(`webhooks (${storeName})`, () => {
     );
   });
 
-  it('refuses a bad url, a private target unless allowed and an unknown event type, creating nothing', async () => {
-    const strict = await startTestServer({ ACACIA_SIM_SPEED: '0' });
+  it('refuses a bad url, a target that is not global unicast and an unknown event type, creating nothing', async () => {
+    const answers = new Map<string, string[]>();
+    const strict = await startTestServer({ ACACIA_SIM_SPEED: '0' }, undefined, {
+      resolveWebhookHost: async (host) => answers.get(host) ?? [],
+    });
     try {
       const c = strict.client;
       const refused: Array<[unknown, string]> = [
         [{ url: 'ftp://192.0.2.1/hook' }, 'url'],
         [{ url: 'not a url' }, 'url'],
-        [{ url: 'http://user:secret@203.0.113.9/hook' }, 'url'],
-        [{ url: `http://203.0.113.9/${'a'.repeat(2048)}` }, 'url'],
+        [{ url: 'http://user:secret@93.184.215.14/hook' }, 'url'],
+        [{ url: `http://93.184.215.14/${'a'.repeat(2048)}` }, 'url'],
         [{ url: `${receiver.url}/private` }, 'url'],
-        [{ url: 'http://[::1]:8080/hook' }, 'url'],
-        [{ url: 'http://169.254.169.254/latest/meta-data' }, 'url'],
-        [{ url: 'http://10.1.2.3/hook' }, 'url'],
-        [{ url: 'http://[::ffff:127.0.0.1]/hook' }, 'url'],
-        [{ url: 'http://203.0.113.9/hook', event_types: ['workspace.exploded'] }, 'event_types[0]'],
-        [{ url: 'http://203.0.113.9/hook', event_types: [] }, 'event_types'],
+        [{ url: 'http://nowhere.hooks.test/hook' }, 'url'],
+        [{ url: 'http://93.184.215.14/hook', event_types: ['workspace.exploded'] }, 'event_types[0]'],
+        [{ url: 'http://93.184.215.14/hook', event_types: [] }, 'event_types'],
       ];
+      for (const [i, [label, address]] of notGlobal.entries()) {
+        answers.set(`n${i}.hooks.test`, [address]);
+        refused.push([{ url: `http://${literal(address)}/hook`, label }, 'url']);
+        refused.push([{ url: `http://n${i}.hooks.test/hook`, label }, 'url']);
+      }
+      // One address of several is enough to refuse a name.
+      answers.set('mixed.hooks.test', ['93.184.215.14', '10.0.0.1']);
+      refused.push([{ url: 'http://mixed.hooks.test/hook' }, 'url']);
       for (const [body, field] of refused) {
-        const res = await c.request('POST', `${API_PREFIX}/webhooks`, { body });
+        const { label, ...sent } = body as { label?: string };
+        const res = await c.request('POST', `${API_PREFIX}/webhooks`, { body: sent });
+        assert.equal(res.status, 400, `${label ?? ''} ${JSON.stringify(sent)}`);
         assertError(res, 400, 'Bad-Request', field);
       }
       assert.deepEqual(assertOk(await c.webhooks.list()), [], 'nothing was created');
-      // A public address is accepted as it is.
-      const ok = assertOk(await c.webhooks.create({ url: 'http://203.0.113.9/hook' }));
-      assert.equal(ok.url, 'http://203.0.113.9/hook');
+      // A global unicast address is accepted, as a literal or as a name's answer.
+      for (const [i, [label, address]] of global.entries()) {
+        answers.set(`g${i}.hooks.test`, [address]);
+        for (const url of [`http://${literal(address)}/hook`, `http://g${i}.hooks.test/hook`]) {
+          // No event of this organisation is of this type: nothing is ever sent there.
+          const ok = await c.webhooks.create({ url, event_types: ['backup.deleted'] });
+          assert.equal(ok.status, 200, `${label}: ${url}`);
+        }
+      }
     } finally {
       await strict.close();
+    }
+  });
+
+  it('judges the addresses again at each delivery, and connects to none that is not global unicast', async () => {
+    const answers = new Map<string, string[]>();
+    const strict = await startTestServer({ ACACIA_SIM_SPEED: '0' }, undefined, {
+      resolveWebhookHost: async (host) => answers.get(host) ?? [],
+    });
+    try {
+      const c = strict.client;
+      const port = new URL(receiver.url).port;
+      // Each a way to this host's loopback, where the receiver listens: a send would arrive.
+      const local = ['127.0.0.1', '::ffff:127.0.0.1', '::7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1', '::1'];
+      const hooks: string[] = [];
+      for (const [i, address] of local.entries()) {
+        answers.set(`rebind${i}.hooks.test`, ['2606:4700::1111']);
+        const url = `http://rebind${i}.hooks.test:${port}/rebound-${i}`;
+        hooks.push(assertOk(await c.webhooks.create({ url, event_types: ['workgroup.created'] })).webhook_id);
+        // The name answers otherwise once the webhook is made.
+        answers.set(`rebind${i}.hooks.test`, [address]);
+      }
+      await newWorkgroup(c);
+      for (const [i, id] of hooks.entries()) {
+        await until(async () => (await deliveriesOf(c, id))[0]?.state === 'failed', `the delivery to ${local[i]}`);
+        const [d] = await deliveriesOf(c, id);
+        assert.match(d!.last_error!, /not global unicast/, local[i]);
+        assert.equal(d!.last_status_code, undefined, local[i]);
+        assert.equal(receiver.at(`/rebound-${i}`).length, 0, `nothing reached the receiver through ${local[i]}`);
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("looks a target's name up before the write transaction: an idempotent create blocks no other write", async () => {
+    let looking!: () => void;
+    const lookingUp = new Promise<void>((resolve) => (looking = resolve));
+    let answer!: (addresses: string[]) => void;
+    const answered = new Promise<string[]>((resolve) => (answer = resolve));
+    const slow = await startTestServer({ ACACIA_SIM_SPEED: '0' }, undefined, {
+      resolveWebhookHost: async (host) => {
+        if (host !== 'slow.hooks.test') return [];
+        looking();
+        return answered;
+      },
+    });
+    try {
+      const c = slow.client;
+      // An Idempotency-Key runs the request's writes in one transaction: on SQLite, on its only writer.
+      const creating = c.webhooks.create(
+        { url: 'http://slow.hooks.test/hook', event_types: ['backup.deleted'] },
+        { idempotencyKey: 'slow-lookup' },
+      );
+      await lookingUp;
+      const guard = new AbortController();
+      const blocked = timeout(5_000, 'blocked' as const, { signal: guard.signal }).catch(() => 'blocked' as const);
+      const other = await Promise.race([c.apiKeys.create({ key_name: 'beside-a-lookup', role: 'viewer' }), blocked]);
+      guard.abort();
+      answer(['2606:4700::1111']);
+      const created = assertOk(await creating);
+      assert.notEqual(other, 'blocked', 'another write waited for the DNS lookup');
+      assertOk(other as Exclude<typeof other, 'blocked'>);
+      assert.equal(created.url, 'http://slow.hooks.test/hook');
+      const replay = await c.webhooks.create(
+        { url: 'http://slow.hooks.test/hook', event_types: ['backup.deleted'] },
+        { idempotencyKey: 'slow-lookup' },
+      );
+      assert.equal(assertOk(replay).webhook_id, created.webhook_id, 'replayed');
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+    } finally {
+      answer([]);
+      await slow.close();
     }
   });
 
@@ -303,6 +576,23 @@ describe(`webhooks (${storeName})`, () => {
     }
     const keyFile = path.join(server.store.dataDir, 'webhook.key');
     assert.equal(statSync(keyFile).mode & 0o777, 0o600, 'the installation key is readable by its owner only');
+  });
+
+  it('holds an organisation to webhooks_per_organisation (20), however many creates arrive at once', async () => {
+    const c = await newOrg();
+    const create = (i: number) =>
+      c.webhooks.create({ url: `${receiver.url}/capped-${i}`, event_types: ['workspace.deleted'] });
+    for (let i = 0; i < 17; i++) secrets.push(assertOk(await create(i)).signing_secret!);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => create(100 + i)));
+    assert.equal(results.filter((r) => r.status === 200).length, 3, results.map((r) => r.status).join(', '));
+    for (const refused of results.filter((r) => r.status !== 200)) assertError(refused, 403, 'Quota-Exceed', 'url');
+    assert.equal(assertOk(await c.webhooks.list()).length, 20, 'exactly the cap');
+    // Another organisation has a cap of its own; a deleted webhook frees its place.
+    assertOk(await (await newOrg()).webhooks.create({ url: `${receiver.url}/elsewhere` }));
+    const [first] = assertOk(await c.webhooks.list());
+    assertOk(await c.webhooks.delete(first!.webhook_id));
+    assertOk(await create(200));
+    assertError(await create(201), 403, 'Quota-Exceed', 'url');
   });
 
   it('the deletion of a resource is delivered too', async () => {

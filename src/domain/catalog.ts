@@ -122,6 +122,8 @@ export const defaultCatalog: Catalog = {
     schedules_per_workspace: 50,
     api_keys_per_organisation: 500,
     db_users_per_workspace: 100,
+    // Each webhook is a sender's worth of the deliverer's time for every event: few per organisation.
+    webhooks_per_organisation: 20,
   },
 };
 

@@ -22,6 +22,7 @@ import { OrganisationService } from './organisations.js';
 import { ScheduleService } from './schedules.js';
 import { WorkgroupService } from './workgroups.js';
 import { WebhookService, type WebhookSettings } from './webhooks.js';
+import { resolveByDns } from './webhook-targets.js';
 import { WorkspaceService } from './workspaces.js';
 import { faultInjectionOff, type TestEnvCheck } from './test-env.js';
 
@@ -66,6 +67,7 @@ export interface ServiceSettings {
 
 const noWebhookKey: WebhookSettings = {
   allowPrivate: false,
+  resolve: resolveByDns,
   key: () => {
     throw new AppError('unavailable', { field: 'url', reason: 'webhooks are not available here' });
   },
@@ -114,6 +116,6 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     operations: new OperationService(store),
     idempotency: new IdempotencyService(store, clock),
     events: new EventFeed(store),
-    webhooks: new WebhookService(store, clock, settings.webhooks ?? noWebhookKey),
+    webhooks: new WebhookService(store, clock, catalog, settings.webhooks ?? noWebhookKey),
   };
 }

@@ -1,17 +1,20 @@
 import { createHmac } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import * as hooksRepo from '../store/repositories/webhooks.js';
+import { lockRow } from '../store/repositories/row-locks.js';
 import { toPage, type Page, type PageResult } from '../store/pagination.js';
 import type { CreateWebhookBody, WebhookDeliveryRecord, WebhookRecord } from '../schemas/webhook.js';
 import type { EventType } from '../schemas/event.js';
+import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
 import { resumeAfter } from './paging.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
+import { checkCount } from './quotas.js';
 import { iso } from './time.js';
-import { checkTarget, webhookUrl } from './webhook-targets.js';
+import { checkTarget, webhookUrl, type ResolveHost } from './webhook-targets.js';
 
 /** The installation key's file in the data directory when ACACIA_WEBHOOK_KEY is not set. */
 export const WEBHOOK_KEY_FILE = 'webhook.key';
@@ -24,6 +27,8 @@ export interface WebhookSettings {
   allowPrivate: boolean;
   /** The installation key signing secrets are derived from (read when first needed). */
   key: () => Buffer;
+  /** How a target's host name is resolved (resolveByDns but in tests). */
+  resolve: ResolveHost;
 }
 
 /** A webhook's signing secret: derived from the installation key, never stored. */
@@ -31,9 +36,14 @@ export function webhookSecret(key: Buffer, webhookId: string): string {
   return `whsec_${createHmac('sha256', key).update(`webhook:${webhookId}`).digest('base64url')}`;
 }
 
-/** The X-Acacia-Signature of a body. */
-export function signatureOf(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/**
+ * The X-Acacia-Signature of a delivery sent at `timestamp` (seconds since the epoch):
+ * `t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<body>">`. The timestamp is signed
+ * with the body, so a receiver that refuses old timestamps bounds how long a captured
+ * delivery can be replayed; `v1` names the scheme, so another can be sent beside it later.
+ */
+export function signatureOf(secret: string, timestamp: number, body: string): string {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
 function webhookRecord(w: hooksRepo.Webhook, secret?: string): WebhookRecord {
@@ -63,27 +73,55 @@ function deliveryRecord(d: hooksRepo.WebhookDelivery): WebhookDeliveryRecord {
   };
 }
 
+const checked: unique symbol = Symbol('checked');
+
+/** A webhook to be created, as WebhookService.check let it through (made nowhere else). */
+export interface CheckedWebhook {
+  readonly [checked]: true;
+  readonly principal: Principal;
+  readonly url: URL;
+  readonly eventTypes: EventType[] | undefined;
+}
+
 /** The organisation's webhooks; every call is for org-admin keys. */
 export class WebhookService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly catalog: Catalog,
     private readonly settings: WebhookSettings,
   ) {}
 
-  async create(p: Principal, body: CreateWebhookBody): Promise<WebhookRecord> {
+  /**
+   * The first half of a creation: the caller's right, the URL and where it leads (a DNS
+   * lookup). Slow and outside the store, so it runs before any transaction: the write half,
+   * `create`, may run in one (an idempotent POST's) without waiting on DNS inside it.
+   */
+  async check(p: Principal, body: CreateWebhookBody): Promise<CheckedWebhook> {
     authorize(p, 'org:admin');
     const url = webhookUrl(body.url);
-    await checkTarget(url, this.settings.allowPrivate);
+    await checkTarget(url, this.settings.allowPrivate, this.settings.resolve);
+    return { [checked]: true, principal: p, url, eventTypes: body.event_types };
+  }
+
+  /** The write half of a creation, of what `check` let through. */
+  async create(webhookToBe: CheckedWebhook): Promise<WebhookRecord> {
+    const { principal: p, url, eventTypes } = webhookToBe;
     const webhook: hooksRepo.Webhook = {
       id: newId(),
       org_id: p.orgId,
       url: url.href,
-      event_types: body.event_types ? `,${body.event_types.join(',')},` : null,
+      event_types: eventTypes ? `,${eventTypes.join(',')},` : null,
       created_by: p.keyName,
       created_at: this.clock.now(),
     };
-    await hooksRepo.insertWebhook(this.store.db, webhook);
+    const limit = this.catalog.limits.webhooks_per_organisation;
+    await this.store.transaction(async (trx) => {
+      // Locked first, so concurrent creates count one after another and cannot overshoot together.
+      await lockRow(trx, 'organisations', p.orgId);
+      checkCount('url', await hooksRepo.countWebhooks(trx, p.orgId), limit, 'webhooks per organisation');
+      await hooksRepo.insertWebhook(trx, webhook);
+    });
     return webhookRecord(webhook, webhookSecret(this.settings.key(), webhook.id));
   }
 

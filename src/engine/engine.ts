@@ -16,6 +16,7 @@ import { saveManualClock, syncManualClock } from './shared-clock.js';
 import { Worker } from './worker.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import type { WebhookSettings } from '../domain/webhooks.js';
+import { resolveByDns } from '../domain/webhook-targets.js';
 
 export interface EngineOptions {
   store: Store;
@@ -108,10 +109,12 @@ export class Engine {
       {
         owner: this.owner,
         leaseMs: options.leaseMs ?? 30_000,
-        batch: 20,
+        senders: 16,
+        perOrganisation: 4,
         backoffMs,
         timeoutMs: 10_000,
         allowPrivate: options.webhooks?.allowPrivate ?? false,
+        resolve: options.webhooks?.resolve ?? resolveByDns,
         key:
           options.webhooks?.key ??
           (() => {
@@ -120,7 +123,6 @@ export class Engine {
       },
       this.stopping.signal,
     );
-    this.deliverer.sent = () => this.wake();
     this.parts = [
       ['scheduler', this.scheduler],
       ['backup scheduler', this.backupScheduler],

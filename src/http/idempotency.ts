@@ -40,7 +40,8 @@ function storable(payload: string, secrets: readonly string[] | undefined): stri
  * first response. Authentication and the rate limit have run by then, so a replay goes only
  * to the key that made the request, while it is valid. The handler of a claimed request runs
  * in one store transaction with the write of its serialised response (see runOnce), so the
- * response is committed with the changes it reports, before it is sent.
+ * response is committed with the changes it reports, before it is sent. A route's `prepare`
+ * (slow work outside the store, src/http/serve-operation.ts) runs before that transaction.
  */
 export function idempotentPosts(scope: FastifyInstance, services: Services): void {
   const begin: preHandlerAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -89,9 +90,12 @@ export function idempotentPosts(scope: FastifyInstance, services: Services): voi
     appendRouteHook(route, 'onSend', finish);
     const handler = route.handler as RouteHandlerMethod;
     const secrets = route.config?.oneTimeSecrets;
+    const prepare = route.config?.prepare;
     route.handler = async function (this: FastifyInstance, request, reply) {
       const claim = request.idempotency;
       if (claim === undefined) return handler.call(this, request, reply);
+      // Slow work outside the store (a DNS lookup) before the transaction, not while holding it.
+      if (prepare) await prepare(request);
       const body = await services.idempotency.runOnce(claim, async () => {
         const body = reply.serialize(await handler.call(this, request, reply)) as string;
         return { statusCode: reply.statusCode, body, kept: storable(body, secrets) };

@@ -41,6 +41,7 @@ export const CountLimits = Type.Object(
     schedules_per_workspace: Type.Integer({ minimum: 0, description: 'workspace schedules (operation 7)' }),
     api_keys_per_organisation: Type.Integer({ minimum: 0, description: 'API keys not revoked, expired ones included' }),
     db_users_per_workspace: Type.Integer({ minimum: 0, description: 'database users of one workspace' }),
+    webhooks_per_organisation: Type.Integer({ minimum: 0, description: 'webhooks of one organisation' }),
   },
   Strict,
 );

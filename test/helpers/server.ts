@@ -48,7 +48,7 @@ export interface TestServer {
 export async function startTestServer(
   env: Record<string, string> = {},
   store?: StoreLocation,
-  options: Pick<StartOptions, 'gatewayBackend'> = {},
+  options: Pick<StartOptions, 'gatewayBackend' | 'resolveWebhookHost'> = {},
 ): Promise<TestServer> {
   const location = store ?? (await freshStore());
   const bootstrapKey = newKeyText();

@@ -1,11 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
+import type { CheckedWebhook } from '../../domain/webhooks.js';
 import { pageItems } from '../responses.js';
 import { serveOperation as serve } from '../serve-operation.js';
 
 export function webhookRoutes(api: FastifyInstance, services: Services): void {
   const { webhooks } = services;
-  serve(api, 'createWebhook', async (request) => webhooks.create(request.principal, request.body));
+  // The target's DNS lookup is done before the write, outside any transaction.
+  serve<'createWebhook', CheckedWebhook>(
+    api,
+    'createWebhook',
+    async (_request, _reply, checked) => webhooks.create(checked),
+    {
+      prepare: (request) => webhooks.check(request.principal, request.body),
+    },
+  );
   serve(api, 'listWebhooks', async (request) => webhooks.list(request.principal));
   serve(api, 'getWebhook', async (request) => webhooks.get(request.principal, request.params.webhook_id));
   serve(api, 'deleteWebhook', async (request) => webhooks.delete(request.principal, request.params.webhook_id));

@@ -15,6 +15,16 @@ export async function insertWebhook(db: Executor, webhook: Webhook): Promise<voi
   await db.insertInto('webhooks').values(webhook).execute();
 }
 
+/** How many webhooks the organisation has (its index holds them all). */
+export async function countWebhooks(db: Executor, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function listWebhooks(db: Executor, orgId: string): Promise<Webhook[]> {
   return db
     .selectFrom('webhooks')
@@ -50,9 +60,21 @@ export async function listDeliveries(
 }
 
 /**
- * Claims due deliveries (oldest event first) for `owner`: each is leased by moving its
- * next_attempt_at to the lease's end, so a process that dies mid-send leaves it due again
- * then. On PostgreSQL rows another process is claiming are skipped.
+ * Claims up to `limit` due deliveries for `owner`, fairly: each is leased by moving its
+ * next_attempt_at to the lease's end (a process that dies mid-send leaves it due again
+ * then) and marking the owner. Chosen so that
+ * - a webhook has at most one delivery in flight, its oldest due one: none while another of
+ *   its deliveries is under a live lease, so its receiver gets them one at a time, in event
+ *   order (a retry waiting for its back-off lets later events go ahead);
+ * - an organisation has at most `perOrganisation` in flight (live leases of every process
+ *   counted), so one with slow receivers cannot take every sender;
+ * - organisations take turns: each one's first delivery before any one's second, and within
+ *   a turn the longest due first.
+ * Window functions, the same on both stores, number each webhook's and each organisation's
+ * due deliveries; the due set is found through (state, next_attempt_at).
+ * On PostgreSQL the chosen webhooks are locked (those another process is claiming skipped)
+ * and each lease is taken only if the delivery is still due and its webhook still has none
+ * in flight, read after the lock: two processes never send one webhook's deliveries at once.
  */
 export async function claimDueDeliveries(
   trx: Executor,
@@ -60,26 +82,72 @@ export async function claimDueDeliveries(
   now: number,
   leaseMs: number,
   limit: number,
+  perOrganisation: number,
 ): Promise<ClaimedDelivery[]> {
-  const due = trx
-    .selectFrom('webhook_deliveries')
-    .select(['webhook_id', 'event_id'])
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .orderBy('event_id')
-    .limit(limit);
-  const keys = await claimSkippingLocked(trx, due).execute();
-  if (keys.length === 0) return [];
-  const claimed: ClaimedDelivery[] = [];
-  for (const key of keys) {
-    await trx
+  const { rows: chosen } = await sql<{ webhook_id: string; event_id: number | string }>`
+    with live as (
+      select webhook_id, org_id from webhook_deliveries
+      where state = 'pending' and next_attempt_at > ${now} and lease_owner is not null
+    ),
+    heads as (
+      select webhook_id, min(org_id) as org_id, min(event_id) as event_id, min(next_attempt_at) as due_since
+      from webhook_deliveries
+      where state = 'pending' and next_attempt_at <= ${now}
+        and webhook_id not in (select webhook_id from live)
+      group by webhook_id
+    ),
+    turns as (
+      select webhook_id, event_id, org_id, due_since,
+        row_number() over (partition by org_id order by due_since, event_id) as turn
+      from heads
+    )
+    select t.webhook_id, t.event_id from turns t
+    where t.turn + (select count(*) from live l where l.org_id = t.org_id) <= ${perOrganisation}
+    order by t.turn, t.due_since, t.event_id
+    limit ${limit}`.execute(trx);
+  if (chosen.length === 0) return [];
+  const locked = new Set(
+    (
+      await claimSkippingLocked(
+        trx,
+        trx
+          .selectFrom('webhooks')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            chosen.map((c) => c.webhook_id),
+          ),
+      ).execute()
+    ).map((w) => w.id),
+  );
+  const leaseEnd = now + leaseMs;
+  const wanted = new Set<string>();
+  for (const { webhook_id, event_id } of chosen) {
+    if (!locked.has(webhook_id)) continue;
+    const result = await trx
       .updateTable('webhook_deliveries')
-      .set({ lease_owner: owner, next_attempt_at: now + leaseMs, attempts: sql<number>`attempts + 1` })
-      .where('webhook_id', '=', key.webhook_id)
-      .where('event_id', '=', key.event_id)
-      .execute();
+      .set({ lease_owner: owner, next_attempt_at: leaseEnd, attempts: sql<number>`attempts + 1` })
+      .where('webhook_id', '=', webhook_id)
+      .where('event_id', '=', Number(event_id))
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('webhook_deliveries as l')
+              .select('l.event_id')
+              .where('l.webhook_id', '=', webhook_id)
+              .where('l.state', '=', 'pending')
+              .where('l.next_attempt_at', '>', now)
+              .where('l.lease_owner', 'is not', null),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) wanted.add(`${webhook_id}:${Number(event_id)}`);
   }
+  if (wanted.size === 0) return [];
   const rows = await trx
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
@@ -87,12 +155,10 @@ export async function claimDueDeliveries(
     .select('w.url')
     .where('d.lease_owner', '=', owner)
     .where('d.state', '=', 'pending')
-    .where('d.next_attempt_at', '=', now + leaseMs)
+    .where('d.next_attempt_at', '=', leaseEnd)
     .orderBy('d.event_id')
     .execute();
-  const wanted = new Set(keys.map((k) => `${k.webhook_id}:${k.event_id}`));
-  for (const row of rows) if (wanted.has(`${row.webhook_id}:${row.event_id}`)) claimed.push(row as ClaimedDelivery);
-  return claimed;
+  return rows.filter((row) => wanted.has(`${row.webhook_id}:${Number(row.event_id)}`)) as ClaimedDelivery[];
 }
 
 /** Records an attempt's outcome, if `owner` still holds the delivery; false when it was lost. */
