@@ -7,7 +7,11 @@ import { serveOperation as serve } from '../serve-operation.js';
 export function cloudProviderRoutes(api: FastifyInstance, services: Services): void {
   const { cloudProviders } = services;
   serve(api, 'createCloudProvider', async (request) => cloudProviders.create(request.principal, request.body));
-  serve(api, 'validateCloudProvider', async (request) => cloudProviders.validate(request.principal, request.body));
+  // Validation asks the account whether the role can be assumed and writes nothing: all of it
+  // is done before the request's transaction (an idempotent POST's) opens.
+  serve<'validateCloudProvider', string>(api, 'validateCloudProvider', async (_request, _reply, answer) => answer, {
+    prepare: (request) => cloudProviders.validate(request.principal, request.body),
+  });
   serve(api, 'listCloudProviders', async (request) => cloudProviders.list(request.principal));
   serve(api, 'getCloudProvider', async (request) =>
     cloudProviders.get(request.principal, request.params.cloudProviderID),
