@@ -1,6 +1,9 @@
-import pg from 'pg';
+import { ListenConnection } from './listen-connection.js';
 import { EVENTS_CHANNEL, newestEventId } from './repositories/events.js';
 import type { Store } from './store.js';
+
+/** The application_name of a process's connection that listens for events. */
+export const EVENT_LISTENER_NAME = 'acacia-event-listener';
 
 /** Tells event streams that new events may be in the table; they read it themselves. */
 export interface EventSignals {
@@ -32,28 +35,20 @@ export function eventSignals(store: Store, options: EventSignalOptions = {}): Ev
   };
   const ownCommits = store.onEventsCommitted(fire);
   let timer: ReturnType<typeof setInterval> | undefined;
-  let client: pg.Client | undefined;
-  let closed = false;
+  let connection: ListenConnection | undefined;
   const onError = options.onError ?? (() => undefined);
 
   if (store.dialect === 'postgres' && options.databaseUrl) {
-    const listen = async () => {
-      const c = new pg.Client({ connectionString: options.databaseUrl });
-      c.on('error', (err) => {
-        onError(err);
-        // The connection went: listen again on a new one after a pause; the poll covers the gap.
-        if (client === c) client = undefined;
-        if (!closed) setTimeout(() => void listen().catch(onError), 1000).unref();
-      });
-      c.on('notification', fire);
-      await c.connect();
-      await c.query(`listen ${EVENTS_CHANNEL}`);
-      if (closed) await c.end();
-      else client = c;
-      // Anything committed while there was no listener.
-      fire();
-    };
-    void listen().catch(onError);
+    connection = new ListenConnection({
+      databaseUrl: options.databaseUrl,
+      channels: [EVENTS_CHANNEL],
+      applicationName: EVENT_LISTENER_NAME,
+      onNotification: fire,
+      // Anything committed while there was no listener; the poll covers the gap until then.
+      ready: fire,
+      onError,
+    });
+    connection.start();
     timer = setInterval(fire, options.safetyPollMs ?? 5000);
     timer.unref();
   } else {
@@ -90,11 +85,10 @@ export function eventSignals(store: Store, options: EventSignalOptions = {}): Ev
       return () => listeners.delete(listener);
     },
     async close() {
-      closed = true;
       ownCommits();
       clearInterval(timer);
       listeners.clear();
-      await client?.end().catch(() => undefined);
+      await connection?.close();
     },
   };
 }
