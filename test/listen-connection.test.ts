@@ -1,61 +1,15 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { ListenConnection, reconnectDelay, RECONNECT_BACKOFF } from '../src/store/listen-connection.js';
+import { countingProxy, countingServer, unknownAuthentication } from './helpers/counting-server.js';
 import { freshStore, storeName } from './helpers/server.js';
 import { suiteUnless } from './helpers/skip.js';
 
 const NAME = 'acacia-test-listener';
 /** Short pauses, so that the tests' losses are followed quickly by the next connection. */
 const BACKOFF = { firstMs: 50, maxMs: 400 };
-
-/** A TCP server that counts the connections it gets and how many are open at once. */
-async function countingServer(onSocket: (socket: net.Socket) => void) {
-  const open = new Set<net.Socket>();
-  const seen = { accepted: 0, maxOpen: 0 };
-  const closed: Promise<void>[] = [];
-  const server = net.createServer((socket) => {
-    seen.accepted++;
-    open.add(socket);
-    seen.maxOpen = Math.max(seen.maxOpen, open.size);
-    closed.push(new Promise((resolve) => socket.once('close', () => resolve())));
-    socket.on('close', () => open.delete(socket));
-    socket.on('error', () => undefined);
-    onSocket(socket);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    port,
-    seen,
-    open,
-    /** Resolves once every connection it got has closed. */
-    allClosed: () => Promise.all(closed),
-    close: () => {
-      for (const socket of open) socket.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** A proxy to the database at `url` that counts the connections made through it; its URL goes through it. */
-async function countingProxy(url: string) {
-  const target = new URL(url);
-  const proxy = await countingServer((down) => {
-    const up = net.connect(Number(target.port || 5432), target.hostname);
-    up.on('error', () => down.destroy());
-    down.on('error', () => up.destroy());
-    down.pipe(up);
-    up.pipe(down);
-    down.on('close', () => up.destroy());
-  });
-  const through = new URL(url);
-  through.hostname = '127.0.0.1';
-  through.port = String(proxy.port);
-  return { ...proxy, url: through.toString() };
-}
 
 /** What a ListenConnection reported, and a way to wait for its n-th ready connection. */
 function recorder() {
@@ -147,6 +101,28 @@ describe(`a connection that listens (${storeName})`, () => {
       assert.equal(events.seen.ready, 0);
       // The last may have been cut short by the close, which is not a failure.
       assert.ok(events.seen.errors.length >= server.seen.accepted - 1, 'each failure reported');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a connect that fails on its own side (an authentication it cannot do) is closed too', async () => {
+    const server = await countingServer(unknownAuthentication);
+    const events = recorder();
+    const connection = new ListenConnection({
+      databaseUrl: `postgres://nobody:secret@127.0.0.1:${server.port}/none`,
+      channels: ['anything'],
+      applicationName: NAME,
+      backoff: { firstMs: 20, maxMs: 80 },
+      ...events.options,
+    });
+    try {
+      connection.start();
+      while (events.seen.errors.length < 3) await sleep(5);
+      await connection.close();
+      await server.allClosed();
+      assert.match(events.seen.errors[0]!.message, /SASL/);
+      assert.equal(server.seen.maxOpen, 1, 'each failed connection closed before the next');
     } finally {
       await server.close();
     }
