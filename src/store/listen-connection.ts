@@ -106,8 +106,8 @@ export class ListenConnection {
       }
       if (this.closed) return;
       failures = listened ? 0 : failures + 1;
-      // A lost connection is replaced after the first pause; failed attempts in a row wait longer.
-      await this.pause(reconnectDelay(listened ? 0 : failures - 1, this.options.backoff));
+      // A lost connection is replaced after the first pause; each failed attempt in a row doubles it.
+      await this.pause(reconnectDelay(failures, this.options.backoff));
     }
   }
 
