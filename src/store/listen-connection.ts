@@ -148,14 +148,14 @@ export class ListenConnection {
       // Named only now that it listens (see applicationName).
       await client.query("select set_config('application_name', $1, false)", [options.applicationName]);
     };
-    setUp().then(() => {
-      if (gone) return;
-      listened = true;
-      this.listening = client;
-      options.ready?.(client);
-    }, lose);
-    // Closed before this connection was begun: it ends at once.
-    if (this.closed) lose();
+    setUp()
+      .then(() => {
+        if (gone) return;
+        listened = true;
+        this.listening = client;
+        options.ready?.(client);
+      }, lose)
+      .catch((err: Error) => options.onError?.(err));
 
     const err = await loss;
     if (err && !this.closed) options.onError?.(err);
