@@ -1,8 +1,11 @@
-import pg from 'pg';
 import { KEYS_CHANNEL } from './key-cache.js';
+import { ListenConnection } from './listen-connection.js';
 import { onKeyChanged } from './repositories/api-keys.js';
 import { EVENTS_CHANNEL, newestEventId } from './repositories/events.js';
 import type { Store } from './store.js';
+
+/** The application_name of a process's connection that listens for events. */
+export const EVENT_LISTENER_NAME = 'acacia-event-listener';
 
 /**
  * Tells event streams that new events may be in the table, and that an API key or an
@@ -51,29 +54,24 @@ export function eventSignals(store: Store, options: EventSignalOptions = {}): Ev
   const ownCommits = store.onEventsCommitted(fire);
   const ownKeyChanges = onKeyChanged(store, fireKeys);
   let timer: ReturnType<typeof setInterval> | undefined;
-  let client: pg.Client | undefined;
-  let closed = false;
+  let connection: ListenConnection | undefined;
   const onError = options.onError ?? (() => undefined);
 
   if (store.dialect === 'postgres' && options.databaseUrl) {
-    const listen = async () => {
-      const c = new pg.Client({ connectionString: options.databaseUrl });
-      c.on('error', (err) => {
-        onError(err);
-        // The connection went: listen again on a new one after a pause; the poll covers the gap.
-        if (client === c) client = undefined;
-        if (!closed) setTimeout(() => void listen().catch(onError), 1000).unref();
-      });
-      c.on('notification', ({ channel, payload }) => (channel === KEYS_CHANNEL ? fireKeys(payload) : fire()));
-      await c.connect();
-      await c.query(`listen ${EVENTS_CHANNEL}; listen ${KEYS_CHANNEL}`);
-      if (closed) await c.end();
-      else client = c;
-      // Anything committed while there was no listener.
-      fire();
-      fireKeys();
-    };
-    void listen().catch(onError);
+    connection = new ListenConnection({
+      databaseUrl: options.databaseUrl,
+      channels: [EVENTS_CHANNEL, KEYS_CHANNEL],
+      applicationName: EVENT_LISTENER_NAME,
+      onNotification: ({ channel, payload }) => (channel === KEYS_CHANNEL ? fireKeys(payload) : fire()),
+      // Anything committed, and any key changed, while there was no listener; the poll covers
+      // events until then.
+      ready: () => {
+        fire();
+        fireKeys();
+      },
+      onError,
+    });
+    connection.start();
     timer = setInterval(fire, options.safetyPollMs ?? 5000);
     timer.unref();
   } else {
@@ -114,13 +112,12 @@ export function eventSignals(store: Store, options: EventSignalOptions = {}): Ev
       return () => keyListeners.delete(listener);
     },
     async close() {
-      closed = true;
       ownCommits();
       ownKeyChanges();
       keyListeners.clear();
       clearInterval(timer);
       listeners.clear();
-      await client?.end().catch(() => undefined);
+      await connection?.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { ListenConnection, type Backoff } from './listen-connection.js';
 
 /** The channel migration 0031's trigger announces key and organisation changes on. */
 export const KEYS_CHANNEL = 'acacia_keys';
@@ -11,8 +11,8 @@ export interface KeyCacheOptions {
   databaseUrl: string;
   /** Keys kept at most; the longest-kept one goes first. */
   maxEntries?: number;
-  /** How long after a lost listening connection another is opened. */
-  reconnectMs?: number;
+  /** The pauses before another listening connection is opened (listen-connection.ts). */
+  backoff?: Backoff;
   onError?: (err: Error) => void;
 }
 
@@ -32,22 +32,50 @@ export class KeyCache<V> {
   private readonly maxEntries: number;
   private generation = 0;
   private listening = false;
-  private client: pg.Client | undefined;
-  private starting = false;
-  private closed = false;
+  /** The one connection that listens; made on first use. */
+  private readonly connection: ListenConnection;
   /** Changes whose authors wait for every process to hear them: row id → callbacks given a listener's pid. */
   private readonly waiting = new Map<string, Set<(pid: number) => void>>();
   /** Waits that end on close. */
   private readonly closers = new Set<() => void>();
 
-  constructor(private readonly options: KeyCacheOptions) {
+  constructor(options: KeyCacheOptions) {
     this.maxEntries = options.maxEntries ?? 10_000;
+    this.connection = new ListenConnection({
+      databaseUrl: options.databaseUrl,
+      channels: [KEYS_CHANNEL, HEARD_CHANNEL],
+      applicationName: LISTENER_NAME,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
+      onNotification: ({ channel, payload = '' }, client) => {
+        if (channel === KEYS_CHANNEL) {
+          this.forget();
+          // Said only now that nothing is kept: its author answers its client once all have said it.
+          client
+            .query("select pg_notify($1, $2 || ' ' || pg_backend_pid())", [HEARD_CHANNEL, payload])
+            .catch((err: Error) => this.connection.lose(client, err));
+          return;
+        }
+        const [id = '', pid] = payload.split(' ');
+        for (const onHeard of [...(this.waiting.get(id) ?? [])]) onHeard(Number(pid));
+      },
+      ready: () => {
+        // Only lookups from now on are kept: a change before this moment was not heard.
+        this.forget();
+        this.listening = true;
+      },
+      lost: () => {
+        // A change may go unheard from now on: nothing kept is trusted.
+        this.listening = false;
+        this.forget();
+      },
+    });
   }
 
   /** The kept value; starts listening on first use (a process that never authenticates never listens). */
   get(hash: string): V | undefined {
     if (!this.listening) {
-      this.start();
+      this.connection.start();
       return undefined;
     }
     return this.entries.get(hash);
@@ -71,7 +99,7 @@ export class KeyCache<V> {
    * that waits for it reaches its client when no process can still accept what was changed.
    */
   async changeHeardEverywhere<T>(id: string, change: () => Promise<T>, timeoutMs = 1000): Promise<T> {
-    const client = this.listening ? this.client : undefined;
+    const client = this.listening ? this.connection.client : undefined;
     if (!client) return change();
     // Listened for from before the change, so that an early answer is not missed.
     const heard = new Set<number>();
@@ -116,66 +144,13 @@ export class KeyCache<V> {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     this.forget();
     for (const check of [...this.closers]) check();
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
+    await this.connection.close();
   }
 
   private forget(): void {
     this.entries.clear();
     this.generation++;
-  }
-
-  private start(): void {
-    if (this.starting || this.closed) return;
-    this.starting = true;
-    const client = new pg.Client({ connectionString: this.options.databaseUrl });
-    let gone = false;
-    // 'error', 'end' and a failed connect may each report the same loss: acted on once.
-    const lost = (err?: Error) => {
-      if (err) this.options.onError?.(err);
-      if (gone) return;
-      gone = true;
-      client.end().catch(() => undefined);
-      if (this.client === client) this.client = undefined;
-      this.listening = false;
-      this.forget();
-      if (this.closed) return;
-      setTimeout(() => {
-        this.starting = false;
-        this.start();
-      }, this.options.reconnectMs ?? 1000).unref();
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', ({ channel, payload = '' }) => {
-      if (channel === KEYS_CHANNEL) {
-        this.forget();
-        // Said only now that nothing is kept: its author answers its client once all have said it.
-        client
-          .query("select pg_notify($1, $2 || ' ' || pg_backend_pid())", [HEARD_CHANNEL, payload])
-          .catch((err: Error) => lost(err));
-        return;
-      }
-      const [id = '', pid] = payload.split(' ');
-      for (const onHeard of [...(this.waiting.get(id) ?? [])]) onHeard(Number(pid));
-    });
-    client
-      .connect()
-      // Named once listening, so that a connection found by its name hears what is announced.
-      .then(() =>
-        client.query(`listen ${KEYS_CHANNEL}; listen ${HEARD_CHANNEL}; set application_name = '${LISTENER_NAME}'`),
-      )
-      .then(() => {
-        if (this.closed) return void client.end().catch(() => undefined);
-        this.client = client;
-        // Only lookups from now on are kept: a change before this moment was not heard.
-        this.forget();
-        this.listening = true;
-        this.starting = false;
-      }, lost);
   }
 }

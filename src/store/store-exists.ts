@@ -30,6 +30,9 @@ export async function findStore(options: { databaseUrl?: string | undefined; dat
   try {
     await client.connect();
   } catch (err) {
+    // A connect that failed on this side (an authentication it cannot do) leaves the socket
+    // open, and the server waiting for the rest of the handshake: it is cut.
+    client.connection.stream.destroy();
     // A database that does not exist holds no store; anything else is a connection problem.
     if ((err as { code?: string }).code === '3D000') return { exists: false, where };
     throw new StoreUnreachable(err);

@@ -192,11 +192,21 @@ function preparingNamed(client: pg.PoolClient): pg.PoolClient {
 
 /** How long a request waits for a database connection (a free one, or a new one) before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * The most connections a process's pool holds. With the two that listen (event signals and the
+ * API key cache, listen-connection.ts) that is every connection a process has on PostgreSQL:
+ * a connection the server ended is dropped by the pool, never returned to it, whether it was
+ * idle or in use, and another is made only when one is needed.
+ */
+export const POOL_SIZE = 10;
+/** How long an idle pooled connection is kept before it is closed. */
+const POOL_IDLE_MS = 10_000;
 
 function postgresDialect(connectionString: string, onConnectionError: (err: Error) => void) {
   const pool = new pg.Pool({
     connectionString,
-    max: 10,
+    max: POOL_SIZE,
+    idleTimeoutMillis: POOL_IDLE_MS,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // bigint columns hold epoch milliseconds, well inside Number's exact range.
     types: {
