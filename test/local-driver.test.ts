@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
-import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, isPidAlive } from '../src/dataplane/index.js';
+import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, isPidAlive, startDataPlane } from '../src/dataplane/index.js';
 import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
 import { localBackend } from '../src/gateway/local-backend.js';
 import { findWorkspaceById } from '../src/store/repositories/workspaces.js';
@@ -259,6 +261,61 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
       assert.equal(none.status, 503);
     } finally {
       await backend.close?.();
+    }
+  });
+
+  it('a body over the limit is a 413 naming the limit, announced or not, passed on or read', async () => {
+    const base = `${server.running.gatewayUrl}/w/${rw.workspace_id}`;
+    const headers = { authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` };
+    const body = Buffer.alloc(8 << 20, ' ');
+    for (const where of ['/restpp/graph/social', '/gsql/v1/statements'])
+      for (const chunked of [false, true]) {
+        const res = await request(`${base}${where}`, {
+          method: 'POST',
+          headers,
+          body: chunked ? Readable.from([body.subarray(0, 1000), body.subarray(1000)]) : body,
+        });
+        const json = (await res.body.json()) as Record<string, unknown>;
+        assert.equal(res.statusCode, 413, `${where} ${JSON.stringify(json)}`);
+        assert.equal(json.code, 'payload-too-large');
+        assert.equal(json.message, 'body is larger than the limit of 1048576 bytes');
+      }
+    assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan'], 'nothing written, the workspace serves on');
+  });
+
+  it("a process with a lower limit than the gateway's answers 413 too, not a failed connection", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-small-limit-'));
+    const backend = localBackend({ dataDir: dir, timeoutMs: 5000 });
+    const dp = await startDataPlane({
+      storeFile: path.join(dir, 'graph.db'),
+      secret: dataPlaneSecret(dir, rw.workspace_id!),
+      bodyLimitBytes: 1024,
+    });
+    const ws = (await findWorkspaceById(store.db, rw.workspace_id!))!;
+    try {
+      for (const body of [Buffer.alloc(8 << 20, ' '), Readable.from([Buffer.alloc(8 << 20, ' ')])]) {
+        const answer = await backend.serve(
+          {
+            method: 'POST',
+            path: '/gsql/v1/statements',
+            query: '',
+            headers: {},
+            body,
+            identity: { orgId: ws.org_id, workspaceId: ws.id, userId: 'u', username: 'alice', via: 'password' },
+          },
+          { ...ws, endpoint: `${dp.host}:${dp.port}` },
+        );
+        const text =
+          answer.body instanceof Readable
+            ? Buffer.concat(await answer.body.toArray()).toString()
+            : JSON.stringify(answer.body);
+        assert.equal(answer.status, 413, text);
+        assert.match(JSON.parse(text).message, /larger than the limit of 1024 bytes/);
+      }
+    } finally {
+      await backend.close?.();
+      await dp.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -70,7 +70,6 @@ export function sendResults(ctx: RequestContext, results: unknown, extra: Record
 
 /** A refusal in TigerGraph's shape: `{version, error: true, message, code}`. */
 export function sendError(res: http.ServerResponse, store: GraphStore, err: DataPlaneError): void {
-  if (err.status === 413) res.setHeader('connection', 'close');
   if (err.status === 401) res.setHeader('www-authenticate', 'Basic realm="data plane"');
   sendJson(res, err.status, { version: restppVersion(store), error: true, message: err.message, code: err.code });
 }
@@ -109,7 +108,9 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      // Stop keeping the body but go on reading it, so that the 413 reaches the client.
+      // Stop keeping the body but go on reading it to its end, the connection kept: closed
+      // while the client still sends, the client (the gateway) would see a broken pipe, not
+      // the 413. The gateway sends no more than its own limit, the one this process has.
       req.off('data', onData);
       req.resume();
       chunks.length = 0;
