@@ -414,3 +414,61 @@ describe(`local driver: a workspace whose owner died is taken over (${storeName}
     assert.equal(read.status, 200, JSON.stringify(read.json));
   });
 });
+
+const withProc = suiteUnless(!fs.existsSync('/proc/self/environ') && 'reads /proc/<pid>/environ');
+
+describe(`local driver: what a data-plane process is given (${storeName})`, () => {
+  let location: Awaited<ReturnType<typeof freshStore>>;
+  let server: ServeProcess;
+  let store: Store;
+  const key = newKeyText();
+  const webhookKey = `webhook-key-${newKeyText()}`;
+
+  withProc.before(async () => {
+    location = await freshStore();
+    server = await serveProcess(location, key, {
+      ACACIA_DRIVER: 'local',
+      ACACIA_SIM_SPEED: '0',
+      ACACIA_WEBHOOK_KEY: webhookKey,
+    });
+    store = await openStoreOf(location);
+  });
+  withProc.after(async () => {
+    if (server) await stopProcess(server.child, 'SIGKILL');
+    await store?.close();
+    await location?.dispose();
+  });
+
+  withProc.it("has none of Acacia's settings or secrets in its environment, nor its own secret", async () => {
+    const c = server.client;
+    const wg = await newWorkgroup(c, 'environ');
+    const id = resultOf(await c.workspaces.create(wg, { name: 'environ' })).workspace_id!;
+    await active(c, wg, id);
+    const { pid } = await runtimeOf(store, id);
+    const parent = fs.readFileSync(`/proc/${server.child.pid}/environ`, 'utf8');
+    assert.ok(parent.includes(key) && parent.includes(webhookKey), "the Acacia process's own environment has them");
+
+    const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+    const names = environ
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => entry.slice(0, entry.indexOf('=')));
+    assert.deepEqual(
+      names.filter((n) => n.startsWith('ACACIA_') || n === 'DATABASE_URL'),
+      [],
+      `the environment of the data-plane process: ${names.join(', ')}`,
+    );
+    const secret = dataPlaneSecret(location.dataDir, id);
+    for (const [what, value] of Object.entries({ 'its secret': secret, 'the bootstrap key': key, webhookKey }))
+      assert.ok(!environ.includes(value), `${what} is not in its environment`);
+    assert.ok(!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(secret), 'nor in its arguments');
+    if (location.databaseUrl) assert.ok(!environ.includes(location.databaseUrl), "nor the store's URL");
+
+    // It has the secret all the same: it answers the gateway's requests, and only those.
+    const row = await runtimeOf(store, id);
+    assert.equal((await direct(location.dataDir, row, 'GET', '/api/ping')).status, 200);
+    const res = await request(`http://${row.host}:${row.port}/api/ping`);
+    assert.equal(res.statusCode, 401);
+    await res.body.dump();
+  });
+});

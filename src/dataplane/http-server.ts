@@ -7,8 +7,6 @@ import type { GraphStore } from './graph-store.js';
 /** Header that carries the secret shared by the gateway and one data-plane process. */
 export const DATA_PLANE_SECRET_HEADER = 'x-acacia-data-plane-secret';
 
-/** Environment variable that hands the secret to the process (argv is readable by other users). */
-export const SECRET_ENV = 'ACACIA_DATA_PLANE_SECRET';
 
 export interface ServerOptions {
   store: GraphStore;
