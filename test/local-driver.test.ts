@@ -196,6 +196,32 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     assert.deepEqual(await personIds(rotg), ['ann', 'bob', 'cat', 'dan']);
   });
 
+  it("graph, write-ahead log, snapshot and backup files are the owner's only (0600, folders 0700)", async () => {
+    const graphs = path.join(server.store.dataDir, 'graphs');
+    const modes: Record<string, string> = {};
+    const walk = (at: string) => {
+      for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
+        const full = path.join(at, entry.name);
+        modes[path.relative(graphs, full)] = (fs.statSync(full).mode & 0o777).toString(8);
+        if (entry.isDirectory()) walk(full);
+      }
+    };
+    modes['.'] = (fs.statSync(graphs).mode & 0o777).toString(8);
+    walk(graphs);
+    const db = rw.database_id!;
+    for (const file of ['graph.db', 'graph.db-wal', 'graph.db-shm'])
+      assert.ok(modes[path.join(db, file)], `${file} is there: ${JSON.stringify(modes)}`);
+    for (const folder of ['snapshots', 'backups']) {
+      assert.equal(modes[path.join(db, folder)], '700', folder);
+      assert.ok(
+        Object.keys(modes).some((f) => f.startsWith(path.join(db, folder, '/')) && f.endsWith('.db')),
+        `a file in ${folder}`,
+      );
+    }
+    const open = Object.entries(modes).filter(([, mode]) => mode !== '600' && mode !== '700');
+    assert.deepEqual(open, [], 'nothing under graphs/ is readable by others');
+  });
+
   it('resize and HA restart the process with the new resources, on the same data', async () => {
     const id = rw.workspace_id!;
     const before = await runtimeOf(store, id);
