@@ -28,7 +28,7 @@ import { newWorkgroup } from './helpers/workspaces.js';
 
 const alice = { username: 'alice', password: 'Graph-Secret-42' };
 const basic: Auth = { auth: alice };
-const localEnv = { ACACIA_DRIVER: 'local', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' };
+const localEnv = { ACACIA_DRIVER: 'local', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0', ACACIA_GSQL_OUTPUT_MB: '1' };
 
 const schema = [
   'CREATE VERTEX Person (PRIMARY_ID id STRING, age INT) WITH PRIMARY_ID_AS_ATTRIBUTE="true"',
@@ -126,6 +126,29 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     assert.ok(seen.graph_topology_size_bytes! > 0, 'the graph has a size');
     const folder = seen.folder_statistics!.workspaces.find((w) => w.workspace_id === rw.workspace_id);
     assert.equal(folder?.size, seen.graph_topology_size_bytes);
+  });
+
+  it('a GSQL request prints at most ACACIA_GSQL_OUTPUT_MB, the statements after not run', async () => {
+    // 300 vertex types make LS print some 30 KB: 300 of them would print 9 MB.
+    const types = Array.from({ length: 300 }, (_, i) => `T${i}`);
+    const statements = [
+      ...types.map((t) => `CREATE VERTEX ${t} (PRIMARY_ID id STRING)`),
+      ...types.map(() => 'LS'),
+      'CREATE VERTEX Late (PRIMARY_ID id STRING)',
+    ];
+    const res = await tg.gsql4(basic, statements.join('\n'));
+    assert.equal(res.status, 200);
+    assert.ok(res.text.length < 1024 * 1024 + 1000, `${res.text.length} characters`);
+    assert.match(
+      res.text,
+      /\nSemantic Check Fails: the answer is larger than the limit of 1048576 bytes: the statement at line \d+ ran but/,
+    );
+    assert.match(res.text, /\n__GSQL__RETURN__CODE__,212$/);
+    const dropped = await tg.gsql4(basic, `DROP VERTEX ${types.join(', ')}\nDROP VERTEX Late`);
+    assert.match(
+      dropped.text,
+      /Successfully dropped vertex types: \[T0, .*T299\]\.\n.*vertex type Late does not exist/,
+    );
   });
 
   it('pause stops the process (the gateway says 503); resume starts it on the same data', async () => {

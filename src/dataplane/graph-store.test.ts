@@ -158,6 +158,20 @@ describe('GSQL schema changes', () => {
     assert.ok(ratio < 24, `8 times the statements took ${ratio.toFixed(1)} times as long`);
   });
 
+  it('stop printing at the output limit, the statements after not run', () => {
+    const ls = runGsql(store, 'LS').output;
+    const limit = Math.floor(ls.length * 1.5);
+    const r = runGsql(store, 'LS\nLS\nCREATE VERTEX Late (PRIMARY_ID id STRING)', { outputLimit: limit });
+    assert.equal(r.ok, false);
+    assert.equal(
+      r.output,
+      `${ls}\nSemantic Check Fails: the answer is larger than the limit of ${limit} bytes: the statement at line 2 ` +
+        'ran but what it printed is left out, and the statements after it were not run.\n__GSQL__RETURN__CODE__,212',
+    );
+    assert.equal(store.catalog.vertexTypes.has('Late'), false);
+    assert.ok(runGsql(store, 'LS\nLS', { outputLimit: 2 * (ls.length + 1) }).ok, 'up to the limit is printed');
+  });
+
   it('drop a graph, then its types and their data; DROP ALL empties the store', () => {
     upsert(store, { vertices: { Person: { ann: {} } } });
     const r = runGsql(store, 'DROP GRAPH social\nDROP EDGE follows, works_at\nDROP VERTEX Person');

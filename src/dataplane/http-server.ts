@@ -7,7 +7,6 @@ import type { GraphStore } from './graph-store.js';
 /** Header that carries the secret shared by the gateway and one data-plane process. */
 export const DATA_PLANE_SECRET_HEADER = 'x-acacia-data-plane-secret';
 
-
 export interface ServerOptions {
   store: GraphStore;
   /** Every request must carry it in DATA_PLANE_SECRET_HEADER. */
@@ -16,6 +15,8 @@ export interface ServerOptions {
   tgVersion: string;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** The most a GSQL request's answer prints, in bytes. */
+  gsqlOutputLimit: number;
   /** Where unexpected errors are reported (never request contents). */
   logError: (message: string, err: unknown) => void;
 }

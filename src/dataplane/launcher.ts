@@ -20,6 +20,8 @@ export interface StartOptions {
   tgVersion?: string;
   /** Largest request body, in bytes (default 32 MiB). */
   bodyLimitBytes?: number;
+  /** The most the process prints for one GSQL request, in bytes (default 16 MiB). */
+  gsqlOutputLimitBytes?: number;
   /** V8's old-generation heap limit for the process, in MiB (default: Node's own). */
   maxHeapMb?: number;
   /** How long to wait for the process to listen and answer (default 15 s). */
@@ -91,6 +93,8 @@ export async function startDataPlane(opts: StartOptions): Promise<DataPlaneProce
     opts.tgVersion ?? '4.2.1',
     '--body-limit',
     String(opts.bodyLimitBytes ?? 32 * 1024 * 1024),
+    '--gsql-output-limit',
+    String(opts.gsqlOutputLimitBytes ?? 16 * 1024 * 1024),
     '--watch-parent',
     '--secret-fd',
     String(SECRET_FD),

@@ -2,7 +2,7 @@
  * The data-plane process: serves one graph store file over loopback HTTP.
  *
  *   node main.js --store <file> --secret-fd <n> [--port 0] [--host 127.0.0.1] [--read-only]
- *                [--tg-version 4.2.1] [--body-limit <bytes>] [--watch-parent]
+ *                [--tg-version 4.2.1] [--body-limit <bytes>] [--gsql-output-limit <bytes>] [--watch-parent]
  *
  * The shared secret is read from file descriptor <n> (a pipe the launcher writes it to and
  * closes, or `3< file` by hand), never from the command line or the environment, which other
@@ -42,6 +42,7 @@ async function main(): Promise<void> {
       'read-only': { type: 'boolean', default: false },
       'tg-version': { type: 'string', default: '4.2.1' },
       'body-limit': { type: 'string', default: String(32 * 1024 * 1024) },
+      'gsql-output-limit': { type: 'string', default: String(16 * 1024 * 1024) },
       'watch-parent': { type: 'boolean', default: false },
       'secret-fd': { type: 'string' },
     },
@@ -51,11 +52,14 @@ async function main(): Promise<void> {
   const secret = Number.isInteger(secretFd) && secretFd >= 0 ? await readSecret(secretFd) : undefined;
   const port = Number(values.port);
   const bodyLimit = Number(values['body-limit']);
+  const gsqlOutputLimit = Number(values['gsql-output-limit']);
   const problems = [
     !values.store && '--store <file> is required',
     !secret && '--secret-fd <n> must name a descriptor that holds the shared secret',
     !(Number.isInteger(port) && port >= 0 && port <= 65535) && '--port must be 0 to 65535',
     !(Number.isInteger(bodyLimit) && bodyLimit > 0) && '--body-limit must be a positive number of bytes',
+    !(Number.isInteger(gsqlOutputLimit) && gsqlOutputLimit > 0) &&
+      '--gsql-output-limit must be a positive number of bytes',
     !/^\d+\.\d+\.\d+$/.test(values['tg-version']!) && '--tg-version must look like 4.2.1',
   ].filter(Boolean);
   if (problems.length > 0) {
@@ -70,6 +74,7 @@ async function main(): Promise<void> {
       secret: secret!,
       tgVersion: values['tg-version']!,
       bodyLimit,
+      gsqlOutputLimit,
       logError: (msg, err) => log('error', msg, errorInfo(err)),
     },
     (router) => {
