@@ -70,6 +70,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** The key webhook signing secrets are derived from (ACACIA_WEBHOOK_KEY); else webhook.key in the data directory. */
   webhookKey: string | undefined;
+  /** The most a data-plane process prints for one GSQL request (bytes); the statements after are not run. */
+  gsqlOutputLimit: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -377,6 +379,15 @@ export const settings = [
       return origins;
     },
   },
+  {
+    env: 'ACACIA_GSQL_OUTPUT_MB',
+    flag: 'gsql-output-mb',
+    def: '16',
+    help:
+      'MiB a data-plane process prints for one GSQL request at most (local driver); ' +
+      'past it the statements left are not run',
+    parse: int(1, 1024),
+  },
 ] as const;
 
 type Setting = (typeof settings)[number];
@@ -446,6 +457,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     eventStreamsPerOrganisation: read(env, byEnv('ACACIA_EVENT_STREAMS_PER_ORG'))!,
     webhookAllowPrivate: read(env, byEnv('ACACIA_WEBHOOK_ALLOW_PRIVATE')) === 'on',
     webhookKey: read(env, byEnv('ACACIA_WEBHOOK_KEY')),
+    gsqlOutputLimit: read(env, byEnv('ACACIA_GSQL_OUTPUT_MB'))! * 1024 * 1024,
   };
   // Node refuses a headers timeout longer than the request timeout it is part of.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {

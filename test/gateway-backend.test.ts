@@ -109,6 +109,15 @@ describe(`gateway in front of a data-plane process (${storeName})`, () => {
     assert.deepEqual(parseShownSecrets((await tg.gsql4(basic, 'SHOW SECRET')).text), {});
   });
 
+  it('prints the whole answer of a request with a secret statement, however many lines the rest prints', async () => {
+    // 60 000 LS in the global scope print 300 000 lines.
+    const answer = await tg.gsql4(basic, `USE GLOBAL\nSHOW SECRET\n${'LS\n'.repeat(60_000)}`);
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    const lines = answer.text.split('\n');
+    assert.equal(lines.filter((l) => l === '---- Global vertices, edges, and all graphs').length, 60_000);
+    assert.doesNotMatch(answer.text, /__GSQL__RETURN__CODE__/);
+  });
+
   it('passes everything else on without the credentials, and keeps the handshake to itself', async () => {
     seen.length = 0;
     const token = parseToken(await tg.tokensV4(basic, { lifetime: '600' })).token;

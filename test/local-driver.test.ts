@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
-import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, isPidAlive } from '../src/dataplane/index.js';
+import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, isPidAlive, startDataPlane } from '../src/dataplane/index.js';
 import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
 import { localBackend } from '../src/gateway/local-backend.js';
 import { findWorkspaceById } from '../src/store/repositories/workspaces.js';
@@ -26,7 +28,7 @@ import { newWorkgroup } from './helpers/workspaces.js';
 
 const alice = { username: 'alice', password: 'Graph-Secret-42' };
 const basic: Auth = { auth: alice };
-const localEnv = { ACACIA_DRIVER: 'local', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' };
+const localEnv = { ACACIA_DRIVER: 'local', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0', ACACIA_GSQL_OUTPUT_MB: '1' };
 
 const schema = [
   'CREATE VERTEX Person (PRIMARY_ID id STRING, age INT) WITH PRIMARY_ID_AS_ATTRIBUTE="true"',
@@ -126,6 +128,29 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     assert.equal(folder?.size, seen.graph_topology_size_bytes);
   });
 
+  it('a GSQL request prints at most ACACIA_GSQL_OUTPUT_MB, the statements after not run', async () => {
+    // 300 vertex types make LS print some 30 KB: 300 of them would print 9 MB.
+    const types = Array.from({ length: 300 }, (_, i) => `T${i}`);
+    const statements = [
+      ...types.map((t) => `CREATE VERTEX ${t} (PRIMARY_ID id STRING)`),
+      ...types.map(() => 'LS'),
+      'CREATE VERTEX Late (PRIMARY_ID id STRING)',
+    ];
+    const res = await tg.gsql4(basic, statements.join('\n'));
+    assert.equal(res.status, 200);
+    assert.ok(res.text.length < 1024 * 1024 + 1000, `${res.text.length} characters`);
+    assert.match(
+      res.text,
+      /\nSemantic Check Fails: the answer is larger than the limit of 1048576 bytes: the statement at line \d+ ran but/,
+    );
+    assert.match(res.text, /\n__GSQL__RETURN__CODE__,212$/);
+    const dropped = await tg.gsql4(basic, `DROP VERTEX ${types.join(', ')}\nDROP VERTEX Late`);
+    assert.match(
+      dropped.text,
+      /Successfully dropped vertex types: \[T0, .*T299\]\.\n.*vertex type Late does not exist/,
+    );
+  });
+
   it('pause stops the process (the gateway says 503); resume starts it on the same data', async () => {
     const id = rw.workspace_id!;
     const before = await runtimeOf(store, id);
@@ -194,6 +219,32 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     assert.deepEqual(await personIds(rotg), ['ann', 'bob', 'cat', 'dan']);
   });
 
+  it("graph, write-ahead log, snapshot and backup files are the owner's only (0600, folders 0700)", async () => {
+    const graphs = path.join(server.store.dataDir, 'graphs');
+    const modes: Record<string, string> = {};
+    const walk = (at: string) => {
+      for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
+        const full = path.join(at, entry.name);
+        modes[path.relative(graphs, full)] = (fs.statSync(full).mode & 0o777).toString(8);
+        if (entry.isDirectory()) walk(full);
+      }
+    };
+    modes['.'] = (fs.statSync(graphs).mode & 0o777).toString(8);
+    walk(graphs);
+    const db = rw.database_id!;
+    for (const file of ['graph.db', 'graph.db-wal', 'graph.db-shm'])
+      assert.ok(modes[path.join(db, file)], `${file} is there: ${JSON.stringify(modes)}`);
+    for (const folder of ['snapshots', 'backups']) {
+      assert.equal(modes[path.join(db, folder)], '700', folder);
+      assert.ok(
+        Object.keys(modes).some((f) => f.startsWith(path.join(db, folder, '/')) && f.endsWith('.db')),
+        `a file in ${folder}`,
+      );
+    }
+    const open = Object.entries(modes).filter(([, mode]) => mode !== '600' && mode !== '700');
+    assert.deepEqual(open, [], 'nothing under graphs/ is readable by others');
+  });
+
   it('resize and HA restart the process with the new resources, on the same data', async () => {
     const id = rw.workspace_id!;
     const before = await runtimeOf(store, id);
@@ -259,6 +310,61 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
       assert.equal(none.status, 503);
     } finally {
       await backend.close?.();
+    }
+  });
+
+  it('a body over the limit is a 413 naming the limit, announced or not, passed on or read', async () => {
+    const base = `${server.running.gatewayUrl}/w/${rw.workspace_id}`;
+    const headers = { authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` };
+    const body = Buffer.alloc(8 << 20, ' ');
+    for (const where of ['/restpp/graph/social', '/gsql/v1/statements'])
+      for (const chunked of [false, true]) {
+        const res = await request(`${base}${where}`, {
+          method: 'POST',
+          headers,
+          body: chunked ? Readable.from([body.subarray(0, 1000), body.subarray(1000)]) : body,
+        });
+        const json = (await res.body.json()) as Record<string, unknown>;
+        assert.equal(res.statusCode, 413, `${where} ${JSON.stringify(json)}`);
+        assert.equal(json.code, 'payload-too-large');
+        assert.equal(json.message, 'body is larger than the limit of 1048576 bytes');
+      }
+    assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan'], 'nothing written, the workspace serves on');
+  });
+
+  it("a process with a lower limit than the gateway's answers 413 too, not a failed connection", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-small-limit-'));
+    const backend = localBackend({ dataDir: dir, timeoutMs: 5000 });
+    const dp = await startDataPlane({
+      storeFile: path.join(dir, 'graph.db'),
+      secret: dataPlaneSecret(dir, rw.workspace_id!),
+      bodyLimitBytes: 1024,
+    });
+    const ws = (await findWorkspaceById(store.db, rw.workspace_id!))!;
+    try {
+      for (const body of [Buffer.alloc(8 << 20, ' '), Readable.from([Buffer.alloc(8 << 20, ' ')])]) {
+        const answer = await backend.serve(
+          {
+            method: 'POST',
+            path: '/gsql/v1/statements',
+            query: '',
+            headers: {},
+            body,
+            identity: { orgId: ws.org_id, workspaceId: ws.id, userId: 'u', username: 'alice', via: 'password' },
+          },
+          { ...ws, endpoint: `${dp.host}:${dp.port}` },
+        );
+        const text =
+          answer.body instanceof Readable
+            ? Buffer.concat(await answer.body.toArray()).toString()
+            : JSON.stringify(answer.body);
+        assert.equal(answer.status, 413, text);
+        assert.match(JSON.parse(text).message, /larger than the limit of 1024 bytes/);
+      }
+    } finally {
+      await backend.close?.();
+      await dp.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -355,5 +461,63 @@ describe(`local driver: a workspace whose owner died is taken over (${storeName}
     assert.equal(recovered.vertex_count, 1);
     const read = await direct(location.dataDir, second, 'GET', '/restpp/graph/social/vertices/Person/ann');
     assert.equal(read.status, 200, JSON.stringify(read.json));
+  });
+});
+
+const withProc = suiteUnless(!fs.existsSync('/proc/self/environ') && 'reads /proc/<pid>/environ');
+
+describe(`local driver: what a data-plane process is given (${storeName})`, () => {
+  let location: Awaited<ReturnType<typeof freshStore>>;
+  let server: ServeProcess;
+  let store: Store;
+  const key = newKeyText();
+  const webhookKey = `webhook-key-${newKeyText()}`;
+
+  withProc.before(async () => {
+    location = await freshStore();
+    server = await serveProcess(location, key, {
+      ACACIA_DRIVER: 'local',
+      ACACIA_SIM_SPEED: '0',
+      ACACIA_WEBHOOK_KEY: webhookKey,
+    });
+    store = await openStoreOf(location);
+  });
+  withProc.after(async () => {
+    if (server) await stopProcess(server.child, 'SIGKILL');
+    await store?.close();
+    await location?.dispose();
+  });
+
+  withProc.it("has none of Acacia's settings or secrets in its environment, nor its own secret", async () => {
+    const c = server.client;
+    const wg = await newWorkgroup(c, 'environ');
+    const id = resultOf(await c.workspaces.create(wg, { name: 'environ' })).workspace_id!;
+    await active(c, wg, id);
+    const { pid } = await runtimeOf(store, id);
+    const parent = fs.readFileSync(`/proc/${server.child.pid}/environ`, 'utf8');
+    assert.ok(parent.includes(key) && parent.includes(webhookKey), "the Acacia process's own environment has them");
+
+    const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+    const names = environ
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => entry.slice(0, entry.indexOf('=')));
+    assert.deepEqual(
+      names.filter((n) => n.startsWith('ACACIA_') || n === 'DATABASE_URL'),
+      [],
+      `the environment of the data-plane process: ${names.join(', ')}`,
+    );
+    const secret = dataPlaneSecret(location.dataDir, id);
+    for (const [what, value] of Object.entries({ 'its secret': secret, 'the bootstrap key': key, webhookKey }))
+      assert.ok(!environ.includes(value), `${what} is not in its environment`);
+    assert.ok(!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(secret), 'nor in its arguments');
+    if (location.databaseUrl) assert.ok(!environ.includes(location.databaseUrl), "nor the store's URL");
+
+    // It has the secret all the same: it answers the gateway's requests, and only those.
+    const row = await runtimeOf(store, id);
+    assert.equal((await direct(location.dataDir, row, 'GET', '/api/ping')).status, 200);
+    const res = await request(`http://${row.host}:${row.port}/api/ping`);
+    assert.equal(res.statusCode, 401);
+    await res.body.dump();
   });
 });

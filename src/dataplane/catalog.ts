@@ -45,18 +45,54 @@ export class Catalog {
     edgeTypes: StoredEdgeType[],
     graphs: GraphDef[],
     /** Bumped by every schema change; REST++ reports it as `version.schema`. */
-    readonly version: number,
+    public version: number,
   ) {
-    for (const v of vertexTypes) {
-      this.vertexTypes.set(v.name, v);
-      this.vertexTypesById.set(v.id, v);
-    }
-    for (const e of edgeTypes) {
-      this.edgeTypes.set(e.name, e);
-      this.edgeTypesById.set(e.id, e);
-      if (e.reverse) this.reverseNames.set(e.reverse, e.name);
-    }
-    for (const g of graphs) this.graphs.set(g.name, g);
+    for (const v of vertexTypes) this.addVertexType(v);
+    for (const e of edgeTypes) this.addEdgeType(e);
+    for (const g of graphs) this.addGraph(g);
+  }
+
+  // Changes, as the store has just committed them: each costs what it changes, not the
+  // whole schema, so a request of many schema statements takes time linear in their number.
+
+  addVertexType(v: StoredVertexType): void {
+    this.vertexTypes.set(v.name, v);
+    this.vertexTypesById.set(v.id, v);
+  }
+
+  addEdgeType(e: StoredEdgeType): void {
+    this.edgeTypes.set(e.name, e);
+    this.edgeTypesById.set(e.id, e);
+    if (e.reverse) this.reverseNames.set(e.reverse, e.name);
+  }
+
+  addGraph(g: GraphDef): void {
+    this.graphs.set(g.name, g);
+  }
+
+  removeVertexType(name: string): void {
+    const v = this.vertexTypes.get(name);
+    if (!v) return;
+    this.vertexTypes.delete(name);
+    this.vertexTypesById.delete(v.id);
+  }
+
+  removeEdgeType(name: string): void {
+    const e = this.edgeTypes.get(name);
+    if (!e) return;
+    this.edgeTypes.delete(name);
+    this.edgeTypesById.delete(e.id);
+    if (e.reverse) this.reverseNames.delete(e.reverse);
+  }
+
+  removeGraph(name: string): void {
+    this.graphs.delete(name);
+  }
+
+  clear(): void {
+    for (const map of [this.vertexTypes, this.edgeTypes, this.graphs, this.reverseNames]) map.clear();
+    this.vertexTypesById.clear();
+    this.edgeTypesById.clear();
   }
 
   /** What already uses a name, if anything: GSQL names share one space. */
@@ -211,42 +247,49 @@ export function edgeTypeFromDecl(catalog: Catalog, decl: EdgeDecl): EdgeTypeDef 
 export function graphFromStatement(catalog: Catalog, name: string, all: boolean, types: string[]): GraphDef {
   checkNewName(catalog, name);
   if (all) return { name, vertexTypes: [...catalog.vertexTypes.keys()], edgeTypes: [...catalog.edgeTypes.keys()] };
-  const graph: GraphDef = { name, vertexTypes: [], edgeTypes: [] };
+  // Sets, in the order first named: a list of n types is read in time linear in n.
+  const vertexTypes = new Set<string>();
+  const edgeTypes = new Set<string>();
   for (const t of types) {
-    if (catalog.vertexTypes.has(t)) {
-      if (!graph.vertexTypes.includes(t)) graph.vertexTypes.push(t);
-    } else if (catalog.edgeTypes.has(t)) {
-      if (!graph.edgeTypes.includes(t)) graph.edgeTypes.push(t);
-    } else if (catalog.reverseNames.has(t)) {
-      const forward = catalog.reverseNames.get(t)!;
-      if (!graph.edgeTypes.includes(forward)) graph.edgeTypes.push(forward);
-    } else {
-      throw new CatalogError(`The vertex or edge type ${t} does not exist.`);
-    }
+    if (catalog.vertexTypes.has(t)) vertexTypes.add(t);
+    else if (catalog.edgeTypes.has(t)) edgeTypes.add(t);
+    else if (catalog.reverseNames.has(t)) edgeTypes.add(catalog.reverseNames.get(t)!);
+    else throw new CatalogError(`The vertex or edge type ${t} does not exist.`);
   }
-  for (const e of graph.edgeTypes)
+  for (const e of edgeTypes)
     for (const { from, to } of catalog.edgeTypes.get(e)!.pairs)
       for (const v of [from, to])
-        if (!graph.vertexTypes.includes(v))
-          throw new CatalogError(`The edge type ${e} needs the vertex type ${v} in the graph.`);
-  return graph;
+        if (!vertexTypes.has(v)) throw new CatalogError(`The edge type ${e} needs the vertex type ${v} in the graph.`);
+  return { name, vertexTypes: [...vertexTypes], edgeTypes: [...edgeTypes] };
 }
 
-/** Refuses to drop a vertex type that an edge type or a graph still uses. */
+/** For each name, the first of `owners` (in their order) whose `uses` lists it. */
+function firstUsers<T>(owners: Iterable<T>, uses: (owner: T) => Iterable<string>): Map<string, T> {
+  const users = new Map<string, T>();
+  for (const owner of owners) for (const name of uses(owner)) if (!users.has(name)) users.set(name, owner);
+  return users;
+}
+
+/**
+ * Refuses to drop a vertex type that an edge type or a graph still uses. The users are found
+ * in one pass over the schema, not one per name dropped.
+ */
 export function checkDropVertex(catalog: Catalog, names: string[]): void {
+  const edgeUsers = firstUsers(catalog.edgeTypes.values(), (e) => e.pairs.flatMap((p) => [p.from, p.to]));
+  const graphUsers = firstUsers(catalog.graphs.values(), (g) => g.vertexTypes);
   for (const name of names) {
     if (!catalog.vertexTypes.has(name)) throw new CatalogError(`The vertex type ${name} does not exist.`);
-    for (const e of catalog.edgeTypes.values())
-      if (!names.includes(e.name) && e.pairs.some((p) => p.from === name || p.to === name))
-        throw new CatalogError(`The vertex type ${name} is used by the edge type ${e.name}; drop that first.`);
-    for (const g of catalog.graphs.values())
-      if (g.vertexTypes.includes(name))
-        throw new CatalogError(`The vertex type ${name} is used by the graph ${g.name}; drop the graph first.`);
+    const edge = edgeUsers.get(name);
+    if (edge) throw new CatalogError(`The vertex type ${name} is used by the edge type ${edge.name}; drop that first.`);
+    const graph = graphUsers.get(name);
+    if (graph)
+      throw new CatalogError(`The vertex type ${name} is used by the graph ${graph.name}; drop the graph first.`);
   }
 }
 
 /** Refuses to drop an edge type that a graph still uses. */
 export function checkDropEdge(catalog: Catalog, names: string[]): void {
+  const graphUsers = firstUsers(catalog.graphs.values(), (g) => g.edgeTypes);
   for (const name of names) {
     if (!catalog.edgeTypes.has(name)) {
       const forward = catalog.reverseNames.get(name);
@@ -256,8 +299,8 @@ export function checkDropEdge(catalog: Catalog, names: string[]): void {
           : `The edge type ${name} does not exist.`,
       );
     }
-    for (const g of catalog.graphs.values())
-      if (g.edgeTypes.includes(name))
-        throw new CatalogError(`The edge type ${name} is used by the graph ${g.name}; drop the graph first.`);
+    const graph = graphUsers.get(name);
+    if (graph)
+      throw new CatalogError(`The edge type ${name} is used by the graph ${graph.name}; drop the graph first.`);
   }
 }

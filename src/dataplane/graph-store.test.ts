@@ -9,6 +9,7 @@ import { GraphStore } from './graph-store.js';
 import { runGsql } from './gsql-runner.js';
 import { planUpsert } from './upsert-plan.js';
 import { writeUpsert, type UpsertOptions } from './upsert-write.js';
+import { growthRatio } from '../../test/helpers/growth.js';
 import { countVertices, deleteVertex, getVertex, readVertexQuery, vertexBatches } from './vertex-ops.js';
 
 const schema = `
@@ -106,6 +107,69 @@ describe('GSQL schema changes', () => {
     }
     const syntax = runGsql(store, 'CREATE VERTEX (');
     assert.match(syntax.output, /^Syntax Error: Encountered "\(" at line 1, column 15\.\n__GSQL__RETURN__CODE__,211$/);
+  });
+
+  it('keep in memory the schema a reload reads, change after change', () => {
+    const reloaded = () => {
+      const again = GraphStore.open(store.db.name, { readOnly: true });
+      try {
+        return again.catalog;
+      } finally {
+        again.close();
+      }
+    };
+    const steps = [
+      'CREATE VERTEX Robot (PRIMARY_ID id UINT, model STRING DEFAULT "r2")',
+      'CREATE DIRECTED EDGE builds (FROM Company, TO Robot | FROM Person, TO Robot) WITH REVERSE_EDGE="built_by"',
+      'CREATE GRAPH factory (Company, Person, Robot, built_by)',
+      'DROP GRAPH social',
+      'DROP EDGE follows',
+      'CREATE VERTEX Later (PRIMARY_ID id STRING)',
+      'DROP GRAPH factory\nDROP EDGE builds\nDROP VERTEX Robot',
+      'CREATE GRAPH again (*)',
+      'DROP ALL',
+      'CREATE VERTEX Fresh (PRIMARY_ID id STRING)',
+    ];
+    for (const step of steps) {
+      const result = runGsql(store, step);
+      assert.ok(result.ok, `${step}: ${result.output}`);
+      assert.deepEqual(store.catalog, reloaded(), step);
+    }
+  });
+
+  it('run a request of many schema statements in time linear in their number', () => {
+    // n vertex types, n more used by edge types, one graph naming them all, then the first n dropped.
+    const request = (n: number) => {
+      const lines: string[] = [];
+      const range = (name: string) => Array.from({ length: n }, (_, i) => `${name}${i}`);
+      for (const v of [...range('V'), ...range('W')]) lines.push(`CREATE VERTEX ${v} (PRIMARY_ID id STRING)`);
+      for (const [i, w] of range('W').entries()) lines.push(`CREATE UNDIRECTED EDGE E${i} (FROM ${w}, TO ${w})`);
+      lines.push(`CREATE GRAPH many (${[...range('V'), ...range('W'), ...range('E')].join(', ')})`);
+      lines.push('DROP GRAPH many', `DROP VERTEX ${range('V').join(', ')}`);
+      return lines.join('\n');
+    };
+    const ratio = growthRatio((n) => {
+      const fresh = GraphStore.open(path.join(dirs[0]!, `linear-${n}-${Math.random()}.db`));
+      const result = runGsql(fresh, request(n));
+      fresh.close();
+      assert.ok(result.ok, result.output.slice(-300));
+    }, 40);
+    // Linear work grows 8 times; reloading the schema after each statement grew about 64 times.
+    assert.ok(ratio < 24, `8 times the statements took ${ratio.toFixed(1)} times as long`);
+  });
+
+  it('stop printing at the output limit, the statements after not run', () => {
+    const ls = runGsql(store, 'LS').output;
+    const limit = Math.floor(ls.length * 1.5);
+    const r = runGsql(store, 'LS\nLS\nCREATE VERTEX Late (PRIMARY_ID id STRING)', { outputLimit: limit });
+    assert.equal(r.ok, false);
+    assert.equal(
+      r.output,
+      `${ls}\nSemantic Check Fails: the answer is larger than the limit of ${limit} bytes: the statement at line 2 ` +
+        'ran but what it printed is left out, and the statements after it were not run.\n__GSQL__RETURN__CODE__,212',
+    );
+    assert.equal(store.catalog.vertexTypes.has('Late'), false);
+    assert.ok(runGsql(store, 'LS\nLS', { outputLimit: 2 * (ls.length + 1) }).ok, 'up to the limit is printed');
   });
 
   it('drop a graph, then its types and their data; DROP ALL empties the store', () => {

@@ -67,66 +67,101 @@ export class GraphStore {
     return this.db.transaction(fn).immediate();
   }
 
-  /** A schema change: `fn` writes the catalog tables, then the version moves and the schema reloads. */
-  changeSchema(fn: () => void): void {
-    this.write(() => {
-      fn();
+  /**
+   * A schema change: `write` changes the catalog tables and the version moves, in one
+   * transaction; once it committed, `apply` makes the same change to the schema in memory.
+   * Reloading the whole schema instead would make a request of n schema statements cost n².
+   */
+  private changeSchema<T>(write: () => T, apply: (catalog: Catalog, written: T) => void): void {
+    const written = this.write(() => {
+      const result = write();
       this.db.prepare(`UPDATE store_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'catalog_version'`).run();
+      return result;
     });
-    this.catalog = this.loadCatalog();
+    try {
+      apply(this.catalog, written);
+      this.catalog.version++;
+    } catch (err) {
+      // The store has the change: the schema is read back whole rather than left half-changed.
+      this.catalog = this.loadCatalog();
+      throw err;
+    }
+  }
+
+  /** Stores a definition and gives back what a reload would read: its JSON, parsed. */
+  private insertDefinition(table: 'vertex_types' | 'edge_types', def: VertexTypeDef | EdgeTypeDef) {
+    const json = JSON.stringify(def);
+    const id = Number(
+      this.db.prepare(`INSERT INTO ${table} (name, definition) VALUES (?, ?)`).run(def.name, json).lastInsertRowid,
+    );
+    return { json, id };
   }
 
   createVertexType(def: VertexTypeDef): void {
-    this.changeSchema(() => {
-      this.db.prepare('INSERT INTO vertex_types (name, definition) VALUES (?, ?)').run(def.name, JSON.stringify(def));
-    });
+    this.changeSchema(
+      () => this.insertDefinition('vertex_types', def),
+      (catalog, { json, id }) => catalog.addVertexType({ ...(JSON.parse(json) as VertexTypeDef), id }),
+    );
   }
 
   createEdgeType(def: EdgeTypeDef): void {
-    this.changeSchema(() => {
-      this.db.prepare('INSERT INTO edge_types (name, definition) VALUES (?, ?)').run(def.name, JSON.stringify(def));
-    });
+    this.changeSchema(
+      () => this.insertDefinition('edge_types', def),
+      (catalog, { json, id }) => catalog.addEdgeType({ ...(JSON.parse(json) as EdgeTypeDef), id }),
+    );
   }
 
   createGraph(def: GraphDef): void {
-    this.changeSchema(() => {
-      this.db.prepare('INSERT INTO graphs (name, definition) VALUES (?, ?)').run(def.name, JSON.stringify(def));
-    });
+    const json = JSON.stringify(def);
+    this.changeSchema(
+      () => this.db.prepare('INSERT INTO graphs (name, definition) VALUES (?, ?)').run(def.name, json),
+      (catalog) => catalog.addGraph(JSON.parse(json) as GraphDef),
+    );
   }
 
   dropGraph(name: string): void {
-    this.changeSchema(() => {
-      this.db.prepare('DELETE FROM graphs WHERE name = ?').run(name);
-    });
+    this.changeSchema(
+      () => this.db.prepare('DELETE FROM graphs WHERE name = ?').run(name),
+      (catalog) => catalog.removeGraph(name),
+    );
   }
 
   /** Drops vertex types and their vertices (the caller checked nothing uses them). */
   dropVertexTypes(names: string[]): void {
-    this.changeSchema(() => {
-      for (const name of names) {
-        const type = this.catalog.vertexTypes.get(name)!;
-        this.db.prepare('DELETE FROM vertices WHERE type_id = ?').run(type.id);
-        this.db.prepare('DELETE FROM vertex_types WHERE id = ?').run(type.id);
-      }
-    });
+    this.changeSchema(
+      () => {
+        for (const name of names) {
+          const type = this.catalog.vertexTypes.get(name)!;
+          this.db.prepare('DELETE FROM vertices WHERE type_id = ?').run(type.id);
+          this.db.prepare('DELETE FROM vertex_types WHERE id = ?').run(type.id);
+        }
+      },
+      (catalog) => names.forEach((name) => catalog.removeVertexType(name)),
+    );
   }
 
   dropEdgeTypes(names: string[]): void {
-    this.changeSchema(() => {
-      for (const name of names) {
-        const type = this.catalog.edgeTypes.get(name)!;
-        this.db.prepare('DELETE FROM edges WHERE type_id = ?').run(type.id);
-        this.db.prepare('DELETE FROM edge_types WHERE id = ?').run(type.id);
-      }
-    });
+    this.changeSchema(
+      () => {
+        for (const name of names) {
+          const type = this.catalog.edgeTypes.get(name)!;
+          this.db.prepare('DELETE FROM edges WHERE type_id = ?').run(type.id);
+          this.db.prepare('DELETE FROM edge_types WHERE id = ?').run(type.id);
+        }
+      },
+      (catalog) => names.forEach((name) => catalog.removeEdgeType(name)),
+    );
   }
 
   /** `DROP ALL`: every graph, type and row. */
   dropAll(): void {
-    this.changeSchema(() => {
-      for (const table of ['edges', 'vertices', 'graphs', 'edge_types', 'vertex_types'])
-        this.db.prepare(`DELETE FROM ${table}`).run();
-    });
+    this.changeSchema(
+      () => {
+        for (const table of ['edges', 'vertices', 'graphs', 'edge_types', 'vertex_types'])
+          this.db.prepare(`DELETE FROM ${table}`).run();
+      },
+      (catalog) => catalog.clear(),
+    );
   }
 
   /** `CLEAR GRAPH STORE`: every vertex and edge; the schema stays. */

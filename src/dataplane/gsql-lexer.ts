@@ -1,13 +1,20 @@
-/** Tokens of the GSQL subset the data plane reads: words, numbers, strings and punctuation. */
+/**
+ * Tokens of the GSQL subset the data plane reads: words, numbers, strings and punctuation.
+ * The gateway reads requests with the same lexer (leniently) so that both cut them alike.
+ */
 
-export type TokenKind = 'word' | 'number' | 'string' | 'punct' | 'newline' | 'end';
+export type TokenKind = 'word' | 'number' | 'string' | 'punct' | 'newline' | 'break' | 'end';
 
 export interface Token {
+  /** `break` is never read from the text: the statement splitter (gsql-split.ts) marks statement ends with it. */
   kind: TokenKind;
   /** The text as written; for strings, the content without quotes and with escapes resolved. */
   text: string;
   line: number;
   column: number;
+  /** Where the token is in the text: `text.slice(start, end)` is it as written, quotes included. */
+  start: number;
+  end: number;
 }
 
 export class GsqlSyntaxError extends Error {
@@ -20,92 +27,129 @@ export class GsqlSyntaxError extends Error {
   }
 }
 
+export interface LexOptions {
+  /**
+   * Never throw: an unterminated string runs to the end of its line, an unterminated comment
+   * to the end of the text. The gateway cuts text it forwards as sent, errors and all.
+   */
+  lenient?: boolean;
+}
+
 // Longest first, so ">=" is one token and not ">" then "=".
 const puncts = ['>=', '<=', '!=', '(', ')', ',', ';', '=', '<', '>', '*', '|', '{', '}', '.', ':', '-', '+', '@'];
 
+const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isWordChar = (c: number) => isWordStart(c) || isDigit(c);
+
 /**
- * Splits GSQL text into tokens. Newlines are kept as tokens because a GSQL statement may end
- * at the end of a line; `//`, `#` and `/* … *\/` comments are dropped.
+ * Reads GSQL text into tokens, one pass, each character looked at a bounded number of times.
+ * Newlines are kept as tokens because a GSQL statement may end at the end of a line;
+ * `//`, `#` and `/* … *\/` comments are dropped. The last token is `end`.
  */
-export function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
+export function* lex(text: string, opts: LexOptions = {}): Generator<Token, void, undefined> {
+  const n = text.length;
   let i = 0;
   let line = 1;
   let lineStart = 0;
-  const push = (kind: TokenKind, tokenText: string, at: number) =>
-    tokens.push({ kind, text: tokenText, line, column: at - lineStart + 1 });
+  const token = (kind: TokenKind, tokenText: string, start: number, end: number, tokenLine = line, from = lineStart) =>
+    ({ kind, text: tokenText, line: tokenLine, column: start - from + 1, start, end }) satisfies Token;
+  /** Counts the line breaks in text[from, to), which a token or comment spans. */
+  const newlinesIn = (from: number, to: number) => {
+    for (let k = text.indexOf('\n', from); k >= 0 && k < to; k = text.indexOf('\n', k + 1)) {
+      line++;
+      lineStart = k + 1;
+    }
+  };
 
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '\n') {
-      push('newline', '\n', i);
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      yield token('newline', '\n', i, i + 1);
       i++;
       line++;
       lineStart = i;
       continue;
     }
-    if (c === ' ' || c === '\t' || c === '\r') {
+    if (c === 32 || c === 9 || c === 13) {
       i++;
       continue;
     }
-    if (c === '#' || (c === '/' && text[i + 1] === '/')) {
-      while (i < text.length && text[i] !== '\n') i++;
+    if (c === 35 || (c === 47 && text.charCodeAt(i + 1) === 47)) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? n : nl;
       continue;
     }
-    if (c === '/' && text[i + 1] === '*') {
+    if (c === 47 && text.charCodeAt(i + 1) === 42) {
       const close = text.indexOf('*/', i + 2);
-      if (close < 0) throw new GsqlSyntaxError('Unterminated comment', line, i - lineStart + 1);
-      for (let k = i; k < close; k++)
-        if (text[k] === '\n') {
-          line++;
-          lineStart = k + 1;
-        }
-      i = close + 2;
+      if (close < 0 && !opts.lenient) throw new GsqlSyntaxError('Unterminated comment', line, i - lineStart + 1);
+      const end = close < 0 ? n : close + 2;
+      newlinesIn(i, end);
+      i = end;
       continue;
     }
-    if (/[A-Za-z_]/.test(c)) {
+    if (isWordStart(c)) {
       let j = i + 1;
-      while (j < text.length && /[A-Za-z0-9_]/.test(text[j]!)) j++;
-      push('word', text.slice(i, j), i);
+      while (j < n && isWordChar(text.charCodeAt(j))) j++;
+      yield token('word', text.slice(i, j), i, j);
       i = j;
       continue;
     }
-    if (/[0-9]/.test(c)) {
+    if (isDigit(c)) {
       let j = i + 1;
-      while (j < text.length && /[0-9.]/.test(text[j]!)) j++;
-      if (j < text.length && /[eE]/.test(text[j]!) && /[-+0-9]/.test(text[j + 1] ?? '')) {
+      while (j < n && (isDigit(text.charCodeAt(j)) || text.charCodeAt(j) === 46)) j++;
+      const e = text.charCodeAt(j);
+      const sign = text.charCodeAt(j + 1);
+      if ((e === 69 || e === 101) && (isDigit(sign) || sign === 45 || sign === 43)) {
         j += 2;
-        while (j < text.length && /[0-9]/.test(text[j]!)) j++;
+        while (j < n && isDigit(text.charCodeAt(j))) j++;
       }
-      push('number', text.slice(i, j), i);
+      yield token('number', text.slice(i, j), i, j);
       i = j;
       continue;
     }
-    if (c === '"' || c === "'") {
-      let j = i + 1;
-      let value = '';
-      while (j < text.length && text[j] !== c) {
-        if (text[j] === '\n') break;
-        if (text[j] === '\\' && j + 1 < text.length) {
-          value += text[j + 1];
+    if (c === 34 || c === 39) {
+      // A string ends at its quote or, unterminated, at the end of its line; `\x` is x, even a line break.
+      const startLine = line;
+      const startOfLine = lineStart;
+      const parts: string[] = [];
+      let from = i + 1;
+      let j = from;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === c || d === 10) break;
+        if (d === 92 && j + 1 < n) {
+          parts.push(text.slice(from, j));
+          from = j + 1;
+          if (text.charCodeAt(j + 1) === 10) {
+            line++;
+            lineStart = j + 2;
+          }
           j += 2;
           continue;
         }
-        value += text[j];
         j++;
       }
-      if (text[j] !== c) throw new GsqlSyntaxError('Unterminated string literal', line, i - lineStart + 1);
-      push('string', value, i);
-      i = j + 1;
+      parts.push(text.slice(from, j));
+      const closed = j < n && text.charCodeAt(j) === c;
+      if (!closed && !opts.lenient)
+        throw new GsqlSyntaxError('Unterminated string literal', startLine, i - startOfLine + 1);
+      const end = closed ? j + 1 : j;
+      yield token('string', parts.join(''), i, end, startLine, startOfLine);
+      i = end;
       continue;
     }
     // Any other character is a token of its own: query bodies use many, the parser refuses them where they matter.
-    const p = puncts.find((candidate) => text.startsWith(candidate, i)) ?? c;
-    push('punct', p, i);
+    const p = puncts.find((candidate) => text.startsWith(candidate, i)) ?? text[i]!;
+    yield token('punct', p, i, i + p.length);
     i += p.length;
   }
-  tokens.push({ kind: 'end', text: '', line, column: i - lineStart + 1 });
-  return tokens;
+  yield token('end', '', n, n);
+}
+
+/** Every token of the text, `end` last (strict: a bad string or comment throws). */
+export function tokenize(text: string, opts: LexOptions = {}): Token[] {
+  return [...lex(text, opts)];
 }
 
 /**
@@ -133,28 +177,3 @@ export const statementStarts: ReadonlySet<string> = new Set([
   'ABORT',
   'RESUME',
 ]);
-
-/**
- * Drops line breaks that do not end a statement (inside brackets, or before a word that
- * continues it, such as `WITH`) and turns the others into `;`.
- */
-export function statementBreaks(tokens: Token[]): Token[] {
-  const out: Token[] = [];
-  let depth = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t.kind === 'punct' && (t.text === '(' || t.text === '{')) depth++;
-    if (t.kind === 'punct' && (t.text === ')' || t.text === '}')) depth = Math.max(0, depth - 1);
-    if (t.kind !== 'newline') {
-      out.push(t);
-      continue;
-    }
-    if (depth > 0) continue;
-    let j = i + 1;
-    while (tokens[j]!.kind === 'newline') j++;
-    const next = tokens[j]!;
-    if (next.kind === 'end' || (next.kind === 'word' && statementStarts.has(next.text.toUpperCase())))
-      out.push({ ...t, kind: 'punct', text: ';' });
-  }
-  return out;
-}

@@ -1,4 +1,5 @@
-import { GsqlSyntaxError, statementBreaks, tokenize, type Token } from './gsql-lexer.js';
+import { GsqlSyntaxError, lex, type Token } from './gsql-lexer.js';
+import { statementTokens } from './gsql-split.js';
 import type { AttributeDecl, At, EdgeDecl, Statement, StatementBody, VertexDecl } from './gsql-ast.js';
 
 export { GsqlSyntaxError };
@@ -22,18 +23,23 @@ const unsupportedCreate: Record<string, string> = {
   INDEX: 'CREATE INDEX',
 };
 
+/**
+ * Reads statements from the splitter's token stream, holding only the token it looks at and
+ * the one after: a statement's tokens are never all kept, however many it has.
+ */
 class Parser {
-  private pos = 0;
+  /** The next tokens, read ahead for `peek`; the `end` token stays once reached. */
+  private readonly ahead: Token[] = [];
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(private readonly tokens: Iterator<Token, void>) {}
 
   parseAll(): Statement[] {
     const statements: Statement[] = [];
     for (;;) {
-      while (this.isPunct(';')) this.pos++;
+      while (this.peek().kind === 'break') this.advance();
       if (this.peek().kind === 'end') return statements;
       statements.push(this.statement());
-      if (!this.isPunct(';') && this.peek().kind !== 'end') this.fail();
+      if (!this.atStatementEnd()) this.fail();
     }
   }
 
@@ -54,7 +60,7 @@ class Parser {
         this.expectKeyword('GRAPH');
         this.expectKeyword('STORE');
         if (this.isPunct('-')) {
-          this.pos++;
+          this.advance();
           this.expectKeyword('HARD');
         }
         return { ...at, kind: 'clearGraphStore' };
@@ -63,7 +69,7 @@ class Parser {
       case 'SHOW': {
         const what = this.keyword();
         if (what !== 'GRAPH' && what !== 'VERTEX' && what !== 'EDGE') return this.unsupported(at, `SHOW ${what}`);
-        const name = this.isPunct('*') ? (this.pos++, '*') : this.name();
+        const name = this.isPunct('*') ? (this.advance(), '*') : this.name();
         return { ...at, kind: 'show', what, name };
       }
       case 'INSTALL':
@@ -85,12 +91,12 @@ class Parser {
       case 'RESUME':
         return this.unsupported(at, word);
       default:
-        this.pos--;
-        return this.fail();
+        return this.fail(start);
     }
   }
 
   private create(): StatementBody {
+    const at = this.peek();
     const what = this.keyword();
     switch (what) {
       case 'VERTEX':
@@ -105,10 +111,7 @@ class Parser {
         return this.graph();
       default: {
         const label = unsupportedCreate[what];
-        if (!label) {
-          this.pos--;
-          return this.fail();
-        }
+        if (!label) return this.fail(at);
         this.skipStatement();
         return { kind: 'unsupported', what: label };
       }
@@ -123,7 +126,7 @@ class Parser {
       if (first && this.acceptKeyword('PRIMARY_ID')) {
         decl.primaryId = { name: this.name(), type: this.typeName() };
       } else if (this.peekKeyword('PRIMARY') && this.peekKeyword('KEY', 1)) {
-        this.pos += 2;
+        this.advance(2);
         this.expectPunct('(');
         const keys = [this.name()];
         while (this.acceptPunct(',')) keys.push(this.name());
@@ -139,7 +142,7 @@ class Parser {
       } else {
         const attr = this.attribute();
         if (this.peekKeyword('PRIMARY') && this.peekKeyword('KEY', 1)) {
-          this.pos += 2;
+          this.advance(2);
           attr.primaryKey = true;
           if (decl.primaryKey !== undefined) this.fail();
           decl.primaryKey = attr.name;
@@ -207,6 +210,7 @@ class Parser {
   }
 
   private drop(): StatementBody {
+    const at = this.peek();
     const what = this.keyword();
     switch (what) {
       case 'VERTEX':
@@ -233,8 +237,7 @@ class Parser {
         this.skipStatement();
         return { kind: 'unsupported', what: `DROP ${what}` };
       default:
-        this.pos--;
-        return this.fail();
+        return this.fail(at);
     }
   }
 
@@ -248,17 +251,16 @@ class Parser {
     const negative = this.acceptPunct('-');
     const v = this.peek();
     if (v.kind === 'number') {
-      this.pos++;
+      this.advance();
       attr.default = { kind: 'number', value: Number(v.text) * (negative ? -1 : 1) };
     } else if (!negative && v.kind === 'string') {
-      this.pos++;
+      this.advance();
       attr.default = { kind: 'string', value: v.text };
     } else if (!negative && v.kind === 'word' && /^(true|false)$/i.test(v.text)) {
-      this.pos++;
+      this.advance();
       attr.default = { kind: 'bool', value: v.text.toLowerCase() === 'true' };
     } else {
-      this.pos = this.tokens.indexOf(t);
-      this.fail();
+      this.fail(t);
     }
   }
 
@@ -273,7 +275,7 @@ class Parser {
         t.line,
         t.column,
       );
-    if (type === 'STRING' && this.peekKeyword('COMPRESS')) this.pos++;
+    if (type === 'STRING' && this.peekKeyword('COMPRESS')) this.advance();
     return type;
   }
 
@@ -285,21 +287,20 @@ class Parser {
       this.expectPunct('=');
       const v = this.peek();
       if (v.kind !== 'string' && v.kind !== 'word') this.fail();
-      this.pos++;
+      this.advance();
       options[key] = v.text;
     } while (this.acceptPunct(','));
     return options;
   }
 
+  /** Moves to the end of the statement: the splitter has already decided where that is. */
   private skipStatement(): void {
-    let depth = 0;
-    for (;;) {
-      const t = this.peek();
-      if (t.kind === 'end' || (depth === 0 && t.kind === 'punct' && t.text === ';')) return;
-      if (t.kind === 'punct' && (t.text === '{' || t.text === '(')) depth++;
-      if (t.kind === 'punct' && (t.text === '}' || t.text === ')')) depth--;
-      this.pos++;
-    }
+    while (!this.atStatementEnd()) this.advance();
+  }
+
+  private atStatementEnd(): boolean {
+    const kind = this.peek().kind;
+    return kind === 'break' || kind === 'end';
   }
 
   private unsupported(at: At, what: string): Statement {
@@ -310,7 +311,20 @@ class Parser {
   // Token helpers.
 
   private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.pos + offset, this.tokens.length - 1)]!;
+    while (this.ahead.length <= offset) {
+      const last = this.ahead.at(-1);
+      if (last?.kind === 'end') return last;
+      const next = this.tokens.next();
+      // The splitter's stream always ends with an `end` token.
+      if (next.done) throw new Error('the token stream ended without its end token');
+      this.ahead.push(next.value);
+    }
+    return this.ahead[offset]!;
+  }
+
+  /** Moves past `count` tokens; never past `end`. */
+  private advance(count = 1): void {
+    for (let k = 0; k < count; k++) if (this.peek().kind !== 'end') this.ahead.shift();
   }
 
   private isPunct(p: string): boolean {
@@ -320,7 +334,7 @@ class Parser {
 
   private acceptPunct(p: string): boolean {
     if (!this.isPunct(p)) return false;
-    this.pos++;
+    this.advance();
     return true;
   }
 
@@ -335,7 +349,7 @@ class Parser {
 
   private acceptKeyword(word: string): boolean {
     if (!this.peekKeyword(word)) return false;
-    this.pos++;
+    this.advance();
     return true;
   }
 
@@ -346,26 +360,26 @@ class Parser {
   private keyword(): string {
     const t = this.peek();
     if (t.kind !== 'word') this.fail();
-    this.pos++;
+    this.advance();
     return t.text.toUpperCase();
   }
 
   private name(): string {
     const t = this.peek();
     if (t.kind !== 'word') this.fail();
-    this.pos++;
+    this.advance();
     return t.text;
   }
 
   /** GSQL's own wording for a token it did not expect. */
-  private fail(): never {
-    const t = this.peek();
-    const shown = t.kind === 'end' ? '<EOF>' : t.text === ';' && t.kind === 'punct' ? '<EOL>' : t.text;
+  private fail(t: Token = this.peek()): never {
+    const shown =
+      t.kind === 'end' ? '<EOF>' : t.kind === 'break' || (t.text === ';' && t.kind === 'punct') ? '<EOL>' : t.text;
     throw new GsqlSyntaxError(`Encountered "${shown}" at line ${t.line}, column ${t.column}.`, t.line, t.column);
   }
 }
 
 /** Parses a whole GSQL request; a syntax error anywhere means no statement of it runs. */
 export function parseGsql(text: string): Statement[] {
-  return new Parser(statementBreaks(tokenize(text))).parseAll();
+  return new Parser(statementTokens(lex(text))).parseAll();
 }

@@ -19,7 +19,8 @@ async function statements(ctx: RequestContext, urlEncoded: boolean): Promise<voi
       return gsqlError(ctx, 'invalidPayload', 'The GSQL request body is not URL-encoded text.');
     }
   }
-  sendText(ctx.res, 200, runGsql(ctx.store, text, { graph: ctx.query.graph }).output);
+  const outputLimit = ctx.options.gsqlOutputLimit;
+  sendText(ctx.res, 200, runGsql(ctx.store, text, { graph: ctx.query.graph, outputLimit }).output);
 }
 
 /** `GET /gsql/v1/schema?graph=g[&type=T]` and its 3.x path. */
@@ -60,7 +61,7 @@ async function createGraph(ctx: RequestContext): Promise<void> {
       return gsqlError(ctx, 'invalidPayload', 'The body needs "gsql": a CREATE GRAPH statement.');
     if (!/^\s*create\s+graph\b/i.test(b.gsql))
       return gsqlError(ctx, 'invalidPayload', 'The "gsql" statement must be a CREATE GRAPH statement.');
-    const result = runGsql(ctx.store, b.gsql);
+    const result = runGsql(ctx.store, b.gsql, { outputLimit: ctx.options.gsqlOutputLimit });
     const name = /^\s*create\s+graph\s+([A-Za-z_][A-Za-z0-9_]*)/i.exec(b.gsql)?.[1];
     if (!result.ok) return sendJson(ctx.res, 400, { error: true, message: result.output.split('\n__GSQL__')[0] });
     return sendJson(ctx.res, 200, { error: false, message: `Successfully created graph: [${name}].` });

@@ -133,8 +133,15 @@ class Session {
 /**
  * Runs a GSQL request: every statement is parsed first (a syntax error runs none), then each
  * runs in order and the first refusal stops the rest, earlier statements staying applied.
+ * What it prints is at most `outputLimit` bytes: `LS` or `SHOW` print the whole schema each
+ * time, so a request could otherwise print its size times the schema's. Past the limit the
+ * statements left are not run, as after a refusal.
  */
-export function runGsql(store: GraphStore, text: string, opts: { graph?: string } = {}): GsqlResult {
+export function runGsql(
+  store: GraphStore,
+  text: string,
+  opts: { graph?: string; outputLimit?: number } = {},
+): GsqlResult {
   let statements: Statement[];
   try {
     statements = parseGsql(text);
@@ -143,18 +150,29 @@ export function runGsql(store: GraphStore, text: string, opts: { graph?: string 
     return { ok: false, output: `Syntax Error: ${err.message}\n__GSQL__RETURN__CODE__,${SYNTAX_ERROR}` };
   }
   const session = new Session(store, opts.graph);
+  const limit = opts.outputLimit ?? Infinity;
   const lines: string[] = [];
+  let printed = 0;
+  const stop = (line: string): GsqlResult => {
+    lines.push(line, `__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`);
+    return { ok: false, output: lines.join('\n') };
+  };
   for (const st of statements) {
+    let out: string;
     try {
-      const out = session.run(st);
-      if (out) lines.push(out);
+      out = session.run(st);
     } catch (err) {
-      if (err instanceof CatalogError) lines.push(failureText(st, err.message));
-      else if (err instanceof DataPlaneError) lines.push(failureText(st, err.message));
-      else throw err;
-      lines.push(`__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`);
-      return { ok: false, output: lines.join('\n') };
+      if (err instanceof CatalogError || err instanceof DataPlaneError) return stop(failureText(st, err.message));
+      throw err;
     }
+    if (!out) continue;
+    printed += Buffer.byteLength(out) + 1;
+    if (printed > limit)
+      return stop(
+        `Semantic Check Fails: the answer is larger than the limit of ${limit} bytes: the statement at line ` +
+          `${st.line} ran but what it printed is left out, and the statements after it were not run.`,
+      );
+    lines.push(out);
   }
   return { ok: true, output: lines.join('\n') };
 }

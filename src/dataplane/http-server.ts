@@ -7,9 +7,6 @@ import type { GraphStore } from './graph-store.js';
 /** Header that carries the secret shared by the gateway and one data-plane process. */
 export const DATA_PLANE_SECRET_HEADER = 'x-acacia-data-plane-secret';
 
-/** Environment variable that hands the secret to the process (argv is readable by other users). */
-export const SECRET_ENV = 'ACACIA_DATA_PLANE_SECRET';
-
 export interface ServerOptions {
   store: GraphStore;
   /** Every request must carry it in DATA_PLANE_SECRET_HEADER. */
@@ -18,6 +15,8 @@ export interface ServerOptions {
   tgVersion: string;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** The most a GSQL request's answer prints, in bytes. */
+  gsqlOutputLimit: number;
   /** Where unexpected errors are reported (never request contents). */
   logError: (message: string, err: unknown) => void;
 }
@@ -70,7 +69,6 @@ export function sendResults(ctx: RequestContext, results: unknown, extra: Record
 
 /** A refusal in TigerGraph's shape: `{version, error: true, message, code}`. */
 export function sendError(res: http.ServerResponse, store: GraphStore, err: DataPlaneError): void {
-  if (err.status === 413) res.setHeader('connection', 'close');
   if (err.status === 401) res.setHeader('www-authenticate', 'Basic realm="data plane"');
   sendJson(res, err.status, { version: restppVersion(store), error: true, message: err.message, code: err.code });
 }
@@ -109,7 +107,9 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      // Stop keeping the body but go on reading it, so that the 413 reaches the client.
+      // Stop keeping the body but go on reading it to its end, the connection kept: closed
+      // while the client still sends, the client (the gateway) would see a broken pipe, not
+      // the 413. The gateway sends no more than its own limit, the one this process has.
       req.off('data', onData);
       req.resume();
       chunks.length = 0;

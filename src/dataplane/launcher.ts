@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { DATA_PLANE_SECRET_HEADER, SECRET_ENV } from './http-server.js';
+import { DATA_PLANE_SECRET_HEADER } from './http-server.js';
 
 export interface StartOptions {
   /** The store file to serve; created when missing unless read-only. */
@@ -19,6 +20,8 @@ export interface StartOptions {
   tgVersion?: string;
   /** Largest request body, in bytes (default 32 MiB). */
   bodyLimitBytes?: number;
+  /** The most the process prints for one GSQL request, in bytes (default 16 MiB). */
+  gsqlOutputLimitBytes?: number;
   /** V8's old-generation heap limit for the process, in MiB (default: Node's own). */
   maxHeapMb?: number;
   /** How long to wait for the process to listen and answer (default 15 s). */
@@ -58,6 +61,22 @@ function entry(): string[] {
   return [path.join(here, 'main.js')];
 }
 
+/** The descriptor the child reads its secret from: the first after stdin, stdout and stderr. */
+const SECRET_FD = 3;
+
+/**
+ * What the child's environment holds: where to find programs and temporary files, nothing of
+ * Acacia's own (its keys, the store's URL). Other processes of the user can read a process's
+ * environment, for as long as it runs.
+ */
+const passedOn = ['PATH', 'TMPDIR', 'SYSTEMROOT'];
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of passedOn) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return env;
+}
+
 /** Starts a data-plane process and resolves once it listens and answers `GET /api/ping`. */
 export async function startDataPlane(opts: StartOptions): Promise<DataPlaneProcess> {
   const host = opts.host ?? '127.0.0.1';
@@ -74,12 +93,20 @@ export async function startDataPlane(opts: StartOptions): Promise<DataPlaneProce
     opts.tgVersion ?? '4.2.1',
     '--body-limit',
     String(opts.bodyLimitBytes ?? 32 * 1024 * 1024),
+    '--gsql-output-limit',
+    String(opts.gsqlOutputLimitBytes ?? 16 * 1024 * 1024),
     '--watch-parent',
+    '--secret-fd',
+    String(SECRET_FD),
     ...(opts.readOnly ? ['--read-only'] : []),
   ];
-  const env = { ...process.env, [SECRET_ENV]: opts.secret };
   // stdin stays open as a pipe: the child exits when it closes, so it never outlives its parent.
-  const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // The secret goes down a pipe of its own, closed once written: in no environment, no argument.
+  const child = spawn(process.execPath, args, { env: childEnv(), stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+  const secretPipe = child.stdio[SECRET_FD] as Writable;
+  // A child that died at once closes its end; its exit is what gets reported.
+  secretPipe.on('error', () => undefined);
+  secretPipe.end(opts.secret, () => secretPipe.destroy());
   const exited = once(child, 'exit').then(([code, signal]) => {
     opts.onExit?.(code as number | null, signal as NodeJS.Signals | null);
     return { code: code as number | null, signal: signal as NodeJS.Signals | null };

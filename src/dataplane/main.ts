@@ -1,18 +1,21 @@
 /**
  * The data-plane process: serves one graph store file over loopback HTTP.
  *
- *   node main.js --store <file> [--port 0] [--host 127.0.0.1] [--read-only]
- *                [--tg-version 4.2.1] [--body-limit <bytes>] [--watch-parent]
+ *   node main.js --store <file> --secret-fd <n> [--port 0] [--host 127.0.0.1] [--read-only]
+ *                [--tg-version 4.2.1] [--body-limit <bytes>] [--gsql-output-limit <bytes>] [--watch-parent]
  *
- * The shared secret comes from the environment (ACACIA_DATA_PLANE_SECRET), never from the
- * command line, which other local users can read. Once listening, the process writes one JSON
+ * The shared secret is read from file descriptor <n> (a pipe the launcher writes it to and
+ * closes, or `3< file` by hand), never from the command line or the environment, which other
+ * local users can read for as long as the process runs. Once listening, the process writes one JSON
  * line on stdout: {"event":"listening","host":…,"port":…,"pid":…}. Logs are JSON lines on
  * stderr. SIGTERM or SIGINT: stop accepting, finish in-flight requests, close the store, exit 0.
  */
+import fs from 'node:fs';
+import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { GraphStore } from './graph-store.js';
 import { registerGsql } from './gsql-routes.js';
-import { createServer, SECRET_ENV } from './http-server.js';
+import { createServer } from './http-server.js';
 import { registerRestpp } from './restpp-routes.js';
 
 function log(level: 'info' | 'error', msg: string, extra: Record<string, unknown> = {}): void {
@@ -25,7 +28,12 @@ function errorInfo(err: unknown): Record<string, unknown> {
   return err instanceof Error ? { err: { message: err.message, stack: err.stack } } : { err: String(err) };
 }
 
-function main(): void {
+/** The secret: all the descriptor holds, up to its end, without a trailing line break. */
+async function readSecret(fd: number): Promise<string> {
+  return (await text(fs.createReadStream('', { fd }))).replace(/\r?\n$/, '');
+}
+
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       store: { type: 'string' },
@@ -34,19 +42,24 @@ function main(): void {
       'read-only': { type: 'boolean', default: false },
       'tg-version': { type: 'string', default: '4.2.1' },
       'body-limit': { type: 'string', default: String(32 * 1024 * 1024) },
+      'gsql-output-limit': { type: 'string', default: String(16 * 1024 * 1024) },
       'watch-parent': { type: 'boolean', default: false },
+      'secret-fd': { type: 'string' },
     },
     strict: true,
   });
-  const secret = process.env[SECRET_ENV];
-  delete process.env[SECRET_ENV];
+  const secretFd = Number(values['secret-fd']);
+  const secret = Number.isInteger(secretFd) && secretFd >= 0 ? await readSecret(secretFd) : undefined;
   const port = Number(values.port);
   const bodyLimit = Number(values['body-limit']);
+  const gsqlOutputLimit = Number(values['gsql-output-limit']);
   const problems = [
     !values.store && '--store <file> is required',
-    !secret && `${SECRET_ENV} must hold the shared secret`,
+    !secret && '--secret-fd <n> must name a descriptor that holds the shared secret',
     !(Number.isInteger(port) && port >= 0 && port <= 65535) && '--port must be 0 to 65535',
     !(Number.isInteger(bodyLimit) && bodyLimit > 0) && '--body-limit must be a positive number of bytes',
+    !(Number.isInteger(gsqlOutputLimit) && gsqlOutputLimit > 0) &&
+      '--gsql-output-limit must be a positive number of bytes',
     !/^\d+\.\d+\.\d+$/.test(values['tg-version']!) && '--tg-version must look like 4.2.1',
   ].filter(Boolean);
   if (problems.length > 0) {
@@ -61,6 +74,7 @@ function main(): void {
       secret: secret!,
       tgVersion: values['tg-version']!,
       bodyLimit,
+      gsqlOutputLimit,
       logError: (msg, err) => log('error', msg, errorInfo(err)),
     },
     (router) => {
@@ -104,9 +118,7 @@ function main(): void {
   });
 }
 
-try {
-  main();
-} catch (err) {
+main().catch((err: unknown) => {
   log('error', 'cannot start', errorInfo(err));
   process.exit(1);
-}
+});

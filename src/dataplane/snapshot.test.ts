@@ -105,3 +105,23 @@ describe('restoreStore', () => {
     assert.equal(readStoreStats(fresh).vertex_count, 10, 'a refused restore changes nothing');
   });
 });
+
+describe('file modes', () => {
+  const mode = (name: string) => (fs.statSync(name).mode & 0o777).toString(8);
+
+  it("makes stores and snapshots the owner's only, and narrows a store an earlier version left open", () => {
+    const store = seeded(3);
+    const name = store.db.name;
+    assert.deepEqual([mode(name), mode(`${name}-wal`), mode(`${name}-shm`)], ['600', '600', '600']);
+    const copy = file('snapshot.db');
+    snapshotStore(name, copy);
+    assert.equal(mode(copy), '600');
+    store.close();
+
+    const old = file('old.db');
+    fs.copyFileSync(copy, old);
+    fs.chmodSync(old, 0o644);
+    GraphStore.open(old).close();
+    assert.equal(mode(old), '600');
+  });
+});

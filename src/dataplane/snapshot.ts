@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readCounts, type GraphStore, type StoreCounts } from './graph-store.js';
-import { checkFormat, openStoreFile, storeTables } from './store-file.js';
+import { checkFormat, openStoreFile, privateStoreFile, storeTables } from './store-file.js';
 
 export type { StoreCounts };
 
@@ -57,6 +57,8 @@ export function snapshotStore(storeFile: string, snapshotFile: string): { size_b
   try {
     db.pragma('busy_timeout = 10000');
     checkFormat(db);
+    // Made empty and 0600 first: VACUUM INTO fills an empty file, and would make one 0644.
+    privateStoreFile(partial, { create: true });
     db.prepare('VACUUM INTO ?').run(partial);
   } catch (err) {
     fs.rmSync(partial, { force: true });

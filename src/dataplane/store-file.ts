@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 
 /** Format of the tables below; a store written by a newer format is refused rather than misread. */
@@ -44,10 +45,29 @@ export function checkFormat(db: Database.Database, schemaName = 'main'): void {
 }
 
 /**
+ * Graph data is the owner's only. A store file is made 0600 before SQLite opens it (SQLite
+ * gives its `-wal` and `-shm` files the store file's mode, and would make it 0644), and one an
+ * earlier version left readable by others is narrowed, with its `-wal` and `-shm`.
+ */
+export function privateStoreFile(file: string, opts: { create: boolean }): void {
+  if (opts.create) fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (fs.statSync(name).mode & 0o077) fs.chmodSync(name, 0o600);
+    } catch (err) {
+      // Gone meanwhile, or another user's file this process may read but not change.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EPERM') throw err;
+    }
+  }
+}
+
+/**
  * Opens a store file. Read-write opens create the tables when missing and use WAL, so that
  * snapshots and statistics can be read from other connections while the process writes.
  */
 export function openStoreFile(file: string, opts: { readOnly?: boolean } = {}): Database.Database {
+  privateStoreFile(file, { create: !opts.readOnly });
   const db = new Database(file, { readonly: opts.readOnly ?? false, fileMustExist: opts.readOnly ?? false });
   try {
     db.pragma('busy_timeout = 10000');

@@ -16,6 +16,7 @@ import { credentialsFrom } from './credentials.js';
 import { gsqlRoute } from './gsql-secrets.js';
 import { handshakeRoutes, normalisePath, type HandshakeContext, type HandshakeMatch } from './handshake.js';
 import { refusalBody, refuse } from './refusals.js';
+import { announcedTooLarge, bodyTooLarge, LimitedBody, readWhole } from './request-body.js';
 import { routeRequest } from './routing.js';
 import { secretRoute, secretsRoute } from './secret-endpoints.js';
 import { simulatedBackend } from './simulated-backend.js';
@@ -59,18 +60,21 @@ function bodyStream(request: FastifyRequest): Readable | undefined {
   return announced && !raw.readableEnded ? raw : undefined;
 }
 
-/** The whole body, for the requests the gateway reads itself (the handshake), at most `limit` bytes. */
-async function readBody(stream: Readable | undefined, limit: number): Promise<Buffer | undefined> {
-  if (!stream) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > limit)
-      throw new AppError('payload-too-large', { field: 'body', reason: `is larger than ${limit} bytes` });
-    chunks.push(chunk as Buffer);
+/**
+ * The backend's answer, or the 413 when the body it was reading went past the limit: the
+ * backend sees that only as its request failing, and would answer it as a 502.
+ */
+async function serveWithin(body: LimitedBody | undefined, serve: () => Promise<BackendResponse>) {
+  let answer: BackendResponse;
+  try {
+    answer = await serve();
+  } catch (err) {
+    if (body?.exceeded) throw bodyTooLarge(body.limit);
+    throw err;
   }
-  return size > 0 ? Buffer.concat(chunks) : undefined;
+  if (!body?.exceeded) return answer;
+  if (answer.body instanceof Readable) answer.body.destroy();
+  throw bodyTooLarge(body.limit);
 }
 
 function send(reply: FastifyReply, answer: BackendResponse): FastifyReply {
@@ -161,6 +165,9 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
           await gateway.ready(ws);
         }
         admitted.set(request, { ws, path: route.path, identity, handshake });
+        // Refused before it is read (or, with Expect: 100-continue, invited).
+        if (announcedTooLarge(request.headers['content-length'], config.bodyLimit))
+          return refuse(reply, bodyTooLarge(config.bodyLimit), ws.id);
       } catch (err) {
         if (err instanceof AppError) return refuse(reply, err, route.workspaceId);
         throw err;
@@ -169,8 +176,11 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
     handler: async (request, reply) => {
       const entry = admitted.get(request)!;
       const { ws, path, handshake } = entry;
+      // The gateway's limit holds for every body, the ones it passes on as they arrive too: the
+      // workspace never gets more than it accepts, and the client gets the 413 whoever reads.
       const stream = bodyStream(request);
-      const body = handshake ? await readBody(stream, config.bodyLimit) : stream;
+      const limited = stream && new LimitedBody(stream, config.bodyLimit);
+      const body = handshake ? await readWhole(limited) : limited;
       const queryAt = request.url.indexOf('?');
       const query = queryAt < 0 ? '' : request.url.slice(queryAt + 1).replace(/#.*$/, '');
       const backendRequest = ({ orgId, workspaceId, userId, username, via }: DbIdentity): BackendRequest => ({
@@ -181,7 +191,8 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
         body,
         identity: { orgId, workspaceId, userId, username, via },
       });
-      if (!handshake) return send(reply, await backend.serve(backendRequest(entry.identity!), ws));
+      if (!handshake)
+        return send(reply, await serveWithin(limited, () => backend.serve(backendRequest(entry.identity!), ws)));
       const buffered = body as Buffer | undefined;
       if (!handshake.allowed) {
         reply.header('allow', handshake.route.methods.join(', '));

@@ -125,6 +125,11 @@ function scopeAfter(command: GsqlCommand, graph: string | undefined): string | u
 async function runRequest(ctx: HandshakeContext, statements: GsqlStatement[], commands: GsqlCommand[]): Promise<Step> {
   const identity = ctx.identity!;
   const out: string[] = [];
+  // One line at a time: spread into push's arguments, an answer of a few hundred thousand
+  // lines would overflow the call stack.
+  const append = (lines: string[]) => {
+    for (const line of lines) out.push(line);
+  };
   let graph = ctx.query.get('graph') ?? undefined;
   // Only secret and scope statements: the gateway answers all of it. The scope does not
   // matter to a secret (they belong to the user, not to a graph), so the graph is not checked.
@@ -136,7 +141,7 @@ async function runRequest(ctx: HandshakeContext, statements: GsqlStatement[], co
     if (pending.length === 0) return true;
     const text = pending.map((i) => statements[i]!.text).join('');
     const step = await runOnBackend(ctx, text, graph);
-    out.push(...step.lines);
+    append(step.lines);
     if (step.ok) for (const i of pending) graph = scopeAfter(commands[i]!, graph);
     pending = [];
     return step.ok;
@@ -154,7 +159,7 @@ async function runRequest(ctx: HandshakeContext, statements: GsqlStatement[], co
     }
     if (!(await flush())) return { ok: false, lines: out };
     const step = await runSecretCommand(ctx, identity, command);
-    out.push(...step.lines);
+    append(step.lines);
     if (!step.ok) {
       out.push(`__GSQL__RETURN__CODE__,${command.kind === 'badSecret' ? SYNTAX_ERROR : RUNTIME_ERROR}`);
       return { ok: false, lines: out };

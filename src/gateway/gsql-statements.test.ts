@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { growthRatio, gsqlShapes } from '../../test/helpers/growth.js';
+import { parseGsql } from '../dataplane/gsql-parser.js';
 import { classify, splitStatements } from './gsql-statements.js';
 
 const codes = (text: string) => splitStatements(text).map((s) => s.code);
@@ -35,6 +37,28 @@ describe('splitStatements', () => {
 
   it('keeps blank space and comments with the statement before them', () => {
     assert.deepEqual(splitStatements('LS;  // done\n'), [{ text: 'LS;  // done\n', code: 'LS' }]);
+  });
+
+  it('cuts where the data plane does, and cuts text it would refuse as sent', () => {
+    const text = 'DROP QUERY q ) ;\nLS2\nSHOW SECRET';
+    assert.deepEqual(codes(text), ['DROP QUERY q )', 'LS2', 'SHOW SECRET']);
+    assert.deepEqual(
+      parseGsql('DROP QUERY q ) ;\nLS\nLS').map((s) => s.kind),
+      ['unsupported', 'ls', 'ls'],
+    );
+    const open = 'CREATE VERTEX V (id INT) WITH STATS="x; /* y\nSHOW SECRET\n';
+    assert.deepEqual(splitStatements(open), [
+      { text: 'CREATE VERTEX V (id INT) WITH STATS="x; /* y\n', code: 'CREATE VERTEX V (id INT) WITH STATS="x; /* y' },
+      { text: 'SHOW SECRET\n', code: 'SHOW SECRET' },
+    ]);
+  });
+
+  it('takes time linear in the size of the text', () => {
+    for (const [shape, make] of Object.entries(gsqlShapes)) {
+      const ratio = growthRatio((n) => splitStatements(make(n)), 1 << 12);
+      // Linear work grows 8 times; the rescans from each line break it replaces grew 64 times.
+      assert.ok(ratio < 24, `${shape}: 8 times the text took ${ratio.toFixed(1)} times as long`);
+    }
   });
 });
 

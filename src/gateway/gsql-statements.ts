@@ -1,9 +1,11 @@
-import { statementStarts } from '../dataplane/gsql-lexer.js';
+import { lex } from '../dataplane/gsql-lexer.js';
+import { statementTokens } from '../dataplane/gsql-split.js';
 
 /**
  * Just enough GSQL to find the secret statements in a request: where statements end, and
  * what `CREATE|SHOW|DROP SECRET`, `USE GRAPH` and `USE GLOBAL` say. Everything else is the
- * workspace's to parse; this only has to cut the text where the data plane would.
+ * workspace's to parse; this only has to cut the text where the data plane would, so it cuts
+ * with the data plane's own lexer and splitter.
  */
 
 export interface GsqlStatement {
@@ -23,88 +25,43 @@ export type GsqlCommand =
   | { kind: 'blank' }
   | { kind: 'other'; code: string };
 
-/** Index just past the comment starting at i, or i when none starts there. */
-function skipComment(text: string, i: number): number {
-  if (text[i] === '#' || (text[i] === '/' && text[i + 1] === '/')) {
-    const nl = text.indexOf('\n', i);
-    return nl < 0 ? text.length : nl;
-  }
-  if (text[i] === '/' && text[i + 1] === '*') {
-    const close = text.indexOf('*/', i + 2);
-    return close < 0 ? text.length : close + 2;
-  }
-  return i;
-}
-
-/** Whether the text after a line break (past blanks and comments) begins a new statement or ends. */
-function statementFollows(text: string, from: number): boolean {
-  let i = from;
-  for (;;) {
-    while (i < text.length && /\s/.test(text[i]!)) i++;
-    const next = skipComment(text, i);
-    if (next === i) break;
-    i = next;
-  }
-  if (i >= text.length) return true;
-  const word = /^[A-Za-z_]+/.exec(text.slice(i, i + 16))?.[0];
-  return word !== undefined && statementStarts.has(word.toUpperCase());
-}
-
 /**
- * Cuts a GSQL request into statements: at `;` or at a line break before a statement word,
- * outside brackets and strings.
+ * Cuts a GSQL request into statements where the data plane's splitter ends them, keeping
+ * every character: text the data plane would refuse (an unterminated string) is cut all the
+ * same and passed on as sent. One pass over the text.
  */
 export function splitStatements(text: string): GsqlStatement[] {
-  const out: GsqlStatement[] = [];
+  const spans: { start: number; end: number; code: string }[] = [];
   let start = 0;
-  let code = '';
-  let depth = 0;
-  const cut = (end: number) => {
-    out.push({ text: text.slice(start, end), code: code.replace(/\s+/g, ' ').trim() });
+  /** The statement's code so far: runs of adjacent tokens as written, a space where blanks or comments parted them. */
+  const pieces: string[] = [];
+  let runStart = -1;
+  let runEnd = 0;
+  for (const t of statementTokens(lex(text, { lenient: true }))) {
+    if (t.kind !== 'break' && t.kind !== 'end') {
+      if (runStart < 0) runStart = t.start;
+      else if (t.start > runEnd) {
+        pieces.push(text.slice(runStart, runEnd), ' ');
+        runStart = t.start;
+      }
+      runEnd = t.end;
+      continue;
+    }
+    const end = t.kind === 'end' ? text.length : t.end;
+    const last = spans.at(-1);
+    if (runStart < 0) {
+      // Blank space and comments belong to the statement before them.
+      if (last) last.end = end;
+      else if (end > start) spans.push({ start, end, code: '' });
+    } else {
+      pieces.push(text.slice(runStart, runEnd));
+      spans.push({ start, end, code: pieces.join('').replace(/\s+/g, ' ').trim() });
+      pieces.length = 0;
+      runStart = -1;
+    }
     start = end;
-    code = '';
-  };
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    const afterComment = skipComment(text, i);
-    if (afterComment !== i) {
-      code += ' ';
-      i = afterComment;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      j = Math.min(j + 1, text.length);
-      code += text.slice(i, j);
-      i = j;
-      continue;
-    }
-    if (c === '(' || c === '{') depth++;
-    if (c === ')' || c === '}') depth = Math.max(0, depth - 1);
-    if (depth === 0 && c === ';') {
-      cut(i + 1);
-      i++;
-      continue;
-    }
-    if (depth === 0 && c === '\n' && code.trim() !== '' && statementFollows(text, i + 1)) {
-      cut(i + 1);
-      i++;
-      continue;
-    }
-    code += c;
-    i++;
   }
-  if (start < text.length) cut(text.length);
-  // Blank space and comments belong to the statement before them.
-  const merged: GsqlStatement[] = [];
-  for (const s of out) {
-    const last = merged.at(-1);
-    if (s.code === '' && last) last.text += s.text;
-    else merged.push(s);
-  }
-  return merged;
+  return spans.map((s) => ({ text: text.slice(s.start, s.end), code: s.code }));
 }
 
 const NAME = '[A-Za-z0-9_]+';

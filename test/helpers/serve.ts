@@ -8,6 +8,8 @@ export interface ServeProcess {
   child: ChildProcess;
   client: AcaciaClient;
   url: string;
+  /** The data-plane gateway's URL. */
+  gatewayUrl: string;
   /** Everything the process wrote so far. */
   output: { stdout: string; stderr: string };
 }
@@ -33,7 +35,8 @@ export async function serveProcess(
   const output = { stdout: '', stderr: '' };
   try {
     const url = await listeningUrl(child, output);
-    return { child, client: new AcaciaClient({ baseUrl: url, apiKey: key }), url, output };
+    const gatewayUrl = /, gateway (http:\/\/\S+)/.exec(output.stderr)![1]!;
+    return { child, client: new AcaciaClient({ baseUrl: url, apiKey: key }), url, gatewayUrl, output };
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

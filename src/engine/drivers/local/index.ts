@@ -22,6 +22,7 @@ export function localDrivers({ config, logger, store, clock, runtimeLost }: Driv
     logger: logger.child({ driver: 'local' }),
     dataDir: config.dataDir,
     bodyLimit: config.bodyLimit,
+    gsqlOutputLimit: config.gsqlOutputLimit,
     leaseMs: RUNTIME_LEASE_MS,
     runtimeLost: () => runtimeLost?.(),
   });

@@ -27,6 +27,8 @@ export interface RuntimeDeps {
   dataDir: string;
   /** The largest request body a data-plane process accepts (the gateway's limit). */
   bodyLimit: number;
+  /** The most a process prints for one GSQL request (bytes). */
+  gsqlOutputLimit: number;
   /** How long a runtime's record stays its owner's without renewal (engine clock). */
   leaseMs: number;
   /** A process this one runs exited by itself: the engine should look at once. */
@@ -183,7 +185,7 @@ export class LocalRuntimes {
   }
 
   private async start(workspaceId: string, shape: RuntimeShape): Promise<DataPlaneProcess> {
-    const { logger, dataDir, bodyLimit } = this.deps;
+    const { logger, dataDir, bodyLimit, gsqlOutputLimit } = this.deps;
     if (this.closing) throw new Error('the server is stopping');
     const entry: { child?: Child } = {};
     const started = await startDataPlane({
@@ -192,6 +194,7 @@ export class LocalRuntimes {
       secret: dataPlaneSecret(dataDir, workspaceId),
       tgVersion: shape.version,
       bodyLimitBytes: bodyLimit,
+      gsqlOutputLimitBytes: gsqlOutputLimit,
       maxHeapMb: shape.maxHeapMb,
       onLog: (line) => logger.debug({ workspace: workspaceId, dataPlane: line }, 'data-plane log'),
       onExit: (code, signal) => {
