@@ -32,37 +32,44 @@ function depthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
-const fieldOf = (path: Array<string | number>) => jsonPath(path) || 'body';
+type Path = Array<string | number>;
+
+const fieldOf = (path: Path) => jsonPath(path) || 'body';
+
+/** Why a string may not be stored, or undefined when it may. */
+function stringProblem(s: string): string | undefined {
+  if (LONE_SURROGATE.test(s)) return 'contains a lone surrogate (\\ud800-\\udfff) and is not valid Unicode text';
+  if (s.includes('\u0000')) return 'must not contain NUL (\\u0000) characters';
+  return undefined;
+}
 
 /**
  * Strings must be Unicode text that both stores keep as sent: no lone surrogates (from
  * `\ud800` escapes) and no NUL (PostgreSQL text cannot hold it). Returns the first offender.
+ * Recursive, as the body is at most MAX_BODY_DEPTH deep; one path is kept and named only
+ * when a string is refused, so a long list costs no allocation per item.
  */
-function badString(value: unknown): { field: string; reason: string } | undefined {
-  const stack: Array<[unknown, Array<string | number>]> = [[value, []]];
-  const check = (s: string, path: Array<string | number>) => {
-    if (LONE_SURROGATE.test(s))
-      return {
-        field: fieldOf(path),
-        reason: 'contains a lone surrogate (\\ud800-\\udfff) and is not valid Unicode text',
-      };
-    if (s.includes('\u0000')) return { field: fieldOf(path), reason: 'must not contain NUL (\\u0000) characters' };
-    return undefined;
-  };
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === 'string') {
-      const bad = check(v, path);
+function badString(value: unknown, path: Path = []): { field: string; reason: string } | undefined {
+  if (typeof value === 'string') {
+    const reason = stringProblem(value);
+    return reason ? { field: fieldOf(path), reason } : undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      const bad = badString(value[i], path);
+      path.pop();
       if (bad) return bad;
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push([item, [...path, i]]));
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, item] of Object.entries(v)) {
-        const bad = check(k, [...path, k]);
-        if (bad) return { field: bad.field, reason: `(a field name) ${bad.reason}` };
-        stack.push([item, [...path, k]]);
-      }
     }
+    return undefined;
+  }
+  for (const [k, item] of Object.entries(value)) {
+    path.push(k);
+    const reason = stringProblem(k);
+    const bad = reason ? { field: fieldOf(path), reason: `(a field name) ${reason}` } : badString(item, path);
+    path.pop();
+    if (bad) return bad;
   }
   return undefined;
 }

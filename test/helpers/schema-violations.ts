@@ -68,9 +68,21 @@ const samples: Record<string, unknown> = {
 
 export type Hints = Record<string, unknown>;
 
-/** A small value the schema accepts; `hints` give known-good values by property name. */
+/** The JSON type of a value, as a schema names it. */
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/**
+ * A small value the schema accepts; `hints` give known-good values by property name, taken
+ * where the schema accepts their type (`enable` is a query string in one place, a boolean in another).
+ */
 export function exampleOf(s: JsonSchema, hints: Hints = {}, key?: string): unknown {
-  if (key !== undefined && key in hints) return hints[key];
+  const types = acceptedTypes(s);
+  if (key !== undefined && key in hints && (types === 'any' || types.has(jsonTypeOf(hints[key])))) return hints[key];
   const branch = (s.anyOf ?? s.oneOf)?.[0];
   if (branch) return exampleOf(branch, hints, key);
   if (s.const !== undefined) return s.const;
