@@ -1,19 +1,19 @@
+import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { OperationId } from '../schemas/operations/index.js';
-import { openApiDocument, withServer } from './openapi-document.js';
+import { noneMatch } from './conditional-get.js';
+import { openApiDocument } from './openapi-document.js';
 import { DOCS_CSP, pageHeaders } from './page-headers.js';
 import { appendRouteHook } from './route-hooks.js';
 
 export const DOCS_PATH = '/docs';
 
-/** The origin the request reached (behind a trusted proxy, the one the client used). */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 /**
  * Publishes the OpenAPI 3.1 document of the served operations at /openapi.json and a
- * browsable reference at /docs. Its `servers` entry is the origin each request reached.
+ * browsable reference at /docs. The document is the same for every request (its server is
+ * relative), so it is written once, and any cache may keep it, asking again by its ETag.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
@@ -33,8 +33,12 @@ export async function registerOpenApi(
     // The key typed into Authorize lives as long as the page: nothing is kept in the browser.
     uiConfig: { docExpansion: 'list', persistAuthorization: false, displayOperationId: true },
     theme: { title: 'Acacia API reference' },
-    transformSpecification: (_spec, request) => withServer(document, originOf(request)),
-    transformSpecificationClone: false,
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async (request) => withServer(document, originOf(request)));
+  const text = JSON.stringify(document);
+  const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`;
+  app.get('/openapi.json', { schema: { hide: true } }, (request, reply) => {
+    reply.headers({ etag, 'cache-control': 'public, no-cache' });
+    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(text);
+  });
 }
