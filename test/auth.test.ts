@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AcaciaClient } from '../src/client/index.js';
+import { AcaciaClient, resultOf } from '../src/client/index.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { publicProvider, startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { newWorkgroup } from './helpers/workspaces.js';
 
 describe(`authentication and API keys (${storeName})`, () => {
   let server: TestServer;
@@ -100,8 +101,8 @@ describe(`authentication and API keys (${storeName})`, () => {
     );
     assertError(
       await c.apiKeys.create({ key_name: 'wg', role: 'workgroup-admin', workgroup_ids: ['no-such-wg'] }),
-      400,
-      'Bad-Request',
+      404,
+      'Not-Found',
       'workgroup_ids[0]',
     );
     assertError(
@@ -142,6 +143,35 @@ describe(`authentication and API keys (${storeName})`, () => {
     assert.deepEqual(key.workgroup_ids, [wg.workgroup_id]);
     const client = server.client.withKey(key.plaintext_key!);
     assertOk(await client.workgroups.update(wg.workgroup_id, { enable_application_log: true }));
+  });
+
+  it("scopes a workspace-admin key to workspaces of its own organisation, naming each other one's place", async () => {
+    const mine = resultOf(await server.client.workspaces.create(await newWorkgroup(server.client), { name: 'mine' }));
+    const other = await server.orgClient('key-scope-other-org');
+    const theirs = resultOf(await other.workspaces.create(await newWorkgroup(other), { name: 'theirs' }));
+    const refused = await server.client.apiKeys.create({
+      key_name: 'ws-admin',
+      role: 'workspace-admin',
+      workspace_ids: [mine.workspace_id!, theirs.workspace_id!, 'no-such-ws'],
+    });
+    assertError(refused, 404, 'Not-Found', 'workspace_ids[1]');
+    assertError(refused, 404, 'Not-Found', 'workspace_ids[2]');
+    assert.deepEqual(
+      refused.body.ErrorDetails.map((d) => d.FieldName),
+      ['workspace_ids[1]', 'workspace_ids[2]'],
+    );
+    assert.ok(!assertOk(await server.client.apiKeys.list()).some((k) => k.key_name === 'ws-admin'));
+
+    const key = assertOk(
+      await server.client.apiKeys.create({
+        key_name: 'ws-admin',
+        role: 'workspace-admin',
+        workspace_ids: [mine.workspace_id!],
+      }),
+    );
+    assert.deepEqual(key.workspace_ids, [mine.workspace_id]);
+    const scoped = server.client.withKey(key.plaintext_key!);
+    assertOk(await scoped.workspaces.get(mine.workgroup_id!, mine.workspace_id!));
   });
 
   it('tells any key its own record (role, scope, expiry) at GET /apikeys/current, never the plaintext', async () => {

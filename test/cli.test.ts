@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -212,26 +212,43 @@ describe(`the acacia CLI against a running server (${storeName})`, () => {
     const noTarget = { ACACIA_URL: '', ACACIA_API_KEY: '' };
     const keyFile = path.join(home, 'key');
     execFileSync('bash', ['-c', `umask 022; echo "${server.bootstrapKey}" > "${keyFile}"`]);
-    const set = await cli(['config', 'set', 'here', '--url', server.url, '--api-key-file', keyFile], noTarget);
+    // A relative name is kept as the file's full path: the profile works from any directory.
+    const set = await runCli(
+      ['config', 'set', 'here', '--url', server.url, '--api-key-file', 'key'],
+      { ...env, ...noTarget },
+      home,
+    );
     assert.equal(set.code, 0, set.stderr);
     const file = path.join(home, 'acacia', 'config.json');
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(statSync(path.dirname(file)).mode & 0o777, 0o700);
-    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), {
+    const saved = readFileSync(file, 'utf8');
+    assert.ok(!saved.includes(server.bootstrapKey), 'the key stays in its file');
+    assert.deepEqual(JSON.parse(saved), {
       current: 'here',
-      profiles: { here: { url: server.url, api_key: server.bootstrapKey } },
+      profiles: { here: { url: server.url, api_key_file: keyFile } },
     });
 
     const listed = await cli(['config', 'list', '-o', 'json'], noTarget);
     assert.ok(!listed.stdout.includes(server.bootstrapKey), 'list never prints a whole key');
     assert.deepEqual(
-      (JSON.parse(listed.stdout) as Array<{ name: string; current: boolean }>).map((p) => [p.name, p.current]),
-      [['here', true]],
+      (JSON.parse(listed.stdout) as Array<{ name: string; current: boolean; api_key_file: string }>).map((p) => [
+        p.name,
+        p.current,
+        p.api_key_file,
+      ]),
+      [['here', true, keyFile]],
     );
 
-    // The current profile is used when no flag or variable says otherwise.
+    // The current profile is used when no flag or variable says otherwise, its key read from
+    // the file at each use: a key changed there is the one sent.
     const viaProfile = await cli(['workgroups', 'list', '-o', 'json'], noTarget);
     assert.equal(viaProfile.code, 0, viaProfile.stderr);
+    writeFileSync(keyFile, 'acacia_sk_not-a-key\n');
+    failsWith(await cli(['workgroups', 'list'], noTarget), 5, /error: Unauthorized: x-api-key: /);
+    rmSync(keyFile);
+    failsWith(await cli(['workgroups', 'list'], noTarget), 2, new RegExp(`cannot read the API key from ${keyFile}`));
+    writeFileSync(keyFile, `${server.bootstrapKey}\n`);
     // Another URL does not take the profile's key along.
     const elsewhere = await cli(
       ['workgroups', 'list', '--url', server.url.replace('127.0.0.1', 'localhost')],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AcaciaClient } from '../src/client/index.js';
+import { AcaciaClient } from '../src/client/index.js';
 import { API_PREFIX } from '../src/schemas/envelope.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
@@ -86,6 +86,31 @@ describe(`Idempotency-Key scope and secrets (${storeName})`, () => {
     } finally {
       await reader.close();
     }
+  });
+
+  it('takes Idempotency-Key with the API key in either header; a replay may send the key in the other', async () => {
+    const bearer = new AcaciaClient({ baseUrl: server.url, apiKey: server.bootstrapKey, auth: 'bearer' });
+    for (const [label, first, second] of [
+      ['bearer-then-x-api-key', bearer, admin],
+      ['x-api-key-then-bearer', admin, bearer],
+    ] as const) {
+      const body = { key_name: label, role: 'viewer' } as const;
+      const made = await first.apiKeys.create(body, { idempotencyKey: label });
+      const { plaintext_key, ...record } = assertOk(made);
+      assert.ok(plaintext_key);
+      const replay = await second.apiKeys.create(body, { idempotencyKey: label });
+      assert.equal(replay.headers['idempotent-replayed'], 'true', label);
+      assert.equal(replay.body.RequestID, made.body.RequestID);
+      assert.deepEqual(assertOk(replay), record);
+    }
+    // Both headers, with the same key, are the same caller again.
+    const both = await bearer.apiKeys.create(
+      { key_name: 'bearer-then-x-api-key', role: 'viewer' },
+      { idempotencyKey: 'bearer-then-x-api-key', headers: { 'x-api-key': server.bootstrapKey } },
+    );
+    assert.equal(both.headers['idempotent-replayed'], 'true');
+    const names = assertOk(await admin.apiKeys.list()).map((k) => k.key_name);
+    assert.equal(names.filter((n) => n.endsWith('-then-bearer') || n.endsWith('-then-x-api-key')).length, 2);
   });
 
   it('runs POSTs whose domain opens transactions of its own once; remembers refusals raised inside them', async () => {

@@ -71,7 +71,7 @@ describe(`the OpenAPI document (${storeName})`, () => {
 
   it('names its server, its title and how to authenticate', async () => {
     assert.equal(raw.openapi, '3.1.0');
-    assert.deepEqual(raw.servers, [{ url: server.url, description: 'this server' }]);
+    assert.deepEqual(raw.servers, [{ url: '/', description: 'the server that serves this document' }]);
     assert.match(raw.info.title, /Acacia/);
     assert.match(raw.info.description, /Authorization: Bearer/);
     assert.match(raw.info.description, /"Error": false, "ErrorDetails": \[\]/);
@@ -79,6 +79,26 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assert.match(docs, /<title>Acacia API reference<\/title>/);
     const uiDoc = (await (await request(`${server.url}/docs/json`)).body.json()) as Doc;
     assert.deepEqual(uiDoc.servers, raw.servers, '/docs shows the same document');
+  });
+
+  it('is the same document whatever Host a request names, and may be cached by its ETag', async () => {
+    const host = 'attacker.example';
+    const forged = await request(`${server.url}/openapi.json`, { headers: { host } });
+    const forgedText = await forged.body.text();
+    assert.equal(forged.statusCode, 200);
+    assert.ok(!forgedText.includes(host), 'the Host sent is nowhere in the document');
+    const docs = await request(`${server.url}/docs/json`, { headers: { host } });
+    assert.ok(!(await docs.body.text()).includes(host), 'nor in the one /docs shows');
+
+    const plain = await request(`${server.url}/openapi.json`);
+    assert.equal(await plain.body.text(), forgedText);
+    const etag = String(plain.headers.etag);
+    assert.match(etag, /^"[\w-]+"$/);
+    assert.equal(forged.headers.etag, etag);
+    assert.equal(plain.headers['cache-control'], 'public, no-cache');
+    const again = await request(`${server.url}/openapi.json`, { headers: { 'if-none-match': etag } });
+    assert.equal(again.statusCode, 304);
+    assert.equal(await again.body.text(), '');
   });
 
   it('gives every operation an id, a summary, a description, a tag and per-status responses', () => {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { AcaciaClient } from '../client/index.js';
 import { UsageError } from './exit-codes.js';
-import { readProfiles } from './profiles.js';
+import { profileKey, readProfiles } from './profiles.js';
 
 export const formats = ['table', 'json', 'yaml'] as const;
 export type Format = (typeof formats)[number];
@@ -51,8 +51,11 @@ export function resolveTarget(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
   } catch {
     throw new UsageError(`--url "${url}" is not a URL like ${DEFAULT_URL}`);
   }
-  const profileKey = profile && sameServer(profile.url, url) ? profile.api_key : undefined;
-  const apiKey = opts.apiKey ?? (env.ACACIA_API_KEY || undefined) ?? profileKey;
+  // A profile's key file is read only when its key is the one sent.
+  const apiKey =
+    opts.apiKey ??
+    (env.ACACIA_API_KEY || undefined) ??
+    (profile && sameServer(profile.url, url) ? profileKey(profile) : undefined);
   return { url, apiKey, profile: profile ? name : undefined };
 }
 

@@ -6,7 +6,28 @@ import { UsageError } from './exit-codes.js';
 /** A named target: the API's address and the key sent to it (and to nothing else). */
 export interface Profile {
   url: string;
+  /** The key itself: given with --api-key, or on standard input. */
   api_key?: string;
+  /** The file the key is read from at each use (--api-key-file): the key stays in it alone. */
+  api_key_file?: string;
+}
+
+/** A key from a file (or `-`, standard input): its first line, so a file made by `echo` works. */
+export function readKeyFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read the API key from ${file}: ${(err as Error).message}`);
+  }
+  const key = text.split('\n')[0]!.trim();
+  if (!key) throw new UsageError(`${file} holds no API key`);
+  return key;
+}
+
+/** The key a profile sends: its own, or its file's as the file is now. */
+export function profileKey(profile: Profile): string | undefined {
+  return profile.api_key_file !== undefined ? readKeyFile(profile.api_key_file) : profile.api_key;
 }
 
 export interface ProfileFile {
@@ -37,7 +58,7 @@ export function readProfiles(file = profilePath()): ProfileFile {
 }
 
 /**
- * Writes the file readable by its owner only (it holds API keys), whatever the umask: a
+ * Writes the file readable by its owner only (it may hold API keys), whatever the umask: a
  * temporary file made 0600 is renamed over the old one, so a reader never sees half of it.
  */
 export function writeProfiles(data: ProfileFile, file = profilePath()): void {

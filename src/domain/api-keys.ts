@@ -4,6 +4,7 @@ import type { Executor, Store } from '../store/store.js';
 import * as keysRepo from '../store/repositories/api-keys.js';
 import type { ApiKey } from '../store/repositories/api-keys.js';
 import { findWorkgroup } from '../store/repositories/workgroups.js';
+import { findWorkspace } from '../store/repositories/workspaces.js';
 import { isUniqueViolation } from '../store/store.js';
 import { lockRow } from '../store/repositories/row-locks.js';
 import type { Catalog } from './catalog.js';
@@ -160,12 +161,28 @@ export class ApiKeyService {
     const problems = new Problems();
     const key = newKeyFrom(body, p.orgId, p.keyName, p.role);
     checkScope(key, problems);
-    for (const [i, id] of (key.role === 'workgroup-admin' ? (body.workgroup_ids ?? []) : []).entries()) {
-      if (!(await findWorkgroup(this.store.db, p.orgId, id)))
-        problems.add(`workgroup_ids[${i}]`, `no workgroup "${id}" in this organisation`);
-    }
     problems.throwIfAny();
+    const missing = new Problems();
+    await this.checkScopeIds(key, missing);
+    missing.throwIfAny('not-found');
     return this.issue(key);
+  }
+
+  /**
+   * A scoped key names workgroups or workspaces of its own organisation: an id of another
+   * organisation's, or of none, names no resource, so it is a 404, as any body field naming
+   * none is; each is named by its place in the list, all at once.
+   */
+  private async checkScopeIds(key: NewKey, problems: Problems): Promise<void> {
+    const lists = [
+      ['workgroup-admin', 'workgroup_ids', 'workgroup', key.workgroupIds, findWorkgroup],
+      ['workspace-admin', 'workspace_ids', 'workspace', key.workspaceIds, findWorkspace],
+    ] as const;
+    // A list beside another role is refused as such by checkScope.
+    for (const [role, field, kind, ids, find] of lists)
+      for (const [i, id] of (key.role === role ? (ids ?? []) : []).entries())
+        if (!(await find(this.store.db, key.orgId, id)))
+          problems.add(`${field}[${i}]`, `no ${kind} "${id}" in this organisation`);
   }
 
   async list(p: Principal): Promise<ApiKeyRecord[]> {

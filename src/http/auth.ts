@@ -33,6 +33,14 @@ function credentialOf(request: FastifyRequest): { key: string | undefined; heade
   return { key: bearer, header: apiKey !== undefined ? 'x-api-key' : 'Authorization' };
 }
 
+/** The API key a request was admitted with, as it was sent (in either header); for routes behind requireApiKey. */
+export function apiKeyOf(request: FastifyRequest): string {
+  const { key } = credentialOf(request);
+  if (key === undefined)
+    throw new Error('apiKeyOf: the request carries no API key; is the route behind requireApiKey?');
+  return key;
+}
+
 /** The same refusal, naming the header the key came in. */
 function naming(header: string) {
   return (err: unknown) =>

@@ -7,6 +7,7 @@ import Negotiator from 'negotiator';
 import { AppError } from '../domain/errors.js';
 import type { ServiceIndex } from '../schemas/service-index.js';
 import { ok } from './envelope.js';
+import { CONSOLE_CSP, pageHeaders } from './page-headers.js';
 
 /**
  * Where `npm run build` writes the console: dist/console at the package root (seen from src/http and dist/http
@@ -27,15 +28,9 @@ export interface ConsoleOptions {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-// The console holds an API key in sessionStorage: it runs only its own scripts and styles,
-// talks only to this origin and is framed by nobody.
-const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-};
+// The console holds an API key in sessionStorage: every answer under /console, its files and
+// refusals included, sends the page's headers.
+const consoleHeaders = pageHeaders(CONSOLE_CSP);
 
 const notBuilt = () =>
   new AppError('not-found', {
@@ -78,14 +73,15 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
 
   const sendPage = async (reply: FastifyReply) => {
     if (!(await builtFile(dir, 'index.html'))) throw notBuilt();
-    return reply.headers({ ...PAGE_HEADERS, 'cache-control': REVALIDATE }).sendFile('index.html', dir, {
+    return reply.header('cache-control', REVALIDATE).sendFile('index.html', dir, {
       cacheControl: false,
     });
   };
 
-  app.get(CONSOLE_PATH, { schema: { hide: true } }, (_request, reply) => sendPage(reply));
+  const page = { schema: { hide: true }, onRequest: consoleHeaders };
+  app.get(CONSOLE_PATH, page, (_request, reply) => sendPage(reply));
 
-  app.get(`${CONSOLE_PATH}/*`, { schema: { hide: true } }, async (request: FastifyRequest, reply) => {
+  app.get(`${CONSOLE_PATH}/*`, page, async (request: FastifyRequest, reply) => {
     const wanted = (request.params as { '*': string })['*'];
     const file = await builtFile(dir, wanted);
     if (file === 'index.html') return sendPage(reply);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode } from '../domain/errors.js';
+import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import { isConnectionLoss, isUncertainCommit } from '../store/store.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
 import { errorCodes } from './error-codes.js';
@@ -17,6 +17,27 @@ export interface RenderedError {
   retryAfter?: number;
 }
 
+/**
+ * An answer lists at most this many ErrorDetails: the last of them, when there are more,
+ * names the first field left out and how many problems are not listed. Enough to fix a body
+ * by hand in one go; a client sending thousands of bad values learns of them without an
+ * answer the size of its request.
+ */
+export const MAX_ERROR_DETAILS = 20;
+
+function listed(details: readonly ErrorDetail[]): ErrorDetail[] {
+  if (details.length <= MAX_ERROR_DETAILS) return [...details];
+  const shown = details.slice(0, MAX_ERROR_DETAILS - 1);
+  const more = details.length - shown.length;
+  return [
+    ...shown,
+    {
+      field: details[shown.length]!.field,
+      reason: `has the first of ${more} more problems, not listed (an answer lists at most ${MAX_ERROR_DETAILS})`,
+    },
+  ];
+}
+
 export function renderAppError(err: AppError, requestId: string): RenderedError {
   const entry = errorCodes[err.code];
   return {
@@ -24,7 +45,7 @@ export function renderAppError(err: AppError, requestId: string): RenderedError 
     ...(entry.retryAfter !== undefined ? { retryAfter: entry.retryAfter } : {}),
     body: {
       Error: true,
-      ErrorDetails: err.details.map((d) => ({ FieldName: d.field, Reason: d.reason, Type: entry.type })),
+      ErrorDetails: listed(err.details).map((d) => ({ FieldName: d.field, Reason: d.reason, Type: entry.type })),
       Message: entry.message,
       RequestID: requestId,
     },

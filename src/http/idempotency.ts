@@ -9,6 +9,7 @@ import type {
 import { invalid } from '../domain/errors.js';
 import { requestFingerprint, type IdempotencyClaim } from '../domain/idempotency.js';
 import type { Services } from '../domain/services.js';
+import { apiKeyOf } from './auth.js';
 import { appendRouteHook } from './route-hooks.js';
 
 declare module 'fastify' {
@@ -50,14 +51,9 @@ export function idempotentPosts(scope: FastifyInstance, services: Services): voi
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw invalid('Idempotency-Key', 'must be 1-255 visible ASCII characters');
     }
-    // Authentication has found the key this header names (its first value, when repeated).
-    const raw = request.headers['x-api-key']!;
-    const fingerprint = requestFingerprint(
-      Array.isArray(raw) ? raw[0]! : raw,
-      request.method,
-      request.url,
-      request.body,
-    );
+    // Keyed with the API key authentication admitted, whichever header carried it, so a
+    // replay may send it in the other.
+    const fingerprint = requestFingerprint(apiKeyOf(request), request.method, request.url, request.body);
     const outcome = await services.idempotency.begin({ apiKeyId: request.principal.keyId, key }, fingerprint);
     if (outcome.kind === 'replay') {
       return reply

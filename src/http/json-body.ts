@@ -34,38 +34,46 @@ function depthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
+type Path = Array<string | number>;
+
+const fieldOf = (path: Path) => jsonPath(path) || 'body';
+
+/** Why a string may not be stored, or undefined when it may. */
+function stringProblem(s: string): string | undefined {
+  if (LONE_SURROGATE.test(s)) return 'contains a lone surrogate (\\ud800-\\udfff) and is not valid Unicode text';
+  if (s.includes('\u0000')) return 'must not contain NUL (\\u0000) characters';
+  return undefined;
+}
+
 /**
  * Strings must be Unicode text that both stores keep as sent: no lone surrogates (from
  * `\ud800` escapes) and no NUL (PostgreSQL text cannot hold it). Returns the first offender.
- * One walk, depth first, keeping only the path to where it is: the path is written out only
- * for an offender, so the cost is one visit per value, whatever the body's shape.
+ * Recursive, as the body is at most MAX_BODY_DEPTH deep; one path is kept and named only
+ * when a string is refused, so a long list costs no allocation per item.
  */
-function badString(value: unknown): { field: string; reason: string } | undefined {
-  const path: Array<string | number> = [];
-  const problem = (s: string): string | undefined => {
-    if (LONE_SURROGATE.test(s)) return 'contains a lone surrogate (\\ud800-\\udfff) and is not valid Unicode text';
-    if (s.includes('\u0000')) return 'must not contain NUL (\\u0000) characters';
-    return undefined;
-  };
-  const at = (reason: string) => ({ field: jsonPath(path) || 'body', reason });
-  // Recursion is bounded by MAX_BODY_DEPTH, checked before parsing.
-  const visit = (v: unknown): { field: string; reason: string } | undefined => {
-    if (typeof v === 'string') {
-      const reason = problem(v);
-      return reason === undefined ? undefined : at(reason);
-    }
-    if (v === null || typeof v !== 'object') return undefined;
-    const entries: Iterable<[string | number, unknown]> = Array.isArray(v) ? v.entries() : Object.entries(v);
-    for (const [key, item] of entries) {
-      path.push(key);
-      const keyReason = typeof key === 'string' ? problem(key) : undefined;
-      const bad = keyReason === undefined ? visit(item) : at(`(a field name) ${keyReason}`);
-      if (bad) return bad;
+function badString(value: unknown, path: Path = []): { field: string; reason: string } | undefined {
+  if (typeof value === 'string') {
+    const reason = stringProblem(value);
+    return reason ? { field: fieldOf(path), reason } : undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      const bad = badString(value[i], path);
       path.pop();
+      if (bad) return bad;
     }
     return undefined;
-  };
-  return visit(value);
+  }
+  for (const [k, item] of Object.entries(value)) {
+    path.push(k);
+    const reason = stringProblem(k);
+    const bad = reason ? { field: fieldOf(path), reason: `(a field name) ${reason}` } : badString(item, path);
+    path.pop();
+    if (bad) return bad;
+  }
+  return undefined;
 }
 
 /**

@@ -445,7 +445,9 @@ export function openApiDocument(version: string, served: ReadonlySet<OperationId
       description: apiDescription,
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: 'http://127.0.0.1:8080', description: 'a local Acacia on its default address' }],
+    // Relative: the server that serves the document. Never the Host a request names, which
+    // any client may set, and a cache would keep for the next one.
+    servers: [{ url: '/', description: 'the server that serves this document' }],
     tags: operationTags.filter((t) => tagsUsed.has(t.name)),
     security: [{ 'x-api-key': [] }, { bearer: [] }],
     paths,
@@ -464,10 +466,4 @@ export function openApiDocument(version: string, served: ReadonlySet<OperationId
       },
     },
   };
-}
-
-/** The document with the server the request reached as its first `servers` entry. */
-export function withServer(doc: Json, origin: string | undefined): Json {
-  if (!origin) return doc;
-  return { ...doc, servers: [{ url: origin, description: 'this server' }] };
 }

@@ -1,15 +1,19 @@
+import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { OperationId } from '../schemas/operations/index.js';
-import { openApiDocument, withServer } from './openapi-document.js';
+import { noneMatch } from './conditional-get.js';
+import { openApiDocument } from './openapi-document.js';
+import { DOCS_CSP, pageHeaders } from './page-headers.js';
+import { appendRouteHook } from './route-hooks.js';
 
-/** The origin the request reached (behind a trusted proxy, the one the client used). */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+export const DOCS_PATH = '/docs';
 
 /**
  * Publishes the OpenAPI 3.1 document of the served operations at /openapi.json and a
- * browsable reference at /docs. Its `servers` entry is the origin each request reached.
+ * browsable reference at /docs. The document is the same for every request (its server is
+ * relative), so it is written once, and any cache may keep it, asking again by its ETag.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
@@ -17,13 +21,24 @@ export async function registerOpenApi(
   served: ReadonlySet<OperationId>,
 ): Promise<void> {
   const document = openApiDocument(version, served);
+  // Every route of the reference, its static files included, sends the page's headers.
+  const docsHeaders = pageHeaders(DOCS_CSP);
+  app.addHook('onRoute', (route) => {
+    if (route.url === DOCS_PATH || route.url.startsWith(`${DOCS_PATH}/`))
+      appendRouteHook(route, 'onRequest', docsHeaders);
+  });
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', persistAuthorization: true, displayOperationId: true },
+    routePrefix: DOCS_PATH,
+    // The key typed into Authorize lives as long as the page: nothing is kept in the browser.
+    uiConfig: { docExpansion: 'list', persistAuthorization: false, displayOperationId: true },
     theme: { title: 'Acacia API reference' },
-    transformSpecification: (_spec, request) => withServer(document, originOf(request)),
-    transformSpecificationClone: false,
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async (request) => withServer(document, originOf(request)));
+  const text = JSON.stringify(document);
+  const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`;
+  app.get('/openapi.json', { schema: { hide: true } }, (request, reply) => {
+    reply.headers({ etag, 'cache-control': 'public, no-cache' });
+    if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(text);
+  });
 }

@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 
-type HookName = 'preValidation' | 'preHandler' | 'onSend' | 'onResponse';
+type HookName = 'onRequest' | 'preValidation' | 'preHandler' | 'onSend' | 'onResponse';
 
 /**
  * Appends a hook to one route from an onRoute listener, so only the routes that need it pay

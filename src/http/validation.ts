@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../domain/errors.js';
@@ -7,31 +7,105 @@ import '../schemas/operations/index.js';
 
 export type ValidationError = ErrorObject;
 
-function makeAjv(coerce: boolean) {
-  // Bodies are strict (no coercion, nothing removed); query strings and path parameters
-  // arrive as text, so those may be coerced. allErrors reports every problem at once.
+/**
+ * Past about this many characters of JSON, a request part is checked for its first problem
+ * only; up to it, for every problem, so a user sees all of them at once. Finding every problem
+ * costs in proportion to the input (Ajv goes on past a list's maxItems into each of its items),
+ * and each problem is kept and described: a 1 MiB list of bad values was answered with 83 MB.
+ * Bodies written by hand are far smaller (a workspace with a few add-ons is under 2 KiB); 8 KiB
+ * holds at most a few thousand problems (one takes 2 characters, `1,`), found and described in
+ * under 10 ms.
+ */
+export const ALL_ERRORS_MAX_CHARS = 8 * 1024;
+
+/**
+ * Bodies are strict (no coercion, nothing removed); query strings and path parameters arrive
+ * as text, so those may be coerced. `allErrors: false` stops at the first problem, and Ajv
+ * checks a list's maxItems and a string's maxLength before its items and pattern, so an
+ * oversized value costs no more than its size check.
+ */
+function makeAjv(coerce: boolean, allErrors: boolean) {
   const ajv = new Ajv.default({
-    allErrors: true,
+    allErrors,
     coerceTypes: coerce,
     useDefaults: coerce,
     removeAdditional: false,
     strict: false,
   });
   addFormats.default(ajv);
+  // Route schemas refer to the named schemas by $ref (src/schemas/component.ts).
+  for (const schema of components().values()) ajv.addSchema(schema);
   return ajv;
 }
 
-const bodyAjv = makeAjv(false);
-const textAjv = makeAjv(true);
-// Route schemas refer to the named schemas by $ref (src/schemas/component.ts).
-for (const ajv of [bodyAjv, textAjv]) for (const schema of components().values()) ajv.addSchema(schema);
+interface Validators {
+  first: Ajv.default;
+  every: Ajv.default;
+}
+const bodyAjv: Validators = { first: makeAjv(false, false), every: makeAjv(false, true) };
+const textAjv: Validators = { first: makeAjv(true, false), every: makeAjv(true, true) };
+
+/** Whether `value` as JSON (without whitespace) takes about `limit` characters or fewer; reads no more of it. */
+export function fitsIn(value: unknown, limit: number): boolean {
+  let budget = limit;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') budget -= v.length + 2;
+    else if (Array.isArray(v)) {
+      budget -= v.length + 2;
+      if (budget >= 0) stack.push(...v);
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      budget -= keys.length + 2;
+      if (budget >= 0)
+        for (const k of keys) {
+          budget -= k.length + 3;
+          stack.push((v as Record<string, unknown>)[k]);
+        }
+    } else budget -= String(v).length;
+    if (budget < 0) return false;
+  }
+  return true;
+}
+
+/**
+ * One schema checked in two passes: for the first problem, and, when there is one and the
+ * value is small (ALL_ERRORS_MAX_CHARS), again for every problem. The Ajv function's second
+ * argument (the parent, so the root may be coerced) is passed on.
+ */
+function twoPass(ajvs: Validators, schema: object): ValidateFunction {
+  const first = ajvs.first.compile(schema);
+  let every: ValidateFunction | undefined;
+  const validate = ((data: unknown, cxt?: Parameters<ValidateFunction>[1]) => {
+    if (first(data, cxt)) {
+      validate.errors = null;
+      return true;
+    }
+    if (fitsIn(data, ALL_ERRORS_MAX_CHARS)) {
+      // Compiled when first needed: most schemas never see a small invalid value.
+      every ??= ajvs.every.compile(schema);
+      if (!every(data, cxt)) {
+        validate.errors = every.errors;
+        return false;
+      }
+    }
+    validate.errors = first.errors;
+    return false;
+  }) as ValidateFunction;
+  return Object.assign(validate, { schema: first.schema, schemaEnv: first.schemaEnv });
+}
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema);
+  twoPass(httpPart === 'body' ? bodyAjv : textAjv, schema);
+
+const bodyValidators = new WeakMap<object, ValidateFunction>();
 
 /** Checks a request body outside a route (the CLI) exactly as a route would; no details when valid. */
 export function bodyProblems(schema: { $id?: string }, value: unknown): ErrorDetail[] {
-  const validate = (schema.$id && bodyAjv.getSchema(schema.$id)) || bodyAjv.compile(schema);
+  let validate = bodyValidators.get(schema);
+  // A named schema is known to Ajv already, and may not be added twice: refer to it.
+  if (!validate) bodyValidators.set(schema, (validate = twoPass(bodyAjv, schema.$id ? { $ref: schema.$id } : schema)));
   return validate(value) ? [] : validationDetails(validate.errors ?? [], 'body');
 }
 
@@ -71,6 +145,12 @@ function describe(e: ErrorObject): { field: string; reason: string } {
       return { field: fieldPath(e.instancePath), reason: `must be at least ${String(p.limit)} characters long` };
     case 'maxLength':
       return { field: fieldPath(e.instancePath), reason: `must be at most ${String(p.limit)} characters long` };
+    case 'minItems':
+      return { field: fieldPath(e.instancePath), reason: `must have at least ${String(p.limit)} items` };
+    case 'maxItems':
+      return { field: fieldPath(e.instancePath), reason: `must have at most ${String(p.limit)} items` };
+    case 'maxProperties':
+      return { field: fieldPath(e.instancePath), reason: `must have at most ${String(p.limit)} fields` };
     default:
       return { field: fieldPath(e.instancePath), reason: e.message ?? 'is not valid' };
   }

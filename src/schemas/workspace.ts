@@ -182,8 +182,12 @@ export const AddonRefInput = Component(
   Body({
     addons_id: Type.String({ minLength: 1, maxLength: 64 }),
     enable: Type.Boolean(),
+    // Free-form: its contents are not checked; maxProperties bounds its fields, MAX_BODY_DEPTH its depth.
     enable_configuration: Opt(
-      Type.Union([Type.Object({}, { additionalProperties: true }), Type.String({ maxLength: 65536 })]),
+      Type.Union([
+        Type.Object({}, { additionalProperties: true, maxProperties: 256 }),
+        Type.String({ maxLength: 65536 }),
+      ]),
     ),
     is_free: Opt(Type.Boolean()),
     unique_name: Opt(Type.String({ maxLength: 64 })),

@@ -1,3 +1,4 @@
+import { MAX_BODY_DEPTH } from '../../src/http/json-body.js';
 import { requestBytes, type RawHeaders, type RawOutcome } from './raw-http.js';
 import { exampleOf, openObjectPaths, place, violationsOf, type Hints, type JsonSchema } from './schema-violations.js';
 import type { SeededRandom } from './seeded-random.js';
@@ -90,8 +91,11 @@ export interface FuzzContext {
 }
 
 const DEPTH = 10_000;
-const deepArray = () => '['.repeat(DEPTH) + ']'.repeat(DEPTH);
-const deepObject = () => '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH);
+/** An array or object `depth` levels deep as JSON text. */
+const deepArray = (depth = DEPTH) => '['.repeat(depth) + ']'.repeat(depth);
+const deepObject = (depth = DEPTH) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+/** Newlines a body is padded with, between its tokens and around it. */
+const NEWLINES = 64 * 1024;
 const DEEP_MARK = '@@deep@@';
 const BAD_MARK = '@@bad-utf8@@';
 
@@ -227,11 +231,15 @@ function textCases(b: Builder, schema: JsonSchema): void {
     }
   }
   for (const at of openObjectPaths(schema)) {
-    const text = JSON.stringify(place(b.base, schema, at, DEEP_MARK, b.ctx.hints)).replace(
-      `"${DEEP_MARK}"`,
-      deepObject(),
-    );
-    b.add(`${at.join('.')}: object nested ${DEPTH} deep`, b.json(text), { status: 400, field: 'body' });
+    const withDeep = (depth: number) =>
+      JSON.stringify(place(b.base, schema, at, DEEP_MARK, b.ctx.hints)).replace(`"${DEEP_MARK}"`, deepObject(depth));
+    b.add(`${at.join('.')}: object nested ${DEPTH} deep`, b.json(withDeep(DEPTH)), { status: 400, field: 'body' });
+    // Each segment of the path is a container around the value: one level past the limit in all.
+    const over = MAX_BODY_DEPTH + 1 - at.length;
+    b.add(`${at.join('.')}: body nested ${MAX_BODY_DEPTH + 1} deep`, b.json(withDeep(over)), {
+      status: 400,
+      field: 'body',
+    });
   }
 }
 
@@ -257,6 +265,32 @@ function bodyShapeCases(b: Builder): void {
   });
   b.add(`array nested ${DEPTH} deep`, b.json(deepArray()), { status: 400, field: 'body' });
   b.add(`object nested ${DEPTH} deep`, b.json(deepObject()), { status: 400, field: 'body' });
+  // At the depth limit the body is parsed and refused for what it holds; one level past, unread.
+  for (const depth of [MAX_BODY_DEPTH - 1, MAX_BODY_DEPTH]) {
+    b.add(`array nested ${depth} deep`, b.json(deepArray(depth)), { status: 400, field: 'body' });
+    b.add(`object nested ${depth} deep under ${key}`, b.json(`{"${key}": ${deepObject(depth - 1)}}`), {
+      status: 400,
+      field: key,
+    });
+  }
+  b.add(`array nested ${MAX_BODY_DEPTH + 1} deep`, b.json(deepArray(MAX_BODY_DEPTH + 1)), {
+    status: 400,
+    field: 'body',
+  });
+  b.add(`object nested ${MAX_BODY_DEPTH + 1} deep`, b.json(deepObject(MAX_BODY_DEPTH + 1)), {
+    status: 400,
+    field: 'body',
+  });
+  // Newlines around and between the tokens, and in a string: a body of lines is one body.
+  // (Formatted JSON has line breaks between tokens only: strings hold theirs escaped.)
+  const unknownText = JSON.stringify({ [key]: '\n'.repeat(1024), ...(b.base as object) }, null, 1);
+  const lines = '\r\n'.repeat(NEWLINES / 2);
+  b.add(
+    `${key}: body padded with ${NEWLINES} newlines`,
+    b.json(`${lines}${unknownText.replaceAll('\n', '\n'.repeat(64))}${lines}`),
+    { status: 400, field: key },
+  );
+
   for (const [label, value] of [
     ['array', '[]'],
     ['string', '"fuzz"'],
@@ -287,7 +321,7 @@ function queryCases(b: Builder): void {
     if (s.type === 'integer' || s.type === 'number')
       values.push('abc', '1.5e', String((s.minimum ?? 0) - 1), String((s.maximum ?? 1e9) + 1));
     if (s.type === 'integer') values.push('1.5');
-    if (s.maxLength !== undefined) values.push('q'.repeat(s.maxLength + 1));
+    if (s.maxLength !== undefined) values.push('q'.repeat(s.maxLength + 1), '\n'.repeat(s.maxLength + 1));
     if ((s.minLength ?? 0) > 0) values.push('');
     if (s.type === 'string') values.push('a\u0000b');
     for (const v of values)
@@ -299,6 +333,16 @@ function queryCases(b: Builder): void {
       status: 400,
       field: q.name,
     });
+    // A parameter that may repeat, once more than its list may hold.
+    const list = s.anyOf?.find((x) => x.type === 'array');
+    if (list?.maxItems !== undefined) {
+      const value = encodeURIComponent(String(exampleOf(list.items ?? {}, b.ctx.hints)));
+      const repeated = Array.from({ length: list.maxItems + 1 }, () => `${q.name}=${value}`).join('&');
+      b.add(`?${q.name} given ${list.maxItems + 1} times`, b.plain([], `${b.target({}, false)}?${repeated}`), {
+        status: 400,
+        field: q.name,
+      });
+    }
   }
 }
 
@@ -454,6 +498,13 @@ function swapKey(request: Buffer, key: string, replacement: string | Buffer): Bu
   ]);
 }
 
+/**
+ * Past these a refusal is too large or too slow: one is a few hundred bytes (20 details at
+ * most), answered at once, however large the request.
+ */
+const MAX_ANSWER_BYTES = 32 * 1024;
+const MAX_ANSWER_MS = 5_000;
+
 /** What is wrong with the response to a case, or undefined when it is a proper refusal. */
 export function judge(c: FuzzCase, outcome: RawOutcome): string | undefined {
   const res = outcome.response;
@@ -463,6 +514,8 @@ export function judge(c: FuzzCase, outcome: RawOutcome): string | undefined {
       : `connection closed without a response after ${outcome.elapsedMs} ms`;
   const text = res.body.toString('utf8');
   if (res.status < 400 || res.status > 499) return `HTTP ${res.status}: ${text.slice(0, 300)}`;
+  if (res.body.length > MAX_ANSWER_BYTES) return `a ${res.body.length}-byte answer: ${text.slice(0, 200)}`;
+  if (outcome.elapsedMs > MAX_ANSWER_MS) return `answered after ${outcome.elapsedMs} ms`;
   if (c.expect.status !== undefined && res.status !== c.expect.status)
     return `expected HTTP ${c.expect.status}, got ${res.status}: ${text.slice(0, 300)}`;
   if (!/^application\/json/.test(res.headers['content-type'] ?? ''))

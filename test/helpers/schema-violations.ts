@@ -18,6 +18,7 @@ export interface JsonSchema {
   maximum?: number;
   minItems?: number;
   maxItems?: number;
+  maxProperties?: number;
   uniqueItems?: boolean;
 }
 
@@ -68,9 +69,21 @@ const samples: Record<string, unknown> = {
 
 export type Hints = Record<string, unknown>;
 
-/** A small value the schema accepts; `hints` give known-good values by property name. */
+/** The JSON type of a value, as a schema names it. */
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/**
+ * A small value the schema accepts; `hints` give known-good values by property name, taken
+ * where the schema accepts their type (`enable` is a query string in one place, a boolean in another).
+ */
 export function exampleOf(s: JsonSchema, hints: Hints = {}, key?: string): unknown {
-  if (key !== undefined && key in hints) return hints[key];
+  const types = acceptedTypes(s);
+  if (key !== undefined && key in hints && (types === 'any' || types.has(jsonTypeOf(hints[key])))) return hints[key];
   const branch = (s.anyOf ?? s.oneOf)?.[0];
   if (branch) return exampleOf(branch, hints, key);
   if (s.const !== undefined) return s.const;
@@ -133,6 +146,8 @@ export function place(base: unknown, root: JsonSchema, at: Segment[], value: unk
 }
 
 const HUGE = 100 * 1024;
+/** A list this long as JSON: far past any maxItems, and costly to check item by item. */
+const LONG_LIST_BYTES = 512 * 1024;
 
 /** Every violation this generator knows for the value at `at` with schema `s`. */
 export function violationsOf(
@@ -156,6 +171,8 @@ export function violationsOf(
     if (strings.maxLength !== undefined) {
       add(`${HUGE} characters`, rng.word(16).repeat(HUGE / 16));
       if (strings.maxLength < 4096) add(`maxLength ${strings.maxLength} + 1`, 'y'.repeat(strings.maxLength + 1));
+      // Newlines only (each sent as the escape \n): nothing may treat them as lines of its own.
+      add(`maxLength ${strings.maxLength} + 1 newlines`, '\n'.repeat(strings.maxLength + 1));
     }
     if ((strings.minLength ?? 0) > 0) add('empty string', '');
     if (strings.format === 'date-time') add('not a date-time', `2026-13-45T99:99:99Z-${rng.word(4)}`);
@@ -171,16 +188,29 @@ export function violationsOf(
   }
   if (s.type === 'array') {
     const item = exampleOf(s.items ?? {}, hints);
-    if (s.maxItems !== undefined)
+    const list = (length: number) =>
+      Array.from({ length }, (_, i) => (typeof item === 'string' ? `${item}${i}` : item));
+    if (s.maxItems !== undefined) {
+      add(`maxItems ${s.maxItems} + 1`, list(s.maxItems + 1));
+      // Of items that are wrong too: a check that went on past maxItems would find each.
+      const itemTypes = acceptedTypes(s.items ?? {});
+      const wrong = itemTypes === 'any' ? item : Object.entries(samples).find(([t]) => !itemTypes.has(t))![1];
+      const long = Math.ceil(LONG_LIST_BYTES / (JSON.stringify(wrong).length + 1));
       add(
-        `maxItems ${s.maxItems} + 1`,
-        Array.from({ length: s.maxItems + 1 }, (_, i) => (typeof item === 'string' ? `${item}${i}` : item)),
+        `${LONG_LIST_BYTES / 1024} KiB list of wrong items`,
+        Array.from({ length: long }, () => wrong),
       );
+    }
     if (s.uniqueItems) add('duplicate items', [item, item]);
     if (s.items && depth < 4) out.push(...violationsOf(s.items, [...at, 0], rng, hints, depth + 1));
   }
   const objects = (s.anyOf ?? s.oneOf)?.find((b) => b.type === 'object') ?? (s.type === 'object' ? s : undefined);
   if (objects && depth < 4) {
+    if (objects.maxProperties !== undefined)
+      add(
+        `maxProperties ${objects.maxProperties} + 1`,
+        Object.fromEntries(Array.from({ length: objects.maxProperties + 1 }, (_, i) => [`f${i}`, i])),
+      );
     if (objects.additionalProperties === false) {
       const unknown = `zz_unknown_${rng.word(5)}`;
       add('unknown field', rng.pick([1, 'x', null, {}]), [...at, unknown]);

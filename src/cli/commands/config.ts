@@ -1,17 +1,29 @@
-import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { outputOf } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { render } from '../output.js';
-import { profilePath, readProfiles, redactKey, writeProfiles } from '../profiles.js';
+import { profilePath, readKeyFile, readProfiles, redactKey, writeProfiles, type Profile } from '../profiles.js';
 
-/** A key from a file (or `-`, standard input): the first line, so a file made by `echo` works. */
-function keyFromFile(file: string): string {
-  const text = readFileSync(file === '-' ? 0 : file, 'utf8')
-    .split('\n')[0]!
-    .trim();
-  if (!text) throw new UsageError(`--api-key-file ${file} holds no key`);
-  return text;
+interface KeyOptions {
+  apiKey?: string;
+  apiKeyFile?: string;
+}
+
+/**
+ * Where a profile's key comes from: a file is named, not copied (it is read, to check it, and
+ * read again at each use), so the key stays where it was put; standard input has no file to
+ * name, so that key, and one given with --api-key, is kept in the profile.
+ */
+function keySource(opts: KeyOptions, existing: Profile | undefined): Pick<Profile, 'api_key' | 'api_key_file'> {
+  if (opts.apiKeyFile === '-') return { api_key: readKeyFile('-') };
+  if (opts.apiKeyFile !== undefined) {
+    readKeyFile(opts.apiKeyFile);
+    return { api_key_file: path.resolve(opts.apiKeyFile) };
+  }
+  if (opts.apiKey !== undefined) return { api_key: opts.apiKey };
+  const { api_key, api_key_file } = existing ?? {};
+  return { ...(api_key ? { api_key } : {}), ...(api_key_file ? { api_key_file } : {}) };
 }
 
 export function configCommands(program: Command): void {
@@ -25,7 +37,7 @@ export function configCommands(program: Command): void {
     .argument('<profile>', 'profile name')
     .option('--url <url>', 'the API address, e.g. http://127.0.0.1:8080')
     .option('--api-key <key>', 'the API key (prefer --api-key-file: a command line is seen by others)')
-    .option('--api-key-file <file>', 'read the API key from this file (- for standard input)')
+    .option('--api-key-file <file>', 'read the API key from this file at each use (- : standard input, kept)')
     .option('--use', 'make it the current profile')
     .action((name: string, _opts: unknown, cmd: Command) => {
       // --url and --api-key are the program's own flags too: read them wherever they were given.
@@ -39,8 +51,7 @@ export function configCommands(program: Command): void {
       } catch {
         throw new UsageError(`--url "${url}" is not a URL like http://127.0.0.1:8080`);
       }
-      const apiKey = opts.apiKeyFile !== undefined ? keyFromFile(opts.apiKeyFile) : (opts.apiKey ?? existing?.api_key);
-      file.profiles[name] = { url, ...(apiKey ? { api_key: apiKey } : {}) };
+      file.profiles[name] = { url, ...keySource(opts, existing) };
       if (opts.use || !file.current || !file.profiles[file.current]) file.current = name;
       writeProfiles(file);
       process.stderr.write(`profile "${name}" saved${file.current === name ? ' (current)' : ''}\n`);
@@ -68,6 +79,7 @@ export function configCommands(program: Command): void {
         name,
         url: p.url,
         api_key: redactKey(p.api_key),
+        ...(p.api_key_file !== undefined ? { api_key_file: p.api_key_file } : {}),
         current: name === file.current,
       }));
       render(outputOf(cmd), rows, {
@@ -76,7 +88,7 @@ export function configCommands(program: Command): void {
           ['', (r) => (r.current ? '*' : '')],
           ['PROFILE', (r) => r.name],
           ['URL', (r) => r.url],
-          ['API_KEY', (r) => r.api_key],
+          ['API_KEY', (r) => r.api_key_file ?? r.api_key],
         ],
       });
     });

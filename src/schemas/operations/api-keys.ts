@@ -16,11 +16,12 @@ export const apiKeyOperations = {
     description:
       'The Result carries the key itself (`plaintext_key`) this once. As the real service documents it, ' +
       '`{description, life_time_in_seconds}` is enough: the name defaults to `key-<8 characters>` and the ' +
-      `role to the creating key's. ${admin}`,
+      `role to the creating key's. A scoped key's \`workgroup_ids\` or \`workspace_ids\` name the ` +
+      `organisation's own: any other id is a 404 naming its place in the list. ${admin}`,
     tags,
     body: Ref(CreateApiKeyBody),
     result: Ref(ApiKeyRecord),
-    errors: [403, 409],
+    errors: [403, 404, 409],
     oneTimeSecrets: ['plaintext_key'],
     message: 'API key created.',
     client: 'apiKeys.create',
