@@ -1,25 +1,31 @@
-import { performance } from 'node:perf_hooks';
+/** CPU time (user and system, ms) `work` takes: unlike wall time, not lengthened while other processes run. */
+function cpuMs(work: () => void): number {
+  const before = process.cpuUsage();
+  work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
 
 /**
- * How much longer `run` takes on `factor` times the size than on the size: about `factor`
- * for linear work, `factor²` for quadratic. Each size runs until it has taken 200 ms or seven
- * times, and its fastest run counts, so a pause of the machine does not decide the outcome.
+ * How much more CPU `run` takes on `factor` times the size than on the size: about `factor`
+ * for linear work, `factor²` for quadratic. The size given is doubled until one run costs at
+ * least 5 ms, so that timer resolution and compilation are small beside what is measured;
+ * each size then runs until it has taken 200 ms or seven times, and its cheapest run counts.
  */
 export function growthRatio(run: (size: number) => void, size: number, factor = 8): number {
-  const fastest = (n: number) => {
+  let n = size;
+  while (cpuMs(() => run(n)) < 5 && n < size * 1024) n *= 2;
+  const cheapest = (m: number) => {
     let best = Infinity;
     let total = 0;
     for (let k = 0; k < 7 && (k === 0 || total < 200); k++) {
-      const started = performance.now();
-      run(n);
-      const took = performance.now() - started;
+      const took = cpuMs(() => run(m));
       total += took;
       best = Math.min(best, took);
     }
     return best;
   };
-  fastest(size); // the first runs compile the code
-  return fastest(size * factor) / fastest(size);
+  return cheapest(n * factor) / cheapest(n);
 }
 
 /** GSQL text of about `size` characters in shapes that made splitting it quadratic, or might. */
