@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { defaultCatalog } from '../src/domain/catalog.js';
+import { ENABLE_CONFIGURATION_MAX_BYTES } from '../src/domain/addon-refs.js';
+import { assertError, assertOk } from './helpers/assert.js';
+import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
+
+const [graphstudio, insights, graphql, copilot] = defaultCatalog.addons.map((a) => a.addons_id) as [
+  string,
+  string,
+  string,
+  string,
+];
+
+/** An object whose JSON is exactly `bytes` long. */
+function configOf(bytes: number): Record<string, string> {
+  const shell = JSON.stringify({ v: '' }).length;
+  return { v: 'x'.repeat(bytes - shell) };
+}
+
+const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+describe(`what records and events hold is bounded (${storeName})`, () => {
+  let server: TestServer;
+  let orgs = 0;
+  const newOrg = () => server.orgClient(`bounded-${++orgs}`);
+
+  before(async () => {
+    server = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' });
+  });
+  after(() => server.close());
+
+  it("refuses an add-on's enable_configuration over 16 KiB as JSON, in either form, and changes nothing", async () => {
+    const c = await newOrg();
+    const wg = await newWorkgroup(c);
+    assert.equal(bytesOf(configOf(ENABLE_CONFIGURATION_MAX_BYTES)), ENABLE_CONFIGURATION_MAX_BYTES);
+    // A disabled add-on needs no installation: any catalog add-on may be named.
+    const atCap = { addons_id: graphql, enable: false, enable_configuration: configOf(ENABLE_CONFIGURATION_MAX_BYTES) };
+    const ws = await activeWorkspace(c, wg, { name: 'capped', addons: [atCap] });
+    assert.deepEqual(ws.addons![0]!.enable_configuration, atCap.enable_configuration);
+
+    const over = configOf(ENABLE_CONFIGURATION_MAX_BYTES + 1);
+    assertError(
+      await c.workspaces.update(wg, ws.workspace_id!, {
+        addons: [{ addons_id: graphql, enable: false, enable_configuration: over }],
+      }),
+      400,
+      'Bad-Request',
+      'addons[0].enable_configuration',
+    );
+    // The string form counts its JSON too: quotes and escapes included.
+    const quoted = '"'.repeat(ENABLE_CONFIGURATION_MAX_BYTES / 2);
+    assertError(
+      await c.workspaces.update(wg, ws.workspace_id!, {
+        addons: [
+          { addons_id: graphql, enable: false },
+          { addons_id: insights, enable: false, enable_configuration: quoted },
+        ],
+      }),
+      400,
+      'Bad-Request',
+      'addons[1].enable_configuration',
+    );
+    assertError(
+      await c.workspaces.create(wg, {
+        name: 'solution',
+        solution_install_request: { addons: [{ addons_id: insights, enable: false, enable_configuration: over }] },
+      }),
+      400,
+      'Bad-Request',
+      'solution_install_request.addons[0].enable_configuration',
+    );
+    const now = assertOk(await c.workspaces.get(wg, ws.workspace_id!));
+    assert.equal(now.version_number, ws.version_number, 'the refused updates changed nothing');
+    assert.deepEqual(now.addons![0]!.enable_configuration, atCap.enable_configuration);
+    const names = assertOk(await c.workspaces.list(wg)).map((w) => w.name);
+    assert.deepEqual(names, ['capped']);
+  });
+
+  it('refuses an add-on named twice in one request, across addons and the solution request too', async () => {
+    const c = await newOrg();
+    const wg = await newWorkgroup(c);
+    assertError(
+      await c.workspaces.create(wg, {
+        name: 'twice',
+        addons: [
+          { addons_id: copilot, enable: false },
+          { addons_id: copilot, enable: false },
+        ],
+      }),
+      400,
+      'Bad-Request',
+      'addons[1].addons_id',
+    );
+    assertError(
+      await c.workspaces.create(wg, {
+        name: 'twice',
+        addons: [{ addons_id: graphstudio, enable: false }],
+        solution_install_request: { addons: [{ addons_id: graphstudio, enable: false }] },
+      }),
+      400,
+      'Bad-Request',
+      'solution_install_request.addons[0].addons_id',
+    );
+    const ws = await activeWorkspace(c, wg, {
+      name: 'once',
+      addons: [{ addons_id: graphstudio, enable: false }],
+      solution_install_request: { addons: [{ addons_id: copilot, enable: false }] },
+    });
+    assert.deepEqual(
+      ws.addons!.map((a) => a.addons_id),
+      [graphstudio, copilot],
+    );
+  });
+});
