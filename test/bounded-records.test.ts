@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { API_PREFIX, resultOf } from '../src/client/index.js';
 import { defaultCatalog } from '../src/domain/catalog.js';
 import { ENABLE_CONFIGURATION_MAX_BYTES } from '../src/domain/addon-refs.js';
+import type { EventRecord } from '../src/schemas/event.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
@@ -112,5 +114,44 @@ describe(`what records and events hold is bounded (${storeName})`, () => {
       ws.addons!.map((a) => a.addons_id),
       [graphstudio, copilot],
     );
+  });
+
+  it("a workgroup's and a database's events carry their own record, not their workspaces'", async () => {
+    const c = await newOrg();
+    const wg = await newWorkgroup(c);
+    // Every catalog add-on at the cap: each workspace record is then at its largest.
+    const addons = [graphstudio, insights, graphql, copilot].map((addons_id) => ({
+      addons_id,
+      enable: false,
+      enable_configuration: configOf(ENABLE_CONFIGURATION_MAX_BYTES),
+    }));
+    const first = await activeWorkspace(c, wg, { name: 'first', addons });
+    await activeWorkspace(c, wg, { name: 'second', addons });
+    const full = assertOk(await c.workgroups.get(wg));
+    assert.ok(bytesOf(full) > 4 * 4 * ENABLE_CONFIGURATION_MAX_BYTES, 'the record shows each workspace twice');
+
+    const events = `${API_PREFIX}/events`;
+    const before = assertOk(await c.request<EventRecord[]>('GET', events, { query: { limit: 1000 } }));
+    const since = Math.max(0, ...before.map((e) => e.event_id));
+    assertOk(await c.allowList.enable(wg));
+    assertOk(await c.databases.rename(wg, first.database_id!, { tg_database_name: 'renamed' }));
+    const after = assertOk(await c.request<EventRecord[]>('GET', events, { query: { since, limit: 1000 } }));
+    const workgroupEvent = after.find((e) => e.type === 'workgroup.updated')!;
+    const data = workgroupEvent.data as Record<string, unknown>;
+    assert.equal(data.workgroup_id, wg);
+    assert.equal(data.enable_allow_list, true);
+    assert.equal('workspaces' in data, false);
+    assert.equal('tg_databases' in data, false);
+    assert.equal('is_current_ip_allowed' in data, false, 'it depends on who asks');
+    assert.ok(bytesOf(workgroupEvent) < 2048, `a workgroup event is small: ${bytesOf(workgroupEvent)} bytes`);
+
+    const databaseEvent = after.find((e) => e.type === 'database.updated')!;
+    const db = databaseEvent.data as Record<string, unknown>;
+    assert.equal(db.name, 'renamed');
+    assert.equal('workspaces' in db, false);
+    assert.ok(bytesOf(databaseEvent) < 2048, `a database event is small: ${bytesOf(databaseEvent)} bytes`);
+    // The responses keep the contract's shape.
+    const renamed = resultOf(await c.databases.get(wg, first.database_id!));
+    assert.equal(renamed.workspaces.length, 1);
   });
 });

@@ -197,14 +197,11 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
   };
 }
 
-/** `built`: the workspace records already made for this response (a workgroup's), used again rather than rebuilt. */
-export function databaseRecord(
-  db: Database,
-  view: WorkgroupView,
-  ctx: RecordContext,
-  built?: ReadonlyMap<string, WorkspaceRecord>,
-): DatabaseRecord {
-  const members = view.workspaces.filter((w) => w.database_id === db.id);
+/**
+ * A database's record without the records of its workspaces: what its events carry (each
+ * workspace has events of its own).
+ */
+export function databaseOwnRecord(db: Database, view: WorkgroupView): Omit<DatabaseRecord, 'workspaces'> {
   return {
     database_id: db.id,
     name: db.name,
@@ -214,16 +211,39 @@ export function databaseRecord(
     region: view.workgroup.region,
     tg_version: db.tg_version,
     create_time: iso(db.created_at),
-    folder_statistics: folderStatistics(members, view.backupSizes.get(db.id) ?? 0),
-    workspaces: members.map((w) => built?.get(w.id) ?? workspaceRecord(w, view, ctx)),
+    folder_statistics: folderStatistics(
+      view.workspaces.filter((w) => w.database_id === db.id),
+      view.backupSizes.get(db.id) ?? 0,
+    ),
     version_number: db.version_number,
   };
 }
 
-export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): WorkgroupRecord {
+/** `built`: the workspace records already made for this response (a workgroup's), used again rather than rebuilt. */
+export function databaseRecord(
+  db: Database,
+  view: WorkgroupView,
+  ctx: RecordContext,
+  built?: ReadonlyMap<string, WorkspaceRecord>,
+): DatabaseRecord {
+  const { version_number, ...own } = databaseOwnRecord(db, view);
+  const members = view.workspaces.filter((w) => w.database_id === db.id);
+  return {
+    ...own,
+    workspaces: members.map((w) => built?.get(w.id) ?? workspaceRecord(w, view, ctx)),
+    version_number,
+  };
+}
+
+/**
+ * A workgroup's record without what it embeds (its databases and workspaces, each with
+ * events of its own) and without `is_current_ip_allowed` (which depends on who asks): what
+ * its events carry.
+ */
+export function workgroupOwnRecord(
+  view: WorkgroupView,
+): Omit<WorkgroupRecord, 'tg_databases' | 'workspaces' | 'is_current_ip_allowed'> {
   const { workgroup: wg, provider } = view;
-  // Each workspace appears twice (under the workgroup and under its database): built once.
-  const workspaces = new Map(view.workspaces.map((w) => [w.id, workspaceRecord(w, view, ctx)]));
   return {
     workgroup_id: wg.id,
     name: wg.name,
@@ -243,11 +263,26 @@ export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): Workgr
     enable_allow_list: wg.enable_allow_list,
     enable_application_log: wg.enable_application_log,
     ...(wg.encryption_method ? { encryption_method: wg.encryption_method as 'TMK' } : {}),
-    is_current_ip_allowed: ctx.ipAllowed(view),
     shared_storage: wg.shared_storage,
-    tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx, workspaces)),
-    workspaces: [...workspaces.values()],
     created_at: iso(wg.created_at),
     version_number: wg.version_number,
+  };
+}
+
+/**
+ * The contract's workgroup record: each workspace appears twice in it, under the workgroup
+ * and under its database (the seed spec's Workgroup and Database records both list them);
+ * each is built once and shared.
+ */
+export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): WorkgroupRecord {
+  const workspaces = new Map(view.workspaces.map((w) => [w.id, workspaceRecord(w, view, ctx)]));
+  const { created_at, version_number, ...own } = workgroupOwnRecord(view);
+  return {
+    ...own,
+    is_current_ip_allowed: ctx.ipAllowed(view),
+    tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx, workspaces)),
+    workspaces: [...workspaces.values()],
+    created_at,
+    version_number,
   };
 }
