@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { API_PREFIX, resultOf } from '../src/client/index.js';
 import { defaultCatalog } from '../src/domain/catalog.js';
 import { ENABLE_CONFIGURATION_MAX_BYTES } from '../src/domain/addon-refs.js';
+import { EVENT_READ_BUDGET_BYTES } from '../src/domain/event-feed.js';
+import type { Principal } from '../src/domain/principal.js';
 import type { EventRecord } from '../src/schemas/event.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
@@ -22,6 +24,16 @@ function configOf(bytes: number): Record<string, string> {
 }
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/** Every catalog add-on, disabled, with a configuration at the cap: a workspace record at its largest. */
+const largestAddons = () =>
+  [graphstudio, insights, graphql, copilot].map((addons_id) => ({
+    addons_id,
+    enable: false,
+    enable_configuration: configOf(ENABLE_CONFIGURATION_MAX_BYTES),
+  }));
+
+const EVENTS = `${API_PREFIX}/events`;
 
 describe(`what records and events hold is bounded (${storeName})`, () => {
   let server: TestServer;
@@ -119,18 +131,13 @@ describe(`what records and events hold is bounded (${storeName})`, () => {
   it("a workgroup's and a database's events carry their own record, not their workspaces'", async () => {
     const c = await newOrg();
     const wg = await newWorkgroup(c);
-    // Every catalog add-on at the cap: each workspace record is then at its largest.
-    const addons = [graphstudio, insights, graphql, copilot].map((addons_id) => ({
-      addons_id,
-      enable: false,
-      enable_configuration: configOf(ENABLE_CONFIGURATION_MAX_BYTES),
-    }));
+    const addons = largestAddons();
     const first = await activeWorkspace(c, wg, { name: 'first', addons });
     await activeWorkspace(c, wg, { name: 'second', addons });
     const full = assertOk(await c.workgroups.get(wg));
     assert.ok(bytesOf(full) > 4 * 4 * ENABLE_CONFIGURATION_MAX_BYTES, 'the record shows each workspace twice');
 
-    const events = `${API_PREFIX}/events`;
+    const events = EVENTS;
     const before = assertOk(await c.request<EventRecord[]>('GET', events, { query: { limit: 1000 } }));
     const since = Math.max(0, ...before.map((e) => e.event_id));
     assertOk(await c.allowList.enable(wg));
@@ -153,5 +160,54 @@ describe(`what records and events hold is bounded (${storeName})`, () => {
     // The responses keep the contract's shape.
     const renamed = resultOf(await c.databases.get(wg, first.database_id!));
     assert.equal(renamed.workspaces.length, 1);
+  });
+
+  it('a read of events returns about 1 MiB of data at most, and says more follow; the next read goes on', async () => {
+    const c = await newOrg();
+    const wg = await newWorkgroup(c);
+    const ws = await activeWorkspace(c, wg, { name: 'large', addons: largestAddons() });
+    const before = assertOk(await c.request<EventRecord[]>('GET', EVENTS, { query: { limit: 1000 } }));
+    const since = Math.max(0, ...before.map((e) => e.event_id));
+    const updates = Math.ceil((1.5 * EVENT_READ_BUDGET_BYTES) / bytesOf(ws));
+    for (let i = 1; i <= updates; i++)
+      assertOk(await c.workspaces.update(wg, ws.workspace_id!, { auto_stop_minutes: i }));
+
+    const caller: Principal = {
+      orgId: ws.org_id!,
+      orgName: ws.org_name!,
+      tier: 'enterprise',
+      keyId: 'reader',
+      keyName: 'reader',
+      role: 'org-admin',
+      workgroupIds: [],
+      workspaceIds: [],
+    };
+    const feed = server.running.services.events;
+    const first = await feed.read(caller, { since, limit: 1000 });
+    const sizes = first.map((e) => bytesOf(e.data));
+    assert.ok(first.length > 1 && first.length < updates, `${first.length} of ${updates} events`);
+    assert.ok(sizes.slice(0, -1).reduce((a, b) => a + b, 0) < EVENT_READ_BUDGET_BYTES, 'each starts within the budget');
+    assert.equal(first.more, true, 'cut by the budget: more follow');
+    const rest = await feed.read(caller, { since: first.at(-1)!.event_id, limit: 1000 });
+    assert.ok(
+      sizes.reduce((a, b) => a + b, 0) + bytesOf(rest[0]!.data) > EVENT_READ_BUDGET_BYTES,
+      'the next event would have passed the budget',
+    );
+    assert.equal(rest.more, false);
+    const updated = [...first, ...rest].filter((e) => e.type === 'workspace.updated');
+    assert.deepEqual(
+      updated.map((e) => (e.data as { auto_stop_minutes: number }).auto_stop_minutes),
+      Array.from({ length: updates }, (_, i) => i + 1),
+      'every event once, in order',
+    );
+    const exact = await feed.read(caller, { since, limit: 2 });
+    assert.deepEqual([exact.length, exact.more], [2, true], 'a read that reaches its limit says more may follow');
+
+    // A page over HTTP is the same read.
+    const page = assertOk(await c.request<EventRecord[]>('GET', EVENTS, { query: { since, limit: 1000 } }));
+    assert.deepEqual(
+      page.map((e) => e.event_id),
+      first.map((e) => e.event_id),
+    );
   });
 });
