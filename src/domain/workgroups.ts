@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../store/store.js';
 import * as wgRepo from '../store/repositories/workgroups.js';
 import type { Workgroup, WorkgroupChanges } from '../store/repositories/workgroups.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
+import { lockOrganisation } from '../store/repositories/organisations.js';
 import type { Page, PageResult } from '../store/pagination.js';
 import type { Clock } from './clock.js';
 import type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../schemas/workgroup.js';
@@ -14,6 +15,7 @@ import { AppError, Problems, conflict, notFound, refusedByReference } from './er
 import { resumeAfter } from './paging.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
+import { checkCount } from './quotas.js';
 import { loadViewById, loadViews, workgroupRecord, type RecordContext, type WorkgroupView } from './records.js';
 import { acceptName, requireName } from './names.js';
 
@@ -98,8 +100,14 @@ export class WorkgroupService {
       updated_at: now,
       version_number: 1,
     };
+    const limit = this.catalog.limits.workgroups_per_organisation;
     try {
-      await this.store.transaction((trx) => wgRepo.insertWorkgroup(trx, wg));
+      await this.store.transaction(async (trx) => {
+        // Locked first, so concurrent creates count one after another and cannot overshoot together.
+        await lockOrganisation(trx, p.orgId);
+        checkCount('name', await wgRepo.countWorkgroups(trx, p.orgId), limit, 'workgroups per organisation');
+        await wgRepo.insertWorkgroup(trx, wg);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(wg.name);
       return refusedByReference('cloud_provider_id', 'the cloud provider was deleted meanwhile')(err);

@@ -14,7 +14,7 @@ import { AppError, Problems, conflict, invalid, notFound, refusedByReference } f
 import { isTimeZone } from './maintenance.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
-import { checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
+import { checkCount, checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
 import { checkAddonRefs, type AddonRefList } from './addon-refs.js';
 import { loadWorkspaceView, workspaceRecord } from './records.js';
 import { offerRecord } from '../store/event-journal.js';
@@ -399,6 +399,9 @@ export class WorkspaceService {
       }
       return database;
     }
+    // The organisation is locked (create): databases are counted one creation after another.
+    const limit = this.catalog.limits.databases_per_workgroup;
+    checkCount('workgroupID', await dbRepo.countDatabases(trx, workgroupId), limit, 'databases per workgroup');
     const name = ws.databaseName ?? cutName(`${ws.name}-db`);
     const database: dbRepo.Database = {
       id: newId(),

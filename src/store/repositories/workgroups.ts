@@ -82,6 +82,16 @@ export async function listWorkgroups(
   return toPage(rows.map(workgroupFromRow), limit);
 }
 
+/** How many workgroups the organisation has (through the (org_id, created_at, id) index). */
+export async function countWorkgroups(db: Executor, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('workgroups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Applies the changes only if the row still has the version read; false when it changed meanwhile. */
 export async function updateWorkgroup(
   db: Executor,
