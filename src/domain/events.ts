@@ -53,10 +53,8 @@ interface Resolved {
  */
 export function eventWriter(
   clock: Clock,
-  context: Omit<RecordContext, 'ipAllowed'>,
+  ctx: RecordContext,
 ): (trx: Kysely<DB>, changes: readonly NotedChange[]) => Promise<number> {
-  // is_current_ip_allowed depends on who asks; an event has no caller, so the field is left out.
-  const ctx: RecordContext = { ...context, ipAllowed: () => false };
   return async (trx, changes) => {
     const now = clock.now();
     const rows: NewEvent[] = [];
