@@ -14,6 +14,7 @@ const LIMIT = 3;
 const TRIES = 8;
 const insights = defaultCatalog.addons.find((a) => a.unique_name === 'insights')!.addons_id;
 const password = 'Graph-Secret-42';
+const ARN = 'arn:aws:iam::123456789012:role/acacia-limits';
 
 /** Sends `TRIES` creates at once; exactly `LIMIT` succeed and the rest are Quota-Exceed naming `field`. */
 async function fillConcurrently(create: (i: number) => Promise<ApiResponse<unknown>>, field: string): Promise<void> {
@@ -38,6 +39,7 @@ describe(`count quotas (${storeName})`, () => {
         limits: {
           workgroups_per_organisation: LIMIT,
           databases_per_workgroup: LIMIT,
+          cloud_providers_per_organisation: LIMIT,
           allow_list_entries_per_workgroup: LIMIT,
           configs_per_addon: LIMIT,
           schedules_per_workspace: LIMIT,
@@ -85,6 +87,17 @@ describe(`count quotas (${storeName})`, () => {
     await waitForDeletion(c, wg, freed.workspace_id!);
     assertOk(await c.databases.delete(wg, gone!.database_id!));
     assertOk(await c.workspaces.create(wg, { name: 'late' }));
+  });
+
+  it('cloud providers per organisation; a deleted one frees its place', async () => {
+    const register = (name: string) =>
+      c.cloudProviders.create({ name, platform: 'aws', region: 'us-east-1', role_arn: ARN });
+    await fillConcurrently((i) => register(`byoc-${i}`), 'name');
+    const own = resultOf(await c.cloudProviders.list()).filter((p) => p.type === 'private');
+    assert.equal(own.length, LIMIT);
+    const first = await c.waitForCloudProvider(own[0]!.id, (p) => p.status === 'Active');
+    assertOk(await c.cloudProviders.delete(first!.id));
+    assertOk(await register('again'));
   });
 
   it('allow-list entries per workgroup; an expired or deleted entry frees its place', async () => {
@@ -171,6 +184,7 @@ describe(`count quotas (${storeName})`, () => {
     assert.deepEqual(assertOk(await c.meta()).count_limits, {
       workgroups_per_organisation: LIMIT,
       databases_per_workgroup: LIMIT,
+      cloud_providers_per_organisation: LIMIT,
       allow_list_entries_per_workgroup: LIMIT,
       configs_per_addon: LIMIT,
       schedules_per_workspace: LIMIT,
@@ -191,6 +205,7 @@ describe(`count quotas: the defaults (${storeName})`, () => {
     assert.deepEqual(assertOk(await server.client.meta()).count_limits, {
       workgroups_per_organisation: 100,
       databases_per_workgroup: 50,
+      cloud_providers_per_organisation: 20,
       allow_list_entries_per_workgroup: 200,
       configs_per_addon: 100,
       schedules_per_workspace: 50,

@@ -122,6 +122,8 @@ export const defaultCatalog: Catalog = {
     // A database outlives its read-write workspace (read-only ones may still attach), so they
     // gather as workspaces come and go; each is in its workgroup's record.
     databases_per_workgroup: 50,
+    // Registered cloud accounts: GET /cloud-providers lists them all with the public ones.
+    cloud_providers_per_organisation: 20,
     allow_list_entries_per_workgroup: 200,
     configs_per_addon: 100,
     schedules_per_workspace: 50,
