@@ -141,8 +141,13 @@ export class WorkgroupService {
     return workgroupRecord(await this.view(this.store.db, p, id, rc.caller), rc);
   }
 
-  async list(p: Principal, page: Page, ctx: RequestContext): Promise<PageResult<WorkgroupRecord>> {
-    const result = await wgRepo.listWorkgroups(this.store.db, p.orgId, page.limit, resumeAfter(page));
+  /** A page of the workgroups; with `name`, only the one so named (the CLI's lookups by name). */
+  async list(
+    p: Principal,
+    page: Page & { name?: string | undefined },
+    ctx: RequestContext,
+  ): Promise<PageResult<WorkgroupRecord>> {
+    const result = await wgRepo.listWorkgroups(this.store.db, p.orgId, page.limit, resumeAfter(page), page.name);
     const rc = this.recordContext(ctx);
     const views = await loadViews(this.store.db, p.orgName, result.items, rc.caller);
     return { ...result, items: views.map((v) => workgroupRecord(v, rc)) };
