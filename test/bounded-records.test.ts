@@ -162,7 +162,7 @@ describe(`what records and events hold is bounded (${storeName})`, () => {
     assert.equal(renamed.workspaces.length, 1);
   });
 
-  it('a read of events returns about 1 MiB of data at most, and says more follow; the next read goes on', async () => {
+  it('a read of events returns about 4 MiB of data at most, and says more follow; the next read goes on', async () => {
     const c = await newOrg();
     const wg = await newWorkgroup(c);
     const ws = await activeWorkspace(c, wg, { name: 'large', addons: largestAddons() });

@@ -19,10 +19,11 @@ const known = new Set<string>(eventTypes);
 
 /**
  * The most bytes of event data one read returns (a page of GET /events, a stream's batch),
- * except that a read always returns its first event. Events are about 1 KiB, a workspace's at
- * most some 70 KiB (docs/events.md), so a page of 1000 fits unless its events are large.
+ * except that a read always returns its first event. Events are 0.5 to 1.5 KiB, a workspace's
+ * at most some 67 KiB (docs/events.md): a page of 1000 ordinary events is never cut, one of
+ * large events holds about sixty.
  */
-export const EVENT_READ_BUDGET_BYTES = 1024 * 1024;
+export const EVENT_READ_BUDGET_BYTES = 4 * 1024 * 1024;
 
 /**
  * Events in id order, and whether more already follow them: `more` is true when the read
