@@ -59,6 +59,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** How long events are kept before the engine prunes them (ms). */
   eventRetentionMs: number;
+  /** How long finished operations and past schedule runs are kept before the engine prunes them (ms). */
+  operationRetentionMs: number;
   /** Time between heartbeat comments on an idle event stream (ms). */
   eventsHeartbeatMs: number;
   /** Time an event stream waits for its client to take what it was sent before cutting it off (ms). */
@@ -303,6 +305,15 @@ export const settings = [
     parse: int(1, 87_600),
   },
   {
+    env: 'ACACIA_OPERATION_RETENTION_HOURS',
+    flag: 'operation-retention-hours',
+    def: '720',
+    help:
+      'hours finished operations and past schedule runs are kept (GET /operations lists what is kept); ' +
+      "a Failed workspace's failed operation and each schedule's last run stay",
+    parse: int(1, 87_600),
+  },
+  {
     env: 'ACACIA_EVENTS_HEARTBEAT_SECONDS',
     flag: 'events-heartbeat-seconds',
     def: '15',
@@ -451,6 +462,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     keyCache: read(env, byEnv('ACACIA_KEY_CACHE')) === 'on',
     corsOrigins: read(env, byEnv('ACACIA_CORS_ORIGINS')) ?? [],
     eventRetentionMs: read(env, byEnv('ACACIA_EVENT_RETENTION_HOURS'))! * 3_600_000,
+    operationRetentionMs: read(env, byEnv('ACACIA_OPERATION_RETENTION_HOURS'))! * 3_600_000,
     eventsHeartbeatMs: Math.round(read(env, byEnv('ACACIA_EVENTS_HEARTBEAT_SECONDS'))! * 1000),
     eventsStallMs: Math.round(read(env, byEnv('ACACIA_EVENTS_STALL_SECONDS'))! * 1000),
     eventStreamsPerKey: read(env, byEnv('ACACIA_EVENT_STREAMS_PER_KEY'))!,

@@ -110,6 +110,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     retryBackoffMs: config.retryBackoffMs,
     observer: metrics.engine,
     eventRetentionMs: config.eventRetentionMs,
+    operationRetentionMs: config.operationRetentionMs,
     webhooks,
   });
   // Every transaction's noted changes become events in it (src/domain/events.ts).

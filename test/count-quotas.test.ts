@@ -6,14 +6,15 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { resultOf, type AcaciaClient, type ApiResponse } from '../src/client/index.js';
 import { defaultCatalog } from '../src/domain/catalog.js';
 import { assertError, assertOk } from './helpers/assert.js';
-import { startTestServer, storeName, type TestServer } from './helpers/server.js';
-import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
+import { publicProvider, startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { activeWorkspace, newWorkgroup, waitForDeletion, waitForStatus } from './helpers/workspaces.js';
 
 const LIMIT = 3;
 /** More requests than the limit, all at once: the count must hold under concurrency. */
 const TRIES = 8;
 const insights = defaultCatalog.addons.find((a) => a.unique_name === 'insights')!.addons_id;
 const password = 'Graph-Secret-42';
+const ARN = 'arn:aws:iam::123456789012:role/acacia-limits';
 
 /** Sends `TRIES` creates at once; exactly `LIMIT` succeed and the rest are Quota-Exceed naming `field`. */
 async function fillConcurrently(create: (i: number) => Promise<ApiResponse<unknown>>, field: string): Promise<void> {
@@ -36,6 +37,9 @@ describe(`count quotas (${storeName})`, () => {
       config,
       JSON.stringify({
         limits: {
+          workgroups_per_organisation: LIMIT,
+          databases_per_workgroup: LIMIT,
+          cloud_providers_per_organisation: LIMIT,
           allow_list_entries_per_workgroup: LIMIT,
           configs_per_addon: LIMIT,
           schedules_per_workspace: LIMIT,
@@ -53,6 +57,48 @@ describe(`count quotas (${storeName})`, () => {
   after(async () => {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('workgroups per organisation; a deleted workgroup frees its place', async () => {
+    const provider = await publicProvider(c);
+    await fillConcurrently((i) => c.workgroups.create({ cloud_provider_id: provider, name: `wg-${i}` }), 'name');
+    const workgroups = resultOf(await c.workgroups.list());
+    assert.equal(workgroups.length, LIMIT);
+    assertOk(await c.workgroups.delete(workgroups[0]!.workgroup_id));
+    assertOk(await c.workgroups.create({ cloud_provider_id: provider, name: 'again' }));
+    // The limit is per organisation.
+    const other = await server.orgClient(`count-quotas-${++orgs}`);
+    assertOk(await other.workgroups.create({ cloud_provider_id: provider, name: 'wg-0' }));
+  });
+
+  it('databases per workgroup, those of deleted workspaces included; a deleted database frees its place', async () => {
+    const wg = await newWorkgroup(c);
+    await fillConcurrently((i) => c.workspaces.create(wg, { name: `rw-${i}` }), 'workgroupID');
+    const [gone] = resultOf(await c.workspaces.list(wg));
+    await waitForStatus(c, wg, gone!.workspace_id!, 'Active');
+    assertOk(await c.workspaces.delete(wg, gone!.workspace_id!));
+    await waitForDeletion(c, wg, gone!.workspace_id!);
+    assert.equal(resultOf(await c.databases.list(wg)).length, LIMIT, 'the database outlives its workspace');
+    assertError(await c.workspaces.create(wg, { name: 'late' }), 403, 'Quota-Exceed', 'workgroupID');
+    // A read-only workspace attaches to an existing database: it is not refused.
+    assertOk(await c.workspaces.create(wg, { name: 'reader', is_rw: false, tg_database_id: gone!.database_id! }));
+    const freed = resultOf(await c.workspaces.list(wg)).find((w) => w.name === 'reader')!;
+    await waitForStatus(c, wg, freed.workspace_id!, 'Active');
+    assertOk(await c.workspaces.delete(wg, freed.workspace_id!));
+    await waitForDeletion(c, wg, freed.workspace_id!);
+    assertOk(await c.databases.delete(wg, gone!.database_id!));
+    assertOk(await c.workspaces.create(wg, { name: 'late' }));
+  });
+
+  it('cloud providers per organisation; a deleted one frees its place', async () => {
+    const register = (name: string) =>
+      c.cloudProviders.create({ name, platform: 'aws', region: 'us-east-1', role_arn: ARN });
+    await fillConcurrently((i) => register(`byoc-${i}`), 'name');
+    const own = resultOf(await c.cloudProviders.list()).filter((p) => p.type === 'private');
+    assert.equal(own.length, LIMIT);
+    const first = await c.waitForCloudProvider(own[0]!.id, (p) => p.status === 'Active');
+    assertOk(await c.cloudProviders.delete(first!.id));
+    assertOk(await register('again'));
   });
 
   it('allow-list entries per workgroup; an expired or deleted entry frees its place', async () => {
@@ -137,6 +183,9 @@ describe(`count quotas (${storeName})`, () => {
 
   it('serves the limits in GET /workspaces/meta', async () => {
     assert.deepEqual(assertOk(await c.meta()).count_limits, {
+      workgroups_per_organisation: LIMIT,
+      databases_per_workgroup: LIMIT,
+      cloud_providers_per_organisation: LIMIT,
       allow_list_entries_per_workgroup: LIMIT,
       configs_per_addon: LIMIT,
       schedules_per_workspace: LIMIT,
@@ -156,6 +205,9 @@ describe(`count quotas: the defaults (${storeName})`, () => {
 
   it('applies the documented defaults', async () => {
     assert.deepEqual(assertOk(await server.client.meta()).count_limits, {
+      workgroups_per_organisation: 100,
+      databases_per_workgroup: 50,
+      cloud_providers_per_organisation: 20,
       allow_list_entries_per_workgroup: 200,
       configs_per_addon: 100,
       schedules_per_workspace: 50,
@@ -164,7 +216,10 @@ describe(`count quotas: the defaults (${storeName})`, () => {
       webhooks_per_organisation: 20,
     });
     const c = await server.orgClient('default-limits');
+    for (let i = 1; i < 100; i++) await newWorkgroup(c);
     const wg = await newWorkgroup(c);
+    const provider = await publicProvider(c);
+    assertError(await c.workgroups.create({ cloud_provider_id: provider }), 403, 'Quota-Exceed', 'name');
     for (let i = 0; i < 200; i++) assertOk(await c.allowList.create(wg, { cidr: `10.${i >> 8}.${i & 255}.0/24` }));
     assertError(await c.allowList.create(wg, { cidr: '192.168.0.0/24' }), 403, 'Quota-Exceed', 'workgroupID');
   });

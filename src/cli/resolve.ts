@@ -1,4 +1,10 @@
-import { resultOf, type AcaciaClient, type CloudProviderRecord, type WorkgroupRecord } from '../client/index.js';
+import {
+  resultOf,
+  type AcaciaClient,
+  type CloudProviderRecord,
+  type WorkgroupRecord,
+  type WorkspaceRecord,
+} from '../client/index.js';
 import { exitCodes, UsageError } from './exit-codes.js';
 
 /** Names compare as the API compares them: Unicode NFC, ignoring case. */
@@ -13,10 +19,24 @@ function pick<T>(records: readonly T[], value: string, id: (r: T) => string, nam
   return byId.length > 0 ? byId : records.filter((r) => key(name(r)) === key(value));
 }
 
+/** What an id looks like (ids are UUIDs): worth one read by id before a lookup by name. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Workgroups read a page at a time when every one must be looked at. */
+const PAGE = 20;
+
+/**
+ * The workgroup whose id is `value`, else the one so named (ignoring case): by id one read of
+ * it, by name the list filtered by the server (`?name=`) rather than the whole list. The
+ * answer is matched here too, so a server that ignores the filter still gives the right one.
+ */
 export async function findWorkgroup(client: AcaciaClient, value: string): Promise<WorkgroupRecord> {
-  const all = resultOf(await client.workgroups.list());
+  if (UUID.test(value)) {
+    const byId = await client.workgroups.get(value);
+    if (byId.status !== 404) return resultOf(byId);
+  }
   const [found] = pick(
-    all,
+    resultOf(await client.workgroups.list({ name: value })),
     value,
     (w) => w.workgroup_id,
     (w) => w.name,
@@ -25,15 +45,32 @@ export async function findWorkgroup(client: AcaciaClient, value: string): Promis
   return found;
 }
 
-/** A workspace by id or name: within the workgroup when one is given, else across all of them. */
+/** Every workgroup, a page at a time: no answer holds more than PAGE of them. */
+async function* allWorkgroups(client: AcaciaClient): AsyncGenerator<WorkgroupRecord> {
+  let cursor: string | undefined;
+  do {
+    const page = await client.workgroups.list({ limit: PAGE, ...(cursor ? { cursor } : {}) });
+    yield* resultOf(page);
+    const next = page.headers['x-next-cursor'];
+    cursor = typeof next === 'string' && next ? next : undefined;
+  } while (cursor);
+}
+
+/**
+ * A workspace by id or name: within the workgroup when one is given (one lookup of it), else
+ * across all of them, read a page at a time (a name must be looked for everywhere: it may be
+ * in several workgroups).
+ */
 export async function findWorkspace(
   client: AcaciaClient,
   value: string,
   workgroup?: string,
 ): Promise<{ workgroupId: string; workspaceId: string }> {
-  const groups = workgroup ? [await findWorkgroup(client, workgroup)] : resultOf(await client.workgroups.list());
+  const candidates: WorkspaceRecord[] = [];
+  if (workgroup) candidates.push(...(await findWorkgroup(client, workgroup)).workspaces);
+  else for await (const g of allWorkgroups(client)) candidates.push(...g.workspaces);
   const found = pick(
-    groups.flatMap((g) => g.workspaces),
+    candidates,
     value,
     (w) => w.workspace_id,
     (w) => w.name,

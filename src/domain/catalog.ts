@@ -117,6 +117,13 @@ export const defaultCatalog: Catalog = {
   // Enough for any real use, few enough that a list of them stays cheap to check (the gateway
   // reads a workgroup's whole allow list on each request).
   limits: {
+    // Each workgroup's record (with its databases and workspaces) is in every GET /workgroups.
+    workgroups_per_organisation: 100,
+    // A database outlives its read-write workspace (read-only ones may still attach), so they
+    // gather as workspaces come and go; each is in its workgroup's record.
+    databases_per_workgroup: 50,
+    // Registered cloud accounts: GET /cloud-providers lists them all with the public ones.
+    cloud_providers_per_organisation: 20,
     allow_list_entries_per_workgroup: 200,
     configs_per_addon: 100,
     schedules_per_workspace: 50,

@@ -69,6 +69,44 @@ export function parseCaller(ip: string): Address | undefined {
   return ipaddr.process(bare);
 }
 
+/**
+ * An address or range end as the store compares them: the family, and the address's bytes in
+ * network order (4 or 16), which both stores order byte by byte (bytea, blob).
+ */
+export interface StoredAddress {
+  family: 4 | 6;
+  bytes: Buffer;
+}
+
+const stored = (addr: Address): StoredAddress => ({
+  family: addr.kind() === 'ipv4' ? 4 : 6,
+  bytes: Buffer.from(addr.toByteArray()),
+});
+
+/**
+ * The first and last address of a stored (normalised) range: an address lies in the range
+ * when it has the range's family and its bytes lie between them, what `inRange` decides.
+ */
+export function rangeBounds(cidr: string): { first: StoredAddress; last: StoredAddress } {
+  const [addr, prefix] = ipaddr.parseCIDR(cidr);
+  const text = `${addr.toString()}/${prefix}`;
+  return addr.kind() === 'ipv4'
+    ? {
+        first: stored(ipaddr.IPv4.networkAddressFromCIDR(text)),
+        last: stored(ipaddr.IPv4.broadcastAddressFromCIDR(text)),
+      }
+    : {
+        first: stored(ipaddr.IPv6.networkAddressFromCIDR(text)),
+        last: stored(ipaddr.IPv6.broadcastAddressFromCIDR(text)),
+      };
+}
+
+/** The caller's address as the store compares it with ranges (see parseCaller); undefined when it is not one. */
+export function storedCaller(ip: string): StoredAddress | undefined {
+  const addr = parseCaller(ip);
+  return addr && stored(addr);
+}
+
 /** The caller's address as people write it: an IPv4-mapped IPv6 address shows as IPv4. */
 export function displayAddress(ip: string): string {
   return parseCaller(ip)?.toString() ?? ip;

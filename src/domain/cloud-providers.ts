@@ -28,6 +28,8 @@ import {
 } from './cloud-provider-rules.js';
 import { AppError, Problems, conflict, forbidden, invalid, notFound, refusedByReference } from './errors.js';
 import { authorize } from './permissions.js';
+import { checkCount } from './quotas.js';
+import { lockOrganisation } from '../store/repositories/organisations.js';
 import type { Principal } from './principal.js';
 import { acceptName, requireName } from './names.js';
 import type { TestEnvCheck } from './test-env.js';
@@ -148,8 +150,17 @@ export class CloudProviderService {
       updated_at: now,
       version_number: 1,
     };
+    const limit = this.catalog.limits.cloud_providers_per_organisation;
     try {
       await this.store.transaction(async (trx) => {
+        // Locked first, so concurrent registrations count one after another and cannot overshoot together.
+        await lockOrganisation(trx, p.orgId);
+        checkCount(
+          'name',
+          await providersRepo.countOwnProviders(trx, p.orgId),
+          limit,
+          'cloud providers per organisation',
+        );
         await providersRepo.insertProvider(trx, row);
         await enqueueCloudProviderOperation(trx, row, { op: 'provision' }, now);
       });

@@ -17,6 +17,22 @@ export interface EventQuery {
 
 const known = new Set<string>(eventTypes);
 
+/**
+ * The most bytes of event data one read returns (a page of GET /events, a stream's batch),
+ * except that a read always returns its first event. Events are 0.5 to 1.5 KiB, a workspace's
+ * at most some 67 KiB (docs/events.md): a page of 1000 ordinary events is never cut, one of
+ * large events holds about sixty.
+ */
+export const EVENT_READ_BUDGET_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Events in id order, and whether more already follow them: `more` is true when the read
+ * stopped at its limit or at EVENT_READ_BUDGET_BYTES, and the next read starts after the last
+ * event of this one. A page cut by the budget has fewer events than its limit and still
+ * `more`: its length does not say whether it is the last.
+ */
+export type EventBatch = EventRecord[] & { readonly more: boolean };
+
 /** `type` as given (repeated, or a comma-separated list); a type that does not exist is a 400 naming it. */
 export function parseEventTypes(raw: string | readonly string[] | undefined): EventType[] | undefined {
   if (raw === undefined) return undefined;
@@ -47,18 +63,20 @@ export function parseLastEventId(raw: string | undefined): number | undefined {
 export class EventFeed {
   constructor(private readonly store: Store) {}
 
-  async read(p: Principal, q: EventQuery): Promise<EventRecord[]> {
+  async read(p: Principal, q: EventQuery): Promise<EventBatch> {
     const filter: EventFilter = {
       orgId: p.orgId,
       after: q.since,
       limit: q.limit,
+      budgetBytes: EVENT_READ_BUDGET_BYTES,
       resourceId: q.resourceId,
       workgroupId: q.workgroupId,
       types: q.types,
       ...(p.role === 'workgroup-admin' ? { workgroupIds: p.workgroupIds } : {}),
       ...(p.role === 'workspace-admin' ? { workspaceIds: p.workspaceIds } : {}),
     };
-    return (await listEvents(this.store.db, filter)).map(eventRecord);
+    const { rows, more } = await listEvents(this.store.db, filter);
+    return Object.assign(rows.map(eventRecord), { more });
   }
 
   /** The organisation's newest event id now (0 when none): where a stream without a position starts. */

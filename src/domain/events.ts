@@ -16,10 +16,10 @@ import type { Clock } from './clock.js';
 import { backupRecord } from './backups.js';
 import { operationRecord } from './operations.js';
 import {
-  databaseRecord,
+  databaseOwnRecord,
   loadViewById,
   loadWorkspaceView,
-  workgroupRecord,
+  workgroupOwnRecord,
   workspaceRecord,
   type RecordContext,
 } from './records.js';
@@ -46,13 +46,15 @@ interface Resolved {
  * Turns the changes a transaction noted into event rows, in that transaction, with the
  * records as the API renders them (the same builders as the responses; none holds a secret).
  * Records are read at the end of the transaction: the event carries the state it commits.
+ * A workgroup's or a database's event carries its own record without the records the API
+ * embeds in it (databases, workspaces): those have events of their own, and every change of
+ * a workgroup would otherwise repeat all of its workspaces, twice. Every part of what an
+ * event carries is thus bounded by a limit (docs/events.md).
  */
 export function eventWriter(
   clock: Clock,
-  context: Omit<RecordContext, 'ipAllowed'>,
+  ctx: RecordContext,
 ): (trx: Kysely<DB>, changes: readonly NotedChange[]) => Promise<number> {
-  // is_current_ip_allowed depends on who asks; an event has no caller, so the field is left out.
-  const ctx: RecordContext = { ...context, ipAllowed: () => false };
   return async (trx, changes) => {
     const now = clock.now();
     const rows: NewEvent[] = [];
@@ -144,8 +146,7 @@ async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promis
       const wg = await findWorkgroupById(db, c.id);
       const view = wg && (await loadViewById(db, await orgOf(db, wg.org_id), wg.id));
       if (!wg || !view) return undefined;
-      const { is_current_ip_allowed: _perCaller, ...record } = workgroupRecord(view, ctx);
-      return { orgId: wg.org_id, workgroupId: wg.id, workspaceId: null, data: record };
+      return { orgId: wg.org_id, workgroupId: wg.id, workspaceId: null, data: workgroupOwnRecord(view) };
     }
     case 'database': {
       if (c.change === 'deleted') return gone(c.orgId, { database_id: c.id });
@@ -156,7 +157,7 @@ async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promis
         orgId: database.org_id,
         workgroupId: database.workgroup_id,
         workspaceId: null,
-        data: databaseRecord(database, view, ctx),
+        data: databaseOwnRecord(database, view),
       };
     }
     case 'backup': {

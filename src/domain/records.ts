@@ -1,5 +1,10 @@
 import type { Executor } from '../store/store.js';
-import { findWorkgroupRows, findWorkspaceRows, type WorkgroupRows } from '../store/repositories/record-views.js';
+import {
+  findWorkgroupRows,
+  findWorkspaceRows,
+  type ViewCaller,
+  type WorkgroupRows,
+} from '../store/repositories/record-views.js';
 import type { Workgroup } from '../store/repositories/workgroups.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
 import type { Database } from '../store/repositories/databases.js';
@@ -8,6 +13,7 @@ import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 import { findSize, type Catalog } from './catalog.js';
 import { displayStatus, type WorkspaceStatus } from './workspace-lifecycle.js';
 import { iso, isoOrUndefined } from './time.js';
+import { storedCaller } from './cidr.js';
 
 /** A workgroup with everything its records embed, read in one statement (store/repositories/record-views). */
 export interface WorkgroupView extends WorkgroupRows {
@@ -17,8 +23,22 @@ export interface WorkgroupView extends WorkgroupRows {
 export interface RecordContext {
   catalog: Catalog;
   baseDomain: string;
-  /** Whether the caller's address passes the workgroup's allow list. */
-  ipAllowed: (view: WorkgroupView) => boolean;
+  /** Who asks: the workgroup views of a request are read for them (none for events). */
+  caller?: Caller | undefined;
+}
+
+/**
+ * Who a workgroup's view is read for: `is_current_ip_allowed` is decided by the store, for
+ * this address at this time, as the view is read.
+ */
+export interface Caller {
+  ip: string;
+  now: number;
+}
+
+function viewCaller(caller: Caller | undefined): ViewCaller | undefined {
+  const address = caller && storedCaller(caller.ip);
+  return address && { family: address.family, address: address.bytes, now: caller.now };
 }
 
 /** The organisation a view is read for. */
@@ -27,20 +47,34 @@ export interface Org {
   orgName: string;
 }
 
-/** The views of workgroups already found (a page of a list), in their order. */
-export async function loadViews(db: Executor, orgName: string, workgroups: Workgroup[]): Promise<WorkgroupView[]> {
+/**
+ * The views of workgroups already found (a page of a list), in their order; `caller` is who
+ * `callerAllowed` is decided for (without one, an enabled list allows nobody).
+ */
+export async function loadViews(
+  db: Executor,
+  orgName: string,
+  workgroups: Workgroup[],
+  caller?: Caller,
+): Promise<WorkgroupView[]> {
   if (workgroups.length === 0) return [];
   const rows = await findWorkgroupRows(
     db,
     workgroups[0]!.org_id,
     workgroups.map((w) => w.id),
+    viewCaller(caller),
   );
   return rows.map((r) => ({ ...r, orgName }));
 }
 
 /** One workgroup of the organisation and what its record embeds; undefined when there is none. */
-export async function loadViewById(db: Executor, org: Org, workgroupId: string): Promise<WorkgroupView | undefined> {
-  const [rows] = await findWorkgroupRows(db, org.orgId, [workgroupId]);
+export async function loadViewById(
+  db: Executor,
+  org: Org,
+  workgroupId: string,
+  caller?: Caller,
+): Promise<WorkgroupView | undefined> {
+  const [rows] = await findWorkgroupRows(db, org.orgId, [workgroupId], viewCaller(caller));
   return rows && { ...rows, orgName: org.orgName };
 }
 
@@ -65,7 +99,7 @@ export async function loadWorkspaceView(
     orgName: org.orgName,
     databases: database ? [database] : [],
     workspaces: rows.siblings,
-    allowList: [],
+    callerAllowed: false,
     backupSizes: rows.workspace ? new Map([[rows.workspace.database_id, rows.backupSize]]) : new Map(),
   };
   return { ws: rows.workspace, view };
@@ -197,14 +231,11 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
   };
 }
 
-/** `built`: the workspace records already made for this response (a workgroup's), used again rather than rebuilt. */
-export function databaseRecord(
-  db: Database,
-  view: WorkgroupView,
-  ctx: RecordContext,
-  built?: ReadonlyMap<string, WorkspaceRecord>,
-): DatabaseRecord {
-  const members = view.workspaces.filter((w) => w.database_id === db.id);
+/**
+ * A database's record without the records of its workspaces: what its events carry (each
+ * workspace has events of its own).
+ */
+export function databaseOwnRecord(db: Database, view: WorkgroupView): Omit<DatabaseRecord, 'workspaces'> {
   return {
     database_id: db.id,
     name: db.name,
@@ -214,16 +245,39 @@ export function databaseRecord(
     region: view.workgroup.region,
     tg_version: db.tg_version,
     create_time: iso(db.created_at),
-    folder_statistics: folderStatistics(members, view.backupSizes.get(db.id) ?? 0),
-    workspaces: members.map((w) => built?.get(w.id) ?? workspaceRecord(w, view, ctx)),
+    folder_statistics: folderStatistics(
+      view.workspaces.filter((w) => w.database_id === db.id),
+      view.backupSizes.get(db.id) ?? 0,
+    ),
     version_number: db.version_number,
   };
 }
 
-export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): WorkgroupRecord {
+/** `built`: the workspace records already made for this response (a workgroup's), used again rather than rebuilt. */
+export function databaseRecord(
+  db: Database,
+  view: WorkgroupView,
+  ctx: RecordContext,
+  built?: ReadonlyMap<string, WorkspaceRecord>,
+): DatabaseRecord {
+  const { version_number, ...own } = databaseOwnRecord(db, view);
+  const members = view.workspaces.filter((w) => w.database_id === db.id);
+  return {
+    ...own,
+    workspaces: members.map((w) => built?.get(w.id) ?? workspaceRecord(w, view, ctx)),
+    version_number,
+  };
+}
+
+/**
+ * A workgroup's record without what it embeds (its databases and workspaces, each with
+ * events of its own) and without `is_current_ip_allowed` (which depends on who asks): what
+ * its events carry.
+ */
+export function workgroupOwnRecord(
+  view: WorkgroupView,
+): Omit<WorkgroupRecord, 'tg_databases' | 'workspaces' | 'is_current_ip_allowed'> {
   const { workgroup: wg, provider } = view;
-  // Each workspace appears twice (under the workgroup and under its database): built once.
-  const workspaces = new Map(view.workspaces.map((w) => [w.id, workspaceRecord(w, view, ctx)]));
   return {
     workgroup_id: wg.id,
     name: wg.name,
@@ -243,11 +297,26 @@ export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): Workgr
     enable_allow_list: wg.enable_allow_list,
     enable_application_log: wg.enable_application_log,
     ...(wg.encryption_method ? { encryption_method: wg.encryption_method as 'TMK' } : {}),
-    is_current_ip_allowed: ctx.ipAllowed(view),
     shared_storage: wg.shared_storage,
-    tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx, workspaces)),
-    workspaces: [...workspaces.values()],
     created_at: iso(wg.created_at),
     version_number: wg.version_number,
+  };
+}
+
+/**
+ * The contract's workgroup record: each workspace appears twice in it, under the workgroup
+ * and under its database (the seed spec's Workgroup and Database records both list them);
+ * each is built once and shared.
+ */
+export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): WorkgroupRecord {
+  const workspaces = new Map(view.workspaces.map((w) => [w.id, workspaceRecord(w, view, ctx)]));
+  const { created_at, version_number, ...own } = workgroupOwnRecord(view);
+  return {
+    ...own,
+    is_current_ip_allowed: view.callerAllowed,
+    tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx, workspaces)),
+    workspaces: [...workspaces.values()],
+    created_at,
+    version_number,
   };
 }

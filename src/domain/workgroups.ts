@@ -5,16 +5,24 @@ import { isUniqueViolation } from '../store/store.js';
 import * as wgRepo from '../store/repositories/workgroups.js';
 import type { Workgroup, WorkgroupChanges } from '../store/repositories/workgroups.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
+import { lockOrganisation } from '../store/repositories/organisations.js';
 import type { Page, PageResult } from '../store/pagination.js';
 import type { Clock } from './clock.js';
 import type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../schemas/workgroup.js';
-import { checkAddress } from './allow-list-rules.js';
 import type { Catalog, Platform } from './catalog.js';
 import { AppError, Problems, conflict, notFound, refusedByReference } from './errors.js';
 import { resumeAfter } from './paging.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
-import { loadViewById, loadViews, workgroupRecord, type RecordContext, type WorkgroupView } from './records.js';
+import { checkCount } from './quotas.js';
+import {
+  loadViewById,
+  loadViews,
+  workgroupRecord,
+  type Caller,
+  type RecordContext,
+  type WorkgroupView,
+} from './records.js';
 import { acceptName, requireName } from './names.js';
 
 /** What the request tells the domain beyond its body. */
@@ -44,15 +52,13 @@ export class WorkgroupService {
     private readonly baseDomain: string,
   ) {}
 
-  /** How records are rendered for this request. */
+  /**
+   * How records are rendered for this request, and who it comes from: `is_current_ip_allowed`
+   * follows the rule the gateway enforces (src/domain/allow-list-rules.ts), asked of the store
+   * as the workgroup's view is read (record-views).
+   */
   recordContext(ctx: RequestContext): RecordContext {
-    const now = this.clock.now();
-    return {
-      catalog: this.catalog,
-      baseDomain: this.baseDomain,
-      // The same rule the gateway enforces, so the record never contradicts it.
-      ipAllowed: (view) => checkAddress(view.workgroup.enable_allow_list, view.allowList, ctx.ip, now).allowed,
-    };
+    return { catalog: this.catalog, baseDomain: this.baseDomain, caller: { ip: ctx.ip, now: this.clock.now() } };
   }
 
   async create(p: Principal, body: CreateWorkgroupBody, ctx: RequestContext): Promise<WorkgroupRecord> {
@@ -98,8 +104,14 @@ export class WorkgroupService {
       updated_at: now,
       version_number: 1,
     };
+    const limit = this.catalog.limits.workgroups_per_organisation;
     try {
-      await this.store.transaction((trx) => wgRepo.insertWorkgroup(trx, wg));
+      await this.store.transaction(async (trx) => {
+        // Locked first, so concurrent creates count one after another and cannot overshoot together.
+        await lockOrganisation(trx, p.orgId);
+        checkCount('name', await wgRepo.countWorkgroups(trx, p.orgId), limit, 'workgroups per organisation');
+        await wgRepo.insertWorkgroup(trx, wg);
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(wg.name);
       return refusedByReference('cloud_provider_id', 'the cloud provider was deleted meanwhile')(err);
@@ -111,7 +123,8 @@ export class WorkgroupService {
         orgName: p.orgName,
         databases: [],
         workspaces: [],
-        allowList: [],
+        // A new workgroup's allow list is disabled: it allows everyone.
+        callerAllowed: true,
         backupSizes: new Map(),
       },
       this.recordContext(ctx),
@@ -124,13 +137,19 @@ export class WorkgroupService {
   }
 
   async get(p: Principal, id: string, ctx: RequestContext): Promise<WorkgroupRecord> {
-    return workgroupRecord(await this.view(this.store.db, p, id), this.recordContext(ctx));
+    const rc = this.recordContext(ctx);
+    return workgroupRecord(await this.view(this.store.db, p, id, rc.caller), rc);
   }
 
-  async list(p: Principal, page: Page, ctx: RequestContext): Promise<PageResult<WorkgroupRecord>> {
-    const result = await wgRepo.listWorkgroups(this.store.db, p.orgId, page.limit, resumeAfter(page));
-    const views = await loadViews(this.store.db, p.orgName, result.items);
+  /** A page of the workgroups; with `name`, only the one so named (the CLI's lookups by name). */
+  async list(
+    p: Principal,
+    page: Page & { name?: string | undefined },
+    ctx: RequestContext,
+  ): Promise<PageResult<WorkgroupRecord>> {
+    const result = await wgRepo.listWorkgroups(this.store.db, p.orgId, page.limit, resumeAfter(page), page.name);
     const rc = this.recordContext(ctx);
+    const views = await loadViews(this.store.db, p.orgName, result.items, rc.caller);
     return { ...result, items: views.map((v) => workgroupRecord(v, rc)) };
   }
 
@@ -165,7 +184,8 @@ export class WorkgroupService {
   }
 
   async delete(p: Principal, id: string, ctx: RequestContext): Promise<WorkgroupRecord> {
-    const view = await this.view(this.store.db, p, id);
+    const rc = this.recordContext(ctx);
+    const view = await this.view(this.store.db, p, id, rc.caller);
     const wg = view.workgroup;
     authorize(p, 'org:admin');
     checkIfMatch(ctx.ifMatch, wg.version_number);
@@ -185,13 +205,13 @@ export class WorkgroupService {
           'a workspace or database was added to the workgroup meanwhile; delete it first',
         ),
       );
-    return workgroupRecord(view, this.recordContext(ctx));
+    return workgroupRecord(view, rc);
   }
 
   /** The workgroup of the caller's organisation, or Not-Found (also for other organisations' ids). */
   /** The workgroup with what its record embeds, in one read; Not-Found otherwise. */
-  async view(db: Executor, p: Principal, id: string): Promise<WorkgroupView> {
-    const view = await loadViewById(db, p, id);
+  async view(db: Executor, p: Principal, id: string, caller?: Caller): Promise<WorkgroupView> {
+    const view = await loadViewById(db, p, id, caller);
     if (!view) throw notFound('workgroupID', `no workgroup "${id}"`);
     return view;
   }

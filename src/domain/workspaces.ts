@@ -14,7 +14,8 @@ import { AppError, Problems, conflict, invalid, notFound, refusedByReference } f
 import { isTimeZone } from './maintenance.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
-import { checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
+import { checkCount, checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
+import { checkAddonRefs, type AddonRefList } from './addon-refs.js';
 import { loadWorkspaceView, workspaceRecord } from './records.js';
 import { offerRecord } from '../store/event-journal.js';
 import { acceptName, cutName, nameKey } from './names.js';
@@ -58,7 +59,8 @@ export class WorkspaceService {
 
     const isRw = body.is_rw ?? true;
     const size = body.workspace_type_name ?? DEFAULT_SIZE;
-    const addons = [...(body.addons ?? []), ...(body.solution_install_request?.addons ?? [])];
+    const addonLists = addonListsOf(body);
+    const addons = addonLists.flatMap((l) => l.refs);
     const problems = new Problems();
     const givenName = acceptName(problems, 'name', body.name);
     const databaseName = acceptName(problems, 'database_name', body.database_name);
@@ -68,7 +70,7 @@ export class WorkspaceService {
     }
     this.checkWindowZone(problems, body.maintenance_window_time_zone);
     this.checkTestEnv(problems, body.x_test_env);
-    await this.checkAddons(problems, p, addons, body.addons ? 'addons' : 'solution_install_request.addons');
+    await this.checkAddons(problems, p, addonLists);
     if (!isRw && body.tg_database_id === undefined)
       problems.add('tg_database_id', 'is required for a read-only workspace: it attaches to an existing database');
     if (body.tg_database_id !== undefined && body.database_name !== undefined)
@@ -85,12 +87,7 @@ export class WorkspaceService {
     const record = await this.store
       .transaction(async (trx) => {
         await lockOrganisation(trx, p.orgId);
-        await this.requireAddonsStillEnabled(
-          trx,
-          p,
-          addons,
-          body.addons ? 'addons' : 'solution_install_request.addons',
-        );
+        await this.requireAddonsStillEnabled(trx, p, addonLists);
         if (await wsRepo.findWorkspaceByName(trx, wg.id, name)) throw duplicateName(name);
         const database = await this.databaseFor(trx, p, wg.id, body, { id, name, databaseName, isRw, now });
         const ws: Workspace = {
@@ -224,7 +221,7 @@ export class WorkspaceService {
     }
     this.checkWindowZone(problems, body.maintenance_window_time_zone);
     this.checkTestEnv(problems, body.x_test_env);
-    if (body.addons) await this.checkAddons(problems, p, body.addons, 'addons');
+    if (body.addons) await this.checkAddons(problems, p, [{ field: 'addons', refs: body.addons }]);
     problems.throwIfAny();
     if (resize) checkTierSize(this.catalog, p, 'workspace_type_name', body.workspace_type_name!);
 
@@ -236,7 +233,7 @@ export class WorkspaceService {
       // Organisation before workspace, the order every quota-checking writer locks in (a
       // resume may re-run a failed resize, which is checked again).
       if (infrastructure || enablesAddon || body.pause === false) await lockOrganisation(trx, p.orgId);
-      if (enablesAddon) await this.requireAddonsStillEnabled(trx, p, body.addons!, 'addons');
+      if (enablesAddon) await this.requireAddonsStillEnabled(trx, p, [{ field: 'addons', refs: body.addons! }]);
       const current = await this.reload(trx, ws, ctx.ifMatch);
       // Built from the locked row: merges (agent_config) and derived fields must not undo a
       // change committed since the first read.
@@ -402,6 +399,9 @@ export class WorkspaceService {
       }
       return database;
     }
+    // The organisation is locked (create): databases are counted one creation after another.
+    const limit = this.catalog.limits.databases_per_workgroup;
+    checkCount('workgroupID', await dbRepo.countDatabases(trx, workgroupId), limit, 'databases per workgroup');
     const name = ws.databaseName ?? cutName(`${ws.name}-db`);
     const database: dbRepo.Database = {
       id: newId(),
@@ -438,15 +438,17 @@ export class WorkspaceService {
     checkTestEnv(problems, text, this.testEnv, 'workspace');
   }
 
-  private async checkAddons(problems: Problems, p: Principal, addons: AddonInput, field: string): Promise<void> {
-    for (const [i, a] of addons.entries()) {
-      if (!this.catalog.addons.some((c) => c.addons_id === a.addons_id))
-        problems.add(`${field}[${i}].addons_id`, `no add-on "${a.addons_id}" in the catalog`);
-      else if (a.enable && !(await this.addonEnabled(this.store.db, p.orgId, a.addons_id))) {
-        problems.add(
-          `${field}[${i}].enable`,
-          `add-on ${a.addons_id} is not installed and enabled for this organisation`,
-        );
+  private async checkAddons(problems: Problems, p: Principal, lists: readonly AddonRefList[]): Promise<void> {
+    checkAddonRefs(problems, this.catalog, lists);
+    for (const { field, refs } of lists) {
+      for (const [i, a] of refs.entries()) {
+        const known = this.catalog.addons.some((c) => c.addons_id === a.addons_id);
+        if (known && a.enable && !(await this.addonEnabled(this.store.db, p.orgId, a.addons_id))) {
+          problems.add(
+            `${field}[${i}].enable`,
+            `add-on ${a.addons_id} is not installed and enabled for this organisation`,
+          );
+        }
       }
     }
   }
@@ -455,15 +457,12 @@ export class WorkspaceService {
    * `checkAddons` again, under the organisation's lock: disabling an add-on takes that lock
    * and checks no workspace uses it, so of the two one sees the other's commit.
    */
-  private async requireAddonsStillEnabled(
-    trx: Executor,
-    p: Principal,
-    addons: AddonInput,
-    field: string,
-  ): Promise<void> {
-    for (const [i, a] of addons.entries()) {
-      if (a.enable && !(await this.addonEnabled(trx, p.orgId, a.addons_id))) {
-        throw conflict(`${field}[${i}].enable`, `add-on ${a.addons_id} was disabled for this organisation meanwhile`);
+  private async requireAddonsStillEnabled(trx: Executor, p: Principal, lists: readonly AddonRefList[]): Promise<void> {
+    for (const { field, refs } of lists) {
+      for (const [i, a] of refs.entries()) {
+        if (a.enable && !(await this.addonEnabled(trx, p.orgId, a.addons_id))) {
+          throw conflict(`${field}[${i}].enable`, `add-on ${a.addons_id} was disabled for this organisation meanwhile`);
+        }
       }
     }
   }
@@ -512,6 +511,16 @@ export class WorkspaceService {
       throw conflict('name', 'a workspace with that name already exists in this workgroup');
     });
   }
+}
+
+/** The add-on refs of a creation: `addons` and the solution's, each named as the body names it. */
+function addonListsOf(body: CreateWorkspaceBody): AddonRefList[] {
+  return [
+    ...(body.addons ? [{ field: 'addons', refs: body.addons }] : []),
+    ...(body.solution_install_request?.addons
+      ? [{ field: 'solution_install_request.addons', refs: body.solution_install_request.addons }]
+      : []),
+  ];
 }
 
 function toStoredAddons(addons: AddonInput): StoredAddon[] {

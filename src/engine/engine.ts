@@ -36,6 +36,8 @@ export interface EngineOptions {
   observer?: EngineObserver;
   /** How long events are kept (ACACIA_EVENT_RETENTION_HOURS; default 168 hours). */
   eventRetentionMs?: number;
+  /** How long finished operations and past schedule runs are kept (ACACIA_OPERATION_RETENTION_HOURS; 720 hours). */
+  operationRetentionMs?: number;
   /** Whether webhooks may reach private addresses, and the key their secrets derive from. */
   webhooks?: WebhookSettings;
 }
@@ -95,6 +97,7 @@ export class Engine {
       observeMs: options.observeMs ?? 30_000,
       signal: this.stopping.signal,
       eventRetentionMs: options.eventRetentionMs ?? 168 * 3_600_000,
+      operationRetentionMs: options.operationRetentionMs ?? 720 * 3_600_000,
     });
     this.scheduler = new Scheduler(store, clock, catalog, logger, (outcome) =>
       observer?.scheduleRun('workspace', outcome),

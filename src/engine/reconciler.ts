@@ -4,6 +4,8 @@ import * as wsRepo from '../store/repositories/workspaces.js';
 import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
 import { pruneEvents } from '../store/repositories/events.js';
 import { pruneDeliveries } from '../store/repositories/webhooks.js';
+import { pruneFinishedOperations } from '../store/repositories/operations.js';
+import { pruneScheduleRuns } from '../store/repositories/schedules.js';
 import { AppError } from '../domain/errors.js';
 import { purgeExpiredIdempotencyKeys } from '../domain/idempotency.js';
 import {
@@ -32,6 +34,8 @@ export interface ObserveOptions {
   signal: AbortSignal;
   /** Events older than this are pruned. */
   eventRetentionMs: number;
+  /** Operations finished, and schedule runs fired, longer ago than this are pruned. */
+  operationRetentionMs: number;
 }
 
 /**
@@ -116,7 +120,8 @@ export class Reconciler {
   /**
    * Removes what has stopped applying by time alone, at most once a minute of the clock:
    * expired allow-list entries (reads already filter them by time), kept idempotent
-   * responses past their 24 hours, and events past their retention.
+   * responses past their 24 hours, events past their retention, and finished operations and
+   * past schedule runs past theirs.
    */
   private async purge(): Promise<void> {
     const now = this.clock.now();
@@ -128,6 +133,10 @@ export class Reconciler {
     await pruneEvents(this.store.db, now - this.observing.eventRetentionMs);
     // Webhook deliveries go with their events.
     await pruneDeliveries(this.store.db, now - this.observing.eventRetentionMs);
+    // Neither is ever finished with otherwise: GET /operations would list every one ever run.
+    const before = now - this.observing.operationRetentionMs;
+    await pruneScheduleRuns(this.store.db, before);
+    await pruneFinishedOperations(this.store.db, before);
   }
 
   /** The earliest instant something here becomes due. */

@@ -36,6 +36,12 @@ const Strict = { additionalProperties: false } as const;
 /** How many of each child resource one parent may hold, on every tier (403 Quota-Exceed past it). */
 export const CountLimits = Type.Object(
   {
+    workgroups_per_organisation: Type.Integer({ minimum: 0, description: 'workgroups of one organisation' }),
+    databases_per_workgroup: Type.Integer({ minimum: 0, description: 'databases of one workgroup, used or not' }),
+    cloud_providers_per_organisation: Type.Integer({
+      minimum: 0,
+      description: 'BYOC cloud providers of one organisation',
+    }),
     allow_list_entries_per_workgroup: Type.Integer({ minimum: 0, description: 'allow-list entries in force' }),
     configs_per_addon: Type.Integer({ minimum: 0, description: 'configs of one installed add-on' }),
     schedules_per_workspace: Type.Integer({ minimum: 0, description: 'workspace schedules (operation 7)' }),

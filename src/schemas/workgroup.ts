@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, Id, Name, StringEnum, Timestamp } from './helpers.js';
+import { Body, Id, ListQuery, Name, StringEnum, Timestamp } from './helpers.js';
 import { Platform } from './catalog.js';
 import { Component, Ref } from './component.js';
 import { providerStatuses, providerTypes } from './cloud-provider.js';
@@ -68,3 +68,18 @@ export const UpdateWorkgroupBody = Component(
 export type UpdateWorkgroupBody = Static<typeof UpdateWorkgroupBody>;
 
 export const WorkgroupParams = Type.Object({ workgroupID: Id });
+
+/** GET /workgroups: a page, and (an extension) the workgroup of one name, for lookups by name. */
+export const WorkgroupsQuery = Type.Composite([
+  ListQuery,
+  Type.Object({
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'only the workgroup of this name, compared as names are: Unicode NFC, ignoring case',
+      }),
+    ),
+  }),
+]);
+export type WorkgroupsQuery = Static<typeof WorkgroupsQuery>;

@@ -184,6 +184,10 @@ export interface AllowListEntriesTable {
   expires_at: number | null;
   created_at: number;
   updated_at: number;
+  /** The range's family (4 or 6) and first and last address, bytes in network order (0033). */
+  range_family: number | null;
+  range_first: Buffer | null;
+  range_last: Buffer | null;
 }
 
 export interface DbUsersTable {

@@ -1,8 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { API_PREFIX } from '../envelope.js';
-import { ListQuery } from '../helpers.js';
 import { Ref } from '../component.js';
-import { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupParams, WorkgroupRecord } from '../workgroup.js';
+import {
+  CreateWorkgroupBody,
+  UpdateWorkgroupBody,
+  WorkgroupParams,
+  WorkgroupRecord,
+  WorkgroupsQuery,
+} from '../workgroup.js';
 import { operation } from './spec.js';
 
 const tags = ['Workgroups'] as const;
@@ -32,9 +37,9 @@ export const workgroupOperations = {
     description:
       "The organisation's workgroups, each with its databases and workspaces (`workspaces[].nginx_host` " +
       "is a workspace's data-plane host). With `limit`, a page at a time: the next page's cursor is in " +
-      'X-Next-Cursor, absent on the last page.',
+      'X-Next-Cursor, absent on the last page. `name` (extension) keeps the workgroup of that name only.',
     tags,
-    query: ListQuery,
+    query: WorkgroupsQuery,
     result: Type.Array(Ref(WorkgroupRecord)),
     errors: [],
     paginated: true,

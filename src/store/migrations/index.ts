@@ -18,6 +18,8 @@ import * as workspaceRuntimes from './0020-workspace-runtimes.js';
 import * as allowListExpiryIndex from './0030-allow-list-expiry-index.js';
 import * as keyChangeNotices from './0031-key-change-notices.js';
 import * as allowListEntryCounts from './0032-allow-list-entry-counts.js';
+import * as allowListRanges from './0033-allow-list-ranges.js';
+import * as retentionIndexes from './0034-retention-indexes.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0030-allow-list-expiry-index': allowListExpiryIndex,
   '0031-key-change-notices': keyChangeNotices,
   '0032-allow-list-entry-counts': allowListEntryCounts,
+  '0033-allow-list-ranges': allowListRanges,
+  '0034-retention-indexes': retentionIndexes,
 };

@@ -3,8 +3,27 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { AllowListEntriesTable, DB } from '../schema.js';
 import type { Executor } from '../store.js';
 import { noteChange } from '../event-journal.js';
+import { rangeBounds } from '../../domain/cidr.js';
 
-export type AllowListEntry = Selectable<AllowListEntriesTable>;
+/** The range's bounds are the store's own (kept from `cidr` here): not part of an entry. */
+export type AllowListEntry = Omit<Selectable<AllowListEntriesTable>, 'range_family' | 'range_first' | 'range_last'>;
+
+const ENTRY_COLUMNS = [
+  'id',
+  'org_id',
+  'workgroup_id',
+  'cidr',
+  'note',
+  'expires_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The columns that let the store decide whether an address is in the range (see record-views). */
+function boundsOf(cidr: string) {
+  const { first, last } = rangeBounds(cidr);
+  return { range_family: first.family, range_first: first.bytes, range_last: last.bytes };
+}
 
 export type AllowListChanges = Partial<Pick<AllowListEntry, 'cidr' | 'note' | 'expires_at'>>;
 
@@ -21,7 +40,10 @@ function note(db: Executor, entry: Pick<AllowListEntry, 'id' | 'org_id' | 'workg
 }
 
 export async function insertEntry(db: Executor, entry: AllowListEntry): Promise<void> {
-  await db.insertInto('allow_list_entries').values(entry).execute();
+  await db
+    .insertInto('allow_list_entries')
+    .values({ ...entry, ...boundsOf(entry.cidr) })
+    .execute();
   note(db, entry, 'created');
 }
 
@@ -33,7 +55,7 @@ export async function findEntry(
 ): Promise<AllowListEntry | undefined> {
   return db
     .selectFrom('allow_list_entries')
-    .selectAll()
+    .select(ENTRY_COLUMNS)
     .where('workgroup_id', '=', workgroupId)
     .where('id', '=', id)
     .where(inForce(now))
@@ -47,7 +69,7 @@ export async function listEntriesOfWorkgroups(
   now?: number,
 ): Promise<AllowListEntry[]> {
   if (workgroupIds.length === 0) return [];
-  let query = db.selectFrom('allow_list_entries').selectAll().where('workgroup_id', 'in', workgroupIds);
+  let query = db.selectFrom('allow_list_entries').select(ENTRY_COLUMNS).where('workgroup_id', 'in', workgroupIds);
   if (now !== undefined) query = query.where(inForce(now));
   return query.orderBy('created_at').orderBy('id').execute();
 }
@@ -60,7 +82,7 @@ export async function updateEntry(
 ): Promise<void> {
   await db
     .updateTable('allow_list_entries')
-    .set({ ...changes, updated_at: now })
+    .set({ ...changes, ...(changes.cidr !== undefined ? boundsOf(changes.cidr) : {}), updated_at: now })
     .where('id', '=', entry.id)
     .execute();
   note(db, entry, 'updated');

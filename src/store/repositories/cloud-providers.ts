@@ -95,6 +95,16 @@ export async function listVisibleProviders(db: Executor, orgId: string): Promise
   return rows.map(providerFromRow);
 }
 
+/** How many cloud providers the organisation registered (its private ones). */
+export async function countOwnProviders(db: Executor, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('cloud_providers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findVisibleProvider(
   db: Executor,
   orgId: string,

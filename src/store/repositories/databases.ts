@@ -26,6 +26,16 @@ export async function insertDatabase(db: Executor, row: Database): Promise<void>
   noteChange(db, { kind: 'database', id: row.id, orgId: row.org_id, workgroupId: row.workgroup_id, change: 'created' });
 }
 
+/** How many databases the workgroup has, attached to workspaces or not. */
+export async function countDatabases(db: Executor, workgroupId: string): Promise<number> {
+  const row = await db
+    .selectFrom('databases')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workgroup_id', '=', workgroupId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findDatabase(db: Executor, orgId: string, id: string): Promise<Database | undefined> {
   return db.selectFrom('databases').select(columns).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 }

@@ -58,6 +58,11 @@ export interface EventFilter {
   /** Events after this id. */
   after: number;
   limit: number;
+  /**
+   * Bytes of `data` a read returns at most, but for its first event: the read stops before
+   * the event that would pass it.
+   */
+  budgetBytes: number;
   resourceId?: string | undefined;
   workgroupId?: string | undefined;
   types?: readonly string[] | undefined;
@@ -67,21 +72,64 @@ export interface EventFilter {
   workspaceIds?: readonly string[] | undefined;
 }
 
-/** An organisation's events after an id, oldest first, through the (org_id, id) index. */
-export async function listEvents(db: Executor, f: EventFilter): Promise<EventRow[]> {
-  let query = db.selectFrom('events').selectAll().where('org_id', '=', f.orgId).where('id', '>', f.after);
-  if (f.resourceId !== undefined) query = query.where('resource_id', '=', f.resourceId);
-  if (f.workgroupId !== undefined) query = query.where('workgroup_id', '=', f.workgroupId);
-  if (f.types !== undefined) query = query.where('type', 'in', [...f.types]);
+/** Events read, oldest first, and whether more follow them. */
+export interface EventRows {
+  rows: EventRow[];
+  /** The read stopped at its limit or its byte budget: events after the last one may match. */
+  more: boolean;
+}
+
+/**
+ * An organisation's events after an id, oldest first, through the (org_id, id) index, at
+ * most `limit` of them and about `budgetBytes` of data. One statement: the matching events'
+ * ids come with the bytes of data before each in the read (a window sum of octet_length,
+ * which both stores answer from the value's header without reading it), and only those
+ * starting within the budget bring their data; those past it come back without, to say the
+ * read was cut.
+ */
+export async function listEvents(db: Executor, f: EventFilter): Promise<EventRows> {
+  let matching = db
+    .selectFrom('events')
+    .select([
+      'id',
+      sql<
+        number | string | null
+      >`sum(octet_length(data)) over (order by id rows between unbounded preceding and 1 preceding)`.as('before'),
+    ])
+    .where('org_id', '=', f.orgId)
+    .where('id', '>', f.after);
+  if (f.resourceId !== undefined) matching = matching.where('resource_id', '=', f.resourceId);
+  if (f.workgroupId !== undefined) matching = matching.where('workgroup_id', '=', f.workgroupId);
+  if (f.types !== undefined) matching = matching.where('type', 'in', [...f.types]);
   if (f.workgroupIds !== undefined)
-    query = f.workgroupIds.length
-      ? query.where('workgroup_id', 'in', [...f.workgroupIds])
-      : query.where(sql<SqlBool>`1 = 0`);
+    matching = f.workgroupIds.length
+      ? matching.where('workgroup_id', 'in', [...f.workgroupIds])
+      : matching.where(sql<SqlBool>`1 = 0`);
   if (f.workspaceIds !== undefined)
-    query = f.workspaceIds.length
-      ? query.where('workspace_id', 'in', [...f.workspaceIds])
-      : query.where(sql<SqlBool>`1 = 0`);
-  return (await query.orderBy('id').limit(f.limit).execute()) as EventRow[];
+    matching = f.workspaceIds.length
+      ? matching.where('workspace_id', 'in', [...f.workspaceIds])
+      : matching.where(sql<SqlBool>`1 = 0`);
+  const found = await db
+    .selectFrom(matching.orderBy('id').limit(f.limit).as('m'))
+    .leftJoin('events as e', (join) =>
+      join.onRef('e.id', '=', 'm.id').on(sql<SqlBool>`coalesce(m.before, 0) < ${f.budgetBytes}`),
+    )
+    .select([
+      'm.id as position',
+      'e.id',
+      'e.org_id',
+      'e.resource_kind',
+      'e.resource_id',
+      'e.workgroup_id',
+      'e.workspace_id',
+      'e.type',
+      'e.time',
+      'e.data',
+    ])
+    .orderBy('m.id')
+    .execute();
+  const rows = found.flatMap(({ position: _position, ...row }) => (row.id === null ? [] : [row as EventRow]));
+  return { rows, more: found.length === f.limit || rows.length < found.length };
 }
 
 /** The newest event id of all organisations (0 when there is none): what a poll compares. */

@@ -84,6 +84,26 @@ export async function listOperations(
   return toPage(rows.map(fromRow), limit);
 }
 
+/**
+ * Deletes operations that finished before `before` (through the finished_at index), but for
+ * those still named: the failed operation of a Failed workspace (a resume runs it again) and
+ * the operation of a schedule's kept run (its `last_run`). Returns how many went.
+ */
+export async function pruneFinishedOperations(db: Executor, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('operations')
+    .where('finished_at', '<', before)
+    .where('state', 'in', ['succeeded', 'failed'])
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('workspaces as w').select('w.id').whereRef('w.failed_operation_id', '=', 'operations.id'))),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('schedule_runs as r').select('r.id').whereRef('r.operation_id', '=', 'operations.id'))),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** The operations of one kind still pending or running on a resource. */
 export async function unfinishedOperationsOf(db: Executor, resourceId: string, kind: string): Promise<Operation[]> {
   const rows = await db

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type Selectable } from 'kysely';
-import type { AllowListEntriesTable, DatabasesTable } from '../schema.js';
+import type { DatabasesTable } from '../schema.js';
 import { dialectOf, type DialectName } from '../dialect-of.js';
 import type { Executor } from '../store.js';
 import type { AllowListEntry } from './allow-list.js';
@@ -16,7 +16,7 @@ import { workspaceFromRow, type Workspace } from './workspaces.js';
  * text is fixed per dialect and compiled once.
  */
 
-type Table = 'workgroups' | 'workspaces' | 'databases' | 'cloud_providers' | 'allow_list_entries';
+type Table = 'workgroups' | 'workspaces' | 'databases' | 'cloud_providers';
 
 /** A workgroup with what its record embeds. */
 export interface WorkgroupRows {
@@ -24,8 +24,11 @@ export interface WorkgroupRows {
   provider: CloudProviderRow | undefined;
   databases: Database[];
   workspaces: Workspace[];
-  /** Entries of the allow list, read only while it is enabled. */
-  allowList: AllowListEntry[];
+  /**
+   * Whether the caller the view was read for passes the workgroup's allow list: always while
+   * the list is disabled; false when no caller was named and the list is enabled.
+   */
+  callerAllowed: boolean;
   /** Sum of Succeeded backups' sizes by database id. */
   backupSizes: Map<string, number>;
 }
@@ -67,6 +70,8 @@ interface JsonSql {
   param(n: number): string;
   /** `column` is one of the ids in the n-th parameter. */
   inList(column: string, n: number): string;
+  /** The n-th parameter as bytes (bytea, blob). */
+  bytes(n: number): string;
 }
 
 async function jsonSql(db: Executor, dialect: DialectName, tables: readonly Table[]): Promise<JsonSql> {
@@ -79,6 +84,7 @@ async function jsonSql(db: Executor, dialect: DialectName, tables: readonly Tabl
       object: (key, value) => `json_object_agg(${key}, ${value})`,
       param: (n) => `$${n}`,
       inList: (column, n) => `${column} = any($${n}::varchar[])`,
+      bytes: (n) => `$${n}::bytea`,
     };
   }
   const columns = new Map<Table, readonly string[]>();
@@ -95,6 +101,7 @@ async function jsonSql(db: Executor, dialect: DialectName, tables: readonly Tabl
     object: (key, value) => `json_group_object(${key}, ${value})`,
     param: () => '?',
     inList: (column) => `${column} in (select value from json_each(?))`,
+    bytes: () => '?',
   };
 }
 
@@ -120,21 +127,33 @@ from workgroups g left join workspaces w on w.id = ${j.param(1)} and w.workgroup
 where g.org_id = ${j.param(2)} and g.id = ${j.param(3)}`;
 }
 
-const WORKGROUP_TABLES = ['workgroups', 'cloud_providers', 'workspaces', 'databases', 'allow_list_entries'] as const;
+const WORKGROUP_TABLES = ['workgroups', 'cloud_providers', 'workspaces', 'databases'] as const;
 
+/**
+ * Parameters in the order the text names them (SQLite's are positional): the caller's family,
+ * address and the time (1–3), the organisation (4), the workgroup ids (5). Whether the caller
+ * passes an enabled list is asked of the entries' bounds through their index (migration 0033),
+ * the rule of `checkAddress` (src/domain/allow-list-rules.ts): an entry in force whose range
+ * has the caller's family and holds its address.
+ */
 function workgroupViewsSql(j: JsonSql): string {
-  return `/* prepared:acacia_workgroup_views */ select ${j.row('workgroups', 'g')} as workgroup,
+  return `/* prepared:acacia_workgroup_views */ with caller as (
+  select cast(${j.param(1)} as integer) as family, ${j.bytes(2)} as address, cast(${j.param(3)} as bigint) as now)
+select ${j.row('workgroups', 'g')} as workgroup,
   (select ${j.row('cloud_providers', 'p')} from cloud_providers p where p.id = g.cloud_provider_id) as provider,
   (select ${j.array('databases', 'd')} from databases d where d.workgroup_id = g.id) as databases,
   (select ${j.array('workspaces', 'w')} from workspaces w where w.workgroup_id = g.id) as workspaces,
-  case when g.enable_allow_list = 1 then
-    (select ${j.array('allow_list_entries', 'e')} from allow_list_entries e where e.workgroup_id = g.id)
-  end as allow_list,
+  case when g.enable_allow_list = 0 then 1
+    when exists (select 1 from allow_list_entries e, caller c
+      where e.workgroup_id = g.id and e.range_family = c.family
+        and e.range_first <= c.address and e.range_last >= c.address
+        and (e.expires_at is null or e.expires_at > c.now)) then 1
+    else 0 end as caller_allowed,
   (select ${j.object('x.database_id', 'x.total')} from (
     select b.database_id, sum(b.size_bytes) as total from backups b join databases bd on bd.id = b.database_id
     where bd.workgroup_id = g.id and b.status = 'Succeeded' group by b.database_id) x) as backup_sizes
 from workgroups g
-where g.org_id = ${j.param(1)} and ${j.inList('g.id', 2)}`;
+where g.org_id = ${j.param(4)} and ${j.inList('g.id', 5)}`;
 }
 
 /** What an allow-list entry's record shows, and its order. */
@@ -208,16 +227,32 @@ interface WorkgroupViewRow {
   provider: unknown;
   databases: unknown;
   workspaces: unknown;
-  allow_list: unknown;
+  caller_allowed: number | string;
   backup_sizes: unknown;
 }
 
-/** Workgroups of the organisation with what their records embed, in the order of `ids` (missing ones left out). */
-export async function findWorkgroupRows(db: Executor, orgId: string, ids: readonly string[]): Promise<WorkgroupRows[]> {
+/** Who a view is read for: an address (`StoredAddress` of src/domain/cidr.ts) at a time. */
+export interface ViewCaller {
+  family: number;
+  address: Buffer;
+  now: number;
+}
+
+/**
+ * Workgroups of the organisation with what their records embed, in the order of `ids`
+ * (missing ones left out); `caller` is who `callerAllowed` is decided for.
+ */
+export async function findWorkgroupRows(
+  db: Executor,
+  orgId: string,
+  ids: readonly string[],
+  caller?: ViewCaller,
+): Promise<WorkgroupRows[]> {
   if (ids.length === 0) return [];
   const text = await textOf(db, 'workgroups');
   const list = dialectOf(db) === 'postgres' ? [...ids] : JSON.stringify(ids);
-  const { rows } = await db.executeQuery<WorkgroupViewRow>(CompiledQuery.raw(text, [orgId, list]));
+  const who = [caller?.family ?? null, caller?.address ?? null, caller?.now ?? null];
+  const { rows } = await db.executeQuery<WorkgroupViewRow>(CompiledQuery.raw(text, [...who, orgId, list]));
   const byId = new Map<string, WorkgroupRows>();
   for (const row of rows) {
     const provider = parsed<Parameters<typeof providerFromRow>[0] | null>(row.provider);
@@ -228,7 +263,7 @@ export async function findWorkgroupRows(db: Executor, orgId: string, ids: readon
       provider: provider ? providerFromRow(provider) : undefined,
       databases: parsed<Array<Selectable<DatabasesTable>>>(row.databases).map(databaseFromRow),
       workspaces: parsed<Array<Parameters<typeof workspaceFromRow>[0]>>(row.workspaces).map(workspaceFromRow),
-      allowList: parsed<Array<Selectable<AllowListEntriesTable>> | null>(row.allow_list) ?? [],
+      callerAllowed: Number(row.caller_allowed) === 1,
       backupSizes: new Map(Object.entries(sizes).map(([id, total]) => [id, Number(total)])),
     });
   }

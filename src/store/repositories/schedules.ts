@@ -132,6 +132,25 @@ export async function lastRuns(db: Executor, scheduleIds: string[]): Promise<Map
   return new Map(rows.map((r) => [r.schedule_id, r]));
 }
 
+/**
+ * Deletes the schedule runs fired before `before`, but for each schedule's latest (its record's
+ * `last_run`); returns how many went. The occurrence guard does not need them: a schedule's
+ * next_run_at has moved past every occurrence they record.
+ */
+export async function pruneScheduleRuns(db: Executor, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('schedule_runs')
+    .where('fired_at', '<', before)
+    .where('occurrence_at', '<', (eb) =>
+      eb
+        .selectFrom('schedule_runs as latest')
+        .select((e) => e.fn.max('latest.occurrence_at').as('at'))
+        .whereRef('latest.schedule_id', '=', 'schedule_runs.schedule_id'),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function countSchedules(db: Executor, workspaceId: string): Promise<number> {
   const row = await db
     .selectFrom('schedules')

@@ -68,18 +68,28 @@ export async function findWorkgroupById(db: Executor, id: string): Promise<Workg
   return row && workgroupFromRow(row);
 }
 
+/** A page of the organisation's workgroups; with `name`, only the one of that name (through its unique key). */
 export async function listWorkgroups(
   db: Executor,
   orgId: string,
   limit?: number,
   after?: CursorPosition,
+  name?: string,
 ): Promise<PageResult<Workgroup>> {
-  const rows = await keyset(
-    db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId),
-    limit,
-    after,
-  ).execute();
+  let query = db.selectFrom('workgroups').selectAll().where('org_id', '=', orgId);
+  if (name !== undefined) query = query.where('name_key', '=', nameKey(name));
+  const rows = await keyset(query, limit, after).execute();
   return toPage(rows.map(workgroupFromRow), limit);
+}
+
+/** How many workgroups the organisation has (through the (org_id, created_at, id) index). */
+export async function countWorkgroups(db: Executor, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('workgroups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Applies the changes only if the row still has the version read; false when it changed meanwhile. */
