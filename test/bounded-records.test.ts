@@ -4,9 +4,9 @@ import { API_PREFIX, resultOf } from '../src/client/index.js';
 import { defaultCatalog } from '../src/domain/catalog.js';
 import { ENABLE_CONFIGURATION_MAX_BYTES } from '../src/domain/addon-refs.js';
 import { EVENT_READ_BUDGET_BYTES } from '../src/domain/event-feed.js';
-import type { Principal } from '../src/domain/principal.js';
 import type { EventRecord } from '../src/schemas/event.js';
 import { assertError, assertOk } from './helpers/assert.js';
+import { openEventStream } from './helpers/event-stream.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
 
@@ -172,42 +172,43 @@ describe(`what records and events hold is bounded (${storeName})`, () => {
     for (let i = 1; i <= updates; i++)
       assertOk(await c.workspaces.update(wg, ws.workspace_id!, { auto_stop_minutes: i }));
 
-    const caller: Principal = {
-      orgId: ws.org_id!,
-      orgName: ws.org_name!,
-      tier: 'enterprise',
-      keyId: 'reader',
-      keyName: 'reader',
-      role: 'org-admin',
-      workgroupIds: [],
-      workspaceIds: [],
-    };
-    const feed = server.running.services.events;
-    const first = await feed.read(caller, { since, limit: 1000 });
+    const page = (query: Record<string, number>) => c.request<EventRecord[]>('GET', EVENTS, { query });
+    const firstPage = await page({ since, limit: 1000 });
+    const first = assertOk(firstPage);
     const sizes = first.map((e) => bytesOf(e.data));
     assert.ok(first.length > 1 && first.length < updates, `${first.length} of ${updates} events`);
     assert.ok(sizes.slice(0, -1).reduce((a, b) => a + b, 0) < EVENT_READ_BUDGET_BYTES, 'each starts within the budget');
-    assert.equal(first.more, true, 'cut by the budget: more follow');
-    const rest = await feed.read(caller, { since: first.at(-1)!.event_id, limit: 1000 });
+    // Cut by the budget, short of the limit: the cursor says more follow, and where.
+    const cursor = firstPage.headers['x-next-cursor'];
+    assert.equal(cursor, String(first.at(-1)!.event_id));
+    const restPage = await page({ since: Number(cursor), limit: 1000 });
+    const rest = assertOk(restPage);
     assert.ok(
       sizes.reduce((a, b) => a + b, 0) + bytesOf(rest[0]!.data) > EVENT_READ_BUDGET_BYTES,
       'the next event would have passed the budget',
     );
-    assert.equal(rest.more, false);
+    assert.equal(restPage.headers['x-next-cursor'], undefined, 'the last page has no cursor');
     const updated = [...first, ...rest].filter((e) => e.type === 'workspace.updated');
     assert.deepEqual(
       updated.map((e) => (e.data as { auto_stop_minutes: number }).auto_stop_minutes),
       Array.from({ length: updates }, (_, i) => i + 1),
       'every event once, in order',
     );
-    const exact = await feed.read(caller, { since, limit: 2 });
-    assert.deepEqual([exact.length, exact.more], [2, true], 'a read that reaches its limit says more may follow');
+    const exact = await page({ since, limit: 2 });
+    assert.equal(assertOk(exact).length, 2);
+    assert.ok(exact.headers['x-next-cursor'], 'a page that reaches its limit says more may follow');
 
-    // A page over HTTP is the same read.
-    const page = assertOk(await c.request<EventRecord[]>('GET', EVENTS, { query: { since, limit: 1000 } }));
-    assert.deepEqual(
-      page.map((e) => e.event_id),
-      first.map((e) => e.event_id),
-    );
+    // A stream sends them all at once, its reads cut by the budget going on without a new event.
+    const key = resultOf(await c.apiKeys.create({ key_name: 'reader', role: 'viewer' })).plaintext_key!;
+    const stream = await openEventStream(server.url, key, { lastEventId: String(since) });
+    try {
+      await stream.until((s) => s.events.length >= first.length + rest.length);
+      assert.deepEqual(
+        stream.events.map((e) => e.event_id),
+        [...first, ...rest].map((e) => e.event_id),
+      );
+    } finally {
+      stream.close();
+    }
   });
 });

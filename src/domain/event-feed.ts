@@ -31,7 +31,11 @@ export const EVENT_READ_BUDGET_BYTES = 4 * 1024 * 1024;
  * event of this one. A page cut by the budget has fewer events than its limit and still
  * `more`: its length does not say whether it is the last.
  */
-export type EventBatch = EventRecord[] & { readonly more: boolean };
+export interface EventBatch {
+  items: EventRecord[];
+  /** Whether events after these may match: the limit or the read's size budget was reached. */
+  more: boolean;
+}
 
 /** `type` as given (repeated, or a comma-separated list); a type that does not exist is a 400 naming it. */
 export function parseEventTypes(raw: string | readonly string[] | undefined): EventType[] | undefined {
@@ -76,7 +80,7 @@ export class EventFeed {
       ...(p.role === 'workspace-admin' ? { workspaceIds: p.workspaceIds } : {}),
     };
     const { rows, more } = await listEvents(this.store.db, filter);
-    return Object.assign(rows.map(eventRecord), { more });
+    return { items: rows.map(eventRecord), more };
   }
 
   /** The organisation's newest event id now (0 when none): where a stream without a position starts. */

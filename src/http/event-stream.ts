@@ -185,7 +185,7 @@ export class EventStreams {
         do {
           again = false;
           for (;;) {
-            const batch = await services.events.read(principal, { ...query, since: last });
+            const { items: batch, more } = await services.events.read(principal, { ...query, since: last });
             if (ended) return;
             if (batch.length === 0) break;
             // Looked at after the read: a revocation committed before an event the read found
@@ -196,7 +196,7 @@ export class EventStreams {
               last = event.event_id;
               if (!room) return block();
             }
-            if (batch.length < STREAM_BATCH) break;
+            if (!more) break;
           }
         } while (again && !ended);
       } catch (err) {

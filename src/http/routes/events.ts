@@ -68,8 +68,8 @@ export function eventRoutes(api: FastifyInstance, services: Services, settings: 
       return [];
     }
     const limit = request.query.limit ?? DEFAULT_PAGE;
-    const items = await services.events.read(request.principal, queryOf(request, since ?? 0, limit));
-    if (items.length === limit) reply.header('x-next-cursor', String(items.at(-1)!.event_id));
+    const { items, more } = await services.events.read(request.principal, queryOf(request, since ?? 0, limit));
+    if (more) reply.header('x-next-cursor', String(items.at(-1)!.event_id));
     return items;
   });
 }
