@@ -30,6 +30,23 @@ export interface EdgeView {
   reversed: boolean;
 }
 
+/** A graph's types as sets: asking whether a graph holds a type costs the same whatever its size. */
+interface Members {
+  vertexTypes: Set<string>;
+  edgeTypes: Set<string>;
+}
+const membersByGraph = new WeakMap<GraphDef, Members>();
+
+/** The sets of a graph, made at its first look-up (a graph's lists never change once stored). */
+function membersOf(graph: GraphDef): Members {
+  let members = membersByGraph.get(graph);
+  if (!members) {
+    members = { vertexTypes: new Set(graph.vertexTypes), edgeTypes: new Set(graph.edgeTypes) };
+    membersByGraph.set(graph, members);
+  }
+  return members;
+}
+
 /** The schema of one store, held in memory by the process that serves it. */
 export class Catalog {
   readonly vertexTypes = new Map<string, StoredVertexType>();
@@ -106,15 +123,18 @@ export class Catalog {
 
   /** A vertex type of a graph, or undefined when the graph does not hold it. */
   vertexTypeIn(graph: GraphDef, name: string): StoredVertexType | undefined {
-    return graph.vertexTypes.includes(name) ? this.vertexTypes.get(name) : undefined;
+    return membersOf(graph).vertexTypes.has(name) ? this.vertexTypes.get(name) : undefined;
+  }
+
+  /** An edge type of a graph under its own (forward) name. */
+  edgeTypeIn(graph: GraphDef, name: string): StoredEdgeType | undefined {
+    return membersOf(graph).edgeTypes.has(name) ? this.edgeTypes.get(name) : undefined;
   }
 
   /** An edge type of a graph under either of its names. */
   edgeViewIn(graph: GraphDef, name: string): EdgeView | undefined {
     const forward = this.reverseNames.get(name);
-    const typeName = forward ?? name;
-    if (!graph.edgeTypes.includes(typeName)) return undefined;
-    const type = this.edgeTypes.get(typeName);
+    const type = this.edgeTypeIn(graph, forward ?? name);
     return type && { name, type, reversed: forward !== undefined };
   }
 
@@ -129,6 +149,31 @@ export class Catalog {
     }
     return views;
   }
+}
+
+const pairsByType = new WeakMap<EdgeTypeDef, Set<string>>();
+const pairKey = (from: string, to: string) => `${from}\u0000${to}`;
+
+/**
+ * Whether an edge type goes FROM `from` TO `to` (as declared, whatever its direction): one
+ * look-up however many pairs it declares, its set made at the first.
+ */
+export function hasPair(type: EdgeTypeDef, from: string, to: string): boolean {
+  let pairs = pairsByType.get(type);
+  if (!pairs) pairsByType.set(type, (pairs = new Set(type.pairs.map((p) => pairKey(p.from, p.to)))));
+  return pairs.has(pairKey(from, to));
+}
+
+const endsByType = new WeakMap<EdgeTypeDef, { from: Set<string>; to: Set<string> }>();
+
+/** The vertex types an edge type's pairs start and end at, as sets made at the first look-up. */
+export function endsOf(type: EdgeTypeDef): { from: Set<string>; to: Set<string> } {
+  let ends = endsByType.get(type);
+  if (!ends) {
+    ends = { from: new Set(type.pairs.map((p) => p.from)), to: new Set(type.pairs.map((p) => p.to)) };
+    endsByType.set(type, ends);
+  }
+  return ends;
 }
 
 /** Names beginning with two underscores are kept for the system (and `__proto__` would break maps). */

@@ -82,6 +82,14 @@ describe('sort, select and limit', () => {
     refused(() => parseLimit('ten'), /limit 'ten'/);
     refused(() => parseSort('-height', attrs), /'height'/);
   });
+
+  it('keep each attribute once, so a list repeating one costs no more per row', () => {
+    assert.deepEqual(parseSelect(Array(5000).fill('age').join(','), attrs), ['age']);
+    assert.deepEqual(parseSort(`-age,name,${Array(5000).fill('age').join(',')}`, attrs), [
+      { attr: 'age', descending: true },
+      { attr: 'name', descending: false },
+    ]);
+  });
 });
 
 describe('matches and compareBy', () => {

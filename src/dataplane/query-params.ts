@@ -92,26 +92,36 @@ export function parseFilter(text: string | undefined, attributes: Map<string, At
   });
 }
 
-/** `sort=-age,name`: attributes in order, `-` for descending. */
+/**
+ * `sort=-age,name`: attributes in order, `-` for descending. An attribute named again is the
+ * first's (it could change no order), so the keys are at most the attributes, whatever the text.
+ */
 export function parseSort(text: string | undefined, attributes: Map<string, AttributeDef>): SortKey[] {
   if (text === undefined || text.trim() === '') return [];
-  return text.split(',').map((part) => {
+  const keys = new Map<string, SortKey>();
+  for (const part of text.split(',')) {
     const trimmed = part.trim();
     const descending = trimmed.startsWith('-');
     const attr = descending ? trimmed.slice(1) : trimmed;
     if (!attributes.has(attr)) return fail('invalidParameter', `The sort attribute '${attr}' does not exist.`);
-    return { attr, descending };
-  });
+    if (!keys.has(attr)) keys.set(attr, { attr, descending });
+  }
+  return [...keys.values()];
 }
 
-/** `select=a,b`: the attributes to return; undefined means all of them. */
+/**
+ * `select=a,b`: the attributes to return, each once (each row is written with them); undefined
+ * means all of them.
+ */
 export function parseSelect(text: string | undefined, attributes: Map<string, AttributeDef>): string[] | undefined {
   if (text === undefined || text.trim() === '') return undefined;
-  return text.split(',').map((part) => {
+  const selected = new Set<string>();
+  for (const part of text.split(',')) {
     const attr = part.trim();
     if (!attributes.has(attr)) return fail('invalidParameter', `The select attribute '${attr}' does not exist.`);
-    return attr;
-  });
+    selected.add(attr);
+  }
+  return [...selected];
 }
 
 /** `limit`: a whole number from 1; undefined when absent. */
