@@ -1,5 +1,6 @@
 import { checkValue } from './attribute-values.js';
 import type { AttributeDecl, EdgeDecl, VertexDecl } from './gsql-ast.js';
+import { schemaLimits } from './schema-limits.js';
 import {
   attributeTypeNames,
   primaryIdTypeNames,
@@ -30,6 +31,23 @@ export interface EdgeView {
   reversed: boolean;
 }
 
+/** A graph's types as sets: asking whether a graph holds a type costs the same whatever its size. */
+interface Members {
+  vertexTypes: Set<string>;
+  edgeTypes: Set<string>;
+}
+const membersByGraph = new WeakMap<GraphDef, Members>();
+
+/** The sets of a graph, made at its first look-up (a graph's lists never change once stored). */
+function membersOf(graph: GraphDef): Members {
+  let members = membersByGraph.get(graph);
+  if (!members) {
+    members = { vertexTypes: new Set(graph.vertexTypes), edgeTypes: new Set(graph.edgeTypes) };
+    membersByGraph.set(graph, members);
+  }
+  return members;
+}
+
 /** The schema of one store, held in memory by the process that serves it. */
 export class Catalog {
   readonly vertexTypes = new Map<string, StoredVertexType>();
@@ -39,35 +57,35 @@ export class Catalog {
   readonly reverseNames = new Map<string, string>();
   readonly vertexTypesById = new Map<number, StoredVertexType>();
   readonly edgeTypesById = new Map<number, StoredEdgeType>();
+  /** Bytes of the stored definitions (their JSON), in all and by name (names share one space). */
+  bytes = 0;
+  private readonly sizes = new Map<string, number>();
 
   constructor(
-    vertexTypes: StoredVertexType[],
-    edgeTypes: StoredEdgeType[],
-    graphs: GraphDef[],
     /** Bumped by every schema change; REST++ reports it as `version.schema`. */
     public version: number,
-  ) {
-    for (const v of vertexTypes) this.addVertexType(v);
-    for (const e of edgeTypes) this.addEdgeType(e);
-    for (const g of graphs) this.addGraph(g);
-  }
+  ) {}
 
-  // Changes, as the store has just committed them: each costs what it changes, not the
-  // whole schema, so a request of many schema statements takes time linear in their number.
+  // Changes, as the store has just committed them, with the bytes of the definition stored:
+  // each costs what it changes, not the whole schema, so a request of many schema statements
+  // takes time linear in their number.
 
-  addVertexType(v: StoredVertexType): void {
+  addVertexType(v: StoredVertexType, bytes: number): void {
     this.vertexTypes.set(v.name, v);
     this.vertexTypesById.set(v.id, v);
+    this.account(v.name, bytes);
   }
 
-  addEdgeType(e: StoredEdgeType): void {
+  addEdgeType(e: StoredEdgeType, bytes: number): void {
     this.edgeTypes.set(e.name, e);
     this.edgeTypesById.set(e.id, e);
     if (e.reverse) this.reverseNames.set(e.reverse, e.name);
+    this.account(e.name, bytes);
   }
 
-  addGraph(g: GraphDef): void {
+  addGraph(g: GraphDef, bytes: number): void {
     this.graphs.set(g.name, g);
+    this.account(g.name, bytes);
   }
 
   removeVertexType(name: string): void {
@@ -75,6 +93,7 @@ export class Catalog {
     if (!v) return;
     this.vertexTypes.delete(name);
     this.vertexTypesById.delete(v.id);
+    this.account(name, 0);
   }
 
   removeEdgeType(name: string): void {
@@ -83,16 +102,36 @@ export class Catalog {
     this.edgeTypes.delete(name);
     this.edgeTypesById.delete(e.id);
     if (e.reverse) this.reverseNames.delete(e.reverse);
+    this.account(name, 0);
   }
 
   removeGraph(name: string): void {
-    this.graphs.delete(name);
+    if (this.graphs.delete(name)) this.account(name, 0);
   }
 
   clear(): void {
     for (const map of [this.vertexTypes, this.edgeTypes, this.graphs, this.reverseNames]) map.clear();
     this.vertexTypesById.clear();
     this.edgeTypesById.clear();
+    this.sizes.clear();
+    this.bytes = 0;
+  }
+
+  /** Records the bytes a name's definition takes now (0: it is gone). */
+  private account(name: string, bytes: number): void {
+    this.bytes += bytes - (this.sizes.get(name) ?? 0);
+    if (bytes > 0) this.sizes.set(name, bytes);
+    else this.sizes.delete(name);
+  }
+
+  /** Refuses a definition of `bytes` that would take the stored schema past its limit. */
+  checkRoom(bytes: number): void {
+    const total = this.bytes + bytes;
+    if (total > schemaLimits.bytes)
+      throw new CatalogError(
+        `The schema would take ${total} bytes, past the limit of ${schemaLimits.bytes} bytes ` +
+          'for the definitions of all types and graphs of a workspace; drop some first.',
+      );
   }
 
   /** What already uses a name, if anything: GSQL names share one space. */
@@ -106,15 +145,18 @@ export class Catalog {
 
   /** A vertex type of a graph, or undefined when the graph does not hold it. */
   vertexTypeIn(graph: GraphDef, name: string): StoredVertexType | undefined {
-    return graph.vertexTypes.includes(name) ? this.vertexTypes.get(name) : undefined;
+    return membersOf(graph).vertexTypes.has(name) ? this.vertexTypes.get(name) : undefined;
+  }
+
+  /** An edge type of a graph under its own (forward) name. */
+  edgeTypeIn(graph: GraphDef, name: string): StoredEdgeType | undefined {
+    return membersOf(graph).edgeTypes.has(name) ? this.edgeTypes.get(name) : undefined;
   }
 
   /** An edge type of a graph under either of its names. */
   edgeViewIn(graph: GraphDef, name: string): EdgeView | undefined {
     const forward = this.reverseNames.get(name);
-    const typeName = forward ?? name;
-    if (!graph.edgeTypes.includes(typeName)) return undefined;
-    const type = this.edgeTypes.get(typeName);
+    const type = this.edgeTypeIn(graph, forward ?? name);
     return type && { name, type, reversed: forward !== undefined };
   }
 
@@ -131,6 +173,31 @@ export class Catalog {
   }
 }
 
+const pairsByType = new WeakMap<EdgeTypeDef, Set<string>>();
+const pairKey = (from: string, to: string) => `${from}\u0000${to}`;
+
+/**
+ * Whether an edge type goes FROM `from` TO `to` (as declared, whatever its direction): one
+ * look-up however many pairs it declares, its set made at the first.
+ */
+export function hasPair(type: EdgeTypeDef, from: string, to: string): boolean {
+  let pairs = pairsByType.get(type);
+  if (!pairs) pairsByType.set(type, (pairs = new Set(type.pairs.map((p) => pairKey(p.from, p.to)))));
+  return pairs.has(pairKey(from, to));
+}
+
+const endsByType = new WeakMap<EdgeTypeDef, { from: Set<string>; to: Set<string> }>();
+
+/** The vertex types an edge type's pairs start and end at, as sets made at the first look-up. */
+export function endsOf(type: EdgeTypeDef): { from: Set<string>; to: Set<string> } {
+  let ends = endsByType.get(type);
+  if (!ends) {
+    ends = { from: new Set(type.pairs.map((p) => p.from)), to: new Set(type.pairs.map((p) => p.to)) };
+    endsByType.set(type, ends);
+  }
+  return ends;
+}
+
 /** Names beginning with two underscores are kept for the system (and `__proto__` would break maps). */
 function checkName(name: string, what: string): void {
   if (name.startsWith('__'))
@@ -138,6 +205,11 @@ function checkName(name: string, what: string): void {
 }
 
 function checkAttributes(decls: AttributeDecl[], owner: string): AttributeDef[] {
+  if (decls.length > schemaLimits.attributesPerType)
+    throw new CatalogError(
+      `The type ${owner} declares ${decls.length} attributes; a type has at most ` +
+        `${schemaLimits.attributesPerType}, the limit of a workspace's schema.`,
+    );
   const seen = new Set<string>();
   return decls.map((d) => {
     checkName(d.name, 'attribute');
@@ -166,6 +238,15 @@ function checkPrimaryIdType(type: string, name: string): PrimaryIdTypeName {
   return type as PrimaryIdTypeName;
 }
 
+/** Refuses one more type past the limit of types. */
+function checkTypeCount(catalog: Catalog): void {
+  if (catalog.vertexTypes.size + catalog.edgeTypes.size >= schemaLimits.types)
+    throw new CatalogError(
+      `A workspace holds at most ${schemaLimits.types} vertex and edge types, the limit of its schema; ` +
+        'drop some first.',
+    );
+}
+
 function checkNewName(catalog: Catalog, name: string): void {
   checkName(name, 'type or graph');
   const user = catalog.nameUser(name);
@@ -175,6 +256,7 @@ function checkNewName(catalog: Catalog, name: string): void {
 /** `CREATE VERTEX` → the vertex type to store, or a CatalogError naming what is wrong. */
 export function vertexTypeFromDecl(catalog: Catalog, decl: VertexDecl): VertexTypeDef {
   checkNewName(catalog, decl.name);
+  checkTypeCount(catalog);
   const options: Record<string, string> = {};
   for (const [key, value] of Object.entries(decl.options)) {
     if (key !== 'STATS' && key !== 'PRIMARY_ID_AS_ATTRIBUTE')
@@ -223,6 +305,7 @@ export function vertexTypeFromDecl(catalog: Catalog, decl: VertexDecl): VertexTy
 /** `CREATE … EDGE` → the edge type to store. */
 export function edgeTypeFromDecl(catalog: Catalog, decl: EdgeDecl): EdgeTypeDef {
   checkNewName(catalog, decl.name);
+  checkTypeCount(catalog);
   for (const { from, to } of decl.pairs)
     for (const v of [from, to])
       if (!catalog.vertexTypes.has(v)) throw new CatalogError(`The vertex type ${v} does not exist.`);
@@ -246,6 +329,10 @@ export function edgeTypeFromDecl(catalog: Catalog, decl: EdgeDecl): EdgeTypeDef 
 /** `CREATE GRAPH g (…)` → the graph, each edge type needing its vertex types in the graph too. */
 export function graphFromStatement(catalog: Catalog, name: string, all: boolean, types: string[]): GraphDef {
   checkNewName(catalog, name);
+  if (catalog.graphs.size >= schemaLimits.graphs)
+    throw new CatalogError(
+      `A workspace holds at most ${schemaLimits.graphs} graphs, the limit of its schema; drop one first.`,
+    );
   if (all) return { name, vertexTypes: [...catalog.vertexTypes.keys()], edgeTypes: [...catalog.edgeTypes.keys()] };
   // Sets, in the order first named: a list of n types is read in time linear in n.
   const vertexTypes = new Set<string>();

@@ -1,4 +1,4 @@
-import type { EdgeView, StoredVertexType } from './catalog.js';
+import { endsOf, type EdgeView, type StoredVertexType } from './catalog.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import {
@@ -55,17 +55,14 @@ interface Row {
  * undirected.
  */
 export function viewsFrom(store: GraphStore, graph: GraphDef, source: StoredVertexType): EdgeView[] {
-  return store.catalog
-    .edgeViewsOf(graph)
-    .filter(({ type, reversed }) =>
-      type.pairs.some((p) =>
-        !type.directed
-          ? p.from === source.name || p.to === source.name
-          : reversed
-            ? p.to === source.name
-            : p.from === source.name,
-      ),
-    );
+  return store.catalog.edgeViewsOf(graph).filter((view) => leaves(view, source));
+}
+
+/** Whether an edge name can leave a vertex of `source`. */
+export function leaves({ type, reversed }: EdgeView, source: StoredVertexType): boolean {
+  const { from, to } = endsOf(type);
+  if (!type.directed) return from.has(source.name) || to.has(source.name);
+  return reversed ? to.has(source.name) : from.has(source.name);
 }
 
 export function readEdgeQuery(views: EdgeView[], q: Record<string, string | undefined>): EdgeQuery {
@@ -85,13 +82,18 @@ export function readEdgeQuery(views: EdgeView[], q: Record<string, string | unde
  */
 export function selectEdges(store: GraphStore, sel: EdgeSelection): Map<EdgeView, { row: Row; out: EdgeOut }[]> {
   const { source, target } = sel;
-  const typeIds = new Set(sel.views.map((v) => v.type.id));
-  const outRows = store.db
-    .prepare('SELECT rowid, * FROM edges WHERE from_type = ? AND from_id = ?')
-    .all(source.type.id, source.id) as Row[];
-  const inRows = store.db
-    .prepare('SELECT rowid, * FROM edges WHERE to_type = ? AND to_id = ?')
-    .all(source.type.id, source.id) as Row[];
+  // The rows by edge type, so each edge name visits its own rows only, not every row of the vertex.
+  const byType = (sql: string) => {
+    const rows = new Map<number, Row[]>();
+    for (const row of store.db.prepare(sql).iterate(source.type.id, source.id) as Iterable<Row>) {
+      const list = rows.get(row.type_id);
+      if (list) list.push(row);
+      else rows.set(row.type_id, [row]);
+    }
+    return rows;
+  };
+  const outRows = byType('SELECT rowid, * FROM edges WHERE from_type = ? AND from_id = ?');
+  const inRows = byType('SELECT rowid, * FROM edges WHERE to_type = ? AND to_id = ?');
   const groups = new Map<EdgeView, { row: Row; out: EdgeOut }[]>();
   for (const view of sel.views) groups.set(view, []);
   const vertexName = (id: number) => store.catalog.vertexTypesById.get(id)!.name;
@@ -112,14 +114,11 @@ export function selectEdges(store: GraphStore, sel: EdgeSelection): Map<EdgeView
   };
   for (const view of sel.views) {
     const { type, reversed } = view;
-    if (!typeIds.has(type.id)) continue;
-    if (!reversed)
-      for (const row of outRows) if (row.type_id === type.id) add(view, row, { type: row.to_type, id: row.to_id });
+    if (!reversed) for (const row of outRows.get(type.id) ?? []) add(view, row, { type: row.to_type, id: row.to_id });
     if (reversed || !type.directed)
-      for (const row of inRows) {
+      for (const row of inRows.get(type.id) ?? []) {
         const selfLoop = row.from_type === row.to_type && row.from_id === row.to_id;
-        if (row.type_id === type.id && !(selfLoop && !type.directed))
-          add(view, row, { type: row.from_type, id: row.from_id });
+        if (!(selfLoop && !type.directed)) add(view, row, { type: row.from_type, id: row.from_id });
       }
   }
   return groups;

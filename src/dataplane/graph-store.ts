@@ -49,15 +49,16 @@ export class GraphStore {
   }
 
   private loadCatalog(): Catalog {
-    const rows = (table: string) =>
-      this.db.prepare(`SELECT id, definition FROM ${table} ORDER BY id`).all() as { id: number; definition: string }[];
-    const vertexTypes = rows('vertex_types').map((r) => ({ ...(JSON.parse(r.definition) as VertexTypeDef), id: r.id }));
-    const edgeTypes = rows('edge_types').map((r) => ({ ...(JSON.parse(r.definition) as EdgeTypeDef), id: r.id }));
-    const graphs = (this.db.prepare('SELECT definition FROM graphs ORDER BY rowid').pluck().all() as string[]).map(
-      (d) => JSON.parse(d) as GraphDef,
-    );
+    const rows = (sql: string) => this.db.prepare(sql).all() as { id: number; definition: string }[];
     const version = Number(this.db.prepare(`SELECT value FROM store_meta WHERE key = 'catalog_version'`).pluck().get());
-    return new Catalog(vertexTypes, edgeTypes, graphs, version);
+    const catalog = new Catalog(version);
+    for (const r of rows('SELECT id, definition FROM vertex_types ORDER BY id'))
+      catalog.addVertexType({ ...(JSON.parse(r.definition) as VertexTypeDef), id: r.id }, bytesOf(r.definition));
+    for (const r of rows('SELECT id, definition FROM edge_types ORDER BY id'))
+      catalog.addEdgeType({ ...(JSON.parse(r.definition) as EdgeTypeDef), id: r.id }, bytesOf(r.definition));
+    for (const r of rows('SELECT definition FROM graphs ORDER BY rowid'))
+      catalog.addGraph(JSON.parse(r.definition) as GraphDef, bytesOf(r.definition));
+    return catalog;
   }
 
   /** Runs `fn` in one write transaction; refused outright on a read-only store. */
@@ -88,34 +89,44 @@ export class GraphStore {
     }
   }
 
-  /** Stores a definition and gives back what a reload would read: its JSON, parsed. */
-  private insertDefinition(table: 'vertex_types' | 'edge_types', def: VertexTypeDef | EdgeTypeDef) {
+  /**
+   * A definition as it is stored, refused (CatalogError) when it would take the schema past
+   * its limit in bytes; what a reload reads is its JSON, parsed.
+   */
+  private definition(def: VertexTypeDef | EdgeTypeDef | GraphDef): { json: string; bytes: number } {
     const json = JSON.stringify(def);
-    const id = Number(
-      this.db.prepare(`INSERT INTO ${table} (name, definition) VALUES (?, ?)`).run(def.name, json).lastInsertRowid,
+    const bytes = bytesOf(json);
+    this.catalog.checkRoom(bytes);
+    return { json, bytes };
+  }
+
+  private insertType(table: 'vertex_types' | 'edge_types', name: string, json: string): number {
+    return Number(
+      this.db.prepare(`INSERT INTO ${table} (name, definition) VALUES (?, ?)`).run(name, json).lastInsertRowid,
     );
-    return { json, id };
   }
 
   createVertexType(def: VertexTypeDef): void {
+    const { json, bytes } = this.definition(def);
     this.changeSchema(
-      () => this.insertDefinition('vertex_types', def),
-      (catalog, { json, id }) => catalog.addVertexType({ ...(JSON.parse(json) as VertexTypeDef), id }),
+      () => this.insertType('vertex_types', def.name, json),
+      (catalog, id) => catalog.addVertexType({ ...(JSON.parse(json) as VertexTypeDef), id }, bytes),
     );
   }
 
   createEdgeType(def: EdgeTypeDef): void {
+    const { json, bytes } = this.definition(def);
     this.changeSchema(
-      () => this.insertDefinition('edge_types', def),
-      (catalog, { json, id }) => catalog.addEdgeType({ ...(JSON.parse(json) as EdgeTypeDef), id }),
+      () => this.insertType('edge_types', def.name, json),
+      (catalog, id) => catalog.addEdgeType({ ...(JSON.parse(json) as EdgeTypeDef), id }, bytes),
     );
   }
 
   createGraph(def: GraphDef): void {
-    const json = JSON.stringify(def);
+    const { json, bytes } = this.definition(def);
     this.changeSchema(
       () => this.db.prepare('INSERT INTO graphs (name, definition) VALUES (?, ?)').run(def.name, json),
-      (catalog) => catalog.addGraph(JSON.parse(json) as GraphDef),
+      (catalog) => catalog.addGraph(JSON.parse(json) as GraphDef, bytes),
     );
   }
 
@@ -221,6 +232,9 @@ export class GraphStore {
     return readCounts(this.db);
   }
 }
+
+/** What a definition takes in the store file: its JSON as UTF-8. */
+const bytesOf = (json: string): number => Buffer.byteLength(json);
 
 /** Counts from the data; works on any connection to a store file. */
 export function readCounts(db: Database.Database): StoreCounts {

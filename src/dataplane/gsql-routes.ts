@@ -35,7 +35,7 @@ function schema(ctx: RequestContext): void {
     return sendJson(ctx.res, 200, { error: false, message: '', results: graphSchemaJson(catalog, graph) });
   const vertex = catalog.vertexTypeIn(graph, type);
   if (vertex) return sendJson(ctx.res, 200, { error: false, message: '', results: vertexTypeJson(vertex) });
-  const edge = graph.edgeTypes.includes(type) ? catalog.edgeTypes.get(type) : undefined;
+  const edge = catalog.edgeTypeIn(graph, type);
   if (edge) return sendJson(ctx.res, 200, { error: false, message: '', results: edgeTypeJson(edge) });
   gsqlError(ctx, 'invalidParameter', `The type ${type} is not a vertex or edge type of graph ${name}.`);
 }

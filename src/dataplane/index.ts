@@ -12,7 +12,8 @@ export {
   type DataPlaneProcess,
   type StartOptions,
 } from './launcher.js';
-export { readStoreStats, restoreStore, snapshotStore, type StoreStats } from './snapshot.js';
+export { readStoreStats, removeAbandonedPartials, restoreStore, snapshotStore, type StoreStats } from './snapshot.js';
+export { StoreJobError, StoreJobs } from './store-jobs.js';
 export { ensureStoreFile } from './store-file.js';
 export { versionText } from './version-text.js';
 export { dataPlaneSecret } from './secret-key.js';

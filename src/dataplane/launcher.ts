@@ -5,6 +5,9 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DATA_PLANE_SECRET_HEADER } from './http-server.js';
+import { isPidAlive } from './process-alive.js';
+
+export { isPidAlive };
 
 export interface StartOptions {
   /** The store file to serve; created when missing unless read-only. */
@@ -194,16 +197,6 @@ function handle(
       clearTimeout(timer);
     },
   };
-}
-
-/** Whether a process id is running (for a process started by an earlier Acacia process). */
-export function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`, for a process known only by its id; resolves once it is gone. */

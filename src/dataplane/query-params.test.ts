@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { growthRatio } from '../../test/helpers/growth.js';
 import { DataPlaneError } from './errors.js';
 import { attributeMap, compareBy, matches, parseFilter, parseLimit, parseSelect, parseSort } from './query-params.js';
 
@@ -38,6 +39,36 @@ describe('parseFilter', () => {
   });
 });
 
+describe('parseFilter on long values', () => {
+  /** Values that made the patterns it used backtrack: quadratic in their length. */
+  const shapes: Record<string, (n: number) => string> = {
+    'digits then a letter': (n) => `age=${'1'.repeat(n)}x`,
+    'a fraction then a letter': (n) => `score=1.${'1'.repeat(n)}x`,
+    'blanks inside the value': (n) => `name=x${' '.repeat(n)}x`,
+    'blanks and tabs inside the value': (n) => `age=1${' \t'.repeat(n / 2)}1`,
+  };
+  for (const [shape, make] of Object.entries(shapes))
+    it(`${shape}: refused in time linear in its length`, () => {
+      const ratio = growthRatio((n) => refused(() => parseFilter(make(n), attrs), /is not valid/), 2000);
+      // Linear work grows 8 times; the old patterns grew about 64 times.
+      assert.ok(ratio < 24, `8 times the length took ${ratio.toFixed(1)} times as long`);
+    });
+
+  it('reads blanks around each part as before, and long numbers', () => {
+    assert.deepEqual(parseFilter(' age >= 30 ,name = " a b " ', attrs), [
+      { attr: 'age', op: '>=', value: 30 },
+      { attr: 'name', op: '=', value: ' a b ' },
+    ]);
+    assert.deepEqual(parseFilter(`score<${'9'.repeat(400)}.5e-300`, attrs), [
+      { attr: 'score', op: '<', value: Number(`${'9'.repeat(400)}.5e-300`) },
+    ]);
+    for (const value of ['1.', '.5', '+2', '-3e2'])
+      assert.equal(parseFilter(`score=${value}`, attrs)[0]!.value, Number(value));
+    refused(() => parseFilter('age=1 2', attrs), /'1 2' for 'age'/);
+    refused(() => parseFilter('age', attrs), /'age' is not valid/);
+  });
+});
+
 describe('sort, select and limit', () => {
   it('read attribute lists and a positive limit', () => {
     assert.deepEqual(parseSort('-age,name', attrs), [
@@ -50,6 +81,14 @@ describe('sort, select and limit', () => {
     refused(() => parseLimit('0'), /limit '0'/);
     refused(() => parseLimit('ten'), /limit 'ten'/);
     refused(() => parseSort('-height', attrs), /'height'/);
+  });
+
+  it('keep each attribute once, so a list repeating one costs no more per row', () => {
+    assert.deepEqual(parseSelect(Array(5000).fill('age').join(','), attrs), ['age']);
+    assert.deepEqual(parseSort(`-age,name,${Array(5000).fill('age').join(',')}`, attrs), [
+      { attr: 'age', descending: true },
+      { attr: 'name', descending: false },
+    ]);
   });
 });
 

@@ -38,7 +38,24 @@ function splitTopLevel(text: string): string[] {
   return parts;
 }
 
-const conditionPattern = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|!=|=|>|<)\s*(.*?)\s*$/;
+const attributeName = /^[A-Za-z_][A-Za-z0-9_]*/;
+/** A decimal number, each part matched one way only: linear however long the text. */
+const decimalNumber = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/**
+ * One condition, `<attribute><op><value>` with blanks around each part allowed, read in one
+ * pass: a pattern with a lazy value before optional trailing blanks backtracks over every
+ * run of blanks inside the value, quadratic in its length.
+ */
+function readCondition(part: string): { name: string; op: Comparison; raw: string } | undefined {
+  const text = part.trim();
+  const name = attributeName.exec(text)?.[0];
+  if (name === undefined) return undefined;
+  const rest = text.slice(name.length).trimStart();
+  // Two-character operators are listed first, so `>=` is not read as `>`.
+  const op = comparisons.find((c) => rest.startsWith(c));
+  return op && { name, op, raw: rest.slice(op.length).trimStart() };
+}
 
 /**
  * `filter=age>30,name="x"`: conditions joined by AND, each checked against the attribute's
@@ -48,19 +65,19 @@ const conditionPattern = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|!=|=|>|<)\s*(.*?
 export function parseFilter(text: string | undefined, attributes: Map<string, AttributeDef>): Condition[] {
   if (text === undefined || text.trim() === '') return [];
   return splitTopLevel(text).map((part) => {
-    const m = conditionPattern.exec(part);
-    if (!m)
+    const condition = readCondition(part);
+    if (!condition)
       return fail(
         'invalidParameter',
         `The filter condition '${part}' is not valid; write ` +
           `<attribute><op><value> with one of ${comparisons.join(' ')}.`,
       );
-    const [, name, op, raw] = m as unknown as [string, string, Comparison, string];
+    const { name, op, raw } = condition;
     const attr = attributes.get(name);
     if (!attr) return fail('invalidParameter', `The filter names the attribute '${name}', which does not exist.`);
     let literal: unknown;
     if (raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"')) literal = raw.slice(1, -1).replace(/\\(.)/g, '$1');
-    else if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw)) literal = Number(raw);
+    else if (decimalNumber.test(raw)) literal = Number(raw);
     else if (/^(true|false)$/i.test(raw)) literal = raw.toLowerCase() === 'true';
     else
       return fail(
@@ -75,26 +92,36 @@ export function parseFilter(text: string | undefined, attributes: Map<string, At
   });
 }
 
-/** `sort=-age,name`: attributes in order, `-` for descending. */
+/**
+ * `sort=-age,name`: attributes in order, `-` for descending. An attribute named again is the
+ * first's (it could change no order), so the keys are at most the attributes, whatever the text.
+ */
 export function parseSort(text: string | undefined, attributes: Map<string, AttributeDef>): SortKey[] {
   if (text === undefined || text.trim() === '') return [];
-  return text.split(',').map((part) => {
+  const keys = new Map<string, SortKey>();
+  for (const part of text.split(',')) {
     const trimmed = part.trim();
     const descending = trimmed.startsWith('-');
     const attr = descending ? trimmed.slice(1) : trimmed;
     if (!attributes.has(attr)) return fail('invalidParameter', `The sort attribute '${attr}' does not exist.`);
-    return { attr, descending };
-  });
+    if (!keys.has(attr)) keys.set(attr, { attr, descending });
+  }
+  return [...keys.values()];
 }
 
-/** `select=a,b`: the attributes to return; undefined means all of them. */
+/**
+ * `select=a,b`: the attributes to return, each once (each row is written with them); undefined
+ * means all of them.
+ */
 export function parseSelect(text: string | undefined, attributes: Map<string, AttributeDef>): string[] | undefined {
   if (text === undefined || text.trim() === '') return undefined;
-  return text.split(',').map((part) => {
+  const selected = new Set<string>();
+  for (const part of text.split(',')) {
     const attr = part.trim();
     if (!attributes.has(attr)) return fail('invalidParameter', `The select attribute '${attr}' does not exist.`);
-    return attr;
-  });
+    selected.add(attr);
+  }
+  return [...selected];
 }
 
 /** `limit`: a whole number from 1; undefined when absent. */

@@ -2,6 +2,7 @@ import { runBuiltin } from './builtins.js';
 import {
   countEdges,
   deleteEdges,
+  leaves,
   queryEdges,
   readEdgeQuery,
   targetTypeOf,
@@ -33,7 +34,7 @@ import {
   vertexBatches,
   vertexJson,
 } from './vertex-ops.js';
-import type { StoredVertexType } from './catalog.js';
+import type { EdgeView, StoredVertexType } from './catalog.js';
 
 /** REST++ is served under `/restpp` (TigerGraph 4, one port) and at the root (3.x port 9000 layout). */
 const prefixes = ['/restpp', ''];
@@ -110,7 +111,7 @@ function edgeSelection(ctx: RequestContext): EdgeSelection {
   const source = { type: sourceType, id: urlVertexId(sourceType, p(ctx, 'sid')) };
   const edgeName = ctx.params.etype;
   const wildcard = edgeName === '_' && !parseFlag(ctx.query.not_wildcard, 'not_wildcard');
-  let views = viewsFrom(store, graph, sourceType);
+  let views: EdgeView[];
   if (edgeName !== undefined && !wildcard) {
     const view =
       store.catalog.edgeViewIn(graph, edgeName) ??
@@ -118,8 +119,9 @@ function edgeSelection(ctx: RequestContext): EdgeSelection {
         'invalidPayload',
         `The input parameter edge_type = '${edgeName}' is not a valid edge type in graph '${graph.name}'.`,
       );
-    views = views.filter((v) => v.name === view.name);
-  }
+    // The one edge name, looked up: not every edge name of the graph, filtered.
+    views = leaves(view, sourceType) ? [view] : [];
+  } else views = viewsFrom(store, graph, sourceType);
   if (ctx.params.ttype === undefined) return { source, views };
   const targetType = targetTypeOf(store, graph, ctx.params.ttype);
   const targetId = ctx.params.tid === undefined ? undefined : urlVertexId(targetType, ctx.params.tid);

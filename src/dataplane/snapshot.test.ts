@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { GraphStore } from './graph-store.js';
 import { runGsql } from './gsql-runner.js';
-import { readStoreStats, restoreStore, snapshotStore } from './snapshot.js';
+import { readStoreStats, removeAbandonedPartials, restoreStore, snapshotStore } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
 import { writeUpsert } from './upsert-write.js';
 
@@ -70,6 +72,35 @@ describe('snapshotStore', () => {
     const ro = GraphStore.open(snap, { readOnly: true });
     assert.deepEqual([...ro.catalog.graphs.keys()], ['g'], 'a read-only process can serve the snapshot as it is');
     ro.close();
+    store.close();
+  });
+});
+
+describe('partial copies', () => {
+  const hostTag = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+  /** The pid of a process that has exited. */
+  const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+
+  it('a copy removes those whose writer died, and keeps those being written', () => {
+    const store = seeded(5);
+    const folder = fs.mkdtempSync(path.join(dir, 'copies-'));
+    const names = {
+      // The name an earlier version gave: it wrote one only within a call that renamed or removed it.
+      earlier: '.b1.db.0123456789ab.partial',
+      dead: `.b2.db.${deadPid()}-${hostTag}-0123456789ab.partial`,
+      // Being written: by a running process (the one that runs this test's runner), or by this one.
+      running: `.b3.db.${process.ppid}-${hostTag}-0123456789ab.partial`,
+      mine: `.b4.db.${process.pid}-${hostTag}-0123456789ab.partial`,
+      otherHost: `.b5.db.${deadPid()}-00000000-0123456789ab.partial`,
+      notPartial: '.b6.db',
+    };
+    for (const name of Object.values(names)) fs.writeFileSync(path.join(folder, name), 'half a copy');
+    snapshotStore(store.db.name, path.join(folder, 'b7.db'));
+    assert.deepEqual(
+      fs.readdirSync(folder).sort(),
+      [names.running, names.mine, names.otherHost, names.notPartial, 'b7.db'].sort(),
+    );
+    assert.equal(removeAbandonedPartials(path.join(folder, 'missing')), 0, 'a folder not made yet has none');
     store.close();
   });
 });

@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readCounts, type GraphStore, type StoreCounts } from './graph-store.js';
+import { isPidAlive } from './process-alive.js';
 import { checkFormat, openStoreFile, privateStoreFile, storeTables } from './store-file.js';
 
 export type { StoreCounts };
@@ -42,17 +44,62 @@ export function readStoreStats(storeFile: string): StoreStats {
 }
 
 /**
+ * A copy is written under a temporary name, `.<name>.<writer>.partial`, and renamed once
+ * complete. The writer is `<pid>-<host>-<random>` (the host as a short hash), so a partial
+ * copy whose writer died (a crash in the middle of a copy) can be told from one being written.
+ */
+const PARTIAL = '.partial';
+const hostTag = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
+function partialName(file: string): string {
+  const writer = `${process.pid}-${hostTag}-${randomBytes(6).toString('hex')}`;
+  return path.join(path.dirname(file), `.${path.basename(file)}.${writer}${PARTIAL}`);
+}
+
+/**
+ * Whether a partial copy is abandoned: its writer, on this host, is no longer running. One
+ * named without its writer was left by an earlier version, which wrote it within one call
+ * that renamed or removed it: it is left over from a crash. A partial copy of another host's
+ * process, or of this process (being written), is kept.
+ */
+function abandoned(name: string): boolean {
+  const writer = name.slice(0, -PARTIAL.length).split('.').at(-1)!.split('-');
+  if (writer.length === 1) return true;
+  const [pid, host] = [Number(writer[0]), writer[1]];
+  return host === hostTag && pid !== process.pid && Number.isInteger(pid) && !isPidAlive(pid);
+}
+
+/** Removes the abandoned partial copies in `dir` (a crash in the middle of a copy leaves one). */
+export function removeAbandonedPartials(dir: string): number {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  let removed = 0;
+  for (const name of names)
+    if (name.startsWith('.') && name.endsWith(PARTIAL) && abandoned(name)) {
+      fs.rmSync(path.join(dir, name), { force: true });
+      removed++;
+    }
+  return removed;
+}
+
+/**
  * Writes a consistent copy of a live store file to `snapshotFile` (which must not exist):
  * `VACUUM INTO` reads one snapshot of the database from a second connection, so writes of the
  * serving process neither block it nor tear it. The copy is compact, in rollback-journal mode
- * (a read-only process can serve it as it is), and appears under its name only once complete.
+ * (a read-only process can serve it as it is), and appears under its name only once complete
+ * and on disk (the file synced before the rename, the folder after). The abandoned partial
+ * copies of earlier crashes in its folder are removed first.
  */
 export function snapshotStore(storeFile: string, snapshotFile: string): { size_bytes: number } {
   if (fs.existsSync(snapshotFile)) throw new Error(`the snapshot file ${snapshotFile} already exists`);
-  const partial = path.join(
-    path.dirname(snapshotFile),
-    `.${path.basename(snapshotFile)}.${randomBytes(6).toString('hex')}.partial`,
-  );
+  const dir = path.dirname(snapshotFile);
+  removeAbandonedPartials(dir);
+  const partial = partialName(snapshotFile);
   const db = new Database(storeFile, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 10000');
@@ -66,8 +113,20 @@ export function snapshotStore(storeFile: string, snapshotFile: string): { size_b
   } finally {
     db.close();
   }
+  sync(partial);
   fs.renameSync(partial, snapshotFile);
+  sync(dir);
   return { size_bytes: fs.statSync(snapshotFile).size };
+}
+
+/** Puts a file's content, or a folder's names, on disk. */
+function sync(file: string): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

@@ -1,12 +1,14 @@
 import { checkPrimaryId, checkValue, idAsAttribute, opCodes, opFits, type OpCode } from './attribute-values.js';
-import type { EdgeView, StoredVertexType } from './catalog.js';
+import { hasPair, type EdgeView, type StoredVertexType } from './catalog.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
-import type { AttributeDef, AttributeValue, GraphDef } from './schema-types.js';
+import type { AttributeDef, AttributeTypeName, AttributeValue, GraphDef } from './schema-types.js';
 
 /** One attribute of a payload, checked: the value to store and how to combine it. */
 export interface AttributeUpdate {
   name: string;
+  /** The attribute's type, which the value of an operation is checked against when it is written. */
+  type: AttributeTypeName;
   value: AttributeValue;
   op?: OpCode;
 }
@@ -60,7 +62,7 @@ function attributeUpdates(
     const checked = checkValue(attr.type, entry.value);
     if (!checked.ok)
       return fail('invalidPayload', `The value of attribute '${name}' of ${owner} does not fit: ${checked.reason}.`);
-    const update: AttributeUpdate = { name, value: checked.value };
+    const update: AttributeUpdate = { name, type: attr.type, value: checked.value };
     if (entry.op !== undefined) {
       const op = typeof entry.op === 'string' ? opCodes[entry.op as keyof typeof opCodes] : undefined;
       if (!op)
@@ -119,10 +121,10 @@ export function planUpsert(store: GraphStore, graph: GraphDef, body: unknown): U
   if (body.vertices !== undefined)
     for (const [typeName, byId] of entries(body.vertices, 'vertices')) {
       const type = payloadVertexType(store, graph, typeName, `vertices.${typeName}`);
+      const key = type.attributes.find((a) => a.isPrimaryKey);
       for (const [rawId, attrs] of entries(byId, `vertices.${typeName}`)) {
         const path = `vertices.${typeName}.${rawId}`;
         const id = vertexId(type, rawId, path);
-        const key = type.attributes.find((a) => a.isPrimaryKey);
         const updates = attributeUpdates(
           attrs,
           type.attributes,
@@ -152,13 +154,11 @@ export function planUpsert(store: GraphStore, graph: GraphDef, body: unknown): U
             const tgtType = payloadVertexType(store, graph, tgtTypeName, `${edgePath}.${tgtTypeName}`);
             const { type } = view;
             // Read as the caller wrote it: source → target under `edgeName`.
-            const fits = type.pairs.some((p) =>
-              !type.directed
-                ? (p.from === srcTypeName && p.to === tgtTypeName) || (p.from === tgtTypeName && p.to === srcTypeName)
-                : view.reversed
-                  ? p.from === tgtTypeName && p.to === srcTypeName
-                  : p.from === srcTypeName && p.to === tgtTypeName,
-            );
+            const fits = !type.directed
+              ? hasPair(type, srcTypeName, tgtTypeName) || hasPair(type, tgtTypeName, srcTypeName)
+              : view.reversed
+                ? hasPair(type, tgtTypeName, srcTypeName)
+                : hasPair(type, srcTypeName, tgtTypeName);
             if (!fits)
               fail(
                 'invalidEdgeType',

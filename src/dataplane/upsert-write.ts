@@ -3,7 +3,7 @@ import type { StoredVertexType } from './catalog.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import type { AttributeUpdate, UpsertPlan } from './upsert-plan.js';
-import type { AttributeDef, AttributeValue } from './schema-types.js';
+import type { AttributeValue } from './schema-types.js';
 
 export interface UpsertOptions {
   /** Insert new vertices only; existing ones stay as they are. */
@@ -27,13 +27,7 @@ export interface UpsertResult {
 type Attrs = Record<string, AttributeValue>;
 
 /** Applies updates to current values (or to defaults for a new vertex or edge). */
-function merge(
-  base: Attrs,
-  updates: AttributeUpdate[],
-  isNew: boolean,
-  attributes: AttributeDef[],
-  owner: string,
-): Attrs {
+function merge(base: Attrs, updates: AttributeUpdate[], isNew: boolean, owner: string): Attrs {
   const out = { ...base };
   for (const u of updates) {
     if (!u.op || isNew) {
@@ -42,8 +36,7 @@ function merge(
       continue;
     }
     const combined = applyOp(u.op, out[u.name]!, u.value);
-    const type = attributes.find((a) => a.name === u.name)!.type;
-    const checked = checkValue(type, combined);
+    const checked = checkValue(u.type, combined);
     if (!checked.ok)
       fail(
         'invalidPayload',
@@ -101,16 +94,16 @@ export function writeUpsert(store: GraphStore, plan: UpsertPlan, opts: UpsertOpt
         }
         if (stored === undefined && opts.updateVertexOnly) continue;
         if (stored === undefined) {
-          const attrs = merge(store.defaultVertexAttributes(v.type, v.id), v.updates, true, v.type.attributes, owner);
+          const attrs = merge(store.defaultVertexAttributes(v.type, v.id), v.updates, true, owner);
           insertVertex.run(v.type.id, v.id, JSON.stringify(attrs));
         } else {
-          const attrs = merge(JSON.parse(stored) as Attrs, v.updates, false, v.type.attributes, owner);
+          const attrs = merge(JSON.parse(stored) as Attrs, v.updates, false, owner);
           replaceVertex.run(JSON.stringify(attrs), v.type.id, v.id);
         }
       } else if (v.updates.length === 0) {
         insertVertex.run(v.type.id, v.id, JSON.stringify(store.defaultVertexAttributes(v.type, v.id)));
       } else {
-        const full = merge(store.defaultVertexAttributes(v.type, v.id), v.updates, true, v.type.attributes, owner);
+        const full = merge(store.defaultVertexAttributes(v.type, v.id), v.updates, true, owner);
         patchVertex.run(v.type.id, v.id, JSON.stringify(full), patchOf(v.updates));
       }
       result.accepted_vertices++;
@@ -145,10 +138,10 @@ export function writeUpsert(store: GraphStore, plan: UpsertPlan, opts: UpsertOpt
       if (e.updates.some((u) => u.op)) {
         const stored = selectEdge.get(...key) as string | undefined;
         const base = stored === undefined ? store.defaultEdgeAttributes(t) : (JSON.parse(stored) as Attrs);
-        const attrs = merge(base, e.updates, stored === undefined, t.attributes, owner);
+        const attrs = merge(base, e.updates, stored === undefined, owner);
         replaceEdge.run(t.id, e.from.type.id, e.from.id, e.to.type.id, e.to.id, JSON.stringify(attrs));
       } else {
-        const full = merge(store.defaultEdgeAttributes(t), e.updates, true, t.attributes, owner);
+        const full = merge(store.defaultEdgeAttributes(t), e.updates, true, owner);
         patchEdge.run(t.id, e.from.type.id, e.from.id, e.to.type.id, e.to.id, JSON.stringify(full), patchOf(e.updates));
       }
       result.accepted_edges++;

@@ -17,7 +17,7 @@ import { gsqlRoute } from './gsql-secrets.js';
 import { handshakeRoutes, normalisePath, type HandshakeContext, type HandshakeMatch } from './handshake.js';
 import { refusalBody, refuse } from './refusals.js';
 import { announcedTooLarge, bodyTooLarge, LimitedBody, readWhole } from './request-body.js';
-import { routeRequest } from './routing.js';
+import { queryOf, routeRequest } from './routing.js';
 import { secretRoute, secretsRoute } from './secret-endpoints.js';
 import { simulatedBackend } from './simulated-backend.js';
 import { requestTokenRoute, tokensRoute } from './token-endpoints.js';
@@ -181,8 +181,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
       const stream = bodyStream(request);
       const limited = stream && new LimitedBody(stream, config.bodyLimit);
       const body = handshake ? await readWhole(limited) : limited;
-      const queryAt = request.url.indexOf('?');
-      const query = queryAt < 0 ? '' : request.url.slice(queryAt + 1).replace(/#.*$/, '');
+      const query = queryOf(request.url);
       const backendRequest = ({ orgId, workspaceId, userId, username, via }: DbIdentity): BackendRequest => ({
         method: request.method,
         path,

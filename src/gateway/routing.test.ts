@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { growthRatio } from '../../test/helpers/growth.js';
 import { credentialsFrom } from './credentials.js';
-import { routeRequest } from './routing.js';
+import { queryOf, routeRequest } from './routing.js';
 
 const id = '3f1c2d4e-0000-4000-8000-000000000001';
 
@@ -23,6 +24,23 @@ describe('routeRequest', () => {
       path: '/restpp/echo',
     });
     assert.deepEqual(routeRequest(undefined, `/w/${id}`, 'localhost'), { workspaceId: id, path: '/' });
+  });
+
+  it('cuts the query off in time linear in the URL, whatever follows each ?', () => {
+    const url = (n: number) => `/w/${id}/restpp/echo${'?'.repeat(n)}\u2028`;
+    assert.deepEqual(routeRequest(undefined, url(3), 'localhost'), { workspaceId: id, path: '/restpp/echo' });
+    const ratio = growthRatio((n) => routeRequest(`${id}.us-east-1.i.localhost`, url(n), 'localhost'), 2000);
+    // Linear work grows 8 times; a pattern tried again after each ? grew about 64 times.
+    assert.ok(ratio < 24, `8 times the length took ${ratio.toFixed(1)} times as long`);
+  });
+
+  it('reads the query up to a fragment, in time linear in the URL', () => {
+    assert.equal(queryOf('/a?b=1&c=2#frag'), 'b=1&c=2');
+    assert.equal(queryOf('/a#x?b'), 'b');
+    assert.equal(queryOf('/a'), '');
+    const url = (n: number) => `/a?${'#'.repeat(n)}\u2028`;
+    const ratio = growthRatio((n) => queryOf(url(n)), 2000);
+    assert.ok(ratio < 24, `8 times the length took ${ratio.toFixed(1)} times as long`);
   });
 
   it('finds nothing otherwise', () => {

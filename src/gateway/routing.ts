@@ -12,7 +12,10 @@ const PREFIX = /^\/w\/([^/?#]+)(\/[^?#]*)?/;
  * clients that cannot set Host, the path prefix `/w/<workspace_id>/…`. Host wins.
  */
 export function routeRequest(host: string | undefined, url: string, baseDomain: string): GatewayRoute | undefined {
-  const path = url.replace(/[?#].*$/, '') || '/';
+  // Cut at the first `?` or `#`: `/[?#].*$/` would try again after each one when the rest
+  // holds a line break, which `.` does not match — quadratic in the URL's length.
+  const end = url.search(/[?#]/);
+  const path = (end < 0 ? url : url.slice(0, end)) || '/';
   const name = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
   const suffix = `.i.${baseDomain}`;
   if (name.endsWith(suffix)) {
@@ -22,4 +25,15 @@ export function routeRequest(host: string | undefined, url: string, baseDomain: 
   const m = PREFIX.exec(url);
   if (m) return { workspaceId: decodeURIComponent(m[1]!), path: m[2] || '/' };
   return undefined;
+}
+
+/**
+ * The query of a request's URL: after the first `?`, up to a fragment; '' when there is none.
+ * Found by index: a pattern `#.*$` would try again after each `#` when a line break follows.
+ */
+export function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return '';
+  const fragment = url.indexOf('#', at + 1);
+  return url.slice(at + 1, fragment < 0 ? undefined : fragment);
 }

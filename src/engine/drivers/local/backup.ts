@@ -1,15 +1,19 @@
 import fs from 'node:fs';
-import { ensureStoreFile, snapshotStore } from '../../../dataplane/index.js';
+import type { StoreJobs } from '../../../dataplane/index.js';
 import { done, type BackupDriver, type BackupRef, type BackupSpec } from '../driver.js';
 import type { Layout } from './layout.js';
 
 /**
  * A backup is a consistent copy of the graph the workspace serves (its database's graph, or
  * a read-only workspace's snapshot), taken while the process serves it; removing one removes
- * the file.
+ * the file. The copy takes time with the graph's size: it is made in a worker thread
+ * (StoreJobs), never on the event loop the API, the gateway and the engine share.
  */
 export class LocalBackupDriver implements BackupDriver {
-  constructor(private readonly layout: Layout) {}
+  constructor(
+    private readonly layout: Layout,
+    private readonly jobs: StoreJobs,
+  ) {}
 
   async backup(spec: BackupSpec) {
     const { workspace } = spec;
@@ -20,8 +24,8 @@ export class LocalBackupDriver implements BackupDriver {
     const source =
       workspace.readOnly && snapshotId
         ? this.layout.snapshotFile(workspace.databaseId, snapshotId)
-        : ensureStoreFile(this.layout.prepare(this.layout.graphFile(workspace.databaseId)));
-    return done({ sizeBytes: snapshotStore(source, target).size_bytes });
+        : await this.jobs.ensure(this.layout.prepare(this.layout.graphFile(workspace.databaseId)));
+    return done({ sizeBytes: (await this.jobs.snapshot(source, target)).size_bytes });
   }
 
   async remove(ref: BackupRef) {

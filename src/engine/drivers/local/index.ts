@@ -1,3 +1,4 @@
+import { StoreJobs } from '../../../dataplane/index.js';
 import { SimulatedAccountDriver } from '../simulated/account.js';
 import type { DriverDeps, Drivers } from '../driver.js';
 import { LocalBackupDriver } from './backup.js';
@@ -26,11 +27,26 @@ export function localDrivers({ config, logger, store, clock, runtimeLost }: Driv
     leaseMs: RUNTIME_LEASE_MS,
     runtimeLost: () => runtimeLost?.(),
   });
+  const jobs = new StoreJobs();
+  let closing = false;
+  // Copies that a crash cut short are removed at start (and by the next copy to their folder).
+  jobs.sweep(layout.copyFolders()).then(
+    (removed) => {
+      if (removed > 0) logger.info({ removed }, 'removed partial copies left by a crash');
+    },
+    (err: unknown) => {
+      if (!closing) logger.warn({ err }, 'could not look for partial copies left by a crash');
+    },
+  );
   return {
     name: 'local',
-    workspace: new LocalWorkspaceDriver(layout, runtimes),
-    backup: new LocalBackupDriver(layout),
+    workspace: new LocalWorkspaceDriver(layout, runtimes, jobs),
+    backup: new LocalBackupDriver(layout, jobs),
     account: new SimulatedAccountDriver(0),
-    close: () => runtimes.close(),
+    close: async () => {
+      closing = true;
+      await runtimes.close();
+      await jobs.close();
+    },
   };
 }

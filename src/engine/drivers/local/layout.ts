@@ -30,6 +30,20 @@ export class Layout {
     return path.join(this.databaseDir(databaseId), 'backups', `${safe(backupId)}.db`);
   }
 
+  /** The folders copies are written to (backups, snapshots), of every database there is. */
+  copyFolders(): string[] {
+    let databases: string[];
+    try {
+      databases = fs.readdirSync(path.join(this.dataDir, 'graphs'));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    return databases.flatMap((db) =>
+      ['backups', 'snapshots'].map((folder) => path.join(this.dataDir, 'graphs', db, folder)),
+    );
+  }
+
   /** Makes the folder a file goes in. */
   prepare(file: string): string {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

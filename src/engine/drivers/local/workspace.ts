@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureStoreFile, readStoreStats, restoreStore, snapshotStore } from '../../../dataplane/index.js';
+import type { StoreJobs } from '../../../dataplane/index.js';
 import {
   done,
   failed,
@@ -20,12 +20,15 @@ import type { LocalRuntimes } from './runtimes.js';
  * Workspaces with real data: a read-write workspace serves its database's graph file, a
  * read-only one a snapshot of it taken at its creation or last refresh. Each Active workspace
  * is one data-plane process (LocalRuntimes); every step converges on the spec and reports the
- * figures read from the data.
+ * figures read from the data. Snapshots, restores and counts take time with the graph's size,
+ * which the tenant controls, and opening a store may wait for its write lock: all of it runs in
+ * worker threads (StoreJobs), never on the event loop the API, the gateway and the engine share.
  */
 export class LocalWorkspaceDriver implements WorkspaceDriver {
   constructor(
     private readonly layout: Layout,
     private readonly runtimes: LocalRuntimes,
+    private readonly jobs: StoreJobs,
   ) {}
 
   async apply(actions: readonly WorkspaceAction[], spec: WorkspaceSpec, ctx: StepContext) {
@@ -41,7 +44,7 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
       const kept = this.servedFile(spec);
       return done<WorkspaceObserved>({
         ...running,
-        ...(kept && fs.existsSync(kept) ? figures(kept) : {}),
+        ...(kept && fs.existsSync(kept) ? await this.figures(kept) : {}),
         endpoint: null,
       });
     }
@@ -55,21 +58,21 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
       const snapshotId = snapshotName(spec.workspaceId, ctx.operationId);
       file = this.layout.prepare(this.layout.snapshotFile(spec.databaseId, snapshotId));
       // A step run again finds the snapshot it took.
-      if (!fs.existsSync(file)) snapshotStore(ensureStoreFile(this.sourceFile(spec)), file);
+      if (!fs.existsSync(file)) await this.jobs.snapshot(await this.jobs.ensure(this.sourceFile(spec)), file);
       snapshot = { snapshotId, snapshotTime: ctx.now };
     }
     file ??= this.sourceFile(spec);
-    if (!spec.readOnly) ensureStoreFile(file);
+    if (!spec.readOnly) await this.jobs.ensure(file);
     if (spec.restoreFrom) {
       const backup = this.layout.backupFile(spec.databaseId, spec.restoreFrom.backupId);
       if (!fs.existsSync(backup)) throw new Error(`the data of backup ${spec.restoreFrom.backupId} is missing`);
-      restoreStore(backup, file);
+      await this.jobs.restore(backup, file);
       snapshot = { snapshotTime: spec.restoreFrom.takenAt };
     }
 
     const endpoint = await this.runtimes.ensure(spec.workspaceId, runtimeShape(spec, file));
     if (snapshot.snapshotId) this.removeSnapshots(spec, file);
-    return done<WorkspaceObserved>({ ...running, ...figures(file), ...snapshot, endpoint });
+    return done<WorkspaceObserved>({ ...running, ...(await this.figures(file)), ...snapshot, endpoint });
   }
 
   async observe(spec: WorkspaceSpec, ctx: ObserveContext): Promise<Observation> {
@@ -78,7 +81,7 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
     const file = this.servedFile(spec);
     return {
       kind: 'running',
-      observed: { ...(file && fs.existsSync(file) ? figures(file) : {}), endpoint: seen.endpoint },
+      observed: { ...(file && fs.existsSync(file) ? await this.figures(file) : {}), endpoint: seen.endpoint },
     };
   }
 
@@ -99,6 +102,16 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
     return id ? this.layout.snapshotFile(spec.databaseId, id) : undefined;
   }
 
+  /** The figures of the data a workspace serves. */
+  private async figures(file: string): Promise<Pick<WorkspaceObserved, 'vertexCount' | 'edgeCount' | 'topologyBytes'>> {
+    const stats = await this.jobs.stats(file);
+    return {
+      vertexCount: stats.vertex_count,
+      edgeCount: stats.edge_count,
+      topologyBytes: stats.graph_topology_size_bytes,
+    };
+  }
+
   /** Removes the read-only workspace's snapshots but `keep`. */
   private removeSnapshots(spec: WorkspaceSpec, keep?: string): void {
     const dir = path.dirname(this.layout.snapshotFile(spec.databaseId, snapshotName(spec.workspaceId, 'x')));
@@ -108,14 +121,4 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
       if (name.startsWith(`${spec.workspaceId}.`) && file !== keep) fs.rmSync(file, { force: true });
     }
   }
-}
-
-/** The figures of the data a workspace serves. */
-export function figures(file: string): Pick<WorkspaceObserved, 'vertexCount' | 'edgeCount' | 'topologyBytes'> {
-  const stats = readStoreStats(file);
-  return {
-    vertexCount: stats.vertex_count,
-    edgeCount: stats.edge_count,
-    topologyBytes: stats.graph_topology_size_bytes,
-  };
 }
