@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { growthRatio, gsqlShapes } from '../../test/helpers/growth.js';
+import { growthExponent, LINEAR_EXPONENT, gsqlShapes } from '../../test/helpers/growth.js';
 import { parseGsql } from '../dataplane/gsql-parser.js';
 import { classify, splitStatements } from './gsql-statements.js';
 
@@ -55,9 +55,12 @@ describe('splitStatements', () => {
 
   it('takes time linear in the size of the text', () => {
     for (const [shape, make] of Object.entries(gsqlShapes)) {
-      const ratio = growthRatio((n) => splitStatements(make(n)), 1 << 12);
-      // Linear work grows 8 times; the rescans from each line break it replaces grew 64 times.
-      assert.ok(ratio < 24, `${shape}: 8 times the text took ${ratio.toFixed(1)} times as long`);
+      const exponent = growthExponent((n) => splitStatements(make(n)), 1 << 12);
+      // The rescans from each line break it replaces made it quadratic.
+      assert.ok(
+        exponent < LINEAR_EXPONENT,
+        `${shape}: cost grew as the text's length to the power ${exponent.toFixed(2)}`,
+      );
     }
   });
 });

@@ -6,15 +6,21 @@ function cpuMs(work: () => void): number {
   return (used.user + used.system) / 1000;
 }
 
+/** How far apart the two sizes measured are: wide, so that linear and quadratic work differ by far more than noise. */
+const SPAN = 64;
+/** The largest size measured, so a test's text stays a few tens of megabytes at most. */
+const MAX_SIZE = 1 << 25;
+
 /**
- * How much more CPU `run` takes on `factor` times the size than on the size: about `factor`
- * for linear work, `factor²` for quadratic. The size given is doubled until one run costs at
- * least 5 ms, so that timer resolution and compilation are small beside what is measured;
- * each size then runs until it has taken 200 ms or seven times, and its cheapest run counts.
+ * The exponent k of cost ∝ size^k that `run` shows between a size and 64 times it: near 1
+ * for linear work (a little over, as larger data misses the processor's caches more), 2 for
+ * quadratic. The size given is doubled until one run costs at least 2 ms of CPU, so that
+ * timing resolution and compilation are small beside what is measured; each size then runs
+ * until it has taken 200 ms or seven times, and its cheapest run counts.
  */
-export function growthRatio(run: (size: number) => void, size: number, factor = 8): number {
+export function growthExponent(run: (size: number) => void, size: number): number {
   let n = size;
-  while (cpuMs(() => run(n)) < 5 && n < size * 1024) n *= 2;
+  while (n * SPAN * 2 <= MAX_SIZE && cpuMs(() => run(n)) < 2) n *= 2;
   const cheapest = (m: number) => {
     let best = Infinity;
     let total = 0;
@@ -23,10 +29,13 @@ export function growthRatio(run: (size: number) => void, size: number, factor = 
       total += took;
       best = Math.min(best, took);
     }
-    return best;
+    return Math.max(best, 0.001);
   };
-  return cheapest(n * factor) / cheapest(n);
+  return Math.log(cheapest(n * SPAN) / cheapest(n)) / Math.log(SPAN);
 }
+
+/** Below this a cost is taken for linear; quadratic work shows 2. */
+export const LINEAR_EXPONENT = 1.5;
 
 /** GSQL text of about `size` characters in shapes that made splitting it quadratic, or might. */
 export const gsqlShapes: Record<string, (size: number) => string> = {
