@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getDefaultHighWaterMark } from 'node:stream';
 import { setTimeout as pause } from 'node:timers/promises';
-import { API_PREFIX, type AcaciaClient } from '../src/client/index.js';
+import { API_PREFIX, type AcaciaClient, type ApiResponse } from '../src/client/index.js';
+import { ENABLE_CONFIGURATION_MAX_BYTES } from '../src/domain/addon-refs.js';
 import { defaultCatalog } from '../src/domain/catalog.js';
 import type { EventRecord } from '../src/schemas/event.js';
 import { assertError, assertOk } from './helpers/assert.js';
@@ -15,7 +16,6 @@ const EVENTS = `${API_PREFIX}/events`;
 const PER_KEY = 3;
 const PER_ORGANISATION = 5;
 const STALL_SECONDS = 30;
-const copilot = defaultCatalog.addons.find((a) => a.unique_name === 'copilot')!.addons_id;
 
 const keyOf = (c: AcaciaClient) => (c as unknown as { options: { apiKey: string } }).options.apiKey;
 /** The bytes the server writes for one event (the stream is not chunked: HTTP/1.0). */
@@ -49,21 +49,35 @@ describe(`event streams: back-pressure, stalled clients, keys, limits (${storeNa
     }
     return n;
   };
-  /** The org's events after `since`, from the table (JSON pages). */
-  const eventsAfter = async (c: AcaciaClient, since: number): Promise<EventRecord[]> =>
-    assertOk(await c.request<EventRecord[]>('GET', EVENTS, { query: { since, limit: 1000 } }));
+  /** The org's events after `since`, from the table (JSON pages, followed to the last). */
+  const eventsAfter = async (c: AcaciaClient, since: number): Promise<EventRecord[]> => {
+    const all: EventRecord[] = [];
+    let cursor: string | undefined = String(since);
+    while (cursor !== undefined) {
+      const page: ApiResponse<EventRecord[]> = await c.request<EventRecord[]>('GET', EVENTS, {
+        query: { since: Number(cursor), limit: 1000 },
+      });
+      all.push(...assertOk(page));
+      cursor = page.headers['x-next-cursor'] as string | undefined;
+    }
+    return all;
+  };
   const newest = async (c: AcaciaClient) => (await eventsAfter(c, 0)).at(-1)?.event_id ?? 0;
 
   /**
-   * A workspace whose record, and so each of its events, is about 60 KB (an add-on's
-   * configuration): a few dozen changes fill what the kernel buffers for a connection.
+   * A workspace whose record, and so each of its events, is about 60 KB (every catalog
+   * add-on's configuration, each near its cap): a few dozen changes fill what the kernel
+   * buffers for a connection.
    */
   const bigWorkspace = async (c: AcaciaClient) => {
-    assertOk(await c.addons.install(copilot, { enable: 'true' }));
     const wg = await newWorkgroup(c);
     const ws = await activeWorkspace(c, wg, {
       name: 'big',
-      addons: [{ addons_id: copilot, enable: true, enable_configuration: 'x'.repeat(60_000) }],
+      addons: defaultCatalog.addons.map((a) => ({
+        addons_id: a.addons_id,
+        enable: false,
+        enable_configuration: 'x'.repeat(ENABLE_CONFIGURATION_MAX_BYTES - 2),
+      })),
     });
     let renames = 0;
     const rename = async (times: number) => {
