@@ -1,6 +1,7 @@
 import { CompiledQuery, type Selectable } from 'kysely';
 import type { ApiKeysTable } from '../schema.js';
 import type { Executor, Store } from '../store.js';
+import { countRows } from '../count-rows.js';
 
 /** A key row with its scope lists parsed (the table keeps them as JSON text). */
 export interface ApiKey extends Omit<Selectable<ApiKeysTable>, 'workgroup_ids' | 'workspace_ids'> {
@@ -176,11 +177,5 @@ export async function revokeApiKey(db: Executor, id: string, at: number): Promis
 
 /** Keys of the organisation not revoked, expired ones included (they are still listed). */
 export async function countActiveApiKeys(db: Executor, orgId: string): Promise<number> {
-  const row = await db
-    .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('org_id', '=', orgId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('api_keys').where('org_id', '=', orgId).where('revoked_at', 'is', null));
 }

@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { BackupsTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { noteChange } from '../event-journal.js';
+import { countRows } from '../count-rows.js';
 
 const DAY = 86_400_000;
 
@@ -58,14 +59,13 @@ export async function listBackupsOfWorkspace(db: Executor, workspaceId: string):
 
 /** How many backups of the workspace count against a quota: those not Failed, manual or automatic. */
 export async function countCountedBackups(db: Executor, workspaceId: string, automatic: boolean): Promise<number> {
-  const row = await db
-    .selectFrom('backups')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .where('is_automatic', '=', automatic ? 1 : 0)
-    .where('status', '!=', 'Failed')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(
+    db
+      .selectFrom('backups')
+      .where('workspace_id', '=', workspaceId)
+      .where('is_automatic', '=', automatic ? 1 : 0)
+      .where('status', '!=', 'Failed'),
+  );
 }
 
 /** Marks an InProgress backup finished; false when it is gone or already finished. */

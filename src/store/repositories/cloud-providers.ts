@@ -3,6 +3,7 @@ import type { CloudProvidersTable } from '../schema.js';
 import { lockedForUpdate } from '../capabilities.js';
 import type { Executor } from '../store.js';
 import { nameKey } from '../../domain/names.js';
+import { countRows } from '../count-rows.js';
 
 /** Sizes of one node group of a BYOC cluster. */
 export interface NodeGroup {
@@ -97,12 +98,7 @@ export async function listVisibleProviders(db: Executor, orgId: string): Promise
 
 /** How many cloud providers the organisation registered (its private ones). */
 export async function countOwnProviders(db: Executor, orgId: string): Promise<number> {
-  const row = await db
-    .selectFrom('cloud_providers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('cloud_providers').where('org_id', '=', orgId));
 }
 
 export async function findVisibleProvider(

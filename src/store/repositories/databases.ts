@@ -3,6 +3,7 @@ import type { DatabasesTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { nameKey } from '../../domain/names.js';
 import { noteChange } from '../event-journal.js';
+import { countRows } from '../count-rows.js';
 
 export type Database = Omit<Selectable<DatabasesTable>, 'name_key'>;
 
@@ -28,12 +29,7 @@ export async function insertDatabase(db: Executor, row: Database): Promise<void>
 
 /** How many databases the workgroup has, attached to workspaces or not. */
 export async function countDatabases(db: Executor, workgroupId: string): Promise<number> {
-  const row = await db
-    .selectFrom('databases')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('workgroup_id', '=', workgroupId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('databases').where('workgroup_id', '=', workgroupId));
 }
 
 export async function findDatabase(db: Executor, orgId: string, id: string): Promise<Database | undefined> {

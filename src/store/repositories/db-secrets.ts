@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DbSecretsTable } from '../schema.js';
 import type { Executor } from '../store.js';
+import { countRows } from '../count-rows.js';
 
 export type DbSecret = Selectable<DbSecretsTable>;
 
@@ -42,12 +43,7 @@ export async function listSecrets(db: Executor, userId: string): Promise<DbSecre
 }
 
 export async function countSecrets(db: Executor, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('db_secrets')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('db_user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('db_secrets').where('db_user_id', '=', userId));
 }
 
 /** Deletes the user's secrets named by id; their tokens go with them. Returns how many went. */

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { DbTokensTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import type { CredentialOwner } from './db-secrets.js';
+import { countRows } from '../count-rows.js';
 
 export type DbToken = Selectable<DbTokensTable>;
 
@@ -43,14 +44,13 @@ export async function countLiveTokens(
   now: number,
   passwordStamp: string,
 ): Promise<number> {
-  const row = await db
-    .selectFrom('db_tokens')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('db_user_id', '=', userId)
-    .where('expires_at', '>', now)
-    .where('password_stamp', '=', passwordStamp)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(
+    db
+      .selectFrom('db_tokens')
+      .where('db_user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .where('password_stamp', '=', passwordStamp),
+  );
 }
 
 /** Deletes the user's tokens that can never be used again: expired, or issued under another password. */

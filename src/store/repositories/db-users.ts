@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DbUsersTable } from '../schema.js';
 import type { Executor } from '../store.js';
+import { countRows } from '../count-rows.js';
 
 export type DbUser = Omit<Selectable<DbUsersTable>, 'username_key'>;
 
@@ -41,10 +42,5 @@ export async function deleteDbUser(db: Executor, id: string): Promise<void> {
 }
 
 export async function countDbUsers(db: Executor, workspaceId: string): Promise<number> {
-  const row = await db
-    .selectFrom('db_users')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('db_users').where('workspace_id', '=', workspaceId));
 }

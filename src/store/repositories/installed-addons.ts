@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { AddonConfigsTable, InstalledAddonsTable } from '../schema.js';
 import type { Executor } from '../store.js';
+import { countRows } from '../count-rows.js';
 
 export interface InstalledAddon extends Omit<Selectable<InstalledAddonsTable>, 'enabled'> {
   enabled: boolean;
@@ -100,10 +101,5 @@ export async function deleteAddonConfig(db: Executor, installedAddonId: string, 
 }
 
 export async function countAddonConfigs(db: Executor, installedAddonId: string): Promise<number> {
-  const row = await db
-    .selectFrom('addon_configs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('installed_addon_id', '=', installedAddonId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('addon_configs').where('installed_addon_id', '=', installedAddonId));
 }

@@ -1,6 +1,7 @@
 import { lockRows } from '../capabilities.js';
 import type { Executor } from '../store.js';
 import { nameKey } from '../../domain/names.js';
+import { countRows } from '../count-rows.js';
 
 export interface Organisation {
   id: string;
@@ -18,11 +19,7 @@ export async function findOrganisationByName(db: Executor, name: string): Promis
 }
 
 export async function countOrganisations(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('organisations')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('organisations'));
 }
 
 /** Inserts the organisation unless one of that name exists; returns whether it inserted. */

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { ScheduleRunsTable, SchedulesTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { noteChange } from '../event-journal.js';
+import { countRows } from '../count-rows.js';
 
 export type Schedule = Selectable<SchedulesTable>;
 export type ScheduleRun = Selectable<ScheduleRunsTable>;
@@ -152,10 +153,5 @@ export async function pruneScheduleRuns(db: Executor, before: number): Promise<n
 }
 
 export async function countSchedules(db: Executor, workspaceId: string): Promise<number> {
-  const row = await db
-    .selectFrom('schedules')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('schedules').where('workspace_id', '=', workspaceId));
 }

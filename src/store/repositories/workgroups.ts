@@ -4,6 +4,7 @@ import type { Executor } from '../store.js';
 import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
 import { nameKey } from '../../domain/names.js';
 import { noteChange } from '../event-journal.js';
+import { countRows } from '../count-rows.js';
 
 export interface Workgroup {
   id: string;
@@ -84,12 +85,7 @@ export async function listWorkgroups(
 
 /** How many workgroups the organisation has (through the (org_id, created_at, id) index). */
 export async function countWorkgroups(db: Executor, orgId: string): Promise<number> {
-  const row = await db
-    .selectFrom('workgroups')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('workgroups').where('org_id', '=', orgId));
 }
 
 /** Applies the changes only if the row still has the version read; false when it changed meanwhile. */
