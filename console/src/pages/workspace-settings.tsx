@@ -1,10 +1,32 @@
 import { api } from '../api/endpoints.js';
-import type { WorkspaceRecord } from '../api/types.js';
+import type { UpdateWorkspaceBody, WorkspaceRecord } from '../api/types.js';
 import { useLoad } from '../ui/data.js';
 import { DialogButton } from '../ui/dialog.js';
 import { DialogForm } from '../ui/form-dialog.js';
 import { CheckboxField, SelectField, TextField, checked, int, text } from '../ui/forms.js';
 import { weekdays } from '../ui/format.js';
+
+type AddonRefs = NonNullable<UpdateWorkspaceBody['addons']>;
+
+/**
+ * The workspace's whole add-on list after the form, or undefined when no box changed. An
+ * update's `addons` replaces the list, so every ref the workspace has is sent again, with its
+ * configuration, whether or not the form shows a box for it; a box only sets `enable`.
+ */
+function addonsAfter(ws: WorkspaceRecord, boxes: ReadonlyMap<string, boolean>): AddonRefs | undefined {
+  const current = ws.addons ?? [];
+  const enabled = (id: string) => current.some((a) => a.addons_id === id && a.enable);
+  if (![...boxes].some(([id, on]) => on !== enabled(id))) return undefined;
+  const kept = current.map((a) => ({
+    addons_id: a.addons_id,
+    enable: boxes.get(a.addons_id) ?? a.enable,
+    ...(a.enable_configuration !== undefined ? { enable_configuration: a.enable_configuration } : {}),
+  }));
+  const added = [...boxes]
+    .filter(([id, on]) => on && !current.some((a) => a.addons_id === id))
+    .map(([id]) => ({ addons_id: id, enable: true }));
+  return [...kept, ...added];
+}
 
 /** What may change in any state: maintenance window, auto-stop and auto-start, add-ons. */
 function SettingsForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
@@ -15,9 +37,10 @@ function SettingsForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
     <DialogForm
       submitLabel="Save settings"
       submit={(data) => {
-        const addons = usable
-          .map((a) => ({ addons_id: a.addons_id, enable: checked(data, `addon:${a.addons_id}`) }))
-          .filter((a) => a.enable !== enabled.has(a.addons_id));
+        const addons = addonsAfter(
+          ws,
+          new Map(usable.map((a) => [a.addons_id, checked(data, `addon:${a.addons_id}`)])),
+        );
         const name = text(data, 'workspace_name');
         return api.workspaces.update(ws.workgroup_id ?? '', ws.workspace_id ?? '', {
           ...(name !== ws.name ? { workspace_name: name ?? '' } : {}),
@@ -27,7 +50,7 @@ function SettingsForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
           maintenance_window_time_zone: text(data, 'maintenance_window_time_zone'),
           auto_stop_minutes: int(data, 'auto_stop_minutes') ?? 0,
           enable_auto_start: checked(data, 'enable_auto_start'),
-          ...(addons.length ? { addons } : {}),
+          ...(addons ? { addons } : {}),
         });
       }}
       onDone={done}
