@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
 import { DESKTOP, PHONE, chromiumMissing, launchBrowser, settled } from './helpers/browser.js';
 import { ensureConsoleBuilt } from './helpers/console-build.js';
@@ -106,28 +106,141 @@ async function shoot(page: Page, name: string, fullPage = true) {
   console.error(path.join(out, `${name}.png`));
 }
 
-/** Opens the dialog of `button`, shoots it, and closes it again with Escape. */
-async function shootDialog(
-  page: Page,
-  button: string,
-  dialog: string,
-  name: string,
-  fill?: (d: Locator) => Promise<void>,
-) {
-  await page.getByRole('button', { name: button, exact: true }).first().click();
-  const d = page.getByRole('dialog', { name: dialog });
-  await d.waitFor();
-  if (fill) await fill(d);
-  await shoot(page, name, false);
-  await page.keyboard.press('Escape');
-  await d.waitFor({ state: 'hidden' });
+/** A dialog to shoot: the button opening it, its title, and what to do in it first. */
+interface DialogShot {
+  button: string;
+  title: string;
+  name: string;
+  /** Fields to fill (by label) before submitting with `submit`, to show the refusal next to a field. */
+  refuse?: { fields: Record<string, string>; submit: string };
+  /** Selects to set (by label) before the refusal. */
+  select?: Record<string, string>;
 }
 
-/** Submits the dialog with its primary button and waits for the refusal next to a field. */
-const refused = (submit: string) => async (d: Locator) => {
-  await d.getByRole('button', { name: submit }).click();
-  await d.locator('.field-error').first().waitFor();
-};
+/** A page to shoot, once the text `shows` is there, with its dialogs (shot at desktop width). */
+interface PageShot {
+  path: string;
+  shows: string;
+  name: string;
+  dialogs?: DialogShot[];
+}
+
+/** Opens the dialog, fills and submits it where asked, shoots it, and closes it with Escape. */
+async function shootDialog(page: Page, shot: DialogShot) {
+  await page.getByRole('button', { name: shot.button, exact: true }).first().click();
+  const dialog = page.getByRole('dialog', { name: shot.title });
+  await dialog.waitFor();
+  for (const [label, value] of Object.entries(shot.select ?? {})) await dialog.getByLabel(label).selectOption(value);
+  if (shot.refuse) {
+    for (const [label, value] of Object.entries(shot.refuse.fields)) await dialog.getByLabel(label).fill(value);
+    await dialog.getByRole('button', { name: shot.refuse.submit }).click();
+    await dialog.locator('.field-error').first().waitFor();
+  }
+  await shoot(page, shot.name, false);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+function pages({ prod, main, etl, sandbox }: Awaited<ReturnType<typeof seed>>): PageShot[] {
+  const wg = (id: string) => `/workgroups/${id}`;
+  const ws = (wgId: string, id: string | undefined) => `${wg(wgId)}/workspaces/${id}`;
+  return [
+    {
+      path: '/workgroups',
+      shows: 'fraud-detection',
+      name: 'workgroups',
+      dialogs: [
+        { button: 'Create workgroup', title: 'Create workgroup', name: 'dialog-create-workgroup' },
+        { button: 'Rename analytics-prod', title: 'Rename analytics-prod', name: 'dialog-rename-workgroup' },
+        { button: 'Delete sandbox', title: 'Delete sandbox?', name: 'dialog-delete-workgroup' },
+      ],
+    },
+    {
+      path: ws(prod.workgroup_id, main.workspace_id),
+      shows: 'release-2026.11',
+      name: 'workspace',
+      dialogs: [
+        { button: 'Settings', title: 'Settings of graph-main', name: 'dialog-workspace-settings' },
+        { button: 'Take backup', title: 'Take a backup of graph-main', name: 'dialog-take-backup' },
+        {
+          button: 'Edit schedule',
+          title: 'Backup schedule of graph-main',
+          name: 'dialog-backup-schedule-refused',
+          refuse: { fields: { 'When (cron, UTC)': 'every night' }, submit: 'Save schedule' },
+        },
+        {
+          button: 'Add schedule',
+          title: 'Schedule an action on graph-main',
+          name: 'dialog-add-schedule-refused',
+          refuse: { fields: { 'Time zone': 'Mars/Olympus' }, submit: 'Add schedule' },
+        },
+        {
+          button: 'Add user',
+          title: 'Add a database user to graph-main',
+          name: 'dialog-add-user-refused',
+          refuse: { fields: { 'User name': 'analyst', Password: 'short' }, submit: 'Add user' },
+        },
+        {
+          button: 'Change the password of app_reader',
+          title: 'New password for app_reader',
+          name: 'dialog-change-password',
+        },
+      ],
+    },
+    { path: ws(prod.workgroup_id, etl.workspace_id), shows: 'No database users.', name: 'workspace-empty' },
+    {
+      path: `${wg(prod.workgroup_id)}/allow-list`,
+      shows: 'Office network',
+      name: 'allow-list',
+      dialogs: [
+        { button: 'Edit 198.51.100.7/32', title: 'Edit 198.51.100.7/32', name: 'dialog-edit-allow-list-entry' },
+      ],
+    },
+    { path: `${wg(sandbox.workgroup_id)}/allow-list`, shows: 'No entries.', name: 'allow-list-empty' },
+    {
+      path: wg(prod.workgroup_id),
+      shows: 'graph-reader',
+      name: 'workgroup',
+      dialogs: [
+        {
+          button: 'Create workspace',
+          title: 'Create workspace',
+          name: 'dialog-create-workspace-refused',
+          refuse: { fields: { 'Auto-stop after idle minutes': '-5' }, submit: 'Create workspace' },
+        },
+      ],
+    },
+    { path: wg(sandbox.workgroup_id), shows: 'No workspaces in this workgroup yet.', name: 'workgroup-empty' },
+    { path: '/addons', shows: 'installed and enabled', name: 'addons' },
+    {
+      path: '/cloud-providers',
+      shows: 'team-account',
+      name: 'cloud-providers',
+      dialogs: [
+        {
+          button: 'Register your cloud',
+          title: 'Register a cloud account (BYOC)',
+          name: 'dialog-register-cloud-refused',
+          refuse: { fields: { 'Role ARN': 'not-an-arn' }, submit: 'Register provider' },
+        },
+      ],
+    },
+    {
+      path: '/api-keys',
+      shows: 'Read-only dashboards',
+      name: 'api-keys',
+      dialogs: [
+        {
+          button: 'Create key',
+          title: 'Create an API key',
+          name: 'dialog-create-key-refused',
+          select: { Role: 'workgroup-admin' },
+          refuse: { fields: {}, submit: 'Create key' },
+        },
+      ],
+    },
+  ];
+}
 
 async function main() {
   const missing = chromiumMissing();
@@ -137,10 +250,7 @@ async function main() {
   const server = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_LOG_LEVEL: 'warn' });
   const browser = await launchBrowser();
   try {
-    const { prod, main, etl, sandbox } = await seed(server.client);
-    const at = (p: string) => `${server.url}/console${p}`;
-    const wg = (id: string) => `/workgroups/${id}`;
-    const ws = (wgId: string, id: string | undefined) => `${wg(wgId)}/workspaces/${id}`;
+    const shots = pages(await seed(server.client));
     for (const [label, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],
@@ -152,112 +262,14 @@ async function main() {
       await page.getByLabel('API key').fill(server.bootstrapKey);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Workgroups' }).waitFor();
-      await page.getByText('fraud-detection').waitFor();
-      await shoot(page, `workgroups-${label}`);
-      await page.goto(at(ws(prod.workgroup_id, main.workspace_id)));
-      await page.getByRole('heading', { name: 'Database users' }).waitFor();
-      await page.getByText('release-2026.11').waitFor();
-      await shoot(page, `workspace-${label}`);
-      await page.goto(at(ws(prod.workgroup_id, etl.workspace_id)));
-      await page.getByRole('heading', { name: 'Database users' }).waitFor();
-      await page.getByText('No database users.').waitFor();
-      await shoot(page, `workspace-empty-${label}`);
-      await page.goto(at(`${wg(prod.workgroup_id)}/allow-list`));
-      await page.getByText('Office network').waitFor();
-      await shoot(page, `allow-list-${label}`);
-      await page.goto(at(`${wg(sandbox.workgroup_id)}/allow-list`));
-      await page.getByText('No entries.').waitFor();
-      await shoot(page, `allow-list-empty-${label}`);
-      await page.goto(at(wg(prod.workgroup_id)));
-      await page.getByText('graph-reader').waitFor();
-      await shoot(page, `workgroup-${label}`);
-      await page.goto(at(wg(sandbox.workgroup_id)));
-      await page.getByText('No workspaces in this workgroup yet.').waitFor();
-      await shoot(page, `workgroup-empty-${label}`);
-      await page.goto(at('/addons'));
-      await page.getByText('installed and enabled').waitFor();
-      await shoot(page, `addons-${label}`);
-      await page.goto(at('/cloud-providers'));
-      await page.getByText('team-account').waitFor();
-      await shoot(page, `cloud-providers-${label}`);
-      await page.goto(at('/api-keys'));
-      await page.getByText('Read-only dashboards').waitFor();
-      await shoot(page, `api-keys-${label}`);
+      for (const shot of shots) {
+        await page.goto(`${server.url}/console${shot.path}`);
+        await page.getByText(shot.shows).first().waitFor();
+        await shoot(page, `${shot.name}-${label}`);
+        if (label === 'desktop') for (const dialog of shot.dialogs ?? []) await shootDialog(page, dialog);
+      }
       await page.close();
     }
-
-    // The dialogs, at desktop width: each opened, and the create dialogs refusing a field.
-    const page = await browser.newPage(DESKTOP);
-    await page.goto(`${server.url}/console`);
-    await page.getByLabel('API key').fill(server.bootstrapKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('fraud-detection').waitFor();
-    await shootDialog(page, 'Create workgroup', 'Create workgroup', 'dialog-create-workgroup');
-    await shootDialog(page, 'Rename analytics-prod', 'Rename analytics-prod', 'dialog-rename-workgroup');
-    await shootDialog(page, 'Delete sandbox', 'Delete sandbox?', 'dialog-delete-workgroup');
-    await page.goto(at(wg(prod.workgroup_id)));
-    await page.getByText('graph-reader').waitFor();
-    await shootDialog(page, 'Create workspace', 'Create workspace', 'dialog-create-workspace-refused', async (d) => {
-      await d.getByLabel('Auto-stop after idle minutes').fill('-5');
-      await refused('Create workspace')(d);
-    });
-    await page.goto(at(ws(prod.workgroup_id, main.workspace_id)));
-    await page.getByText('release-2026.11').waitFor();
-    await shootDialog(page, 'Settings', 'Settings of graph-main', 'dialog-workspace-settings');
-    await shootDialog(page, 'Take backup', 'Take a backup of graph-main', 'dialog-take-backup');
-    await shootDialog(
-      page,
-      'Edit schedule',
-      'Backup schedule of graph-main',
-      'dialog-backup-schedule-refused',
-      async (d) => {
-        await d.getByLabel('When (cron, UTC)').fill('every night');
-        await refused('Save schedule')(d);
-      },
-    );
-    await shootDialog(
-      page,
-      'Add schedule',
-      'Schedule an action on graph-main',
-      'dialog-add-schedule-refused',
-      async (d) => {
-        await d.getByLabel('Time zone').fill('Mars/Olympus');
-        await refused('Add schedule')(d);
-      },
-    );
-    await shootDialog(page, 'Add user', 'Add a database user to graph-main', 'dialog-add-user-refused', async (d) => {
-      await d.getByLabel('User name').fill('analyst');
-      await d.getByLabel('Password').fill('short');
-      await refused('Add user')(d);
-    });
-    await shootDialog(
-      page,
-      'Change the password of app_reader',
-      'New password for app_reader',
-      'dialog-change-password',
-    );
-    await page.goto(at(`${wg(prod.workgroup_id)}/allow-list`));
-    await page.getByText('Office network').waitFor();
-    await shootDialog(page, 'Edit 198.51.100.7/32', 'Edit 198.51.100.7/32', 'dialog-edit-allow-list-entry');
-    await page.goto(at('/cloud-providers'));
-    await page.getByText('team-account').waitFor();
-    await shootDialog(
-      page,
-      'Register your cloud',
-      'Register a cloud account (BYOC)',
-      'dialog-register-cloud-refused',
-      async (d) => {
-        await d.getByLabel('Role ARN').fill('not-an-arn');
-        await refused('Register provider')(d);
-      },
-    );
-    await page.goto(at('/api-keys'));
-    await page.getByText('Read-only dashboards').waitFor();
-    await shootDialog(page, 'Create key', 'Create an API key', 'dialog-create-key-refused', async (d) => {
-      await d.getByLabel('Role').selectOption('workgroup-admin');
-      await refused('Create key')(d);
-    });
-    await page.close();
   } finally {
     await browser.close();
     await server.close();
