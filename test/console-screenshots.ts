@@ -1,6 +1,8 @@
 /**
  * `npm run screenshots`: starts Acacia on a fresh store with the manual clock, fills it with
- * a small organisation, and saves PNGs of the console's main pages under docs/screenshots/.
+ * a small organisation, and saves PNGs of every console page (filled and empty), and of its
+ * dialogs (opened, and refusing a field), under docs/screenshots/ or the folder given
+ * (`npm run screenshots -- /tmp/shots`), so two builds of the console can be compared.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,15 +13,23 @@ import { DESKTOP, PHONE, chromiumMissing, launchBrowser, settled } from './helpe
 import { ensureConsoleBuilt } from './helpers/console-build.js';
 import { publicProvider, startTestServer } from './helpers/server.js';
 
-const out = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+const out = process.argv[2]
+  ? path.resolve(process.argv[2])
+  : fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
+
+/** A fixed start, so every run shows the same dates. */
+const START = '2030-01-14T09:00:00Z';
 
 async function seed(client: AcaciaClient) {
   const advance = (seconds: number) => client.moveClock({ advance_seconds: seconds }).then(resultOf);
+  resultOf(await client.moveClock({ now: START }));
   const east = await publicProvider(client, 'aws', 'us-east-1');
   const west = await publicProvider(client, 'aws', 'eu-west-1');
   const prod = resultOf(await client.workgroups.create({ cloud_provider_id: east, name: 'analytics-prod' }));
   const fraud = resultOf(await client.workgroups.create({ cloud_provider_id: west, name: 'fraud-detection' }));
-  resultOf(await client.workgroups.create({ cloud_provider_id: east, name: 'sandbox', enable_encryption: true }));
+  const sandbox = resultOf(
+    await client.workgroups.create({ cloud_provider_id: east, name: 'sandbox', enable_encryption: true }),
+  );
   const studio = resultOf(await client.addons.catalog()).find((a) => a.unique_name === 'graphstudio');
   if (studio) resultOf(await client.addons.install(studio.addons_id, { enable: 'true' }));
 
@@ -36,9 +46,7 @@ async function seed(client: AcaciaClient) {
   const etl = resultOf(
     await client.workspaces.create(prod.workgroup_id, { name: 'nightly-etl', workspace_type_name: 'TG-0' }),
   );
-  const scoring = resultOf(
-    await client.workspaces.create(fraud.workgroup_id, { name: 'scoring', x_test_env: 'fail:create' }),
-  );
+  resultOf(await client.workspaces.create(fraud.workgroup_id, { name: 'scoring', x_test_env: 'fail:create' }));
   await advance(600);
   resultOf(
     await client.workspaces.create(prod.workgroup_id, {
@@ -80,13 +88,158 @@ async function seed(client: AcaciaClient) {
   resultOf(
     await client.apiKeys.create({ key_name: 'dashboards', role: 'viewer', description: 'Read-only dashboards' }),
   );
-  return { prod, main, scoring };
+  resultOf(
+    await client.cloudProviders.create({
+      name: 'team-account',
+      platform: 'aws',
+      region: 'eu-west-1',
+      role_arn: 'arn:aws:iam::123456789012:role/acacia',
+    }),
+  );
+  await advance(600);
+  return { prod, main, etl, sandbox };
 }
 
 async function shoot(page: Page, name: string, fullPage = true) {
   await settled(page);
   await page.screenshot({ path: path.join(out, `${name}.png`), fullPage });
-  console.error(`docs/screenshots/${name}.png`);
+  console.error(path.join(out, `${name}.png`));
+}
+
+/** A dialog to shoot: the button opening it, its title, and what to do in it first. */
+interface DialogShot {
+  button: string;
+  title: string;
+  name: string;
+  /** Fields to fill (by label) before submitting with `submit`, to show the refusal next to a field. */
+  refuse?: { fields: Record<string, string>; submit: string };
+  /** Selects to set (by label) before the refusal. */
+  select?: Record<string, string>;
+}
+
+/** A page to shoot, once the text `shows` is there, with its dialogs (shot at desktop width). */
+interface PageShot {
+  path: string;
+  shows: string;
+  name: string;
+  dialogs?: DialogShot[];
+}
+
+/** Opens the dialog, fills and submits it where asked, shoots it, and closes it with Escape. */
+async function shootDialog(page: Page, shot: DialogShot) {
+  await page.getByRole('button', { name: shot.button, exact: true }).first().click();
+  const dialog = page.getByRole('dialog', { name: shot.title });
+  await dialog.waitFor();
+  for (const [label, value] of Object.entries(shot.select ?? {})) await dialog.getByLabel(label).selectOption(value);
+  if (shot.refuse) {
+    for (const [label, value] of Object.entries(shot.refuse.fields)) await dialog.getByLabel(label).fill(value);
+    await dialog.getByRole('button', { name: shot.refuse.submit }).click();
+    await dialog.locator('.field-error').first().waitFor();
+  }
+  await shoot(page, shot.name, false);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+function pages({ prod, main, etl, sandbox }: Awaited<ReturnType<typeof seed>>): PageShot[] {
+  const wg = (id: string) => `/workgroups/${id}`;
+  const ws = (wgId: string, id: string | undefined) => `${wg(wgId)}/workspaces/${id}`;
+  return [
+    {
+      path: '/workgroups',
+      shows: 'fraud-detection',
+      name: 'workgroups',
+      dialogs: [
+        { button: 'Create workgroup', title: 'Create workgroup', name: 'dialog-create-workgroup' },
+        { button: 'Rename analytics-prod', title: 'Rename analytics-prod', name: 'dialog-rename-workgroup' },
+        { button: 'Delete sandbox', title: 'Delete sandbox?', name: 'dialog-delete-workgroup' },
+      ],
+    },
+    {
+      path: ws(prod.workgroup_id, main.workspace_id),
+      shows: 'release-2026.11',
+      name: 'workspace',
+      dialogs: [
+        { button: 'Settings', title: 'Settings of graph-main', name: 'dialog-workspace-settings' },
+        { button: 'Take backup', title: 'Take a backup of graph-main', name: 'dialog-take-backup' },
+        {
+          button: 'Edit schedule',
+          title: 'Backup schedule of graph-main',
+          name: 'dialog-backup-schedule-refused',
+          refuse: { fields: { 'When (cron, UTC)': 'every night' }, submit: 'Save schedule' },
+        },
+        {
+          button: 'Add schedule',
+          title: 'Schedule an action on graph-main',
+          name: 'dialog-add-schedule-refused',
+          refuse: { fields: { 'Time zone': 'Mars/Olympus' }, submit: 'Add schedule' },
+        },
+        {
+          button: 'Add user',
+          title: 'Add a database user to graph-main',
+          name: 'dialog-add-user-refused',
+          refuse: { fields: { 'User name': 'analyst', Password: 'short' }, submit: 'Add user' },
+        },
+        {
+          button: 'Change the password of app_reader',
+          title: 'New password for app_reader',
+          name: 'dialog-change-password',
+        },
+      ],
+    },
+    { path: ws(prod.workgroup_id, etl.workspace_id), shows: 'No database users.', name: 'workspace-empty' },
+    {
+      path: `${wg(prod.workgroup_id)}/allow-list`,
+      shows: 'Office network',
+      name: 'allow-list',
+      dialogs: [
+        { button: 'Edit 198.51.100.7/32', title: 'Edit 198.51.100.7/32', name: 'dialog-edit-allow-list-entry' },
+      ],
+    },
+    { path: `${wg(sandbox.workgroup_id)}/allow-list`, shows: 'No entries.', name: 'allow-list-empty' },
+    {
+      path: wg(prod.workgroup_id),
+      shows: 'graph-reader',
+      name: 'workgroup',
+      dialogs: [
+        {
+          button: 'Create workspace',
+          title: 'Create workspace',
+          name: 'dialog-create-workspace-refused',
+          refuse: { fields: { 'Auto-stop after idle minutes': '-5' }, submit: 'Create workspace' },
+        },
+      ],
+    },
+    { path: wg(sandbox.workgroup_id), shows: 'No workspaces in this workgroup yet.', name: 'workgroup-empty' },
+    { path: '/addons', shows: 'installed and enabled', name: 'addons' },
+    {
+      path: '/cloud-providers',
+      shows: 'team-account',
+      name: 'cloud-providers',
+      dialogs: [
+        {
+          button: 'Register your cloud',
+          title: 'Register a cloud account (BYOC)',
+          name: 'dialog-register-cloud-refused',
+          refuse: { fields: { 'Role ARN': 'not-an-arn' }, submit: 'Register provider' },
+        },
+      ],
+    },
+    {
+      path: '/api-keys',
+      shows: 'Read-only dashboards',
+      name: 'api-keys',
+      dialogs: [
+        {
+          button: 'Create key',
+          title: 'Create an API key',
+          name: 'dialog-create-key-refused',
+          select: { Role: 'workgroup-admin' },
+          refuse: { fields: {}, submit: 'Create key' },
+        },
+      ],
+    },
+  ];
 }
 
 async function main() {
@@ -97,29 +250,24 @@ async function main() {
   const server = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_LOG_LEVEL: 'warn' });
   const browser = await launchBrowser();
   try {
-    const { prod, main } = await seed(server.client);
-    const wsPath = `/console/workgroups/${prod.workgroup_id}/workspaces/${main.workspace_id}`;
+    const shots = pages(await seed(server.client));
     for (const [label, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],
     ] as const) {
       const page = await browser.newPage(viewport);
       await page.goto(`${server.url}/console`);
+      await page.getByLabel('API key').waitFor();
+      await shoot(page, `sign-in-${label}`);
       await page.getByLabel('API key').fill(server.bootstrapKey);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Workgroups' }).waitFor();
-      await page.getByText('fraud-detection').waitFor();
-      await shoot(page, `workgroups-${label}`);
-      await page.goto(`${server.url}${wsPath}`);
-      await page.getByRole('heading', { name: 'Database users' }).waitFor();
-      await page.getByText('release-2026.11').waitFor();
-      await shoot(page, `workspace-${label}`);
-      await page.goto(`${server.url}/console/workgroups/${prod.workgroup_id}/allow-list`);
-      await page.getByText('Office network').waitFor();
-      await shoot(page, `allow-list-${label}`);
-      await page.goto(`${server.url}/console/workgroups/${prod.workgroup_id}`);
-      await page.getByText('graph-reader').waitFor();
-      await shoot(page, `workgroup-${label}`);
+      for (const shot of shots) {
+        await page.goto(`${server.url}/console${shot.path}`);
+        await page.getByText(shot.shows).first().waitFor();
+        await shoot(page, `${shot.name}-${label}`);
+        if (label === 'desktop') for (const dialog of shot.dialogs ?? []) await shootDialog(page, dialog);
+      }
       await page.close();
     }
   } finally {

@@ -257,4 +257,40 @@ describe(`web console in Chromium (${storeName})`, () => {
     assert.ok(!names.includes('Delete'), 'a workspace-admin does not delete its workspace');
     await tab.close();
   });
+
+  it("changes one add-on in a workspace's settings and keeps its other add-ons as they were", async () => {
+    const catalog = resultOf(await server.client.addons.catalog());
+    const [studio, insights] = ['graphstudio', 'insights'].map(
+      (name) => catalog.find((a) => a.unique_name === name)!.addons_id,
+    ) as [string, string];
+    for (const id of [studio, insights]) resultOf(await server.client.addons.install(id, { enable: 'true' }));
+    const ws = resultOf(
+      await server.client.workspaces.create(wgId, {
+        name: 'ws-addons',
+        addons: [
+          { addons_id: studio, enable: true, enable_configuration: 'theme=dark' },
+          { addons_id: insights, enable: true },
+        ],
+      }),
+    );
+    await advance(120);
+    const tab = await browser.newPage();
+    await signIn(tab, server.bootstrapKey);
+    await tab.goto(`${server.url}/console/workgroups/${wgId}/workspaces/${ws.workspace_id}`);
+    await tab.getByRole('button', { name: 'Settings' }).click();
+    const dialog = tab.getByRole('dialog', { name: 'Settings of ws-addons' });
+    await dialog.getByLabel('Insights').uncheck();
+    await dialog.getByRole('button', { name: 'Save settings' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: TIMEOUT });
+    await tab.close();
+    const addons = resultOf(await server.client.workspaces.get(wgId, ws.workspace_id!)).addons ?? [];
+    assert.deepEqual(
+      addons.map((a) => [a.addons_id, a.enable, a.enable_configuration]).sort(),
+      [
+        [studio, true, 'theme=dark'],
+        [insights, false, undefined],
+      ].sort(),
+      'GraphStudio, untouched in the form, is still enabled with its configuration',
+    );
+  });
 });

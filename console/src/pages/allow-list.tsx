@@ -2,30 +2,24 @@ import { api } from '../api/endpoints.js';
 import type { AllowListEntryRecord } from '../api/types.js';
 import { useTitle } from '../router.js';
 import { useSession } from '../session.js';
-import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton, DialogButton } from '../ui/dialog.js';
+import { reloadAll, useLiveLoad } from '../ui/data.js';
+import { ConfirmButton } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
 import { Banner, Form, SubmitButton, TextField, text, useForm } from '../ui/forms.js';
-import { Empty, LoadState, PageHeader, RowActions, Section } from '../ui/page.js';
+import { LoadState, PageHeader, Section } from '../ui/page.js';
+import { ResourceTable, type TableOf } from '../ui/resource-table.js';
 
-function EditEntryForm({ wg, entry, done }: { wg: string; entry: AllowListEntryRecord; done(): void }) {
-  const form = useForm();
-  return (
-    <Form
-      form={form}
-      onSubmit={async (data) => {
-        await api.allowList.update(wg, entry.id, { cidr: text(data, 'cidr') ?? '', note: text(data, 'note') ?? '' });
-        done();
-      }}
-    >
-      <TextField name="cidr" label="Address or range" defaultValue={entry.cidr} spellCheck={false} />
-      <TextField name="note" label="Note" defaultValue={entry.note} />
-      <div className="actions">
-        <SubmitButton>Save</SubmitButton>
-      </div>
-    </Form>
-  );
-}
+const entryTable: TableOf<AllowListEntryRecord> = {
+  key: (e) => e.id,
+  empty: 'No entries.',
+  columns: [
+    { label: 'Address or range', cell: (e) => <code>{e.cidr}</code> },
+    { label: 'Note', cell: (e) => e.note ?? <span className="muted">—</span> },
+    { label: 'Expires', cell: (e) => (e.expires_at ? when(e.expires_at) : 'never') },
+    { label: 'Added', className: 'nowrap', cell: (e) => when(e.created_at) },
+  ],
+};
 
 export function AllowListPage({ wg: id }: { wg: string }) {
   const session = useSession();
@@ -37,11 +31,7 @@ export function AllowListPage({ wg: id }: { wg: string }) {
   const canEdit = session.can('workgroup:edit', { workgroupId: id });
   const addForm = useForm();
   const mine = useForm();
-  const reload = () => {
-    wg.reload();
-    entries.reload();
-    current.reload();
-  };
+  const reload = reloadAll(wg, entries, current);
   const enabled = wg.data?.enable_allow_list;
   return (
     <>
@@ -63,10 +53,8 @@ export function AllowListPage({ wg: id }: { wg: string }) {
                 }
                 confirmLabel="Stop enforcing"
                 danger
-                action={async () => {
-                  await api.allowList.disable(id);
-                  reload();
-                }}
+                action={() => api.allowList.disable(id)}
+                onDone={reload}
               />
             ) : (
               <ConfirmButton
@@ -74,10 +62,8 @@ export function AllowListPage({ wg: id }: { wg: string }) {
                 title="Enforce the allow list?"
                 message={<p>Only the addresses listed here may then reach this workgroup's workspaces.</p>}
                 confirmLabel="Enforce allow list"
-                action={async () => {
-                  await api.allowList.enable(id);
-                  reload();
-                }}
+                action={() => api.allowList.enable(id)}
+                onDone={reload}
               />
             )
           ) : null
@@ -158,71 +144,40 @@ export function AllowListPage({ wg: id }: { wg: string }) {
         ) : null}
       </div>
       <Section title="Entries">
-        <LoadState error={entries.error} loading={!entries.data}>
-          {entries.data?.length === 0 ? (
-            <Empty>No entries.</Empty>
-          ) : (
-            <table className="table" data-testid="allow-list">
-              <thead>
-                <tr>
-                  <th scope="col">Address or range</th>
-                  <th scope="col">Note</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.data?.map((e) => (
-                  <tr key={e.id}>
-                    <td data-label="Address or range">
-                      <code>{e.cidr}</code>
-                    </td>
-                    <td data-label="Note">{e.note ?? <span className="muted">—</span>}</td>
-                    <td data-label="Expires">{e.expires_at ? when(e.expires_at) : 'never'}</td>
-                    <td data-label="Added" className="nowrap">
-                      {when(e.created_at)}
-                    </td>
-                    <RowActions>
-                      {canEdit ? (
-                        <>
-                          <DialogButton label="Edit" ariaLabel={`Edit ${e.cidr}`} title={`Edit ${e.cidr}`}>
-                            {(close) => (
-                              <EditEntryForm
-                                wg={id}
-                                entry={e}
-                                done={() => {
-                                  close();
-                                  reload();
-                                }}
-                              />
-                            )}
-                          </DialogButton>
-                          <ConfirmButton
-                            label="Delete"
-                            ariaLabel={`Delete ${e.cidr}`}
-                            title={`Delete ${e.cidr}?`}
-                            message={
-                              <p>While the list is enforced, this address can no longer reach the workspaces.</p>
-                            }
-                            confirmLabel="Delete entry"
-                            danger
-                            action={async () => {
-                              await api.allowList.delete(id, e.id);
-                              reload();
-                            }}
-                          />
-                        </>
-                      ) : null}
-                    </RowActions>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </LoadState>
+        <ResourceTable
+          of={entryTable}
+          list={entries}
+          testId="allow-list"
+          actions={(e) =>
+            canEdit ? (
+              <>
+                <FormDialog
+                  label="Edit"
+                  ariaLabel={`Edit ${e.cidr}`}
+                  title={`Edit ${e.cidr}`}
+                  submitLabel="Save"
+                  submit={(data) =>
+                    api.allowList.update(id, e.id, { cidr: text(data, 'cidr') ?? '', note: text(data, 'note') ?? '' })
+                  }
+                  onDone={reload}
+                >
+                  <TextField name="cidr" label="Address or range" defaultValue={e.cidr} spellCheck={false} />
+                  <TextField name="note" label="Note" defaultValue={e.note} />
+                </FormDialog>
+                <ConfirmButton
+                  label="Delete"
+                  ariaLabel={`Delete ${e.cidr}`}
+                  title={`Delete ${e.cidr}?`}
+                  message={<p>While the list is enforced, this address can no longer reach the workspaces.</p>}
+                  confirmLabel="Delete entry"
+                  danger
+                  action={() => api.allowList.delete(id, e.id)}
+                  onDone={reload}
+                />
+              </>
+            ) : null
+          }
+        />
       </Section>
     </>
   );

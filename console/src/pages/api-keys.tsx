@@ -4,12 +4,16 @@ import type { ApiKeyRecord, CreateApiKeyBody } from '../api/types.js';
 import { useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton, Dialog, DialogButton } from '../ui/dialog.js';
+import { ConfirmButton, Dialog } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
-import { Form, SelectField, SubmitButton, TextField, int, text, useForm } from '../ui/forms.js';
-import { Empty, LoadState, PageHeader, RowActions, Section } from '../ui/page.js';
+import { SelectField, TextField, choices, int, text } from '../ui/forms.js';
+import { PageHeader, Section } from '../ui/page.js';
+import { Note, ResourceTable, type TableOf } from '../ui/resource-table.js';
 
-const roleText: Record<ApiKeyRecord['role'], string> = {
+type Role = ApiKeyRecord['role'];
+
+const roleText: Record<Role, string> = {
   'org-admin': 'Organisation admin: everything',
   'workgroup-admin': 'Workgroup admin: the listed workgroups',
   'workspace-admin': 'Workspace admin: the listed workspaces (not deleting them)',
@@ -28,31 +32,18 @@ function scope(k: ApiKeyRecord): string {
   return 'the organisation';
 }
 
-function CreateKeyForm({ done }: { done(created: ApiKeyRecord): void }) {
-  const form = useForm();
-  const [role, setRole] = useState<ApiKeyRecord['role']>('viewer');
+/** The fields of a new key: the scope asked for follows the role chosen. */
+function KeyFields() {
+  const [role, setRole] = useState<Role>('viewer');
   return (
-    <Form
-      form={form}
-      onSubmit={async (data) => {
-        const body: CreateApiKeyBody = {
-          key_name: text(data, 'key_name') ?? '',
-          role,
-          description: text(data, 'description'),
-          ...(role === 'workgroup-admin' ? { workgroup_ids: ids(text(data, 'workgroup_ids')) ?? [] } : {}),
-          ...(role === 'workspace-admin' ? { workspace_ids: ids(text(data, 'workspace_ids')) ?? [] } : {}),
-          life_time_in_seconds: int(data, 'life_time_in_seconds'),
-        };
-        done(await api.apiKeys.create(body));
-      }}
-    >
+    <>
       <TextField name="key_name" label="Name" spellCheck={false} />
       <SelectField
         name="role"
         label="Role"
-        options={Object.entries(roleText).map(([value, label]) => ({ value, label }))}
+        options={choices(roleText)}
         defaultValue={role}
-        onChange={(v) => setRole(v as ApiKeyRecord['role'])}
+        onChange={(v) => setRole(v as Role)}
       />
       {role === 'workgroup-admin' ? (
         <TextField name="workgroup_ids" label="Workgroup ids" hint="Comma-separated." spellCheck={false} />
@@ -67,11 +58,42 @@ function CreateKeyForm({ done }: { done(created: ApiKeyRecord): void }) {
         inputMode="numeric"
         hint="Optional; empty: never expires."
       />
-      <div className="actions">
-        <SubmitButton>Create key</SubmitButton>
-      </div>
-    </Form>
+    </>
   );
+}
+
+const keyTable: TableOf<ApiKeyRecord> = {
+  key: (k) => k.key_name,
+  empty: 'No keys.',
+  columns: [
+    {
+      label: 'Name',
+      className: 'strong',
+      cell: (k) => (
+        <>
+          {k.key_name}
+          <Note>{k.description}</Note>
+        </>
+      ),
+    },
+    { label: 'Role', cell: (k) => k.role },
+    { label: 'Scope', cell: scope },
+    { label: 'Key', cell: (k) => <code>{k.redacted_key}</code> },
+    { label: 'Expires', cell: (k) => (k.expires_at ? when(k.expires_at) : 'never') },
+  ],
+};
+
+function createKey(data: FormData) {
+  const role = text(data, 'role') as Role;
+  const body: CreateApiKeyBody = {
+    key_name: text(data, 'key_name') ?? '',
+    role,
+    description: text(data, 'description'),
+    ...(role === 'workgroup-admin' ? { workgroup_ids: ids(text(data, 'workgroup_ids')) ?? [] } : {}),
+    ...(role === 'workspace-admin' ? { workspace_ids: ids(text(data, 'workspace_ids')) ?? [] } : {}),
+    life_time_in_seconds: int(data, 'life_time_in_seconds'),
+  };
+  return api.apiKeys.create(body);
 }
 
 /** The plaintext of a new key, shown once; the dialog says so. */
@@ -122,17 +144,19 @@ export function ApiKeysPage() {
         title="API keys"
         actions={
           admin ? (
-            <DialogButton label="Create key" title="Create an API key" className="primary">
-              {(close) => (
-                <CreateKeyForm
-                  done={(k) => {
-                    close();
-                    setCreated(k);
-                    keys.reload();
-                  }}
-                />
-              )}
-            </DialogButton>
+            <FormDialog
+              label="Create key"
+              title="Create an API key"
+              className="primary"
+              submitLabel="Create key"
+              submit={createKey}
+              onDone={(k) => {
+                setCreated(k);
+                keys.reload();
+              }}
+            >
+              <KeyFields />
+            </FormDialog>
           ) : null
         }
       />
@@ -167,61 +191,27 @@ export function ApiKeysPage() {
       </div>
       {admin ? (
         <Section title="Keys of the organisation">
-          <LoadState error={keys.error} loading={!keys.data}>
-            {keys.data?.length === 0 ? (
-              <Empty>No keys.</Empty>
-            ) : (
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Scope</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {keys.data?.map((k) => (
-                    <tr key={k.key_name}>
-                      <td data-label="Name" className="strong">
-                        {k.key_name}
-                        {k.description ? <div className="muted small">{k.description}</div> : null}
-                      </td>
-                      <td data-label="Role">{k.role}</td>
-                      <td data-label="Scope">{scope(k)}</td>
-                      <td data-label="Key">
-                        <code>{k.redacted_key}</code>
-                      </td>
-                      <td data-label="Expires">{k.expires_at ? when(k.expires_at) : 'never'}</td>
-                      <RowActions>
-                        <ConfirmButton
-                          label="Revoke"
-                          ariaLabel={`Revoke ${k.key_name}`}
-                          title={`Revoke ${k.key_name}?`}
-                          message={
-                            <p>
-                              The key stops working at once
-                              {k.key_name === me.key_name ? ', and this console signs out' : ''}.
-                            </p>
-                          }
-                          confirmLabel="Revoke key"
-                          danger
-                          action={async () => {
-                            await api.apiKeys.revoke(k.key_name);
-                            keys.reload();
-                          }}
-                        />
-                      </RowActions>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+          <ResourceTable
+            of={keyTable}
+            list={keys}
+            actions={(k) => (
+              <ConfirmButton
+                label="Revoke"
+                ariaLabel={`Revoke ${k.key_name}`}
+                title={`Revoke ${k.key_name}?`}
+                message={
+                  <p>
+                    The key stops working at once
+                    {k.key_name === me.key_name ? ', and this console signs out' : ''}.
+                  </p>
+                }
+                confirmLabel="Revoke key"
+                danger
+                action={() => api.apiKeys.revoke(k.key_name)}
+                onDone={keys.reload}
+              />
             )}
-          </LoadState>
+          />
         </Section>
       ) : (
         <p className="muted">Only an organisation admin key lists and manages the organisation's keys.</p>

@@ -4,10 +4,12 @@ import { Link, navigate, useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { StatusBadge } from '../ui/badge.js';
 import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton, DialogButton } from '../ui/dialog.js';
-import { CheckboxField, Form, SelectField, SubmitButton, TextField, checked, int, text, useForm } from '../ui/forms.js';
-import { Empty, LoadState, PageHeader } from '../ui/page.js';
-import { RenameWorkgroupForm } from './workgroups.js';
+import { ConfirmButton } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
+import { CheckboxField, SelectField, TextField, checked, int, text } from '../ui/forms.js';
+import { LoadState, PageHeader, Section } from '../ui/page.js';
+import { ResourceTable, nameColumn, type TableOf } from '../ui/resource-table.js';
+import { RenameWorkgroupDialog } from './workgroups.js';
 
 export function sizeOptions(meta: MetaRecord | undefined, current?: string) {
   return (meta?.workspace_types ?? [{ typeName: current ?? 'TG-00', cpu: '', memory: '', allowed: true }]).map((t) => ({
@@ -17,15 +19,16 @@ export function sizeOptions(meta: MetaRecord | undefined, current?: string) {
   }));
 }
 
-function CreateWorkspaceForm({ wg, done }: { wg: WorkgroupRecord; done(ws: WorkspaceRecord): void }) {
+function CreateWorkspaceDialog({ wg, onDone }: { wg: WorkgroupRecord; onDone(ws: WorkspaceRecord): void }) {
   const { meta } = useSession();
-  const form = useForm();
   return (
-    <Form
-      form={form}
-      onSubmit={async (data) => {
+    <FormDialog
+      label="Create workspace"
+      className="primary"
+      submitLabel="Create workspace"
+      submit={(data) => {
         const database = text(data, 'tg_database_id');
-        const ws = await api.workspaces.create(wg.workgroup_id, {
+        return api.workspaces.create(wg.workgroup_id, {
           name: text(data, 'name'),
           workspace_type_name: text(data, 'workspace_type_name'),
           tg_version: text(data, 'tg_version'),
@@ -34,8 +37,8 @@ function CreateWorkspaceForm({ wg, done }: { wg: WorkgroupRecord; done(ws: Works
           enable_auto_start: checked(data, 'enable_auto_start'),
           ...(database ? { tg_database_id: database, is_rw: false } : {}),
         });
-        done(ws);
       }}
+      onDone={onDone}
     >
       <TextField name="name" label="Name" hint="Optional; a name is made up when left empty." />
       <SelectField name="workspace_type_name" label="Size" options={sizeOptions(meta)} defaultValue="TG-00" />
@@ -62,11 +65,35 @@ function CreateWorkspaceForm({ wg, done }: { wg: WorkgroupRecord; done(ws: Works
         hint="0 or empty: never stop by itself."
       />
       <CheckboxField name="enable_auto_start" label="Start automatically when a request arrives" />
-      <div className="actions">
-        <SubmitButton>Create workspace</SubmitButton>
-      </div>
-    </Form>
+    </FormDialog>
   );
+}
+
+/** The table of a workgroup's workspaces; `link` is a workspace's page. */
+function workspaceTable(link: (ws: WorkspaceRecord) => string): TableOf<WorkspaceRecord> {
+  return {
+    key: (ws) => ws.workspace_id ?? '',
+    empty: 'No workspaces in this workgroup yet.',
+    columns: [
+      nameColumn(link),
+      {
+        label: 'Status',
+        testId: (ws) => `status-${ws.name}`,
+        cell: (ws) => <StatusBadge status={ws.status} />,
+      },
+      {
+        label: 'Size',
+        cell: (ws) => (
+          <>
+            {ws.workspace_type?.typeName}
+            {ws.enable_ha ? ' · HA' : ''}
+          </>
+        ),
+      },
+      { label: 'Mode', cell: (ws) => (ws.is_rw === false ? 'Read-only' : 'Read-write') },
+      { label: 'Version', cell: (ws) => ws.tg_version },
+    ],
+  };
 }
 
 export function WorkgroupPage({ wg: id }: { wg: string }) {
@@ -92,19 +119,7 @@ export function WorkgroupPage({ wg: id }: { wg: string }) {
               <Link className="button" to={`/workgroups/${encodeURIComponent(id)}/allow-list`}>
                 Allow list
               </Link>
-              {session.can('workgroup:edit', target) ? (
-                <DialogButton label="Rename" title={`Rename ${data.name}`}>
-                  {(close) => (
-                    <RenameWorkgroupForm
-                      wg={data}
-                      done={() => {
-                        close();
-                        wg.reload();
-                      }}
-                    />
-                  )}
-                </DialogButton>
-              ) : null}
+              {session.can('workgroup:edit', target) ? <RenameWorkgroupDialog wg={data} onDone={wg.reload} /> : null}
               {session.can('org:admin') ? (
                 <ConfirmButton
                   label="Delete"
@@ -112,10 +127,8 @@ export function WorkgroupPage({ wg: id }: { wg: string }) {
                   message={<p>A workgroup that still holds workspaces or databases is kept.</p>}
                   confirmLabel="Delete workgroup"
                   danger
-                  action={async () => {
-                    await api.workgroups.delete(id);
-                    navigate('/workgroups');
-                  }}
+                  action={() => api.workgroups.delete(id)}
+                  onDone={() => navigate('/workgroups')}
                 />
               ) : null}
             </>
@@ -130,62 +143,22 @@ export function WorkgroupPage({ wg: id }: { wg: string }) {
         ) : null}
       </PageHeader>
       <LoadState error={wg.error} loading={!data}>
-        <section className="card" aria-labelledby="workspaces-heading">
-          <div className="card-head">
-            <h2 id="workspaces-heading">Workspaces</h2>
-            {data && session.can('workspace:create', target) ? (
-              <div className="actions">
-                <DialogButton label="Create workspace" className="primary">
-                  {(close) => (
-                    <CreateWorkspaceForm
-                      wg={data}
-                      done={(ws) => {
-                        close();
-                        wg.reload();
-                        navigate(wsLink(ws));
-                      }}
-                    />
-                  )}
-                </DialogButton>
-              </div>
-            ) : null}
-          </div>
-          {data?.workspaces.length === 0 ? (
-            <Empty>No workspaces in this workgroup yet.</Empty>
-          ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Version</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data?.workspaces.map((ws) => (
-                  <tr key={ws.workspace_id}>
-                    <td data-label="Name">
-                      <Link to={wsLink(ws)} className="strong">
-                        {ws.name}
-                      </Link>
-                    </td>
-                    <td data-label="Status" data-testid={`status-${ws.name}`}>
-                      <StatusBadge status={ws.status} />
-                    </td>
-                    <td data-label="Size">
-                      {ws.workspace_type?.typeName}
-                      {ws.enable_ha ? ' · HA' : ''}
-                    </td>
-                    <td data-label="Mode">{ws.is_rw === false ? 'Read-only' : 'Read-write'}</td>
-                    <td data-label="Version">{ws.tg_version}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <Section
+          title="Workspaces"
+          actions={
+            data && session.can('workspace:create', target) ? (
+              <CreateWorkspaceDialog
+                wg={data}
+                onDone={(ws) => {
+                  wg.reload();
+                  navigate(wsLink(ws));
+                }}
+              />
+            ) : null
+          }
+        >
+          <ResourceTable of={workspaceTable(wsLink)} list={{ data: data?.workspaces }} />
+        </Section>
       </LoadState>
     </>
   );

@@ -1,55 +1,40 @@
 import { api } from '../api/endpoints.js';
 import { ApiError } from '../api/http.js';
-import type { BackupScheduleRecord, WorkspaceRecord } from '../api/types.js';
+import type { BackupRecord, BackupScheduleRecord, WorkspaceRecord } from '../api/types.js';
 import { StatusBadge } from '../ui/badge.js';
-import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton, DialogButton } from '../ui/dialog.js';
+import { reloadAll, useLiveLoad } from '../ui/data.js';
+import { ConfirmButton } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
 import { bytes, when } from '../ui/format.js';
-import { CheckboxField, Form, SubmitButton, TextField, checked, int, text, useForm } from '../ui/forms.js';
-import { Empty, LoadState, RowActions, Section } from '../ui/page.js';
+import { CheckboxField, TextField, checked, int, text } from '../ui/forms.js';
+import { Empty, LoadState, Section } from '../ui/page.js';
+import { ResourceTable, type TableOf } from '../ui/resource-table.js';
 
-function TakeBackupForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
-  const form = useForm();
-  return (
-    <Form
-      form={form}
-      onSubmit={async (data) => {
-        const tag = text(data, 'tag');
-        await api.backups.create(ws.workgroup_id ?? '', ws.workspace_id ?? '', tag ? { tag } : {});
-        done();
-      }}
-    >
-      <TextField name="tag" label="Tag" hint="Optional: a label to find this backup by." />
-      <div className="actions">
-        <SubmitButton>Take backup</SubmitButton>
-      </div>
-    </Form>
-  );
-}
-
-function BackupScheduleForm({
+/** Sets the workspace's backup schedule, or changes the one it has. */
+function BackupScheduleDialog({
   ws,
   current,
-  done,
+  onDone,
 }: {
   ws: WorkspaceRecord;
   current: BackupScheduleRecord | undefined;
-  done(): void;
+  onDone(): void;
 }) {
-  const form = useForm();
   return (
-    <Form
-      form={form}
-      onSubmit={async (data) => {
-        await api.backups.setSchedule(ws.workgroup_id ?? '', ws.workspace_id ?? '', {
+    <FormDialog
+      label={current ? 'Edit schedule' : 'Set schedule'}
+      title={`Backup schedule of ${ws.name}`}
+      submitLabel="Save schedule"
+      submit={(data) =>
+        api.backups.setSchedule(ws.workgroup_id ?? '', ws.workspace_id ?? '', {
           schedule: text(data, 'schedule'),
           max_backup_files: int(data, 'max_backup_files'),
           max_reserved_days: int(data, 'max_reserved_days'),
           max_retry: int(data, 'max_retry'),
           pause: checked(data, 'pause'),
-        });
-        done();
-      }}
+        })
+      }
+      onDone={onDone}
     >
       <TextField
         name="schedule"
@@ -81,12 +66,22 @@ function BackupScheduleForm({
         label="Paused (no new backups; retention still applies)"
         defaultChecked={current?.pause}
       />
-      <div className="actions">
-        <SubmitButton>Save schedule</SubmitButton>
-      </div>
-    </Form>
+    </FormDialog>
   );
 }
+
+const backupTable: TableOf<BackupRecord> = {
+  key: (b) => b.id,
+  empty: 'No backups yet.',
+  sort: (a, b) => b.time.localeCompare(a.time),
+  columns: [
+    { label: 'Taken', className: 'nowrap', cell: (b) => when(b.time) },
+    { label: 'Tag', cell: (b) => b.tag ?? <span className="muted">—</span> },
+    { label: 'Status', cell: (b) => <StatusBadge status={b.status} /> },
+    { label: 'Size', cell: (b) => (b.status === 'InProgress' ? '—' : bytes(b.size_bytes)) },
+    { label: 'Kind', cell: (b) => (b.is_automatic ? 'automatic' : 'manual') },
+  ],
+};
 
 export function BackupsSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: boolean }) {
   const wg = ws.workgroup_id ?? '';
@@ -103,27 +98,24 @@ export function BackupsSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: 
     relevant,
   );
   const rw = ws.is_rw !== false;
-  const list = [...(backups.data ?? [])].sort((a, b) => b.time.localeCompare(a.time));
-  const reload = () => {
-    backups.reload();
-    schedule.reload();
-  };
+  const reload = reloadAll(backups, schedule);
   return (
     <Section
       title="Backups"
       actions={
         canEdit && rw ? (
-          <DialogButton label="Take backup" title={`Take a backup of ${ws.name}`}>
-            {(close) => (
-              <TakeBackupForm
-                ws={ws}
-                done={() => {
-                  close();
-                  reload();
-                }}
-              />
-            )}
-          </DialogButton>
+          <FormDialog
+            label="Take backup"
+            title={`Take a backup of ${ws.name}`}
+            submitLabel="Take backup"
+            submit={(data) => {
+              const tag = text(data, 'tag');
+              return api.backups.create(wg, id, tag ? { tag } : {});
+            }}
+            onDone={reload}
+          >
+            <TextField name="tag" label="Tag" hint="Optional: a label to find this backup by." />
+          </FormDialog>
         ) : null
       }
     >
@@ -131,75 +123,42 @@ export function BackupsSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: 
         <p className="muted">Read-only workspaces are not backed up; their database's read-write workspace is.</p>
       ) : null}
       {rw ? (
-        <LoadState error={backups.error} loading={!backups.data}>
-          {list.length === 0 ? (
-            <Empty>No backups yet.</Empty>
-          ) : (
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Taken</th>
-                  <th scope="col">Tag</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((b) => (
-                  <tr key={b.id}>
-                    <td data-label="Taken" className="nowrap">
-                      {when(b.time)}
-                    </td>
-                    <td data-label="Tag">{b.tag ?? <span className="muted">—</span>}</td>
-                    <td data-label="Status">
-                      <StatusBadge status={b.status} />
-                    </td>
-                    <td data-label="Size">{b.status === 'InProgress' ? '—' : bytes(b.size_bytes)}</td>
-                    <td data-label="Kind">{b.is_automatic ? 'automatic' : 'manual'}</td>
-                    <RowActions>
-                      {canEdit && b.status === 'Succeeded' ? (
-                        <ConfirmButton
-                          label="Restore"
-                          ariaLabel={`Restore backup of ${when(b.time)}`}
-                          title="Restore this backup?"
-                          message={
-                            <p>
-                              The workspace's graph is replaced by the backup of {when(b.time)}. The workspace is
-                              Restoring meanwhile.
-                            </p>
-                          }
-                          confirmLabel="Restore backup"
-                          action={async () => {
-                            await api.backups.restore(wg, id, { backup_id: b.id });
-                            reload();
-                          }}
-                        />
-                      ) : null}
-                      {canEdit && b.status !== 'InProgress' ? (
-                        <ConfirmButton
-                          label="Delete"
-                          ariaLabel={`Delete backup of ${when(b.time)}`}
-                          title="Delete this backup?"
-                          message={<p>The backup of {when(b.time)} is deleted for good.</p>}
-                          confirmLabel="Delete backup"
-                          danger
-                          action={async () => {
-                            await api.backups.delete(wg, id, { backup_id: b.id });
-                            reload();
-                          }}
-                        />
-                      ) : null}
-                    </RowActions>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+        <ResourceTable
+          of={backupTable}
+          list={backups}
+          actions={(b) => (
+            <>
+              {canEdit && b.status === 'Succeeded' ? (
+                <ConfirmButton
+                  label="Restore"
+                  ariaLabel={`Restore backup of ${when(b.time)}`}
+                  title="Restore this backup?"
+                  message={
+                    <p>
+                      The workspace's graph is replaced by the backup of {when(b.time)}. The workspace is Restoring
+                      meanwhile.
+                    </p>
+                  }
+                  confirmLabel="Restore backup"
+                  action={() => api.backups.restore(wg, id, { backup_id: b.id })}
+                  onDone={reload}
+                />
+              ) : null}
+              {canEdit && b.status !== 'InProgress' ? (
+                <ConfirmButton
+                  label="Delete"
+                  ariaLabel={`Delete backup of ${when(b.time)}`}
+                  title="Delete this backup?"
+                  message={<p>The backup of {when(b.time)} is deleted for good.</p>}
+                  confirmLabel="Delete backup"
+                  danger
+                  action={() => api.backups.delete(wg, id, { backup_id: b.id })}
+                  onDone={reload}
+                />
+              ) : null}
+            </>
           )}
-        </LoadState>
+        />
       ) : null}
       {rw ? (
         <div className="subsection">
@@ -207,21 +166,7 @@ export function BackupsSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: 
             <h3>Backup schedule</h3>
             {canEdit && schedule.data !== undefined ? (
               <div className="actions">
-                <DialogButton
-                  label={schedule.data ? 'Edit schedule' : 'Set schedule'}
-                  title={`Backup schedule of ${ws.name}`}
-                >
-                  {(close) => (
-                    <BackupScheduleForm
-                      ws={ws}
-                      current={schedule.data ?? undefined}
-                      done={() => {
-                        close();
-                        reload();
-                      }}
-                    />
-                  )}
-                </DialogButton>
+                <BackupScheduleDialog ws={ws} current={schedule.data ?? undefined} onDone={reload} />
               </div>
             ) : null}
           </div>

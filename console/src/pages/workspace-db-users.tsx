@@ -1,39 +1,34 @@
 import { api } from '../api/endpoints.js';
-import type { WorkspaceRecord } from '../api/types.js';
+import type { DbUserRecord, WorkspaceRecord } from '../api/types.js';
 import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton, DialogButton } from '../ui/dialog.js';
+import { ConfirmButton } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
-import { Form, SubmitButton, TextField, text, useForm } from '../ui/forms.js';
-import { Empty, LoadState, RowActions, Section } from '../ui/page.js';
+import { TextField, text } from '../ui/forms.js';
+import { Section } from '../ui/page.js';
+import { ResourceTable, type TableOf } from '../ui/resource-table.js';
 
-const passwordHint = 'At least 12 characters, of 3 kinds: lower case, upper case, digits, symbols.';
-
-function DbUserForm({ ws, username, done }: { ws: WorkspaceRecord; username?: string; done(): void }) {
-  const form = useForm();
+function PasswordField({ label }: { label: string }) {
   return (
-    <Form
-      form={form}
-      onSubmit={async (data) => {
-        const body = { username: username ?? text(data, 'username') ?? '', password: text(data, 'password') ?? '' };
-        if (username) await api.dbUsers.update(ws.workgroup_id ?? '', ws.workspace_id ?? '', body);
-        else await api.dbUsers.create(ws.workgroup_id ?? '', ws.workspace_id ?? '', body);
-        done();
-      }}
-    >
-      {username ? null : <TextField name="username" label="User name" autoComplete="off" spellCheck={false} />}
-      <TextField
-        name="password"
-        label={username ? 'New password' : 'Password'}
-        type="password"
-        autoComplete="new-password"
-        hint={passwordHint}
-      />
-      <div className="actions">
-        <SubmitButton>{username ? 'Change password' : 'Add user'}</SubmitButton>
-      </div>
-    </Form>
+    <TextField
+      name="password"
+      label={label}
+      type="password"
+      autoComplete="new-password"
+      hint="At least 12 characters, of 3 kinds: lower case, upper case, digits, symbols."
+    />
   );
 }
+
+const userTable: TableOf<DbUserRecord> = {
+  key: (u) => u.username,
+  empty: 'No database users.',
+  columns: [
+    { label: 'User name', className: 'strong', cell: (u) => u.username },
+    { label: 'Created', className: 'nowrap', cell: (u) => when(u.created_at) },
+    { label: 'Password changed', className: 'nowrap', cell: (u) => when(u.updated_at) },
+  ],
+};
 
 /** Database users sign in to the workspace's endpoint; passwords are never shown again. */
 export function DbUsersSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: boolean }) {
@@ -44,92 +39,57 @@ export function DbUsersSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: 
     () => api.dbUsers.list(wg, id),
     (e) => e.workspace_id === id && e.resource_kind === 'db_user',
   );
+  const password = (data: FormData) => text(data, 'password') ?? '';
   return (
     <Section
       title="Database users"
       actions={
         canEdit ? (
-          <DialogButton label="Add user" title={`Add a database user to ${ws.name}`}>
-            {(close) => (
-              <DbUserForm
-                ws={ws}
-                done={() => {
-                  close();
-                  users.reload();
-                }}
-              />
-            )}
-          </DialogButton>
+          <FormDialog
+            label="Add user"
+            title={`Add a database user to ${ws.name}`}
+            submitLabel="Add user"
+            submit={(data) =>
+              api.dbUsers.create(wg, id, { username: text(data, 'username') ?? '', password: password(data) })
+            }
+            onDone={users.reload}
+          >
+            <TextField name="username" label="User name" autoComplete="off" spellCheck={false} />
+            <PasswordField label="Password" />
+          </FormDialog>
         ) : null
       }
     >
-      <LoadState error={users.error} loading={!users.data}>
-        {users.data?.length === 0 ? (
-          <Empty>No database users.</Empty>
-        ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">User name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Password changed</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data?.map((u) => (
-                <tr key={u.username}>
-                  <td data-label="User name" className="strong">
-                    {u.username}
-                  </td>
-                  <td data-label="Created" className="nowrap">
-                    {when(u.created_at)}
-                  </td>
-                  <td data-label="Password changed" className="nowrap">
-                    {when(u.updated_at)}
-                  </td>
-                  <RowActions>
-                    {canEdit ? (
-                      <>
-                        <DialogButton
-                          label="Change password"
-                          ariaLabel={`Change the password of ${u.username}`}
-                          title={`New password for ${u.username}`}
-                        >
-                          {(close) => (
-                            <DbUserForm
-                              ws={ws}
-                              username={u.username}
-                              done={() => {
-                                close();
-                                users.reload();
-                              }}
-                            />
-                          )}
-                        </DialogButton>
-                        <ConfirmButton
-                          label="Delete"
-                          ariaLabel={`Delete database user ${u.username}`}
-                          title={`Delete ${u.username}?`}
-                          message={<p>The user can no longer sign in to this workspace.</p>}
-                          confirmLabel="Delete user"
-                          danger
-                          action={async () => {
-                            await api.dbUsers.delete(wg, id, { username: u.username });
-                            users.reload();
-                          }}
-                        />
-                      </>
-                    ) : null}
-                  </RowActions>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </LoadState>
+      <ResourceTable
+        of={userTable}
+        list={users}
+        actions={(u) =>
+          canEdit ? (
+            <>
+              <FormDialog
+                label="Change password"
+                ariaLabel={`Change the password of ${u.username}`}
+                title={`New password for ${u.username}`}
+                submitLabel="Change password"
+                submit={(data) => api.dbUsers.update(wg, id, { username: u.username, password: password(data) })}
+                onDone={users.reload}
+              >
+                <PasswordField label="New password" />
+              </FormDialog>
+              <ConfirmButton
+                label="Delete"
+                ariaLabel={`Delete database user ${u.username}`}
+                title={`Delete ${u.username}?`}
+                message={<p>The user can no longer sign in to this workspace.</p>}
+                confirmLabel="Delete user"
+                danger
+                action={() => api.dbUsers.delete(wg, id, { username: u.username })}
+                onDone={users.reload}
+              />
+            </>
+          ) : null
+        }
+      />
     </Section>
   );
 }

@@ -3,44 +3,27 @@ import { api } from '../api/endpoints.js';
 import type { ScheduleBody, ScheduleRecord, WorkspaceRecord } from '../api/types.js';
 import { useSession } from '../session.js';
 import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton, DialogButton } from '../ui/dialog.js';
+import { ConfirmButton } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
-import { Form, SelectField, SubmitButton, TextField, text, useForm } from '../ui/forms.js';
-import { Empty, LoadState, RowActions, Section } from '../ui/page.js';
+import { SelectField, TextField, choices, text } from '../ui/forms.js';
+import { Section } from '../ui/page.js';
+import { Note, ResourceTable, type TableOf } from '../ui/resource-table.js';
 import { sizeOptions } from './workgroup.js';
 
 const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-function ScheduleForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
+/** The fields of a schedule: the size asked for follows the action, the days the repeat. */
+function ScheduleFields({ ws }: { ws: WorkspaceRecord }) {
   const { meta } = useSession();
-  const form = useForm();
   const [action, setAction] = useState('resize');
   const [repeat, setRepeat] = useState('daily');
   return (
-    <Form
-      form={form}
-      onSubmit={async (data) => {
-        await api.schedules.create(ws.workgroup_id ?? '', ws.workspace_id ?? '', {
-          workspace_id: ws.workspace_id ?? '',
-          action: text(data, 'action') as ScheduleBody['action'],
-          repeat: (text(data, 'repeat') ?? '') as ScheduleBody['repeat'],
-          ...(repeat === 'weekly' ? { repeat_on: text(data, 'repeat_on') } : {}),
-          ...(repeat === 'once' ? { date: text(data, 'date') } : {}),
-          time: text(data, 'time') ?? '',
-          timezone: text(data, 'timezone') ?? '',
-          ...(action === 'resize' ? { workspace_type_name: text(data, 'workspace_type_name') } : {}),
-        });
-        done();
-      }}
-    >
+    <>
       <SelectField
         name="action"
         label="Action"
-        options={[
-          { value: 'resize', label: 'Resize' },
-          { value: 'pause', label: 'Pause' },
-          { value: 'resume', label: 'Resume' },
-        ]}
+        options={choices({ resize: 'Resize', pause: 'Pause', resume: 'Resume' })}
         defaultValue={action}
         onChange={setAction}
       />
@@ -55,12 +38,12 @@ function ScheduleForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
       <SelectField
         name="repeat"
         label="Repeat"
-        options={[
-          { value: 'daily', label: 'Every day' },
-          { value: 'weekdays', label: 'Monday to Friday' },
-          { value: 'weekly', label: 'On some days of the week' },
-          { value: 'once', label: 'Once' },
-        ]}
+        options={choices({
+          daily: 'Every day',
+          weekdays: 'Monday to Friday',
+          weekly: 'On some days of the week',
+          once: 'Once',
+        })}
         defaultValue={repeat}
         onChange={setRepeat}
       />
@@ -68,11 +51,23 @@ function ScheduleForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
       {repeat === 'once' ? <TextField name="date" label="Date" type="date" /> : null}
       <TextField name="time" label="Time (24 h)" type="time" defaultValue="20:00" />
       <TextField name="timezone" label="Time zone" defaultValue={localZone} hint="An IANA name, e.g. Europe/Berlin." />
-      <div className="actions">
-        <SubmitButton>Add schedule</SubmitButton>
-      </div>
-    </Form>
+    </>
   );
+}
+
+/** A schedule as the form gave it; a field the form did not show (the date of a daily one) is not sent. */
+function scheduleBody(ws: WorkspaceRecord, data: FormData): ScheduleBody {
+  const repeat = text(data, 'repeat') ?? '';
+  return {
+    workspace_id: ws.workspace_id ?? '',
+    action: text(data, 'action') as ScheduleBody['action'],
+    repeat: repeat as ScheduleBody['repeat'],
+    ...(repeat === 'weekly' ? { repeat_on: text(data, 'repeat_on') } : {}),
+    ...(repeat === 'once' ? { date: text(data, 'date') } : {}),
+    time: text(data, 'time') ?? '',
+    timezone: text(data, 'timezone') ?? '',
+    ...(text(data, 'action') === 'resize' ? { workspace_type_name: text(data, 'workspace_type_name') } : {}),
+  };
 }
 
 function describeSchedule(s: ScheduleRecord): string {
@@ -87,6 +82,29 @@ function describeSchedule(s: ScheduleRecord): string {
   return `${days} at ${s.time} ${s.timezone}`;
 }
 
+const scheduleTable: TableOf<ScheduleRecord> = {
+  key: (s) => s.id,
+  empty: 'Nothing is scheduled.',
+  columns: [
+    {
+      label: 'Action',
+      cell: (s) =>
+        s.action === 'resize' ? `Resize to ${s.workspace_type_name}` : s.action === 'pause' ? 'Pause' : 'Resume',
+    },
+    { label: 'When', cell: describeSchedule },
+    { label: 'Next run', className: 'nowrap', cell: (s) => when(s.next_run_at) },
+    {
+      label: 'Last run',
+      cell: (s) => (
+        <>
+          {s.last_run ? `${when(s.last_run.fired_at)}: ${s.last_run.outcome}` : '—'}
+          <Note>{s.last_run?.reason}</Note>
+        </>
+      ),
+    },
+  ],
+};
+
 export function SchedulesSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: boolean }) {
   const wg = ws.workgroup_id ?? '';
   const id = ws.workspace_id ?? '';
@@ -100,76 +118,36 @@ export function SchedulesSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit
       title="Schedules"
       actions={
         canEdit ? (
-          <DialogButton label="Add schedule" title={`Schedule an action on ${ws.name}`}>
-            {(close) => (
-              <ScheduleForm
-                ws={ws}
-                done={() => {
-                  close();
-                  schedules.reload();
-                }}
-              />
-            )}
-          </DialogButton>
+          <FormDialog
+            label="Add schedule"
+            title={`Schedule an action on ${ws.name}`}
+            submitLabel="Add schedule"
+            submit={(data) => api.schedules.create(wg, id, scheduleBody(ws, data))}
+            onDone={schedules.reload}
+          >
+            <ScheduleFields ws={ws} />
+          </FormDialog>
         ) : null
       }
     >
-      <LoadState error={schedules.error} loading={!schedules.data}>
-        {schedules.data?.length === 0 ? (
-          <Empty>Nothing is scheduled.</Empty>
-        ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Action</th>
-                <th scope="col">When</th>
-                <th scope="col">Next run</th>
-                <th scope="col">Last run</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {schedules.data?.map((s) => (
-                <tr key={s.id}>
-                  <td data-label="Action">
-                    {s.action === 'resize'
-                      ? `Resize to ${s.workspace_type_name}`
-                      : s.action === 'pause'
-                        ? 'Pause'
-                        : 'Resume'}
-                  </td>
-                  <td data-label="When">{describeSchedule(s)}</td>
-                  <td data-label="Next run" className="nowrap">
-                    {when(s.next_run_at)}
-                  </td>
-                  <td data-label="Last run">
-                    {s.last_run ? `${when(s.last_run.fired_at)}: ${s.last_run.outcome}` : '—'}
-                    {s.last_run?.reason ? <div className="muted small">{s.last_run.reason}</div> : null}
-                  </td>
-                  <RowActions>
-                    {canEdit ? (
-                      <ConfirmButton
-                        label="Delete"
-                        ariaLabel={`Delete schedule ${describeSchedule(s)}`}
-                        title="Delete this schedule?"
-                        message={<p>It no longer runs {describeSchedule(s)}.</p>}
-                        confirmLabel="Delete schedule"
-                        danger
-                        action={async () => {
-                          await api.schedules.delete(wg, id, s.id);
-                          schedules.reload();
-                        }}
-                      />
-                    ) : null}
-                  </RowActions>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </LoadState>
+      <ResourceTable
+        of={scheduleTable}
+        list={schedules}
+        actions={(s) =>
+          canEdit ? (
+            <ConfirmButton
+              label="Delete"
+              ariaLabel={`Delete schedule ${describeSchedule(s)}`}
+              title="Delete this schedule?"
+              message={<p>It no longer runs {describeSchedule(s)}.</p>}
+              confirmLabel="Delete schedule"
+              danger
+              action={() => api.schedules.delete(wg, id, s.id)}
+              onDone={schedules.reload}
+            />
+          ) : null
+        }
+      />
     </Section>
   );
 }

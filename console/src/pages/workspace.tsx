@@ -4,7 +4,8 @@ import { navigate, useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { StatusBadge } from '../ui/badge.js';
 import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton, DialogButton } from '../ui/dialog.js';
+import { ConfirmButton } from '../ui/dialog.js';
+import { FormDialog } from '../ui/form-dialog.js';
 import { bytes, maintenanceWindow, when } from '../ui/format.js';
 import { LoadState, PageHeader, Section } from '../ui/page.js';
 import { sizeOptions } from './workgroup.js';
@@ -12,8 +13,8 @@ import { BackupsSection } from './workspace-backups.js';
 import { DbUsersSection } from './workspace-db-users.js';
 import { OperationsSection } from './workspace-operations.js';
 import { SchedulesSection } from './workspace-schedules.js';
-import { SettingsForm } from './workspace-settings.js';
-import { CheckboxField, Form, SelectField, SubmitButton, checked, text, useForm } from '../ui/forms.js';
+import { SettingsDialog } from './workspace-settings.js';
+import { CheckboxField, SelectField, checked, text } from '../ui/forms.js';
 
 const stable = ['Active', 'Stopped', 'Idle', 'Failed'];
 
@@ -23,21 +24,22 @@ function endpointHosts(ws: WorkspaceRecord): string[] {
   return [ws.proxy_host, typeof extra === 'string' ? extra : undefined].filter((h): h is string => !!h);
 }
 
-function ResizeForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
+function ResizeDialog({ ws, onDone }: { ws: WorkspaceRecord; onDone(): void }) {
   const { meta } = useSession();
-  const form = useForm();
   return (
-    <Form
-      form={form}
-      onSubmit={async (data) => {
+    <FormDialog
+      label="Resize"
+      title={`Resize ${ws.name}`}
+      submitLabel="Apply"
+      submit={(data) => {
         const size = text(data, 'workspace_type_name');
         const ha = checked(data, 'enable_ha');
-        await api.workspaces.update(ws.workgroup_id ?? '', ws.workspace_id ?? '', {
+        return api.workspaces.update(ws.workgroup_id ?? '', ws.workspace_id ?? '', {
           ...(size !== ws.workspace_type?.typeName ? { workspace_type_name: size } : {}),
           ...(ha !== Boolean(ws.enable_ha) ? { enable_ha: ha } : {}),
         });
-        done();
       }}
+      onDone={onDone}
     >
       <SelectField
         name="workspace_type_name"
@@ -47,10 +49,7 @@ function ResizeForm({ ws, done }: { ws: WorkspaceRecord; done(): void }) {
       />
       <CheckboxField name="enable_ha" label="High availability (two replicas)" defaultChecked={ws.enable_ha} />
       <p className="muted">The workspace is Updating while the change runs, and Active again after.</p>
-      <div className="actions">
-        <SubmitButton>Apply</SubmitButton>
-      </div>
-    </Form>
+    </FormDialog>
   );
 }
 
@@ -130,10 +129,7 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
   const target = { workgroupId: wg, workspaceId: id };
   const canEdit = session.can('workspace:edit', target);
   const status = ws?.status ?? '';
-  const act = (action: 'pause' | 'resume' | 'refresh') => async () => {
-    await api.workspaces[action](wg, id);
-    loaded.reload();
-  };
+  const act = (action: 'pause' | 'resume' | 'refresh') => () => api.workspaces[action](wg, id);
   const wgLink = `/workgroups/${encodeURIComponent(wg)}`;
   return (
     <>
@@ -161,6 +157,7 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
                   message={<p>The workspace stops serving requests until it is resumed. Its data is kept.</p>}
                   confirmLabel="Pause workspace"
                   action={act('pause')}
+                  onDone={loaded.reload}
                 />
               ) : null}
               {canEdit && ['Stopped', 'Idle', 'Failed'].includes(status) ? (
@@ -172,20 +169,11 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
                   }
                   confirmLabel="Resume workspace"
                   action={act('resume')}
+                  onDone={loaded.reload}
                 />
               ) : null}
               {canEdit && status === 'Active' && ws.is_rw !== false ? (
-                <DialogButton label="Resize" title={`Resize ${ws.name}`}>
-                  {(close) => (
-                    <ResizeForm
-                      ws={ws}
-                      done={() => {
-                        close();
-                        loaded.reload();
-                      }}
-                    />
-                  )}
-                </DialogButton>
+                <ResizeDialog ws={ws} onDone={loaded.reload} />
               ) : null}
               {canEdit && status === 'Active' && ws.is_rw === false ? (
                 <ConfirmButton
@@ -194,21 +182,10 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
                   message={<p>The read-only workspace takes the latest data of its database.</p>}
                   confirmLabel="Refresh workspace"
                   action={act('refresh')}
+                  onDone={loaded.reload}
                 />
               ) : null}
-              {canEdit ? (
-                <DialogButton label="Settings" title={`Settings of ${ws.name}`}>
-                  {(close) => (
-                    <SettingsForm
-                      ws={ws}
-                      done={() => {
-                        close();
-                        loaded.reload();
-                      }}
-                    />
-                  )}
-                </DialogButton>
-              ) : null}
+              {canEdit ? <SettingsDialog ws={ws} onDone={loaded.reload} /> : null}
               {session.can('workspace:delete', target) && stable.includes(status) ? (
                 <ConfirmButton
                   label="Delete"
@@ -216,10 +193,8 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
                   message={<p>The workspace and its backups and schedules are deleted. This cannot be undone.</p>}
                   confirmLabel="Delete workspace"
                   danger
-                  action={async () => {
-                    await api.workspaces.delete(wg, id);
-                    navigate(wgLink);
-                  }}
+                  action={() => api.workspaces.delete(wg, id)}
+                  onDone={() => navigate(wgLink)}
                 />
               ) : null}
             </>

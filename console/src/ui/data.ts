@@ -10,6 +10,11 @@ export interface Loaded<T> {
   reload(): void;
 }
 
+/** One reload for the several loads that a change shows in (a workgroup, its entries, the caller's address). */
+export function reloadAll(...loads: ReadonlyArray<Pick<Loaded<unknown>, 'reload'>>): () => void {
+  return () => loads.forEach((l) => l.reload());
+}
+
 function asApiError(err: unknown): ApiError {
   return err instanceof ApiError ? err : new ApiError(0, [], err instanceof Error ? err.message : String(err));
 }

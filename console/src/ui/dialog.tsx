@@ -107,7 +107,11 @@ export function DialogButton({
   );
 }
 
-/** A button whose action runs only once confirmed in a dialog; a refusal shows in the dialog. */
+/**
+ * A button whose action runs only once confirmed in a dialog; a refusal shows in the dialog.
+ * Once the action is done, `onDone` runs (reload what shows the change, or leave the page) and
+ * the dialog closes.
+ */
 export function ConfirmButton({
   label,
   ariaLabel,
@@ -117,6 +121,7 @@ export function ConfirmButton({
   danger,
   className,
   action,
+  onDone,
 }: {
   label: string;
   ariaLabel?: string;
@@ -126,6 +131,7 @@ export function ConfirmButton({
   danger?: boolean;
   className?: string;
   action(): Promise<unknown>;
+  onDone?(): void;
 }) {
   const [open, setOpen] = useState(false);
   const form = useForm();
@@ -137,6 +143,7 @@ export function ConfirmButton({
     if (
       await form.run(async () => {
         await action();
+        onDone?.();
       })
     )
       setOpen(false);

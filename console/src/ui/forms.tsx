@@ -118,11 +118,23 @@ interface FieldProps {
   hint?: ReactNode;
 }
 
-function useField(name: string) {
+/**
+ * A field's ids and error, and `control`: the attributes of its input or select (named for the
+ * API's FieldName, invalid while refused, described by its error, then its hint).
+ */
+function useField(name: string, hint: ReactNode) {
   const form = useContext(FormContext);
   const id = useId();
   const error = form?.errors[name];
-  return { id, error, errorId: `${id}-error`, hintId: `${id}-hint` };
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const control = {
+    id,
+    name,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': [error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined,
+  };
+  return { frame: { id, error, errorId, hintId }, control };
 }
 
 function FieldFrame({
@@ -163,29 +175,23 @@ function FieldFrame({
   );
 }
 
-function describedBy(hint: ReactNode, hintId: string, error: string | undefined, errorId: string) {
-  return [error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined;
-}
-
 export function TextField({
   name,
   label,
   hint,
   ...input
 }: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'>) {
-  const f = useField(name);
+  const f = useField(name, hint);
   return (
-    <FieldFrame {...f} label={label} hint={hint}>
-      <input
-        type="text"
-        {...input}
-        id={f.id}
-        name={name}
-        aria-invalid={f.error ? true : undefined}
-        aria-describedby={describedBy(hint, f.hintId, f.error, f.errorId)}
-      />
+    <FieldFrame {...f.frame} label={label} hint={hint}>
+      <input type="text" {...input} {...f.control} />
     </FieldFrame>
   );
+}
+
+/** A select's options from labels by value, in the order given. */
+export function choices(labels: Readonly<Record<string, string>>): Array<{ value: string; label: string }> {
+  return Object.entries(labels).map(([value, label]) => ({ value, label }));
 }
 
 export function SelectField({
@@ -200,16 +206,13 @@ export function SelectField({
   defaultValue?: string;
   onChange?: (value: string) => void;
 }) {
-  const f = useField(name);
+  const f = useField(name, hint);
   return (
-    <FieldFrame {...f} label={label} hint={hint}>
+    <FieldFrame {...f.frame} label={label} hint={hint}>
       <select
-        id={f.id}
-        name={name}
+        {...f.control}
         defaultValue={defaultValue}
         onChange={onChange ? (e) => onChange(e.target.value) : undefined}
-        aria-invalid={f.error ? true : undefined}
-        aria-describedby={describedBy(hint, f.hintId, f.error, f.errorId)}
       >
         {options.map((o) => (
           <option key={o.value} value={o.value} disabled={o.disabled}>
@@ -228,17 +231,14 @@ export function CheckboxField({
   defaultChecked,
   onChange,
 }: FieldProps & { defaultChecked?: boolean; onChange?: (checked: boolean) => void }) {
-  const f = useField(name);
+  const f = useField(name, hint);
   return (
-    <FieldFrame {...f} label={label} hint={hint} inline>
+    <FieldFrame {...f.frame} label={label} hint={hint} inline>
       <input
         type="checkbox"
-        id={f.id}
-        name={name}
+        {...f.control}
         defaultChecked={defaultChecked}
         onChange={onChange ? (e) => onChange(e.target.checked) : undefined}
-        aria-invalid={f.error ? true : undefined}
-        aria-describedby={describedBy(hint, f.hintId, f.error, f.errorId)}
       />
     </FieldFrame>
   );
