@@ -1,6 +1,7 @@
 import { newId } from './ids.js';
 import type { Executor } from '../store/store.js';
 import { insertOperation } from '../store/repositories/operations.js';
+import { noTargets } from '../store/models/workspace.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import type { Workspace, WorkspaceChanges } from '../store/repositories/workspaces.js';
 import { conflict } from './errors.js';
@@ -76,8 +77,7 @@ export function settledChanges(op: WorkspaceOperation, ws: Pick<Workspace, 'enab
     condition_type: NORMAL_CONDITION,
     err_message: null,
     failed_operation_id: null,
-    desired_size: null,
-    desired_enable_ha: null,
+    ...noTargets,
   };
 }
 
@@ -92,8 +92,7 @@ export function failedChanges(operationId: string, message: string): WorkspaceCh
     condition_type: NORMAL_CONDITION,
     err_message: message,
     failed_operation_id: operationId,
-    desired_size: null,
-    desired_enable_ha: null,
+    ...noTargets,
   };
 }
 
