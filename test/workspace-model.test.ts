@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { resultOf } from '../src/client/index.js';
+import { API_PREFIX, resultOf } from '../src/client/index.js';
+import type { EventRecord } from '../src/schemas/event.js';
+import type { OperationRecord } from '../src/schemas/operation.js';
 import type { Codec, SqlType } from '../src/store/model.js';
 import { newWorkspace, workspaceColumns, workspaceModel } from '../src/store/models/workspace.js';
 import { findWorkspaceRows } from '../src/store/repositories/record-views.js';
@@ -178,4 +180,38 @@ describe(`the workspace model (${storeName})`, () => {
     assert.deepEqual(workspaceColumns({ name: 'Ab' }), { name: 'Ab', name_key: 'ab' });
     assert.throws(() => newWorkspace({ ...ws, size: undefined } as unknown as typeof ws, 0), /needs size/);
   });
+
+  it('creates a workspace with events carrying its database and operation records as a read shows them', async () => {
+    const c = server.client;
+    const wg = await newWorkgroup(c);
+    const ws = resultOf(await c.workspaces.create(wg, { name: 'evented' }));
+    // The events its transaction wrote, after its workgroup's and before the engine's.
+    const mine = (await events()).filter((e) => e.workgroup_id === wg && e.type !== 'workgroup.created').slice(0, 3);
+    assert.deepEqual(
+      mine.map((e) => e.type),
+      ['database.created', 'workspace.created', 'operation.started'],
+    );
+    const [database, workspace, operation] = mine as [EventRecord, EventRecord, EventRecord];
+    const { workspaces: _embedded, ...own } = assertOk(await c.databases.get(wg, ws.database_id));
+    assert.deepEqual(database.data, own);
+    assert.equal(database.resource_id, ws.database_id);
+    assert.equal(database.workspace_id, undefined);
+    assert.deepEqual(workspace.data, ws);
+
+    const op = operation.data as OperationRecord;
+    const { finished_at: _finished, error: _error, ...read } = assertOk(await c.operations.get(op.id));
+    assert.deepEqual(op, { ...read, state: 'pending', attempt: 0, updated_at: read.created_at });
+    assert.deepEqual([op.kind, op.resource_id, op.params], ['workspace.create', ws.workspace_id, { op: 'create' }]);
+    assert.deepEqual(
+      [operation.org_id, operation.workgroup_id, operation.workspace_id],
+      [ws.org_id, wg, ws.workspace_id],
+    );
+  });
+
+  async function events(): Promise<EventRecord[]> {
+    const res = await server.client.request<EventRecord[]>('GET', `${API_PREFIX}/events`, {
+      query: { since: 0, limit: 1000 },
+    });
+    return assertOk(res);
+  }
 });

@@ -16,11 +16,16 @@ import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { checkCount, checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
 import { checkAddonRefs, type AddonRefList } from './addon-refs.js';
-import { loadWorkspaceView, workspaceRecord } from './records.js';
+import { databaseOwnRecord, loadWorkspaceView, workspaceRecord } from './records.js';
 import { offerRecord } from '../store/event-journal.js';
 import { acceptName, cutName, nameKey } from './names.js';
 import { checkTestEnv, type TestEnvCheck } from './test-env.js';
-import { beginWorkspaceOperation, maintenanceDueAt, type WorkspaceOpParams } from './workspace-operations.js';
+import {
+  beginWorkspaceOperation,
+  enqueueWorkspaceOperation,
+  maintenanceDueAt,
+  type WorkspaceOpParams,
+} from './workspace-operations.js';
 import { requireStatus, transitions } from './workspace-lifecycle.js';
 import { newWorkspace } from '../store/models/workspace.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
@@ -91,6 +96,7 @@ export class WorkspaceService {
         await this.requireAddonsStillEnabled(trx, p, addonLists);
         if (await wsRepo.findWorkspaceByName(trx, wg.id, name)) throw duplicateName(name);
         const database = await this.databaseFor(trx, p, wg.id, body, { id, name, databaseName, isRw, now });
+        // Inserted in the status its creation runs in: created and under way in one write.
         const ws = newWorkspace(
           {
             id,
@@ -115,16 +121,13 @@ export class WorkspaceService {
             solution_catalog_id: body.solution_install_request?.solution_catalog_id,
             x_test_env: body.x_test_env,
             creator: p.keyName,
-            // Moved on by the status write of its operation below.
-            version_number: 0,
           },
           now,
         );
         await checkWorkspaceQuota(trx, this.catalog, p, ws);
         await wsRepo.insertWorkspace(trx, ws);
-        // Recorded with the status write below, so create is one operation like any other.
-        await beginWorkspaceOperation(trx, ws, { op: 'create' }, now);
-        return this.recordIn(trx, p, wg.id, id, ctx);
+        await enqueueWorkspaceOperation(trx, ws, { op: 'create' }, now);
+        return this.recordIn(trx, p, wg.id, id, ctx, body.tg_database_id === undefined);
       })
       .catch((err: unknown): never => {
         if (isUniqueViolation(err)) throw duplicateName(name);
@@ -143,13 +146,18 @@ export class WorkspaceService {
     return this.recordIn(this.store.db, p, workgroupId, workspaceId, ctx);
   }
 
-  /** The record as `db` sees it: inside a transaction, the state this request wrote. */
+  /**
+   * The record as `db` sees it: inside a transaction, the state this request wrote. With
+   * `newDatabase`, the workspace's database was created with it, and its record is built from
+   * the same read.
+   */
   private async recordIn(
     db: Executor,
     p: Principal,
     workgroupId: string,
     workspaceId: string,
     ctx: RequestContext,
+    newDatabase = false,
   ): Promise<WorkspaceRecord> {
     const found = await loadWorkspaceView(db, p, workgroupId, workspaceId);
     if (!found) throw notFound('workgroupID', `no workgroup "${workgroupId}"`);
@@ -157,6 +165,8 @@ export class WorkspaceService {
     const record = workspaceRecord(found.ws, found.view, this.workgroups.recordContext(ctx));
     // Inside a change's transaction this is the state it commits: its event carries the same record.
     offerRecord(db, 'workspace', found.ws.id, record);
+    const database = newDatabase ? found.view.databases[0] : undefined;
+    if (database) offerRecord(db, 'database', database.id, databaseOwnRecord(database, found.view));
     return record;
   }
 
