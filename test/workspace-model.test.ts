@@ -26,22 +26,16 @@ async function columnsOfTable(store: Store, table: string): Promise<Column[]> {
   if (store.dialect === 'sqlite') {
     const { rows } = await sql<{ name: string; type: string; notnull: number; pk: number }>`
       select name, type, "notnull", pk from pragma_table_info(${table})`.execute(store.db);
-    // A primary key column is not null whatever SQLite's flag says (it allows null only in rowid tables' quirk).
+    // SQLite flags a primary key that is no integer as nullable (an old quirk it keeps); it is never null here.
     return rows.map((r) => ({ name: r.name, type: r.type, nullable: r.notnull === 0 && r.pk === 0 }));
   }
   const { rows } = await sql<{ name: string; type: string; length: number | null; nullable: string }>`
     select column_name as name, data_type as type, character_maximum_length as length, is_nullable as nullable
     from information_schema.columns where table_schema = current_schema() and table_name = ${table}
     order by ordinal_position`.execute(store.db);
-  const types: Record<string, string> = {
-    'character varying': 'varchar',
-    integer: 'integer',
-    bigint: 'bigint',
-    text: 'text',
-  };
   return rows.map((r) => ({
     name: r.name,
-    type: r.type === 'character varying' ? `varchar(${r.length})` : (types[r.type] ?? r.type),
+    type: r.type === 'character varying' ? `varchar(${r.length})` : r.type,
     nullable: r.nullable === 'YES',
   }));
 }
