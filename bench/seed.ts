@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { newId } from '../src/domain/ids.js';
 import { nextOccurrence, type Repeat } from '../src/domain/schedule-rules.js';
 import type { DB } from '../src/store/schema.js';
+import { newWorkspace, workspaceColumns } from '../src/store/models/workspace.js';
 
 /**
  * Seeds the scale benchmark's rows straight into the store: creating ten thousand
@@ -142,49 +143,28 @@ function addWorkspace(
     updated_at: t,
     version_number: 1,
   });
-  rows.workspaces.push({
-    id: wsId,
-    org_id: orgId,
-    workgroup_id: wgId,
-    database_id: dbId,
-    name: `ws-${k}`,
-    name_key: `ws-${k}`,
-    is_rw: 1,
-    size: 'TG-00',
-    enable_ha: 0,
-    status: 'Active',
-    condition_type: 'Normal',
-    err_message: null,
-    failed_operation_id: null,
-    tg_version: '4.2.1',
-    desired_tg_version: null,
-    update_strategy: 'maintenance_window',
-    auto_upgrade_state: 'enabled',
-    maintenance_due_at: null,
-    last_maintenance: null,
-    // Every fourth one auto-stops, so the reconciler has candidates to look through.
-    auto_stop_minutes: w % 4 === 0 ? 600 : 0,
-    enable_auto_start: 0,
-    mw_day_of_week: 0,
-    mw_hour_of_day: 2,
-    mw_interval_weeks: 1,
-    mw_time_zone: 'UTC',
-    addons: '[]',
-    agent_config: null,
-    solution_catalog_id: null,
-    x_test_env: null,
-    graph_topology_size_bytes: 0,
-    vertex_count: 0,
-    edge_count: 0,
-    refresh_status: null,
-    refresh_message: null,
-    snapshot_time: null,
-    last_activity_at: ctx.now,
-    creator: 'bench',
-    created_at: t,
-    updated_at: t,
-    version_number: 1,
-  });
+  rows.workspaces.push(
+    workspaceColumns(
+      newWorkspace(
+        {
+          id: wsId,
+          org_id: orgId,
+          workgroup_id: wgId,
+          database_id: dbId,
+          name: `ws-${k}`,
+          size: 'TG-00',
+          status: 'Active',
+          condition_type: 'Normal',
+          tg_version: '4.2.1',
+          // Every fourth one auto-stops, so the reconciler has candidates to look through.
+          auto_stop_minutes: w % 4 === 0 ? 600 : 0,
+          last_activity_at: ctx.now,
+          creator: 'bench',
+        },
+        t,
+      ),
+    ),
+  );
   const scheduleIds: string[] = [];
   for (let j = 0; j < SCHEDULES_PER_WORKSPACE; j++) {
     const repeat = repeatsCycle[j % repeatsCycle.length]!;

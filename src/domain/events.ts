@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { offeredRecord, type NotedChange } from '../store/event-journal.js';
-import type { WorkspaceRecord } from '../schemas/workspace.js';
+import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
+import type { OperationRecord } from '../schemas/operation.js';
 import type { DB } from '../store/schema.js';
 import type { Executor } from '../store/store.js';
 import { insertEvents, type EventRow, type NewEvent } from '../store/repositories/events.js';
@@ -33,6 +34,8 @@ const coalescing = new Set(['created', 'updated', 'status_changed', 'deleted']);
  * a status change, then an update.
  */
 const weight: Record<string, number> = { updated: 0, status_changed: 1, created: 2, deleted: 3 };
+
+type DatabaseOwnRecord = Omit<DatabaseRecord, 'workspaces'>;
 
 /** Where an event belongs, and what it carries. */
 interface Resolved {
@@ -150,6 +153,9 @@ async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promis
     }
     case 'database': {
       if (c.change === 'deleted') return gone(c.orgId, { database_id: c.id });
+      const offered = offeredRecord(db, 'database', c.id) as DatabaseOwnRecord | undefined;
+      if (offered)
+        return { orgId: offered.org_id, workgroupId: offered.workgroup_id, workspaceId: null, data: offered };
       const database = await findDatabaseById(db, c.id);
       const view = database && (await loadViewById(db, await orgOf(db, database.org_id), database.workgroup_id));
       if (!database || !view) return undefined;
@@ -183,6 +189,12 @@ async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promis
       });
     }
     case 'operation': {
+      // Offered where it is started, whose change names its organisation.
+      const offered = offeredRecord(db, 'operation', c.id) as OperationRecord | undefined;
+      if (offered && c.orgId !== undefined) {
+        const place = await placeOfOperation(db, offered.resource_type, offered.resource_id);
+        return { orgId: c.orgId, ...place, data: offered };
+      }
       const op = await findOperationById(db, c.id);
       if (!op) return undefined;
       const place = await placeOfOperation(db, op.resource_type, op.resource_id);
@@ -196,8 +208,13 @@ async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promis
 /** Fills the workgroup of a change known by its workspace. */
 async function withWorkgroup(db: Executor, r: Resolved | undefined): Promise<Resolved | undefined> {
   if (!r || r.workgroupId || !r.workspaceId) return r;
-  const ws = await findWorkspaceById(db, r.workspaceId);
-  return { ...r, workgroupId: ws?.workgroup_id ?? null };
+  return { ...r, workgroupId: await workgroupOfWorkspace(db, r.workspaceId) };
+}
+
+/** The workgroup of a workspace, from its record if this transaction offered one; null once it is gone. */
+async function workgroupOfWorkspace(db: Executor, workspaceId: string): Promise<string | null> {
+  const offered = offeredRecord(db, 'workspace', workspaceId) as WorkspaceRecord | undefined;
+  return offered?.workgroup_id ?? (await findWorkspaceById(db, workspaceId))?.workgroup_id ?? null;
 }
 
 async function placeOfOperation(
@@ -208,8 +225,7 @@ async function placeOfOperation(
   let workspaceId: string | null = null;
   if (resourceType === 'workspace') workspaceId = resourceId;
   if (resourceType === 'backup') workspaceId = (await findBackupById(db, resourceId))?.workspace_id ?? null;
-  const ws = workspaceId ? await findWorkspaceById(db, workspaceId) : undefined;
-  return { workgroupId: ws?.workgroup_id ?? null, workspaceId };
+  return { workgroupId: workspaceId ? await workgroupOfWorkspace(db, workspaceId) : null, workspaceId };
 }
 
 /** An event row as the API shows it. */

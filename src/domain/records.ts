@@ -12,7 +12,8 @@ import type { WorkgroupRecord } from '../schemas/workgroup.js';
 import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 import { findSize, type Catalog } from './catalog.js';
 import { displayStatus, type WorkspaceStatus } from './workspace-lifecycle.js';
-import { iso, isoOrUndefined } from './time.js';
+import { iso } from './time.js';
+import { asksForChange, desired, workspaceModel } from '../store/models/workspace.js';
 import { storedCaller } from './cidr.js';
 
 /** A workgroup with everything its records embed, read in one statement (store/repositories/record-views). */
@@ -138,24 +139,20 @@ function workspaceType(
   };
 }
 
+/** Completes a record with the fields it shows as the workspace holds them (src/store/models/workspace.ts). */
+const withShownFields = workspaceModel.showInto<WorkspaceRecord>(iso);
+
 /**
  * The record reports what the workspace runs at (`workspace_type`, `enable_ha`, `replicas`);
  * while an update changes its size or HA, `desired_workspace_type` shows what it asks for.
  */
 export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordContext): WorkspaceRecord {
-  const replicas = ws.enable_ha ? 2 : 1;
-  const asking = ws.desired_size !== null || ws.desired_enable_ha !== null;
   const database = view.databases.find((d) => d.id === ws.database_id);
   const provider = view.provider;
   const host = proxyHost(ws, view, ctx);
-  return {
-    workspace_id: ws.id,
-    name: ws.name,
-    workgroup_id: view.workgroup.id,
+  return withShownFields(ws, {
     workgroup_name: view.workgroup.name,
-    database_id: ws.database_id,
     ...(database ? { database_name: database.name } : {}),
-    org_id: ws.org_id,
     org_name: view.orgName,
     region: view.workgroup.region,
     ...(provider
@@ -165,34 +162,12 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
           cloud_provider_short_id: provider.short_id,
         }
       : {}),
-    status: ws.status as WorkspaceStatus,
     display_status: displayStatus[ws.status as WorkspaceStatus],
-    condition_type: ws.condition_type as WorkspaceRecord['condition_type'],
-    ...(ws.err_message ? { err_message: ws.err_message } : {}),
-    is_rw: ws.is_rw,
-    enable_ha: ws.enable_ha,
-    replicas,
+    replicas: ws.enable_ha ? 2 : 1,
     workspace_type: workspaceType(ctx.catalog, ws.size, ws.enable_ha),
-    ...(asking
-      ? {
-          desired_workspace_type: workspaceType(
-            ctx.catalog,
-            ws.desired_size ?? ws.size,
-            ws.desired_enable_ha ?? ws.enable_ha,
-          ),
-        }
+    ...(asksForChange(ws)
+      ? { desired_workspace_type: workspaceType(ctx.catalog, desired(ws, 'size'), desired(ws, 'enable_ha')) }
       : {}),
-    tg_version: ws.tg_version,
-    ...(ws.desired_tg_version ? { desired_tg_version: ws.desired_tg_version } : {}),
-    update_strategy: ws.update_strategy as WorkspaceRecord['update_strategy'],
-    auto_upgrade_state: ws.auto_upgrade_state as WorkspaceRecord['auto_upgrade_state'],
-    auto_stop_minutes: ws.auto_stop_minutes,
-    enable_auto_start: ws.enable_auto_start,
-    maintenance_window_day_of_week: ws.mw_day_of_week,
-    maintenance_window_hour_of_day: ws.mw_hour_of_day,
-    maintenance_window_interval_weeks: ws.mw_interval_weeks,
-    maintenance_window_time_zone: ws.mw_time_zone,
-    ...(ws.last_maintenance ? { last_maintenance: iso(ws.last_maintenance) } : {}),
     proxy_host: host,
     nginx_host: host,
     enable_copilot: ws.addons.some(
@@ -209,26 +184,14 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
         workspace_id: ws.id,
       };
     }),
-    ...(ws.agent_config ? { agent_config: ws.agent_config } : {}),
-    ...(ws.solution_catalog_id ? { solution_catalog_id: ws.solution_catalog_id } : {}),
     // Counts only once a driver reported them: 0 would be invented.
     ...(ws.data_observed_at !== null ? { vertex_count: ws.vertex_count, edge_count: ws.edge_count } : {}),
-    graph_topology_size_bytes: ws.graph_topology_size_bytes,
     size: ws.graph_topology_size_bytes,
-    ...(ws.refresh_status
-      ? { refresh_status: ws.refresh_status as NonNullable<WorkspaceRecord['refresh_status']> }
-      : {}),
-    ...(ws.refresh_message ? { refresh_message: ws.refresh_message } : {}),
-    ...(ws.snapshot_time ? { snapshot_time: isoOrUndefined(ws.snapshot_time)! } : {}),
     folder_statistics: folderStatistics(
       view.workspaces.filter((w) => w.database_id === ws.database_id),
       view.backupSizes.get(ws.database_id) ?? 0,
     ),
-    ...(ws.creator ? { creator: ws.creator } : {}),
-    created_at: iso(ws.created_at),
-    last_modified_time: iso(ws.updated_at),
-    version_number: ws.version_number,
-  };
+  });
 }
 
 /**

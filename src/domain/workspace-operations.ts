@@ -1,6 +1,9 @@
 import { newId } from './ids.js';
 import type { Executor } from '../store/store.js';
 import { insertOperation } from '../store/repositories/operations.js';
+import { offerRecord } from '../store/event-journal.js';
+import { noTargets } from '../store/models/workspace.js';
+import { operationRecord } from './operations.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import type { Workspace, WorkspaceChanges } from '../store/repositories/workspaces.js';
 import { conflict } from './errors.js';
@@ -54,9 +57,23 @@ export async function beginWorkspaceOperation(
     err_message: null,
   };
   if (!(await wsRepo.updateWorkspace(trx, ws, next, now))) throw concurrentChange();
-  const operationId = newId();
-  await insertOperation(trx, {
-    id: operationId,
+  const operationId = await enqueueWorkspaceOperation(trx, ws, params, now);
+  return { operationId, workspace: { ...ws, ...next, version_number: ws.version_number + 1, updated_at: now } };
+}
+
+/**
+ * Enqueues the operation of a workspace that is in its transitional status already (a new
+ * one is inserted in it), in the caller's transaction; its record is offered to the event it
+ * starts. Returns its id.
+ */
+export async function enqueueWorkspaceOperation(
+  trx: Executor,
+  ws: Pick<Workspace, 'id' | 'org_id'>,
+  params: WorkspaceOpParams,
+  now: number,
+): Promise<string> {
+  const op = await insertOperation(trx, {
+    id: newId(),
     org_id: ws.org_id,
     resource_type: 'workspace',
     resource_id: ws.id,
@@ -66,7 +83,8 @@ export async function beginWorkspaceOperation(
     run_at: now,
     created_at: now,
   });
-  return { operationId, workspace: { ...ws, ...next, version_number: ws.version_number + 1, updated_at: now } };
+  offerRecord(trx, 'operation', op.id, operationRecord(op));
+  return op.id;
 }
 
 /** The changes that end an operation: its stable status, and no desired state left beyond what runs. */
@@ -76,8 +94,7 @@ export function settledChanges(op: WorkspaceOperation, ws: Pick<Workspace, 'enab
     condition_type: NORMAL_CONDITION,
     err_message: null,
     failed_operation_id: null,
-    desired_size: null,
-    desired_enable_ha: null,
+    ...noTargets,
   };
 }
 
@@ -92,8 +109,7 @@ export function failedChanges(operationId: string, message: string): WorkspaceCh
     condition_type: NORMAL_CONDITION,
     err_message: message,
     failed_operation_id: operationId,
-    desired_size: null,
-    desired_enable_ha: null,
+    ...noTargets,
   };
 }
 

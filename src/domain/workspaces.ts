@@ -16,12 +16,18 @@ import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { checkCount, checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
 import { checkAddonRefs, type AddonRefList } from './addon-refs.js';
-import { loadWorkspaceView, workspaceRecord } from './records.js';
+import { databaseOwnRecord, loadWorkspaceView, workspaceRecord } from './records.js';
 import { offerRecord } from '../store/event-journal.js';
 import { acceptName, cutName, nameKey } from './names.js';
 import { checkTestEnv, type TestEnvCheck } from './test-env.js';
-import { beginWorkspaceOperation, maintenanceDueAt, type WorkspaceOpParams } from './workspace-operations.js';
-import { requireStatus } from './workspace-lifecycle.js';
+import {
+  beginWorkspaceOperation,
+  enqueueWorkspaceOperation,
+  maintenanceDueAt,
+  type WorkspaceOpParams,
+} from './workspace-operations.js';
+import { requireStatus, transitions } from './workspace-lifecycle.js';
+import { newWorkspace } from '../store/models/workspace.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
 
 export const DEFAULT_SIZE = 'TG-00';
@@ -90,57 +96,38 @@ export class WorkspaceService {
         await this.requireAddonsStillEnabled(trx, p, addonLists);
         if (await wsRepo.findWorkspaceByName(trx, wg.id, name)) throw duplicateName(name);
         const database = await this.databaseFor(trx, p, wg.id, body, { id, name, databaseName, isRw, now });
-        const ws: Workspace = {
-          id,
-          org_id: p.orgId,
-          workgroup_id: wg.id,
-          database_id: database.id,
-          name,
-          is_rw: isRw,
-          size,
-          enable_ha: body.enable_ha ?? false,
-          status: 'Creating',
-          condition_type: 'Create',
-          err_message: null,
-          failed_operation_id: null,
-          tg_version: database.tg_version,
-          desired_tg_version: null,
-          update_strategy: body.update_strategy ?? 'maintenance_window',
-          auto_upgrade_state: 'enabled',
-          maintenance_due_at: null,
-          last_maintenance: null,
-          auto_stop_minutes: autoStop,
-          enable_auto_start: body.enable_auto_start ?? false,
-          mw_day_of_week: body.maintenance_window_day_of_week ?? 0,
-          mw_hour_of_day: body.maintenance_window_hour_of_day ?? 2,
-          mw_interval_weeks: body.maintenance_window_interval_weeks ?? 1,
-          mw_time_zone: body.maintenance_window_time_zone ?? 'UTC',
-          addons: toStoredAddons(addons),
-          agent_config: null,
-          solution_catalog_id: body.solution_install_request?.solution_catalog_id ?? null,
-          x_test_env: body.x_test_env ?? null,
-          graph_topology_size_bytes: 0,
-          vertex_count: 0,
-          edge_count: 0,
-          refresh_status: null,
-          refresh_message: null,
-          snapshot_time: null,
-          last_activity_at: now,
-          creator: p.keyName,
-          created_at: now,
-          updated_at: now,
-          version_number: 0,
-          desired_size: null,
-          desired_enable_ha: null,
-          endpoint: null,
-          snapshot_id: null,
-          data_observed_at: null,
-        };
+        // Inserted in the status its creation runs in: created and under way in one write.
+        const ws = newWorkspace(
+          {
+            id,
+            org_id: p.orgId,
+            workgroup_id: wg.id,
+            database_id: database.id,
+            name,
+            is_rw: isRw,
+            size,
+            enable_ha: body.enable_ha,
+            status: transitions.create.via,
+            condition_type: transitions.create.condition,
+            tg_version: database.tg_version,
+            update_strategy: body.update_strategy,
+            auto_stop_minutes: autoStop,
+            enable_auto_start: body.enable_auto_start,
+            mw_day_of_week: body.maintenance_window_day_of_week,
+            mw_hour_of_day: body.maintenance_window_hour_of_day,
+            mw_interval_weeks: body.maintenance_window_interval_weeks,
+            mw_time_zone: body.maintenance_window_time_zone,
+            addons: toStoredAddons(addons),
+            solution_catalog_id: body.solution_install_request?.solution_catalog_id,
+            x_test_env: body.x_test_env,
+            creator: p.keyName,
+          },
+          now,
+        );
         await checkWorkspaceQuota(trx, this.catalog, p, ws);
         await wsRepo.insertWorkspace(trx, ws);
-        // Recorded with the status write below, so create is one operation like any other.
-        await beginWorkspaceOperation(trx, ws, { op: 'create' }, now);
-        return this.recordIn(trx, p, wg.id, id, ctx);
+        await enqueueWorkspaceOperation(trx, ws, { op: 'create' }, now);
+        return this.recordIn(trx, p, wg.id, id, ctx, body.tg_database_id === undefined);
       })
       .catch((err: unknown): never => {
         if (isUniqueViolation(err)) throw duplicateName(name);
@@ -159,13 +146,18 @@ export class WorkspaceService {
     return this.recordIn(this.store.db, p, workgroupId, workspaceId, ctx);
   }
 
-  /** The record as `db` sees it: inside a transaction, the state this request wrote. */
+  /**
+   * The record as `db` sees it: inside a transaction, the state this request wrote. With
+   * `newDatabase`, the workspace's database was created with it, and its record is built from
+   * the same read.
+   */
   private async recordIn(
     db: Executor,
     p: Principal,
     workgroupId: string,
     workspaceId: string,
     ctx: RequestContext,
+    newDatabase = false,
   ): Promise<WorkspaceRecord> {
     const found = await loadWorkspaceView(db, p, workgroupId, workspaceId);
     if (!found) throw notFound('workgroupID', `no workgroup "${workgroupId}"`);
@@ -173,6 +165,8 @@ export class WorkspaceService {
     const record = workspaceRecord(found.ws, found.view, this.workgroups.recordContext(ctx));
     // Inside a change's transaction this is the state it commits: its event carries the same record.
     offerRecord(db, 'workspace', found.ws.id, record);
+    const database = newDatabase ? found.view.databases[0] : undefined;
+    if (database) offerRecord(db, 'database', database.id, databaseOwnRecord(database, found.view));
     return record;
   }
 

@@ -1,28 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultCatalog } from '../domain/catalog.js';
-import type { Workspace } from '../store/repositories/workspaces.js';
+import { newWorkspace, type Workspace } from '../store/models/workspace.js';
 import { SpecError, observedChanges, workspaceSpec } from './specs.js';
 
 const row = (over: Partial<Workspace>): Workspace =>
-  ({
-    id: 'ws',
-    database_id: 'db',
-    is_rw: true,
-    size: 'TG-1',
-    enable_ha: false,
-    desired_size: null,
-    desired_enable_ha: null,
-    tg_version: '4.2.0',
-    graph_topology_size_bytes: 10,
-    vertex_count: 0,
-    edge_count: 0,
-    data_observed_at: null,
-    snapshot_time: null,
-    snapshot_id: null,
-    endpoint: null,
-    ...over,
-  }) as Workspace;
+  newWorkspace(
+    {
+      id: 'ws',
+      org_id: 'org',
+      workgroup_id: 'wg',
+      database_id: 'db',
+      name: 'ws',
+      size: 'TG-1',
+      status: 'Active',
+      condition_type: 'Normal',
+      tg_version: '4.2.0',
+      graph_topology_size_bytes: 10,
+      ...over,
+    },
+    0,
+  );
 
 describe('workspace specs', () => {
   it('asks for the desired size and HA, resolved from the catalog, and gives back what runs', () => {

@@ -1,6 +1,7 @@
 import { findSize, type Catalog } from '../domain/catalog.js';
 import type { CloudProviderRow } from '../store/repositories/cloud-providers.js';
 import type { Workspace, WorkspaceChanges } from '../store/repositories/workspaces.js';
+import { desired } from '../store/models/workspace.js';
 import type { AccountSpec, WorkspaceObserved, WorkspaceSize, WorkspaceSpec } from './drivers/driver.js';
 
 /** A spec that cannot be built (a size the catalog no longer has): a terminal failure, no retry helps. */
@@ -37,7 +38,7 @@ export function workspaceSpec(
   catalog: Catalog,
   overrides: Partial<Pick<WorkspaceSpec, 'version' | 'restoreFrom' | 'sourceWorkspaceId'>> = {},
 ): WorkspaceSpec {
-  const sizeName = ws.desired_size ?? ws.size;
+  const sizeName = desired(ws, 'size');
   const size = resolveSize(catalog, sizeName);
   if (!size) throw new SpecError(`size ${sizeName} is not in the catalog of workspace sizes`);
   return {
@@ -45,7 +46,7 @@ export function workspaceSpec(
     databaseId: ws.database_id,
     readOnly: !ws.is_rw,
     size,
-    replicas: (ws.desired_enable_ha ?? ws.enable_ha) ? 2 : 1,
+    replicas: desired(ws, 'enable_ha') ? 2 : 1,
     version: ws.tg_version,
     ...overrides,
     observed: observedOf(ws, catalog),

@@ -4,6 +4,7 @@
  * mapper per repository serves both stores.
  */
 import type { Generated } from 'kysely';
+import type { WorkspaceColumns } from './models/workspace.js';
 export interface OrganisationsTable {
   id: string;
   name: string;
@@ -105,55 +106,8 @@ export interface DatabasesTable {
   version_number: number;
 }
 
-export interface WorkspacesTable {
-  id: string;
-  org_id: string;
-  workgroup_id: string;
-  database_id: string;
-  name: string;
-  name_key: string;
-  is_rw: number;
-  size: string;
-  enable_ha: number;
-  status: string;
-  condition_type: string;
-  err_message: string | null;
-  failed_operation_id: string | null;
-  tg_version: string;
-  desired_tg_version: string | null;
-  update_strategy: string;
-  auto_upgrade_state: string;
-  maintenance_due_at: number | null;
-  last_maintenance: number | null;
-  auto_stop_minutes: number;
-  enable_auto_start: number;
-  mw_day_of_week: number;
-  mw_hour_of_day: number;
-  mw_interval_weeks: number;
-  mw_time_zone: string;
-  addons: string;
-  agent_config: string | null;
-  solution_catalog_id: string | null;
-  x_test_env: string | null;
-  graph_topology_size_bytes: number;
-  vertex_count: number;
-  edge_count: number;
-  refresh_status: string | null;
-  refresh_message: string | null;
-  snapshot_time: number | null;
-  last_activity_at: number;
-  creator: string | null;
-  created_at: number;
-  updated_at: number;
-  version_number: number;
-  /** What a running update asks for (migration 0020); null: what runs (`size`, `enable_ha`). */
-  desired_size: string | null;
-  desired_enable_ha: number | null;
-  /** Observed state a driver reported (migration 0020). */
-  endpoint: string | null;
-  snapshot_id: string | null;
-  data_observed_at: number | null;
-}
+/** Declared with the workspace model (src/store/models/workspace.ts). */
+export type WorkspacesTable = WorkspaceColumns;
 
 export interface OperationsTable {
   id: string;

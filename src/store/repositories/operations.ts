@@ -37,23 +37,23 @@ export interface NewOperation {
   created_at: number;
 }
 
-export async function insertOperation(db: Executor, op: NewOperation): Promise<void> {
-  await db
-    .insertInto('operations')
-    .values({
-      ...op,
-      params: JSON.stringify(op.params),
-      state: 'pending',
-      attempt: 0,
-      lease_owner: null,
-      lease_expires_at: null,
-      progress: null,
-      error: null,
-      updated_at: op.created_at,
-      finished_at: null,
-    })
-    .execute();
+/** Inserts a pending operation; returns it as a read of it would. */
+export async function insertOperation(db: Executor, op: NewOperation): Promise<Operation> {
+  const row = {
+    ...op,
+    params: JSON.stringify(op.params),
+    state: 'pending',
+    attempt: 0,
+    lease_owner: null,
+    lease_expires_at: null,
+    progress: null,
+    error: null,
+    updated_at: op.created_at,
+    finished_at: null,
+  };
+  await db.insertInto('operations').values(row).execute();
   noteChange(db, { kind: 'operation', id: op.id, orgId: op.org_id, change: 'started' });
+  return fromRow(row);
 }
 
 export async function findOperation(db: Executor, orgId: string, id: string): Promise<Operation | undefined> {

@@ -7,6 +7,7 @@ import { providerFromRow, type CloudProviderRow } from './cloud-providers.js';
 import type { Database } from './databases.js';
 import { workgroupFromRow, type Workgroup } from './workgroups.js';
 import { workspaceFromRow, type Workspace } from './workspaces.js';
+import { workspaceModel } from '../models/workspace.js';
 
 /**
  * The reads behind a workgroup's or a workspace's record, each one statement: the rows it
@@ -44,8 +45,11 @@ export interface WorkspaceRows {
   backupSize: number;
 }
 
-/** SQLite has no row_to_json: json_object names every column, read once from the schema. */
-const sqliteColumns = new Map<Table, readonly string[]>();
+/**
+ * SQLite has no row_to_json: json_object names every column, as a declared table's model
+ * names them (src/store/models), or read once from the schema.
+ */
+const sqliteColumns = new Map<Table, readonly string[]>([[workspaceModel.table, workspaceModel.columns]]);
 
 async function columnsOf(db: Executor, table: Table): Promise<readonly string[]> {
   let columns = sqliteColumns.get(table);
