@@ -3,8 +3,9 @@ import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { ConfigFile, type Catalog } from './schemas/catalog.js';
 import { defaultCatalog, mergeCatalog } from './domain/catalog.js';
-import { normaliseCidr } from './domain/cidr.js';
+import { normaliseCidr } from './addresses/cidr.js';
 import { driverNames, type DriverName } from './engine/drivers/index.js';
+import { logLevels, type LogLevel } from './logger.js';
 
 export class ConfigError extends Error {
   constructor(
@@ -17,8 +18,6 @@ export class ConfigError extends Error {
 }
 
 export type ClockMode = 'system' | 'manual';
-export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof logLevels)[number];
 
 export interface Config {
   host: string;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { can } from '../console/src/permissions.js';
 import { isAllowed, type Action } from '../src/domain/permissions.js';
-import { roles, type Principal } from '../src/domain/principal.js';
+import type { Principal } from '../src/domain/principal.js';
+import { roles } from '../src/schemas/api-key.js';
 
 const actions: Action[] = ['org:admin', 'workgroup:edit', 'workspace:create', 'workspace:edit', 'workspace:delete'];
 const targets = [

@@ -13,7 +13,7 @@ import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 import { findSize, type Catalog } from './catalog.js';
 import { displayStatus, type WorkspaceStatus } from './workspace-lifecycle.js';
 import { iso, isoOrUndefined } from './time.js';
-import { storedCaller } from './cidr.js';
+import { storedCaller } from '../addresses/cidr.js';
 
 /** A workgroup with everything its records embed, read in one statement (store/repositories/record-views). */
 export interface WorkgroupView extends WorkgroupRows {

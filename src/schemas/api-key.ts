@@ -1,7 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Body, Name, StringEnum, Timestamp } from './helpers.js';
 import { Component } from './component.js';
-import { roles } from '../domain/principal.js';
+
+/** The roles an API key may have (what each may do: src/domain/permissions.ts). */
+export const roles = ['org-admin', 'workgroup-admin', 'workspace-admin', 'viewer'] as const;
+export type Role = (typeof roles)[number];
 
 export const ApiKeyRecord = Component(
   'ApiKeyRecord',

@@ -19,8 +19,7 @@ import { Transactions } from './transactions.js';
 import { countStatement } from './statement-tally.js';
 import { registerDialect, type DialectName } from './dialect-of.js';
 import type { EventWriter } from './event-journal.js';
-import { KeyCache } from './key-cache.js';
-import type { KeyForAuthentication } from './repositories/api-keys.js';
+import { KeyCache, type KeyForAuthentication } from './key-cache.js';
 
 export { CommitFailed } from './transactions.js';
 export { isConnectionLoss, isUncertainCommit } from './connection-loss.js';

@@ -2,7 +2,7 @@ import { sql, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { WorkspacesTable } from '../schema.js';
 import { lockedForUpdate } from '../capabilities.js';
 import type { Executor } from '../store.js';
-import { nameKey } from '../../domain/names.js';
+import { nameKey } from '../name-key.js';
 import { noteChange } from '../event-journal.js';
 
 /** A workspace as the domain sees it: booleans as booleans, JSON columns parsed. */
