@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
+import layers from './scripts/eslint-layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/'] },
@@ -14,6 +15,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['error'] }],
     },
+  },
+  {
+    // Imports point down the layers, and none goes round in a cycle (scripts/eslint-layers.js).
+    files: ['src/**/*.ts', 'console/src/**/*.{ts,tsx}'],
+    plugins: { acacia: layers },
+    rules: { 'acacia/layers': 'error', 'acacia/no-cycles': 'error' },
   },
   {
     // The web console: React's rules of hooks, and no console output in the browser either.

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isAllowed, type Action } from './permissions.js';
+import { isAllowed } from './permissions.js';
+import type { Action, Role } from '../schemas/api-key.js';
 import type { Principal } from './principal.js';
-import type { Role } from '../schemas/api-key.js';
 
 const principal = (role: Role): Principal => ({
   orgId: 'o',

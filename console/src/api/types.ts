@@ -20,4 +20,4 @@ export type { ScheduleBody, ScheduleRecord } from '../../../src/schemas/schedule
 export type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../../../src/schemas/workgroup.js';
 export type { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceRecord } from '../../../src/schemas/workspace.js';
 export type { Role } from '../../../src/schemas/api-key.js';
-export type { Action } from '../../../src/domain/permissions.js';
+export type { Action } from '../../../src/schemas/api-key.js';
