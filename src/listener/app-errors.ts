@@ -3,7 +3,7 @@ import { isConnectionLoss, isUncertainCommit } from '../store/store.js';
 import { MAX_PARAM_LENGTH } from './listener-limits.js';
 
 /** Framework errors by Fastify code; anything unknown is an internal error. */
-const frameworkErrors: Record<string, { code: ErrorCode; field: string; reason: string }> = {
+export const frameworkErrors: Record<string, { code: ErrorCode; field: string; reason: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', field: 'body', reason: 'exceeds the body size limit' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported-media-type',
@@ -23,6 +23,12 @@ const frameworkErrors: Record<string, { code: ErrorCode; field: string; reason: 
     reason: `has a parameter longer than ${MAX_PARAM_LENGTH} characters`,
   },
 };
+
+/** What an internal error tells the client: nothing of the error, where the log has it. */
+export const INTERNAL_ERROR = {
+  field: '',
+  reason: 'an internal error occurred; see the server log for the request ID',
+} as const;
 
 /**
  * Any thrown value as the error a listener (the API, the gateway) answers: a lost database
@@ -47,8 +53,5 @@ export function appErrorOf(err: unknown): AppError {
   if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError('invalid', { field: '', reason: e.message ?? 'bad request' });
   }
-  return new AppError('internal', {
-    field: '',
-    reason: 'an internal error occurred; see the server log for the request ID',
-  });
+  return new AppError('internal', INTERNAL_ERROR);
 }
