@@ -210,7 +210,9 @@ function postgresDialect(connectionString: string, onConnectionError: (err: Erro
     // bigint columns hold epoch milliseconds, well inside Number's exact range.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === Number(pg.types.builtins.INT8)
+          ? Number
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // A connection's 'error' event without a listener crashes the process. The pool listens
@@ -255,7 +257,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   try {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
+    if (error) throw error as Error;
   } catch (err) {
     await db.destroy();
     throw err;
