@@ -4,7 +4,12 @@
  * `<!-- name:end -->`.
  */
 
-const markers = (name: string) => ({ start: new RegExp(`<!-- ${name}:start[^>]*-->`), end: `<!-- ${name}:end -->` });
+/** Where the table between the document's `name` markers begins and ends; undefined without both markers. */
+function between(doc: string, name: string): { from: number; to: number } | undefined {
+  const start = new RegExp(`<!-- ${name}:start[^>]*-->`).exec(doc);
+  const to = doc.indexOf(`<!-- ${name}:end -->`);
+  return start && to > start.index ? { from: start.index + start[0].length, to } : undefined;
+}
 
 /** The rows of a Markdown table, as cells (alignment and the separator row ignored). */
 export function tableRows(markdown: string): string[][] {
@@ -21,17 +26,12 @@ export function tableRows(markdown: string): string[][] {
 
 /** The document with the table between its `name` markers replaced; undefined when the markers are missing. */
 export function withTable(doc: string, name: string, table: string): string | undefined {
-  const { start, end } = markers(name);
-  const from = start.exec(doc);
-  const to = doc.indexOf(end);
-  if (!from || to < from.index) return undefined;
-  return `${doc.slice(0, from.index + from[0].length)}\n\n${table}\n\n${doc.slice(to)}`;
+  const span = between(doc, name);
+  return span && `${doc.slice(0, span.from)}\n\n${table}\n\n${doc.slice(span.to)}`;
 }
 
 /** The table now between the document's `name` markers ('' when they are missing). */
 export function tableIn(doc: string, name: string): string {
-  const { start, end } = markers(name);
-  const from = start.exec(doc);
-  const to = doc.indexOf(end);
-  return from && to > from.index ? doc.slice(from.index + from[0].length, to) : '';
+  const span = between(doc, name);
+  return span ? doc.slice(span.from, span.to) : '';
 }
