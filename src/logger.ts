@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pino, type Bindings, type ChildLoggerOptions, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config.js';
+
+/** pino's levels, from the most to the least severe; `silent` writes nothing. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
 
 /** Paths whose values are secrets wherever they appear in a log line. */
 export const redactedPaths = [

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { can } from '../console/src/permissions.js';
-import { isAllowed, type Action } from '../src/domain/permissions.js';
-import { roles, type Principal } from '../src/domain/principal.js';
+import { isAllowed } from '../src/domain/permissions.js';
+import type { Principal } from '../src/domain/principal.js';
+import { roles, type Action } from '../src/schemas/api-key.js';
 
 const actions: Action[] = ['org:admin', 'workgroup:edit', 'workspace:create', 'workspace:edit', 'workspace:delete'];
 const targets = [

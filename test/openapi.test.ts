@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { request } from 'undici';
 import { API_PREFIX, AcaciaClient, resultOf, type ApiResponse } from '../src/client/index.js';
+import { errorCodes } from '../src/listener/error-codes.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { resolveRefs } from './helpers/fuzz-cases.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
@@ -31,7 +32,10 @@ interface Doc {
   info: { title: string; description: string };
   servers: Array<{ url: string }>;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Json & { required?: string[]; properties?: Record<string, Json> }> };
+  components: {
+    schemas: Record<string, Json & { required?: string[]; properties?: Record<string, Json> }>;
+    responses: Record<string, Operation['responses'][string] & { description: string }>;
+  };
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -68,6 +72,26 @@ describe(`the OpenAPI document (${storeName})`, () => {
     Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => ({ path, method, op })),
     );
+
+  it('documents each error response as the error table answers it', () => {
+    const table = Object.values(errorCodes);
+    for (const [name, response] of Object.entries(raw.components.responses)) {
+      const example = response.content!['application/json']!.example as {
+        Message: string;
+        ErrorDetails: Array<{ Type: string }>;
+      };
+      const entry = table.find((e) => e.message === example.Message);
+      assert.ok(entry, `${name}: the Message of a code of the error table`);
+      assert.equal(example.ErrorDetails[0]!.Type, entry.type, `${name}: that code's Type`);
+      const status = entry.status;
+      for (const other of table.filter((e) => e.status === status && e !== entry))
+        assert.ok(response.description.includes(other.message.replace(/\.$/, '')), `${name}: what else is ${status}`);
+      if (table.some((e) => e.status === status && e.retryAfter !== undefined))
+        assert.ok(response.headers?.['Retry-After'], `${name}: Retry-After, which every ${status} of the table sends`);
+    }
+    for (const { type, status } of table)
+      assert.match(raw.info.description, new RegExp(`${type} [^;]*\\b${status}\\b`), `${type} comes with ${status}`);
+  });
 
   it('names its server, its title and how to authenticate', async () => {
     assert.equal(raw.openapi, '3.1.0');

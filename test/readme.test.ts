@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { AcaciaClient, resultOf } from '../src/client/index.js';
-import { readmeRouteTable, routeTable, tableRows } from '../src/cli/route-table.js';
+import { tableIn, tableRows } from '../src/cli/doc-tables.js';
+import { routeTable } from '../src/cli/route-table.js';
 import { apiOperations, type OperationId } from '../src/schemas/operations/index.js';
 import { cleanEnv, cliCommand, listeningUrl, spawnCli } from './helpers/cli.js';
 import { stopProcess } from './helpers/serve.js';
@@ -25,7 +26,7 @@ function shBlock(title: string): string {
 
 describe(`README.md (${storeName})`, () => {
   it('lists every route of the operation table with its CLI command (npm run routes writes it)', () => {
-    assert.deepEqual(tableRows(readmeRouteTable(readme)), tableRows(routeTable()));
+    assert.deepEqual(tableRows(tableIn(readme, 'routes')), tableRows(routeTable()));
   });
 
   it('has a CLI command for every operation but the by-workspace-id twins, health and the test clock', () => {

@@ -1,5 +1,5 @@
 import type { AllowListEntry } from '../store/repositories/allow-list.js';
-import { inRange, parseCaller, parseRange } from './cidr.js';
+import { inRange, parseCaller, parseRange } from '../addresses/cidr.js';
 
 export const MAX_TEMPORARY_MS = 7 * 24 * 3_600_000;
 

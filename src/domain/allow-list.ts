@@ -11,7 +11,7 @@ import type { Clock } from './clock.js';
 import type { AllowListEntryBody, AllowListEntryRecord, CurrentIpRecord } from '../schemas/allow-list.js';
 import type { WorkgroupRecord } from '../schemas/workgroup.js';
 import { checkAddress, expiresProblem } from './allow-list-rules.js';
-import { displayAddress, normaliseCidr } from './cidr.js';
+import { displayAddress, normaliseCidr } from '../addresses/cidr.js';
 import { Problems, conflict, invalid, notFound } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';

@@ -3,16 +3,17 @@ import { newId } from './ids.js';
 import type { Executor, Store } from '../store/store.js';
 import * as keysRepo from '../store/repositories/api-keys.js';
 import type { ApiKey } from '../store/repositories/api-keys.js';
+import type { KeyForAuthentication } from '../store/key-cache.js';
 import { findWorkgroup } from '../store/repositories/workgroups.js';
 import { findWorkspace } from '../store/repositories/workspaces.js';
 import { isUniqueViolation } from '../store/store.js';
 import { lockRow } from '../store/repositories/row-locks.js';
 import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
-import type { ApiKeyRecord, CreateApiKeyBody } from '../schemas/api-key.js';
+import type { ApiKeyRecord, CreateApiKeyBody, Role } from '../schemas/api-key.js';
 import { AppError, Problems, conflict, notFound } from './errors.js';
 import { authorize } from './permissions.js';
-import type { Principal, Role } from './principal.js';
+import type { Principal } from './principal.js';
 import { checkCount } from './quotas.js';
 import { acceptName } from './names.js';
 import { iso, isoOrUndefined } from './time.js';
@@ -36,7 +37,7 @@ export function redact(plaintext: string): string {
 
 const unauthenticated = (reason: string) => new AppError('unauthenticated', { field: 'x-api-key', reason });
 
-function toPrincipal(key: keysRepo.KeyForAuthentication): Principal {
+function toPrincipal(key: KeyForAuthentication): Principal {
   return {
     orgId: key.org_id,
     orgName: key.org_name,
@@ -240,7 +241,7 @@ export class ApiKeyService {
     return { ...(refusal !== undefined ? { refusal } : {}), expiresAt: key?.expires_at ?? null };
   }
 
-  private admit(key: keysRepo.KeyForAuthentication | undefined): Principal {
+  private admit(key: KeyForAuthentication | undefined): Principal {
     const refusal = this.refusal(key);
     if (refusal !== undefined) throw unauthenticated(refusal);
     return toPrincipal(key!);

@@ -2,7 +2,7 @@ import { isForeignKeyViolation } from '../store/store.js';
 /**
  * Domain errors. A rule that fails throws an AppError carrying a code and one detail per
  * offending field; the HTTP layer maps the code to an envelope Type and status
- * (src/http/error-codes.ts), so the domain never speaks HTTP.
+ * (src/listener/error-codes.ts), so the domain never speaks HTTP.
  */
 export type ErrorCode =
   | 'invalid' // input breaks a schema or rule

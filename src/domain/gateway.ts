@@ -9,7 +9,7 @@ import { checkAddress } from './allow-list-rules.js';
 import { passwordStamp, type DbIdentity } from './db-credentials.js';
 import type { DbSecretService } from './db-secrets.js';
 import type { DbTokenService, TokenProblem } from './db-tokens.js';
-import { clientOf, displayAddress } from './cidr.js';
+import { clientOf, displayAddress } from '../addresses/cidr.js';
 import { AppError, type ErrorCode } from './errors.js';
 import { LoginThrottle, type Attempt } from './login-throttle.js';
 import { decoyHash, verifyPassword } from './passwords.js';

@@ -5,7 +5,7 @@ import { Problems } from './errors.js';
  * keys): Unicode NFC, 1–64 characters (code points) after normalisation, no control
  * characters, line or paragraph separators, or bidirectional formatting characters (which
  * make a name display as another). Names are stored as normalised; uniqueness ignores case
- * through `nameKey`, which both stores compare byte for byte.
+ * through `nameKey` (src/store/name-key.ts), which both stores compare byte for byte.
  */
 export const NAME_MAX_LENGTH = 64;
 
@@ -39,14 +39,6 @@ export function requireName<T extends string | undefined>(field: string, name: T
   const normal = acceptName(problems, field, name);
   problems.throwIfAny();
   return normal;
-}
-
-/**
- * The case-insensitive uniqueness key: lower case, NFC. At most twice the name's length
- * (only `İ` lowers to two code points), so it fits its text column on both stores.
- */
-export function nameKey(name: string): string {
-  return name.normalize('NFC').toLowerCase().normalize('NFC');
 }
 
 /** `text` cut to at most `max` code points, never inside a surrogate pair, and normalised. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isAllowed, type Action } from './permissions.js';
-import type { Principal, Role } from './principal.js';
+import { isAllowed } from './permissions.js';
+import type { Action, Role } from '../schemas/api-key.js';
+import type { Principal } from './principal.js';
 
 const principal = (role: Role): Principal => ({
   orgId: 'o',

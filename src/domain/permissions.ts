@@ -1,16 +1,6 @@
 import { forbidden } from './errors.js';
+import type { Action } from '../schemas/api-key.js';
 import type { Principal } from './principal.js';
-
-/**
- * What a caller wants to do. Reads are open to every role of the organisation; the
- * organisation boundary itself is enforced by scoping every lookup to principal.orgId.
- */
-export type Action =
-  | 'org:admin' // API keys, cloud providers, add-on installs, creating and deleting workgroups
-  | 'workgroup:edit'
-  | 'workspace:create'
-  | 'workspace:edit'
-  | 'workspace:delete';
 
 export interface Target {
   workgroupId?: string;
@@ -25,6 +15,11 @@ const describe: Record<Action, string> = {
   'workspace:delete': 'delete workspaces or databases in this workgroup',
 };
 
+/**
+ * Whether the principal's role allows the action (a change) on the target. Reads are open to
+ * every role of the organisation; the organisation boundary itself is enforced by scoping
+ * every lookup to principal.orgId.
+ */
 export function isAllowed(p: Principal, action: Action, target: Target = {}): boolean {
   switch (p.role) {
     case 'org-admin':

@@ -1,7 +1,5 @@
+import type { Role } from '../schemas/api-key.js';
 import type { Tier } from './catalog.js';
-
-export const roles = ['org-admin', 'workgroup-admin', 'workspace-admin', 'viewer'] as const;
-export type Role = (typeof roles)[number];
 
 /** The authenticated caller: one API key of one organisation. */
 export interface Principal {

@@ -14,7 +14,7 @@ import { findSize, type Catalog } from './catalog.js';
 import { displayStatus, type WorkspaceStatus } from './workspace-lifecycle.js';
 import { iso } from './time.js';
 import { asksForChange, desired, workspaceModel } from '../store/models/workspace.js';
-import { storedCaller } from './cidr.js';
+import { storedCaller } from '../addresses/cidr.js';
 
 /** A workgroup with everything its records embed, read in one statement (store/repositories/record-views). */
 export interface WorkgroupView extends WorkgroupRows {

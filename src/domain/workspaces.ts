@@ -18,7 +18,8 @@ import { checkCount, checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from
 import { checkAddonRefs, type AddonRefList } from './addon-refs.js';
 import { databaseOwnRecord, loadWorkspaceView, workspaceRecord } from './records.js';
 import { offerRecord } from '../store/event-journal.js';
-import { acceptName, cutName, nameKey } from './names.js';
+import { acceptName, cutName } from './names.js';
+import { nameKey } from '../store/name-key.js';
 import { checkTestEnv, type TestEnvCheck } from './test-env.js';
 import {
   beginWorkspaceOperation,

@@ -10,6 +10,7 @@ import { ManualClock, type Clock } from '../domain/clock.js';
 import type { Drivers } from './drivers/driver.js';
 import { allKinds } from './kinds/index.js';
 import { observeKinds, type EngineObserver } from './observer.js';
+import { Pruner } from './pruner.js';
 import { Reconciler } from './reconciler.js';
 import { Scheduler } from './scheduler.js';
 import { saveManualClock, syncManualClock } from './shared-clock.js';
@@ -51,13 +52,14 @@ const MAX_SETTLE_MS = 60_000;
 
 /**
  * The background engine of one process: the operations worker, the schedulers (workspace
- * and backup), the reconciler and the webhook deliverer, polled
- * on an interval and woken at once when the API enqueues work.
+ * and backup), the reconciler, the pruner and the webhook deliverer, polled on an interval
+ * and woken at once when the API enqueues work.
  */
 export class Engine {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly worker: Worker;
   private readonly reconciler: Reconciler;
+  private readonly pruner: Pruner;
   private readonly scheduler: Scheduler;
   private readonly backupScheduler: BackupScheduler;
   private readonly deliverer: WebhookDeliverer;
@@ -96,6 +98,8 @@ export class Engine {
       catalog,
       observeMs: options.observeMs ?? 30_000,
       signal: this.stopping.signal,
+    });
+    this.pruner = new Pruner(store, clock, {
       eventRetentionMs: options.eventRetentionMs ?? 168 * 3_600_000,
       operationRetentionMs: options.operationRetentionMs ?? 720 * 3_600_000,
     });
@@ -130,6 +134,7 @@ export class Engine {
       ['scheduler', this.scheduler],
       ['backup scheduler', this.backupScheduler],
       ['worker', this.worker],
+      ['pruner', this.pruner],
       ['reconciler', this.reconciler],
       ['webhook deliverer', this.deliverer],
     ];
@@ -205,7 +210,7 @@ export class Engine {
   /** Whether any part has work now: one statement, unless a time-kept pass is due anyway. */
   private async anythingDue(): Promise<boolean> {
     const now = this.options.clock.now();
-    if (this.reconciler.periodicDue(now)) return true;
+    if (this.pruner.periodicDue(now) || this.reconciler.periodicDue(now)) return true;
     const at = await earliestDueAt(this.options.store.db);
     return at !== undefined && at <= now;
   }

@@ -1,13 +1,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
-import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
-import { pruneEvents } from '../store/repositories/events.js';
-import { pruneDeliveries } from '../store/repositories/webhooks.js';
-import { pruneFinishedOperations } from '../store/repositories/operations.js';
-import { pruneScheduleRuns } from '../store/repositories/schedules.js';
 import { AppError } from '../domain/errors.js';
-import { purgeExpiredIdempotencyKeys } from '../domain/idempotency.js';
 import {
   autoStopIfIdle,
   beginRecovery,
@@ -22,7 +16,6 @@ import { SpecError, observedChanges, workspaceSpec } from './specs.js';
 
 const HOUR = 3_600_000;
 const BATCH = 50;
-const PURGE_EVERY = 60_000;
 /** Active workspaces looked at per query of an observation pass. */
 const OBSERVE_PAGE = 200;
 
@@ -32,18 +25,15 @@ export interface ObserveOptions {
   /** At most one observation pass per this much engine time. */
   observeMs: number;
   signal: AbortSignal;
-  /** Events older than this are pruned. */
-  eventRetentionMs: number;
-  /** Operations finished, and schedule runs fired, longer ago than this are pruned. */
-  operationRetentionMs: number;
 }
 
 /**
- * Time-driven workspace changes: auto-stop of idle workspaces, upgrades in maintenance
- * windows, and the reconcile hook: every observation interval the workspace driver is asked
- * whether each Active workspace still runs (and may report fresh figures); one whose runtime
- * is gone is recovered. Each start is a compare-and-set on the workspace, so with several
- * processes exactly one of them starts it.
+ * Brings workspaces in line with time and with their runtimes: auto-stop of idle workspaces,
+ * upgrades in maintenance windows, and the reconcile hook: every observation interval the
+ * workspace driver is asked whether each Active workspace still runs (and may report fresh
+ * figures); one whose runtime is gone is recovered. Each start is a compare-and-set on the
+ * workspace, so with several processes exactly one of them starts it. What time makes
+ * obsolete is the Pruner's (pruner.ts).
  */
 export class Reconciler {
   constructor(
@@ -53,12 +43,11 @@ export class Reconciler {
     private readonly observing: ObserveOptions,
   ) {}
 
-  private lastPurge = -Infinity;
   private lastObserve = -Infinity;
 
-  /** Whether a pass kept by time alone (purge, observation) is due: work the store's due times do not show. */
+  /** Whether an observation pass is due: kept by time alone, so the store's due times do not show it. */
   periodicDue(now: number): boolean {
-    return now - this.lastPurge >= PURGE_EVERY || now - this.lastObserve >= this.observing.observeMs;
+    return now - this.lastObserve >= this.observing.observeMs;
   }
 
   /** Something was lost meanwhile: the next tick observes whatever the interval. */
@@ -67,7 +56,6 @@ export class Reconciler {
   }
 
   async tick(): Promise<number> {
-    await this.purge();
     return (await this.autoStop()) + (await this.maintenance()) + (await this.observe());
   }
 
@@ -115,28 +103,6 @@ export class Reconciler {
       after = page[page.length - 1]!.id;
     }
     return recovered;
-  }
-
-  /**
-   * Removes what has stopped applying by time alone, at most once a minute of the clock:
-   * expired allow-list entries (reads already filter them by time), kept idempotent
-   * responses past their 24 hours, events past their retention, and finished operations and
-   * past schedule runs past theirs.
-   */
-  private async purge(): Promise<void> {
-    const now = this.clock.now();
-    if (now - this.lastPurge < PURGE_EVERY) return;
-    this.lastPurge = now;
-    await deleteExpiredEntries(this.store.db, now);
-    await purgeExpiredIdempotencyKeys(this.store.db, now);
-    // The event log is bounded by age, judged by the engine clock (an indexed delete).
-    await pruneEvents(this.store.db, now - this.observing.eventRetentionMs);
-    // Webhook deliveries go with their events.
-    await pruneDeliveries(this.store.db, now - this.observing.eventRetentionMs);
-    // Neither is ever finished with otherwise: GET /operations would list every one ever run.
-    const before = now - this.observing.operationRetentionMs;
-    await pruneScheduleRuns(this.store.db, before);
-    await pruneFinishedOperations(this.store.db, before);
   }
 
   /** The earliest instant something here becomes due. */

@@ -1,16 +1,20 @@
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import type { DbIdentity } from '../domain/db-credentials.js';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
-import { toAppError } from '../http/envelope.js';
-import { continueAfterChecks } from '../http/expect-continue.js';
+import { appErrorOf } from '../listener/app-errors.js';
+import { continueAfterChecks } from '../listener/expect-continue.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
-import { limitConnections } from '../http/connection-limits.js';
-import { clientErrorHandler, listenerOptions, MAX_PARAM_LENGTH } from '../http/listener-limits.js';
-import { requireHost } from '../http/request-context.js';
+import { limitConnections, type ConnectionSettings } from '../listener/connection-limits.js';
+import {
+  clientErrorHandler,
+  listenerOptions,
+  MAX_PARAM_LENGTH,
+  type ListenerTimeouts,
+} from '../listener/listener-limits.js';
+import { requireHost } from '../listener/require-host.js';
 import { lazyChildLogger } from '../logger.js';
 import { credentialsFrom } from './credentials.js';
 import { gsqlRoute } from './gsql-secrets.js';
@@ -27,10 +31,18 @@ import {
   type BackendResponse,
   type WorkspaceBackend,
 } from './workspace-backend.js';
-import { observeAnswers, redactUrl, requestLog } from '../http/request-log.js';
+import { observeAnswers, redactUrl, requestLog } from '../listener/request-log.js';
+
+/** The settings the gateway reads (ACACIA_* in src/config.ts, which gives them all). */
+export interface GatewaySettings extends ListenerTimeouts, ConnectionSettings {
+  /** The largest request body (bytes). */
+  bodyLimit: number;
+  /** The domain of workspaces' proxy_host names, by which a request names its workspace. */
+  baseDomain: string;
+}
 
 export interface GatewayDeps {
-  config: Readonly<Config>;
+  config: Readonly<GatewaySettings>;
   services: Services;
   logger: Logger;
   /** What serves admitted requests beyond the handshake; the simulated driver's by default. */
@@ -117,7 +129,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
     bodyLimit: config.bodyLimit,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: clientErrorHandler(config, (refusal) => refusalBody(refusal)),
-    frameworkErrors: (error, _request, reply) => void refuse(reply, toAppError(error)),
+    frameworkErrors: (error, _request, reply) => void refuse(reply, appErrorOf(error)),
   });
   limitConnections(app, config);
   if (deps.answered) observeAnswers(app, deps.answered);
@@ -129,7 +141,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
 
   // Framework errors (body too large, bad URL) map as on the API; unknown ones become a logged 500.
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
+    const appError = appErrorOf(error);
     if (appError.code === 'internal') request.log.error({ err: error }, 'gateway request failed');
     return refuse(reply, appError, admitted.get(request)?.ws.id);
   });

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { AppError } from '../domain/errors.js';
 import { GatewayRefusal } from '../domain/gateway.js';
-import { errorCodes } from '../http/error-codes.js';
+import { errorCodes } from '../listener/error-codes.js';
 
 /**
  * Gateway bodies are TigerGraph-shaped JSON, not the API envelope:

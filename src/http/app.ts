@@ -7,24 +7,29 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { requireApiKey } from './auth.js';
 import { renderAppError, toAppError } from './envelope.js';
 import { idempotentPosts } from './idempotency.js';
 import { parseJsonBody, refuseUnexpectedBody } from './json-body.js';
-import { limitConnections } from './connection-limits.js';
+import { limitConnections, type ConnectionSettings } from '../listener/connection-limits.js';
 import { serverTiming } from './server-timing.js';
-import { continueAfterChecks } from './expect-continue.js';
-import { MAX_PARAM_LENGTH, clientErrorHandler, listenerOptions } from './listener-limits.js';
+import { continueAfterChecks } from '../listener/expect-continue.js';
+import {
+  MAX_PARAM_LENGTH,
+  clientErrorHandler,
+  listenerOptions,
+  type ListenerTimeouts,
+} from '../listener/listener-limits.js';
 import { instrument } from './metrics.js';
-import { requestLog } from './request-log.js';
+import { requestLog } from '../listener/request-log.js';
 import { consoleRoutes } from './console.js';
 import { registerOpenApi } from './openapi.js';
 import { appendRouteHook } from './route-hooks.js';
 import { limitRequestRate } from './rate-limit.js';
-import { checkIfMatch, refuseNulInParameters, requireHost } from './request-context.js';
+import { checkIfMatch, refuseNulInParameters } from './request-context.js';
+import { requireHost } from '../listener/require-host.js';
 import { components } from '../schemas/component.js';
 import { apiOperations, type OperationId } from '../schemas/operations/index.js';
 import { indexRoutes } from './route-index.js';
@@ -48,8 +53,28 @@ import { validatorCompiler } from './validation.js';
 import { allowCors } from './cors.js';
 import { lazyChildLogger } from '../logger.js';
 
+/** The settings the API reads (ACACIA_* in src/config.ts, which gives them all). */
+export interface ApiSettings extends ListenerTimeouts, ConnectionSettings {
+  /** The largest request body (bytes). */
+  bodyLimit: number;
+  /** Whether answers carry a Server-Timing header with their store statements and time. */
+  serverTiming: boolean;
+  /** Origins a browser may call the API from; `['*']` = any (without credentials); empty = none. */
+  corsOrigins: readonly string[];
+  /** PostgreSQL's URL, for the connection event streams LISTEN on; undefined on SQLite. */
+  databaseUrl: string | undefined;
+  /** Requests per minute per API key; 0 = no limit. */
+  rateLimit: number;
+  /** Time between heartbeat comments on an idle event stream, and a stream's wait for a stalled client (ms). */
+  eventsHeartbeatMs: number;
+  eventsStallMs: number;
+  /** Open event streams per API key, and per organisation, in this process; 0 = no cap. */
+  eventStreamsPerKey: number;
+  eventStreamsPerOrganisation: number;
+}
+
 export interface AppDeps {
-  config: Readonly<Config>;
+  config: Readonly<ApiSettings>;
   services: Services;
   logger: Logger;
   version: string;

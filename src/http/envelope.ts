@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
-import { isConnectionLoss, isUncertainCommit } from '../store/store.js';
+import { AppError, type ErrorDetail } from '../domain/errors.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../schemas/envelope.js';
-import { errorCodes } from './error-codes.js';
-import { MAX_PARAM_LENGTH } from './listener-limits.js';
+import { appErrorOf } from '../listener/app-errors.js';
+import { errorCodes } from '../listener/error-codes.js';
 import { validationDetails, type ValidationError } from './validation.js';
 
 export function ok<T>(request: FastifyRequest, result: T, message = 'OK'): SuccessEnvelope<T> {
@@ -52,58 +51,12 @@ export function renderAppError(err: AppError, requestId: string): RenderedError 
   };
 }
 
-/** Framework errors by Fastify code; anything unknown is an internal error. */
-const frameworkErrors: Record<string, { code: ErrorCode; field: string; reason: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload-too-large', field: 'body', reason: 'exceeds the body size limit' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    code: 'unsupported-media-type',
-    field: 'Content-Type',
-    reason: 'must be application/json',
-  },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid', field: 'Content-Length', reason: 'does not match the body' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: {
-    code: 'invalid',
-    field: 'body',
-    reason: 'is empty but Content-Type is application/json',
-  },
-  FST_ERR_BAD_URL: { code: 'invalid', field: 'path', reason: 'is not a valid URL' },
-  FST_ERR_MAX_PARAM_LENGTH: {
-    code: 'invalid',
-    field: 'path',
-    reason: `has a parameter longer than ${MAX_PARAM_LENGTH} characters`,
-  },
-};
-
 /**
- * Turns any thrown value into an envelope: a lost database connection becomes a 503 (the
- * request may succeed when retried), other unknown errors a generic 500.
+ * Turns any thrown value into the error the API answers: a failed schema validation names
+ * the fields, anything else is as on every listener (src/listener/app-errors.ts).
  */
 export function toAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  if (isConnectionLoss(err)) {
-    return new AppError('store-unavailable', {
-      field: 'store',
-      reason: isUncertainCommit(err)
-        ? 'the connection to the database was lost as the request was committed: it ' +
-          'may have been applied; read it back, or retry with the same Idempotency-Key'
-        : 'the database is unreachable or the connection to it was lost; retry shortly',
-    });
-  }
-  const e = err as {
-    code?: string;
-    validation?: ValidationError[];
-    validationContext?: string;
-    statusCode?: number;
-    message?: string;
-  };
+  const e = err as { validation?: ValidationError[]; validationContext?: string } | undefined;
   if (e?.validation) return new AppError('invalid', validationDetails(e.validation, e.validationContext ?? 'body'));
-  const known = e?.code ? frameworkErrors[e.code] : undefined;
-  if (known) return new AppError(known.code, { field: known.field, reason: known.reason });
-  if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-    return new AppError('invalid', { field: '', reason: e.message ?? 'bad request' });
-  }
-  return new AppError('internal', {
-    field: '',
-    reason: 'an internal error occurred; see the server log for the request ID',
-  });
+  return appErrorOf(err);
 }

@@ -1,4 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from '../domain/errors.js';
+import { frameworkErrors, INTERNAL_ERROR } from '../listener/app-errors.js';
+import { errorCodes } from '../listener/error-codes.js';
 import { components } from '../schemas/component.js';
 import { API_PREFIX } from '../schemas/envelope.js';
 import { componentExamples, resultExamples } from '../schemas/examples.js';
@@ -14,6 +17,7 @@ import {
 type Json = Record<string, unknown>;
 
 const SCHEMAS = '#/components/schemas/';
+const REQUEST_ID = '5f0c2b7e-3d1a-4c8e-9b6f-2a7d4e1c9b30';
 
 /** A TypeBox schema as plain JSON Schema: named schemas referenced under components. */
 function jsonSchema(schema: TSchema): Json {
@@ -54,116 +58,134 @@ const followText: Record<Follow, string> = {
     'until its operation ends, or in the backup list until `status` is Succeeded or Failed.',
 };
 
-const errorResponses: Record<
-  number,
-  { name: string; description: string; type: string; field: string; reason: string }
+/**
+ * How the document presents the errors an operation may answer: for each status, the one code
+ * its example shows, with the response's component name, when it is answered and an example
+ * detail. The status, the Type and the Message are the error table's (src/listener/error-codes.ts),
+ * and so are the other codes answered with the same status.
+ */
+const documentedErrors: Partial<
+  Record<ErrorCode, { name: string; description: string; field: string; reason: string }>
 > = {
-  400: {
+  invalid: {
     name: 'BadRequest',
     description: 'The request is not valid: a field, parameter or header breaks a rule (each one is named).',
-    type: 'Bad-Request',
     field: 'name',
     reason: 'must be at most 64 characters long',
   },
-  401: {
+  unauthenticated: {
     name: 'Unauthorized',
     description: 'No API key, or one that is unknown, expired or revoked.',
-    type: 'Unauthorized',
     field: 'x-api-key',
     reason: 'the API key is not valid',
   },
-  403: {
+  forbidden: {
     name: 'Forbidden',
-    description:
-      "The key's role does not allow this (Forbidden), an organisation quota would be exceeded " +
-      "(Quota-Exceed), or the feature is off for the organisation's tier (API-Disabled).",
-    type: 'Forbidden',
+    description: "The key's role does not allow this.",
     field: 'x-api-key',
     reason: 'role viewer may not change workspaces',
   },
-  404: {
+  'not-found': {
     name: 'NotFound',
     description: 'The resource does not exist, or belongs to another organisation.',
-    type: 'Not-Found',
     field: 'workspaceID',
     reason: 'no workspace "3c9e7f21-5a4b-4d8c-9e1f-7b2a6c3d4e5f" in this workgroup',
   },
-  409: {
+  conflict: {
     name: 'Conflict',
     description: "The resource's state forbids the request now; the Reason says which state would allow it.",
-    type: 'Bad-Request',
     field: 'status',
     reason: 'the workspace is Resuming; to resize, change HA or upgrade it must be Active',
   },
-  412: {
+  precondition: {
     name: 'PreconditionFailed',
     description: 'If-Match names another version_number than the current one.',
-    type: 'Bad-Request',
     field: 'If-Match',
     reason: 'the workspace is at version 4, not 3',
   },
-  413: {
+  'payload-too-large': {
     name: 'PayloadTooLarge',
     description: 'The body is larger than 1 MiB.',
-    type: 'Bad-Request',
-    field: 'body',
-    reason: 'exceeds the body size limit',
+    ...frameworkErrors.FST_ERR_CTP_BODY_TOO_LARGE!,
   },
-  415: {
+  'unsupported-media-type': {
     name: 'UnsupportedMediaType',
     description: 'The body is not application/json.',
-    type: 'Bad-Request',
-    field: 'Content-Type',
-    reason: 'must be application/json',
+    ...frameworkErrors.FST_ERR_CTP_INVALID_MEDIA_TYPE!,
   },
-  429: {
+  'rate-limited': {
     name: 'TooManyRequests',
     description: 'The API key sent more requests this minute than the rate limit allows.',
-    type: 'Quota-Exceed',
     field: 'x-api-key',
     reason: 'at most 6000 requests per minute per API key; retry in 12 seconds',
   },
-  500: {
+  internal: {
     name: 'InternalError',
     description: 'An error on the server; the log has the details under the same RequestID.',
-    type: 'Internal-Error',
-    field: '',
-    reason: 'an internal error occurred; see the server log for the request ID',
+    ...INTERNAL_ERROR,
   },
-  503: {
+  unavailable: {
     name: 'Unavailable',
     description: 'A part of the service is not ready; each one is named.',
-    type: 'Internal-Error',
     field: 'store',
     reason: 'is not ready',
   },
 };
 
-const messages: Record<number, string> = {
-  400: 'The request is not valid.',
-  401: 'Authentication failed.',
-  403: 'The API key does not allow this request.',
-  404: 'Not found.',
-  409: 'The resource is not in a state that allows this request.',
-  412: 'The resource has changed since the version given in If-Match.',
-  413: 'The request body is too large.',
-  415: 'The request body must be application/json.',
-  429: 'Too many requests.',
-  500: 'Internal error.',
-  503: 'The service is unavailable.',
-};
+const allCodes = Object.keys(errorCodes) as ErrorCode[];
 
-const REQUEST_ID = '5f0c2b7e-3d1a-4c8e-9b6f-2a7d4e1c9b30';
+/** A documented error response: what the table says of its code, and how the document shows it. */
+interface ErrorResponse {
+  status: number;
+  name: string;
+  description: string;
+  example: Json;
+}
 
-function errorExample(status: number): Json {
-  const e = errorResponses[status]!;
-  return {
+const errorResponses = new Map<number, ErrorResponse>();
+for (const [code, doc] of Object.entries(documentedErrors) as Array<
+  [ErrorCode, NonNullable<(typeof documentedErrors)[ErrorCode]>]
+>) {
+  const { status, type, message } = errorCodes[code];
+  if (errorResponses.has(status)) throw new Error(`two documented errors for status ${status}`);
+  // Every code answered with this status is described, its own sentence first, then the table's
+  // message of each other; each with its Type when they differ.
+  const codes = [code, ...allCodes.filter((c) => c !== code && errorCodes[c].status === status)];
+  const typed = new Set(codes.map((c) => errorCodes[c].type)).size > 1;
+  const description = codes
+    .map((c) => (c === code ? doc.description : errorCodes[c].message))
+    .map((sentence, i) => (typed ? `${sentence.replace(/\.$/, '')} (${errorCodes[codes[i]!].type}).` : sentence))
+    .join(' ');
+  const example = {
     Error: true,
-    ErrorDetails: [{ FieldName: e.field, Reason: e.reason, Type: e.type }],
-    Message: messages[status],
+    ErrorDetails: [{ FieldName: doc.field, Reason: doc.reason, Type: type }],
+    Message: message,
     RequestID: REQUEST_ID,
   };
+  errorResponses.set(status, { status, name: doc.name, description, example });
 }
+
+/** The documented error response answered with this status. */
+function errorResponse(status: number): ErrorResponse {
+  const response = errorResponses.get(status);
+  if (!response) throw new Error(`no documented error response for status ${status}`);
+  return response;
+}
+
+/** "Bad-Request 400, 409 or 412; Unauthorized 401; …": each Type with the statuses it comes with. */
+const typesAndStatuses = (() => {
+  const byType = new Map<string, Set<number>>();
+  for (const code of allCodes) {
+    const { type, status } = errorCodes[code];
+    byType.set(type, (byType.get(type) ?? new Set()).add(status));
+  }
+  return [...byType]
+    .map(([type, statuses]) => {
+      const list = [...statuses].sort((a, b) => a - b);
+      return `${type} ${list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : list[0]}`;
+    })
+    .join('; ');
+})();
 
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 
@@ -171,7 +193,11 @@ const headers = {
   'X-Request-ID': header('The request id: the X-Request-ID sent (up to 128 safe characters) or a new UUID.'),
   ETag: header('The version_number of the record, quoted ("3"); send it in If-Match to change only that version.'),
   'X-Next-Cursor': header('The cursor of the next page (give it as ?cursor=); absent on the last page.'),
-  'Retry-After': header('Seconds until the rate limit lets a request through again.', { type: 'integer' }),
+  'Retry-After': header(
+    'Seconds to wait before retrying: until the rate limit lets a request through again (429), or the store may be ' +
+      'reachable again (503).',
+    { type: 'integer' },
+  ),
   'RateLimit-Limit': header("Requests per minute the API key may send (absent when there's no limit).", {
     type: 'integer',
   }),
@@ -244,9 +270,7 @@ Every JSON response, success or error, is the envelope:
  "Message": "The request is not valid.", "RequestID": "5f0c2b7e-…"}
 \`\`\`
 
-Successes are 200. An error names each field at fault; \`Type\` says its kind (Bad-Request 400, 409 or 412;
-Unauthorized 401; Forbidden, Quota-Exceed or API-Disabled 403; Not-Found 404; Quota-Exceed 429;
-Internal-Error 500).
+Successes are 200. An error names each field at fault; \`Type\` says its kind (${typesAndStatuses}).
 
 ## Changes that take time
 
@@ -353,7 +377,7 @@ function operationObject(id: string, op: OperationSpec): Json {
   for (const status of [...statuses].sort()) {
     if (op.errorResult && (status === 400 || status === 500)) {
       // The seed spec declares a Result for these statuses; none is ever sent.
-      const base = errorResponses[status]!;
+      const base = errorResponse(status);
       responses[status] = {
         description: base.description,
         headers: { 'X-Request-ID': ref('headers', 'X-Request-ID') },
@@ -363,11 +387,11 @@ function operationObject(id: string, op: OperationSpec): Json {
               allOf: [{ $ref: `${SCHEMAS}ErrorEnvelope` }],
               properties: { Result: jsonSchema(op.errorResult) },
             },
-            example: errorExample(status),
+            example: base.example,
           },
         },
       };
-    } else responses[status] = ref('responses', errorResponses[status]!.name);
+    } else responses[status] = ref('responses', errorResponse(status).name);
   }
 
   let description = op.description;
@@ -421,16 +445,18 @@ export function openApiDocument(version: string, served: ReadonlySet<OperationId
     schemas[name] = example === undefined ? schema : { ...schema, examples: [example] };
   }
   const responses: Record<string, Json> = {};
-  for (const [status, e] of Object.entries(errorResponses)) {
+  for (const e of errorResponses.values()) {
+    // Retry-After comes with the rate limit's 429 and with every code the table gives one.
+    const retryAfter =
+      e.status === 429 || allCodes.some((c) => errorCodes[c].status === e.status && errorCodes[c].retryAfter);
     responses[e.name] = {
       description: e.description,
       headers: {
         'X-Request-ID': ref('headers', 'X-Request-ID'),
-        ...(status === '429' ? { 'Retry-After': ref('headers', 'Retry-After'), ...rateLimitHeaders } : {}),
+        ...(retryAfter ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+        ...(e.status === 429 ? rateLimitHeaders : {}),
       },
-      content: {
-        'application/json': { schema: ref('schemas', 'ErrorEnvelope'), example: errorExample(Number(status)) },
-      },
+      content: { 'application/json': { schema: ref('schemas', 'ErrorEnvelope'), example: e.example } },
     };
   }
   const tagsUsed = new Set(

@@ -1,7 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Body, Name, StringEnum, Timestamp } from './helpers.js';
 import { Component } from './component.js';
-import { roles } from '../domain/principal.js';
+
+/** The roles an API key may have (what each may do: src/domain/permissions.ts). */
+export const roles = ['org-admin', 'workgroup-admin', 'workspace-admin', 'viewer'] as const;
+export type Role = (typeof roles)[number];
+
+/** What a caller wants to do, as a role allows it or not (src/domain/permissions.ts decides; the console asks too). */
+export type Action =
+  | 'org:admin' // API keys, cloud providers, add-on installs, creating and deleting workgroups
+  | 'workgroup:edit'
+  | 'workspace:create'
+  | 'workspace:edit'
+  | 'workspace:delete';
 
 export const ApiKeyRecord = Component(
   'ApiKeyRecord',

@@ -7,6 +7,23 @@ export const HEARD_CHANNEL = 'acacia_keys_heard';
 /** The application_name of listening connections, by which a change's author finds who must hear it. */
 export const LISTENER_NAME = 'acacia-key-listener';
 
+/**
+ * What authentication needs of a key and its organisation: what the key cache keeps, and what
+ * the lookup by hash (repositories/api-keys.ts) reads.
+ */
+export interface KeyForAuthentication {
+  id: string;
+  org_id: string;
+  key_name: string;
+  role: string;
+  workgroup_ids: string[];
+  workspace_ids: string[];
+  expires_at: number | null;
+  revoked_at: number | null;
+  org_name: string;
+  org_tier: string;
+}
+
 export interface KeyCacheOptions {
   databaseUrl: string;
   /** Keys kept at most; the longest-kept one goes first. */

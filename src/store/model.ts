@@ -286,7 +286,10 @@ export function model<T extends string, F extends Fields>(table: T, fields: F): 
  */
 function compileFromRow(own: ReadonlyArray<[string, AnyField]>): (row: unknown) => unknown {
   const decoders = own.map(([, f]) => f.codec.decode);
+  for (const [name] of own) if (!IDENTIFIER.test(name)) throw new Error(`not a plain column name: ${name}`);
   const body = own.map(([name], i) => (decoders[i] ? `${name}: d${i}(r.${name})` : `${name}: r.${name}`));
+  // The text is made of the declaration's own identifiers, checked above, never of input.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function(...decoders.map((_, i) => `d${i}`), `return (r) => ({ ${body.join(', ')} });`);
   return make(...decoders) as (row: unknown) => unknown;
 }
@@ -305,6 +308,8 @@ function compileShowInto(own: ReadonlyArray<[string, AnyField]>, time: (ms: numb
     const write = `o.${how.name} = ${how.time ? `time(w.${name})` : `w.${name}`};`;
     return [how.whenSet ? `if (w.${name}) ${write}` : write];
   });
+  // As above: the declaration's identifiers, checked, never input.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function('time', `return (w, o) => { ${writes.join(' ')} return o; };`);
   return make(time) as (row: unknown, record: object) => never;
 }

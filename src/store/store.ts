@@ -19,8 +19,7 @@ import { Transactions } from './transactions.js';
 import { countStatement } from './statement-tally.js';
 import { registerDialect, type DialectName } from './dialect-of.js';
 import type { EventWriter } from './event-journal.js';
-import { KeyCache } from './key-cache.js';
-import type { KeyForAuthentication } from './repositories/api-keys.js';
+import { KeyCache, type KeyForAuthentication } from './key-cache.js';
 
 export { CommitFailed } from './transactions.js';
 export { isConnectionLoss, isUncertainCommit } from './connection-loss.js';
@@ -211,7 +210,9 @@ function postgresDialect(connectionString: string, onConnectionError: (err: Erro
     // bigint columns hold epoch milliseconds, well inside Number's exact range.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === Number(pg.types.builtins.INT8)
+          ? Number
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // A connection's 'error' event without a listener crashes the process. The pool listens
@@ -256,7 +257,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   try {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
+    if (error) throw error as Error;
   } catch (err) {
     await db.destroy();
     throw err;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { AcaciaClient, resultOf } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
-import type { Role } from '../../src/domain/principal.js';
+import type { Role } from '../../src/schemas/api-key.js';
 import type { Tier } from '../../src/schemas/catalog.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/main.js';
 import { createStore, type StoreLocation } from './store-location.js';

@@ -19,5 +19,5 @@ export type { OperationRecord } from '../../../src/schemas/operation.js';
 export type { ScheduleBody, ScheduleRecord } from '../../../src/schemas/schedule.js';
 export type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../../../src/schemas/workgroup.js';
 export type { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceRecord } from '../../../src/schemas/workspace.js';
-export type { Role } from '../../../src/domain/principal.js';
-export type { Action } from '../../../src/domain/permissions.js';
+export type { Role } from '../../../src/schemas/api-key.js';
+export type { Action } from '../../../src/schemas/api-key.js';

@@ -139,6 +139,7 @@ export function ConfirmButton({
     form.clear();
     setOpen(false);
   };
+  // Never rejects: form.run shows every failure in the dialog's banner.
   const confirm = async () => {
     if (
       await form.run(async () => {
@@ -165,7 +166,12 @@ export function ConfirmButton({
           <button type="button" onClick={close}>
             Cancel
           </button>
-          <button type="button" className={danger ? 'danger' : 'primary'} disabled={form.busy} onClick={confirm}>
+          <button
+            type="button"
+            className={danger ? 'danger' : 'primary'}
+            disabled={form.busy}
+            onClick={() => void confirm()}
+          >
             {confirmLabel}
           </button>
         </div>

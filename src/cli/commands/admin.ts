@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { roles, type Role } from '../../domain/principal.js';
+import { roles, type Role } from '../../schemas/api-key.js';
 import { tiers, type Tier } from '../../schemas/catalog.js';
 import type { Services } from '../../domain/services.js';
 import { exitCodes, UsageError } from '../exit-codes.js';
@@ -61,7 +61,7 @@ async function withServices<T>(flags: Flags, fn: (services: Services) => Promise
 async function domainError(err: unknown): Promise<never> {
   const { AppError } = await import('../../domain/errors.js');
   if (err instanceof AppError) {
-    const { errorCodes } = await import('../../http/error-codes.js');
+    const { errorCodes } = await import('../../listener/error-codes.js');
     const type = errorCodes[err.code].type as keyof typeof exitCodes;
     throw new UsageError(`${type}: ${err.message}`, exitCodes[type] ?? exitCodes.failure);
   }

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Config } from '../../config.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
 import type { AccountAction, UpdateAction, WorkspaceAction } from '../../domain/actions.js';
@@ -205,13 +204,25 @@ export interface AccountDriver {
   validate(check: RoleCheckSpec, ctx: { signal?: AbortSignal; testEnv?: string | undefined }): Promise<RoleCheckAnswer>;
 }
 
+/** The settings drivers read (ACACIA_* in src/config.ts, which gives them all). */
+export interface DriverSettings {
+  /** Where the local driver keeps its graphs and the data-plane key. */
+  dataDir: string;
+  /** The simulated provisioner's speed factor (0 = the next step). */
+  simSpeed: number;
+  /** The largest request body a data-plane process accepts (bytes). */
+  bodyLimit: number;
+  /** The most a data-plane process prints for one GSQL request (bytes). */
+  gsqlOutputLimit: number;
+}
+
 /**
- * What the factory gives a driver: the whole configuration (data directory, speed, …), a
- * logger, the store and the engine clock (for what a driver records of its own, e.g. which
- * process runs a workspace's runtime and its lease).
+ * What the factory gives a driver: its settings (data directory, speed, …), a logger, the
+ * store and the engine clock (for what a driver records of its own, e.g. which process runs a
+ * workspace's runtime and its lease).
  */
 export interface DriverDeps {
-  config: Readonly<Config>;
+  config: Readonly<DriverSettings>;
   logger: Logger;
   store: Store;
   clock: Clock;

@@ -1,5 +1,5 @@
 import type { WorkspaceRecord } from '../../schemas/workspace.js';
-import { nameKey } from '../../domain/names.js';
+import { nameKey } from '../name-key.js';
 import {
   bigint,
   derived,

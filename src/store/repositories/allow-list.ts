@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { AllowListEntriesTable, DB } from '../schema.js';
 import type { Executor } from '../store.js';
 import { noteChange } from '../event-journal.js';
-import { rangeBounds } from '../../domain/cidr.js';
+import { rangeBounds } from '../../addresses/cidr.js';
 
 /** The range's bounds are the store's own (kept from `cidr` here): not part of an entry. */
 export type AllowListEntry = Omit<Selectable<AllowListEntriesTable>, 'range_family' | 'range_first' | 'range_last'>;

@@ -2,6 +2,7 @@ import { CompiledQuery, type Selectable } from 'kysely';
 import type { ApiKeysTable } from '../schema.js';
 import type { Executor, Store } from '../store.js';
 import { countRows } from '../count-rows.js';
+import type { KeyForAuthentication } from '../key-cache.js';
 
 /** A key row with its scope lists parsed (the table keeps them as JSON text). */
 export interface ApiKey extends Omit<Selectable<ApiKeysTable>, 'workgroup_ids' | 'workspace_ids'> {
@@ -22,20 +23,6 @@ export async function insertApiKey(db: Executor, key: ApiKey): Promise<void> {
       workspace_ids: JSON.stringify(key.workspace_ids),
     })
     .execute();
-}
-
-/** What authentication needs of a key and its organisation. */
-export interface KeyForAuthentication {
-  id: string;
-  org_id: string;
-  key_name: string;
-  role: string;
-  workgroup_ids: string[];
-  workspace_ids: string[];
-  expires_at: number | null;
-  revoked_at: number | null;
-  org_name: string;
-  org_tier: string;
 }
 
 type KeyForAuthenticationRow = Omit<KeyForAuthentication, 'workgroup_ids' | 'workspace_ids'> & {

@@ -2,7 +2,7 @@ import type { Selectable, Updateable } from 'kysely';
 import type { CloudProvidersTable } from '../schema.js';
 import { lockedForUpdate } from '../capabilities.js';
 import type { Executor } from '../store.js';
-import { nameKey } from '../../domain/names.js';
+import { nameKey } from '../name-key.js';
 import { countRows } from '../count-rows.js';
 
 /** Sizes of one node group of a BYOC cluster. */

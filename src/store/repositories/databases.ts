@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DatabasesTable } from '../schema.js';
 import type { Executor } from '../store.js';
-import { nameKey } from '../../domain/names.js';
+import { nameKey } from '../name-key.js';
 import { noteChange } from '../event-journal.js';
 import { countRows } from '../count-rows.js';
 

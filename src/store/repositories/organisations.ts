@@ -1,6 +1,6 @@
 import { lockRows } from '../capabilities.js';
 import type { Executor } from '../store.js';
-import { nameKey } from '../../domain/names.js';
+import { nameKey } from '../name-key.js';
 import { countRows } from '../count-rows.js';
 
 export interface Organisation {

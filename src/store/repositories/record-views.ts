@@ -235,7 +235,7 @@ interface WorkgroupViewRow {
   backup_sizes: unknown;
 }
 
-/** Who a view is read for: an address (`StoredAddress` of src/domain/cidr.ts) at a time. */
+/** Who a view is read for: an address (`StoredAddress` of src/addresses/cidr.ts) at a time. */
 export interface ViewCaller {
   family: number;
   address: Buffer;

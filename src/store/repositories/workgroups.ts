@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { WorkgroupsTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
-import { nameKey } from '../../domain/names.js';
+import { nameKey } from '../name-key.js';
 import { noteChange } from '../event-journal.js';
 import { countRows } from '../count-rows.js';
 

@@ -8,7 +8,7 @@ import {
 } from '../models/workspace.js';
 import { lockedForUpdate } from '../capabilities.js';
 import type { Executor } from '../store.js';
-import { nameKey } from '../../domain/names.js';
+import { nameKey } from '../name-key.js';
 import { noteChange } from '../event-journal.js';
 
 export { workspaceFromRow, type StoredAddon, type Workspace };

@@ -1,13 +1,19 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
-import { clientOf, inRange, parseCaller, parseRange, type Range } from '../domain/cidr.js';
+import { clientOf, inRange, parseCaller, parseRange, type Range } from '../addresses/cidr.js';
 
-type ConnectionSettings = Pick<
-  Config,
-  'maxConnections' | 'maxConnectionsPerClient' | 'keepAliveTimeoutMs' | 'trustProxy'
->;
+/** The settings connections are bounded by (ACACIA_MAX_CONNECTIONS… in src/config.ts). */
+export interface ConnectionSettings {
+  /** Open connections per listener; 0 = no cap. */
+  maxConnections: number;
+  /** Open connections per listener from one client address (IPv6: one /64); 0 = no cap. */
+  maxConnectionsPerClient: number;
+  /** Time an idle keep-alive connection stays open (ms). */
+  keepAliveTimeoutMs: number;
+  /** Addresses, CIDR ranges or the names below whose X-Forwarded-For is trusted. */
+  trustProxy: string[] | undefined;
+}
 
 /** From this share of the connection cap on, a connection that falls idle is kept only briefly. */
 export const NEAR_CAP_SHARE = 0.75;

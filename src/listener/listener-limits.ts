@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import { errorCodes } from './error-codes.js';
 
@@ -16,14 +15,21 @@ export const MAX_HEADER_BYTES = 16 * 1024;
  */
 export const MAX_PARAM_LENGTH = 1536;
 
-type LimitSettings = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;
+/** The time a client may hold a connection for (ACACIA_*_TIMEOUT in src/config.ts), in ms. */
+export interface ListenerTimeouts {
+  /** Time a client may take to send a request's headers, then its whole request. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Time an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+}
 
 /**
  * Server options shared by the API and the gateway, so a slow or abusive client holds a
  * connection only so long: headers within headersTimeout, the whole request within
  * requestTimeout, an idle keep-alive connection for keepAliveTimeout.
  */
-export function listenerOptions(config: LimitSettings): {
+export function listenerOptions(config: ListenerTimeouts): {
   requestTimeout: number;
   keepAliveTimeout: number;
   connectionTimeout: number;
@@ -62,7 +68,7 @@ const parserErrors: Record<string, { field: string; reason: string }> = {
 };
 
 /** Why the HTTP parser or a timeout ended a request before any route saw it; undefined when nothing can be sent. */
-export function describeClientError(err: { code?: string }, timeouts: LimitSettings): AppError | undefined {
+export function describeClientError(err: { code?: string }, timeouts: ListenerTimeouts): AppError | undefined {
   switch (err.code) {
     case 'ECONNRESET':
       return undefined;
@@ -90,7 +96,10 @@ export function describeClientError(err: { code?: string }, timeouts: LimitSetti
  * timeouts, before any route or hook runs, so the response is written on the raw socket.
  * `render` gives the listener's own error body.
  */
-export function clientErrorHandler(timeouts: LimitSettings, render: (refusal: AppError, requestId: string) => unknown) {
+export function clientErrorHandler(
+  timeouts: ListenerTimeouts,
+  render: (refusal: AppError, requestId: string) => unknown,
+) {
   return function onClientError(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
     const refusal = socket.destroyed ? undefined : describeClientError(err, timeouts);
     // A response already under way (answered before its request was fully read) cannot be
