@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoreLocation } from './server.js';
@@ -10,11 +12,21 @@ export function storeEnv(store: StoreLocation): Record<string, string> {
   return { ACACIA_DATA_DIR: store.dataDir, ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}) };
 }
 
-/** The environment without Acacia's settings, so only those a test gives apply. */
+/**
+ * A CLI config folder of this test process's own (XDG_CONFIG_HOME), removed when it exits: test
+ * files run in parallel, and none may read or write the user's profiles or another file's.
+ */
+const configHome = mkdtempSync(path.join(tmpdir(), 'acacia-cli-config-'));
+process.on('exit', () => rmSync(configHome, { recursive: true, force: true }));
+
+/** The environment without Acacia's settings, so only those a test gives apply; the CLI's profiles in `configHome`. */
 export function cleanEnv(): Record<string, string | undefined> {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('ACACIA_') && k !== 'DATABASE_URL'),
-  );
+  return {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('ACACIA_') && k !== 'DATABASE_URL'),
+    ),
+    XDG_CONFIG_HOME: configHome,
+  };
 }
 
 /**
@@ -57,7 +69,8 @@ export async function runCli(args: string[], env: Record<string, string> = {}, c
 /** Resolves with the API URL once a spawned `acacia serve` says (on stderr) that it listens. */
 export function listeningUrl(child: ChildProcess, output: { stdout: string; stderr: string }): Promise<string> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${output.stderr}`)), 20_000);
+    // Generous: with test files running in parallel, loading the sources through tsx can take a while.
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output.stderr}`)), 60_000);
     child.stdout!.on('data', (d) => (output.stdout += d));
     child.stderr!.on('data', (d) => {
       output.stderr += d;
