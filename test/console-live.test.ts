@@ -90,6 +90,16 @@ describe('console event stream: the feed', () => {
   });
 
   it('passes events on, and after the stream ends polls meanwhile and resumes after the last id', async () => {
+    // The reconnect waits the stream's `retry`: on a mock clock, moved by the test.
+    mock.timers.enable({ apis: ['setInterval', 'setTimeout'] });
+    try {
+      await passesEventsOnAndResumes();
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
+  async function passesEventsOnAndResumes(): Promise<void> {
     const streams: ReturnType<typeof streamingResponse>[] = [];
     const requests: Array<Record<string, string>> = [];
     const feed = new LiveFeed({
@@ -120,7 +130,7 @@ describe('console event stream: the feed', () => {
     streams[0]!.end();
     await settle();
     assert.equal(feed.mode, 'polling', 'polls while the stream is down');
-    await new Promise((r) => setTimeout(r, 50));
+    mock.timers.tick(10);
     await settle();
     assert.equal(requests.length, 2, 'reconnected');
     assert.equal(requests[1]!['last-event-id'], '42', 'resumes after the last event seen');
@@ -128,7 +138,7 @@ describe('console event stream: the feed', () => {
     assert.deepEqual(modes, ['stream', 'polling', 'stream']);
     assert.equal(signals.at(-1)!.kind, 'resync', 'a reconnect makes the pages read again');
     feed.stop();
-  });
+  }
 
   it('tells the session when the key is refused (401) and stops', async () => {
     let refused = '';
