@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
+  connectionsReach,
   idleAfterRequest,
   rawExchange,
   requestBytes,
@@ -192,7 +193,7 @@ describe(`listener limits: connection cap (${storeName})`, () => {
         ),
       );
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await connectionsReach(server.running.app.server, 3);
     const refused = await rawExchange(
       server.url,
       requestBytes('GET', '/healthz', [
@@ -279,7 +280,8 @@ describe(`listener limits: connections per client, and keep-alive near the cap (
   });
 
   it('keeps connections idle near the cap a second only; frees idle ones when the cap refuses one', async () => {
-    await new Promise((r) => setTimeout(r, 200));
+    // The last test's connections are gone from the API's count.
+    await connectionsReach(server.running.app.server, 0);
     const nearCap = Math.ceil(CAP * 0.75);
     const early: IdleConnection[] = [];
     for (let i = 0; i < nearCap - 1; i++) early.push(await idle(server.url, `127.0.1.${i + 1}`));
@@ -300,7 +302,7 @@ describe(`listener limits: connections per client, and keep-alive near the cap (
           localAddress: `127.0.3.${i + 1}`,
         }),
       );
-    await new Promise((r) => setTimeout(r, 300));
+    await connectionsReach(server.running.app.server, CAP);
     const refused = await rawExchange(server.url, ping(server.url), 2000, { localAddress: '127.0.4.1' });
     assert.equal(refused.response, undefined, 'past the cap a connection is closed at once');
     // The refusal closed the idle connections, whose keep-alive had 60 s to run.

@@ -155,3 +155,17 @@ export function idleAfterRequest(
     socket.on('connect', () => socket.write(bytes));
   });
 }
+
+/**
+ * Resolves once the listener holds `n` connections: it counts one in as it accepts it and out
+ * as it sees it close, a moment after the client's side, and later still on a busy machine.
+ */
+export async function connectionsReach(server: net.Server, n: number, timeoutMs = 10_000): Promise<void> {
+  const count = () =>
+    new Promise<number>((resolve, reject) => server.getConnections((err, c) => (err ? reject(err) : resolve(c))));
+  const giveUp = Date.now() + timeoutMs;
+  for (let held = await count(); held !== n; held = await count()) {
+    if (Date.now() > giveUp) throw new Error(`the listener holds ${held} connections, not ${n}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
