@@ -65,6 +65,8 @@ export default async function* reporter(source) {
   const relative = (file) => path.relative(process.cwd(), file);
   /** The file whose tests are being reported. */
   let current;
+  /** The test files of the run, as node announces them. */
+  const testFiles = new Set();
 
   function fileLine(file) {
     const f = fileOf(file);
@@ -84,16 +86,20 @@ export default async function* reporter(source) {
       continue;
     }
     if (!data?.file) continue;
-    // Absolute, or relative to where the run started (stderr's, when files were given so).
-    const file = path.resolve(data.file);
+    // The file's own entry is named as it was given (relative to where the run started, or not).
+    const isFileEnd = data.nesting === 0 && path.resolve(data.name ?? '') === path.resolve(data.file);
+    if (isFileEnd) testFiles.add(path.resolve(data.file));
+    // A test's file is where it was declared: a helper's, for a test a helper declares (skip.ts),
+    // which belongs to the test file being reported. Paths are absolute, or relative to where
+    // the run started (stderr's, when files were given so).
+    const declaredIn = path.resolve(data.file);
+    const file = testFiles.has(declaredIn) || current === undefined ? declaredIn : current;
     if (event.type === 'test:stderr') {
       // Kept for a file whose process fails outside any test: its stderr says why.
       const f = fileOf(file);
       f.stderr = (f.stderr + data.message).slice(-STDERR_KEPT);
       continue;
     }
-    // The file's own entry is named as it was given (relative to where the run started, or not).
-    const isFileEnd = data.nesting === 0 && path.resolve(data.name ?? '') === file;
     if (event.type === 'test:complete' && isFileEnd) {
       const f = fileOf(file);
       f.ms = data.details?.duration_ms ?? 0;
