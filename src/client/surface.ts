@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { SuccessEnvelope, ErrorEnvelope } from '../schemas/envelope.js';
-import { apiOperations, type ApiOperations, type OperationSpec } from '../schemas/operations/index.js';
+import { apiEndpoints, type ApiEndpoints, type EndpointSpec } from '../schemas/endpoints/index.js';
 
 /** One HTTP exchange: status, headers and the envelope, success or error. */
 export interface ApiResponse<T> {
@@ -11,7 +11,7 @@ export interface ApiResponse<T> {
 
 export interface RequestOptions {
   headers?: Record<string, string>;
-  /** Query parameters besides those the operation declares. */
+  /** Query parameters besides those the endpoint declares. */
   query?: Record<string, string | number | boolean | undefined>;
   /** Sent as JSON; a string is sent as it is. */
   body?: unknown;
@@ -41,12 +41,12 @@ export type ClientMethod<O> = O extends { readonly path: infer P }
     ) => Promise<ApiResponse<Part<O, 'result'>>>
   : never;
 
-type Ops = ApiOperations;
+type Ops = ApiEndpoints;
 type ClientName<K extends keyof Ops> = Ops[K]['client'];
 type Group<N> = N extends `${infer G}.${string}` ? G : never;
 
 /**
- * The client's methods, generated from the operation table: `client.<group>.<method>(…)` for
+ * The client's methods, generated from the endpoint table: `client.<group>.<method>(…)` for
  * `client: 'group.method'`, and `client.<method>(…)` for the few without a group.
  */
 export type ClientSurface = {
@@ -57,16 +57,16 @@ export type ClientSurface = {
   [K in keyof Ops as ClientName<K> extends `${string}.${string}` ? never : ClientName<K>]: ClientMethod<Ops[K]>;
 };
 
-/** One request of an operation: its id, its declaration, and the call's path values, body and query. */
-export interface OperationCall {
+/** One request of an endpoint: its id, its declaration, and the call's path values, body and query. */
+export interface EndpointCall {
   path: string;
   body?: unknown;
   query?: Record<string, unknown>;
   options: RequestOptions;
 }
 
-/** Sends one request of an operation, answering the whole exchange. */
-export type Send = (operationId: string, op: OperationSpec, call: OperationCall) => Promise<ApiResponse<unknown>>;
+/** Sends one request of an endpoint, answering the whole exchange. */
+export type Send = (endpointId: string, endpoint: EndpointSpec, call: EndpointCall) => Promise<ApiResponse<unknown>>;
 
 /** A surface whose methods answer the envelope's Result and throw on an error (the console's). */
 export type ResultSurface<S = ClientSurface> = {
@@ -75,36 +75,36 @@ export type ResultSurface<S = ClientSurface> = {
     : ResultSurface<S[K]>;
 };
 
-/** The methods of the operation table, each sending through `send`. */
-function methods(send: (operationId: string, op: OperationSpec, call: OperationCall) => Promise<unknown>) {
+/** The methods of the endpoint table, each sending through `send`. */
+function methods(send: (endpointId: string, endpoint: EndpointSpec, call: EndpointCall) => Promise<unknown>) {
   const surface: Record<string, unknown> = {};
-  for (const [id, op] of Object.entries(apiOperations) as Array<[string, OperationSpec]>) {
-    const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  for (const [id, endpoint] of Object.entries(apiEndpoints) as Array<[string, EndpointSpec]>) {
+    const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
     const method = (...args: unknown[]) => {
       const values = args.slice(0, names.length) as string[];
       let at = names.length;
-      const body = op.body ? args[at++] : undefined;
-      const query = op.query ? (args[at++] as Record<string, unknown> | undefined) : undefined;
+      const body = endpoint.body ? args[at++] : undefined;
+      const query = endpoint.query ? (args[at++] as Record<string, unknown> | undefined) : undefined;
       const options = (args[at] as RequestOptions | undefined) ?? {};
       let i = 0;
-      const path = op.path.replace(/\{\w+\}/g, () => encodeURIComponent(values[i++] ?? ''));
-      return send(id, op, { path, body, ...(query ? { query } : {}), options });
+      const path = endpoint.path.replace(/\{\w+\}/g, () => encodeURIComponent(values[i++] ?? ''));
+      return send(id, endpoint, { path, body, ...(query ? { query } : {}), options });
     };
-    const [group, name] = op.client.includes('.') ? op.client.split('.') : [undefined, op.client];
+    const [group, name] = endpoint.client.includes('.') ? endpoint.client.split('.') : [undefined, endpoint.client];
     if (group) ((surface[group] ??= {}) as Record<string, unknown>)[name!] = method;
     else surface[name!] = method;
   }
   return surface;
 }
 
-/** Builds the client's methods from the operation table at run time, as ClientSurface types them. */
+/** Builds the client's methods from the endpoint table at run time, as ClientSurface types them. */
 export function buildSurface(send: Send): ClientSurface {
   return methods(send) as ClientSurface;
 }
 
 /** The same methods for a sender that answers the Result and throws on an error. */
 export function buildResultSurface(
-  send: (operationId: string, op: OperationSpec, call: OperationCall) => Promise<unknown>,
+  send: (endpointId: string, endpoint: EndpointSpec, call: EndpointCall) => Promise<unknown>,
 ): ResultSurface {
   return methods(send) as ResultSurface;
 }
