@@ -26,23 +26,23 @@ export interface RequestOptions {
 type PathParams<P> = P extends `${string}{${infer Name}}${infer Rest}` ? [Name, ...PathParams<Rest>] : [];
 type Strings<T extends unknown[]> = { [I in keyof T]: string };
 
-type Part<O, K extends string> = O extends { readonly [P in K]: infer S extends TSchema } ? Static<S> : never;
+type Part<E, K extends string> = E extends { readonly [P in K]: infer S extends TSchema } ? Static<S> : never;
 /** An argument, optional when every field of its schema is. */
-type Argument<O, K extends string> = [Part<O, K>] extends [never]
+type Argument<E, K extends string> = [Part<E, K>] extends [never]
   ? []
-  : object extends Part<O, K>
-    ? [value?: Part<O, K>]
-    : [value: Part<O, K>];
+  : object extends Part<E, K>
+    ? [value?: Part<E, K>]
+    : [value: Part<E, K>];
 
 /** A client method: path parameters in order, then the body, then the query, then options. */
-export type ClientMethod<O> = O extends { readonly path: infer P }
+export type ClientMethod<E> = E extends { readonly path: infer P }
   ? (
-      ...args: [...Strings<PathParams<P>>, ...Argument<O, 'body'>, ...Argument<O, 'query'>, options?: RequestOptions]
-    ) => Promise<ApiResponse<Part<O, 'result'>>>
+      ...args: [...Strings<PathParams<P>>, ...Argument<E, 'body'>, ...Argument<E, 'query'>, options?: RequestOptions]
+    ) => Promise<ApiResponse<Part<E, 'result'>>>
   : never;
 
-type Ops = ApiEndpoints;
-type ClientName<K extends keyof Ops> = Ops[K]['client'];
+type Table = ApiEndpoints;
+type ClientName<K extends keyof Table> = Table[K]['client'];
 type Group<N> = N extends `${infer G}.${string}` ? G : never;
 
 /**
@@ -50,11 +50,11 @@ type Group<N> = N extends `${infer G}.${string}` ? G : never;
  * `client: 'group.method'`, and `client.<method>(…)` for the few without a group.
  */
 export type ClientSurface = {
-  [G in Group<ClientName<keyof Ops>>]: {
-    [K in keyof Ops as ClientName<K> extends `${G}.${infer M}` ? M : never]: ClientMethod<Ops[K]>;
+  [G in Group<ClientName<keyof Table>>]: {
+    [K in keyof Table as ClientName<K> extends `${G}.${infer M}` ? M : never]: ClientMethod<Table[K]>;
   };
 } & {
-  [K in keyof Ops as ClientName<K> extends `${string}.${string}` ? never : ClientName<K>]: ClientMethod<Ops[K]>;
+  [K in keyof Table as ClientName<K> extends `${string}.${string}` ? never : ClientName<K>]: ClientMethod<Table[K]>;
 };
 
 /** One request of an endpoint: its id, its declaration, and the call's path values, body and query. */

@@ -18,41 +18,41 @@ declare module 'fastify' {
   }
 }
 
-type Part<O, K extends string, Otherwise> = O extends { readonly [P in K]: infer S extends TSchema }
+type Part<E, K extends string, Otherwise> = E extends { readonly [P in K]: infer S extends TSchema }
   ? Static<S>
   : Otherwise;
 
 /** The request of an endpoint, typed by its params, query and body schemas. */
-export type EndpointRequest<O> = FastifyRequest<{
-  Params: Part<O, 'params', Record<string, never>>;
-  Querystring: Part<O, 'query', Record<string, unknown>>;
-  Body: Part<O, 'body', undefined>;
+export type EndpointRequest<E> = FastifyRequest<{
+  Params: Part<E, 'params', Record<string, never>>;
+  Querystring: Part<E, 'query', Record<string, unknown>>;
+  Body: Part<E, 'body', undefined>;
 }>;
 
 /**
  * A thin handler: reads the request, calls the domain, returns the Result (the envelope is
  * added here); `prepared` is what the endpoint's `prepare` gave, if it has one.
  */
-export type EndpointHandler<O, P = undefined> = (
-  request: EndpointRequest<O>,
+export type EndpointHandler<E, P = undefined> = (
+  request: EndpointRequest<E>,
   reply: FastifyReply,
   prepared: P,
-) => Promise<Part<O, 'result', never>>;
+) => Promise<Part<E, 'result', never>>;
 
-export interface EndpointOptions<O, P = undefined> {
+export interface EndpointOptions<E, P = undefined> {
   /**
    * For a versioned GET: the record's version_number found without reading or building the
    * record, scoped as the read is (undefined leaves the answer, a 404 say, to the read). A
    * request with If-None-Match runs it first and is answered 304 when it matches.
    */
-  probe?: (request: EndpointRequest<O>) => Promise<number | undefined>;
+  probe?: (request: EndpointRequest<E>) => Promise<number | undefined>;
   /**
    * Slow work outside the store (a DNS lookup) the handler needs done first: it runs before
    * any transaction the handler may be run in (an idempotent POST's, src/http/idempotency.ts),
    * so it never holds a write connection (SQLite has one), and its result is the handler's
    * `prepared`. A refusal it throws is answered as the handler's would be.
    */
-  prepare?: (request: EndpointRequest<O>) => Promise<P>;
+  prepare?: (request: EndpointRequest<E>) => Promise<P>;
 }
 
 /** Fastify's form of a path: `{name}` → `:name`. */

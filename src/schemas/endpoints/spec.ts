@@ -59,6 +59,6 @@ export interface EndpointSpec {
 }
 
 /** Declares an endpoint, keeping its literal types (the client's signatures derive from them). */
-export function endpoint<const O extends EndpointSpec>(spec: O): O {
+export function endpoint<const E extends EndpointSpec>(spec: E): E {
   return spec;
 }
