@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { API_PREFIX } from '../src/schemas/envelope.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { components } from '../src/schemas/component.js';
-import { apiOperations } from '../src/schemas/operations/index.js';
+import { apiEndpoints } from '../src/schemas/endpoints/index.js';
 import { Envelope } from '../src/schemas/envelope.js';
 import fastJson from 'fast-json-stringify';
 import type { TSchema } from '@sinclair/typebox';
@@ -52,8 +52,8 @@ const serialiser = (result: TSchema) =>
     schema: external as unknown as Record<string, fastJson.Schema>,
   }) as (envelope: unknown) => string;
 const serialise = {
-  workgroup: serialiser(apiOperations.getWorkgroup.result),
-  workspace: serialiser(apiOperations.getWorkspace.result),
+  workgroup: serialiser(apiEndpoints.getWorkgroup.result),
+  workspace: serialiser(apiEndpoints.getWorkspace.result),
 };
 
 const WORKGROUP = new RegExp(`^${API_PREFIX}/workgroups/([^/?]+)(?:/workspaces/([^/?]+))?/?$`);

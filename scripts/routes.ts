@@ -1,4 +1,4 @@
-// `npm run routes`: writes README.md's route table from the operation table and the CLI.
+// `npm run routes`: writes README.md's route table from the endpoint table and the CLI.
 import { routeTable } from '../src/cli/route-table.js';
 import { writeTable } from './doc-tables.js';
 

@@ -11,7 +11,7 @@ import {
   type Clock,
   type WorkspaceRecord,
 } from '../src/client/index.js';
-import { apiOperations } from '../src/schemas/operations/index.js';
+import { apiEndpoints } from '../src/schemas/endpoints/index.js';
 import { openEventStream } from '../src/client/event-stream.js';
 import { waitForChange } from '../src/client/wait.js';
 import { assertError, assertOk } from './helpers/assert.js';
@@ -45,11 +45,11 @@ describe(`the typed client (${storeName})`, () => {
   });
   after(() => server.close());
 
-  it('has a method for every operation of the table, named as the table says', () => {
-    for (const [id, op] of Object.entries(apiOperations)) {
-      const [group, name] = op.client.includes('.') ? op.client.split('.') : [undefined, op.client];
+  it('has a method for every endpoint of the table, named as the table says', () => {
+    for (const [id, endpoint] of Object.entries(apiEndpoints)) {
+      const [group, name] = endpoint.client.includes('.') ? endpoint.client.split('.') : [undefined, endpoint.client];
       const owner = (group ? (c as unknown as Record<string, unknown>)[group] : c) as Record<string, unknown>;
-      assert.equal(typeof owner?.[name!], 'function', `${id}: client.${op.client}`);
+      assert.equal(typeof owner?.[name!], 'function', `${id}: client.${endpoint.client}`);
     }
   });
 

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { AcaciaClient, resultOf } from '../src/client/index.js';
 import { tableIn, tableRows } from '../src/cli/doc-tables.js';
 import { routeTable } from '../src/cli/route-table.js';
-import { apiOperations, type OperationId } from '../src/schemas/operations/index.js';
+import { apiEndpoints, type EndpointId } from '../src/schemas/endpoints/index.js';
 import { cleanEnv, cliCommand, listeningUrl, spawnCli } from './helpers/cli.js';
 import { stopProcess } from './helpers/serve.js';
 import { freshStore, storeName } from './helpers/server.js';
@@ -25,11 +25,11 @@ function shBlock(title: string): string {
 }
 
 describe(`README.md (${storeName})`, () => {
-  it('lists every route of the operation table with its CLI command (npm run routes writes it)', () => {
+  it('lists every route of the endpoint table with its CLI command (npm run routes writes it)', () => {
     assert.deepEqual(tableRows(tableIn(readme, 'routes')), tableRows(routeTable()));
   });
 
-  it('has a CLI command for every operation but the by-workspace-id twins, health and the test clock', () => {
+  it('has a CLI command for every endpoint but the by-workspace-id twins, health and the test clock', () => {
     const without = tableRows(routeTable())
       .filter((cells) => cells[2] === '—')
       .map((cells) => `${cells[0]} ${cells[1]}`);
@@ -45,8 +45,8 @@ describe(`README.md (${storeName})`, () => {
         'health',
         'ready',
         'moveTestClock',
-      ] as OperationId[]
-    ).map((id) => `${apiOperations[id].method} \`${apiOperations[id].path.replace('/controller/v4/v2', '')}\``);
+      ] as EndpointId[]
+    ).map((id) => `${apiEndpoints[id].method} \`${apiEndpoints[id].path.replace('/controller/v4/v2', '')}\``);
     assert.deepEqual(without.sort(), expected.sort());
   });
 

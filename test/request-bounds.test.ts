@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { components } from '../src/schemas/component.js';
-import { apiOperations } from '../src/schemas/operations/index.js';
+import { apiEndpoints } from '../src/schemas/endpoints/index.js';
 import { jsonPath } from '../src/http/validation.js';
 
 type Schema = Record<string, unknown>;
@@ -46,12 +46,18 @@ function unbounded(schema: Schema, at: Array<string | number>, out: string[], ro
 
 describe('request schemas', () => {
   it('bound every list, string and open object a request may carry, and compare list items cheaply', () => {
-    const found = Object.entries(apiOperations).flatMap(([id, op]) => [
+    const found = Object.entries(apiEndpoints).flatMap(([id, endpoint]) => [
       // The path and query objects hold what a request line of at most 16 KiB carries, and
       // a query parameter they do not name is neither checked nor kept.
-      ...('params' in op ? unbounded(op.params as unknown as Schema, [], [], true).map((p) => `${id} path: ${p}`) : []),
-      ...('query' in op ? unbounded(op.query as unknown as Schema, [], [], true).map((p) => `${id} query: ${p}`) : []),
-      ...('body' in op ? unbounded(op.body as unknown as Schema, [], []).map((p) => `${id} body: ${p}`) : []),
+      ...('params' in endpoint
+        ? unbounded(endpoint.params as unknown as Schema, [], [], true).map((p) => `${id} path: ${p}`)
+        : []),
+      ...('query' in endpoint
+        ? unbounded(endpoint.query as unknown as Schema, [], [], true).map((p) => `${id} query: ${p}`)
+        : []),
+      ...('body' in endpoint
+        ? unbounded(endpoint.body as unknown as Schema, [], []).map((p) => `${id} body: ${p}`)
+        : []),
     ]);
     assert.deepEqual(found, []);
   });

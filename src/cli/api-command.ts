@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { resultOf, type AcaciaClient, type ApiResponse, type RequestOptions } from '../client/index.js';
-import { apiOperations, type OperationId, type OperationSpec } from '../schemas/operations/index.js';
+import { apiEndpoints, type EndpointId, type EndpointSpec } from '../schemas/endpoints/index.js';
 import { contextOf, type Context } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { followChange, parseDuration } from './follow.js';
@@ -8,11 +8,11 @@ import { render, type View } from './output.js';
 import { findDatabase, findProvider, findWorkgroup, findWorkspace } from './resolve.js';
 import { addSchemaFlags, readBody, resolveRef, valuesOf } from './schema-flags.js';
 
-/** One command of a resource group: a verb and the operation of the table it calls. */
+/** One command of a resource group: a verb and the endpoint of the table it calls. */
 export interface CommandSpec {
   verb: string;
-  op: OperationId;
-  /** Help text; the operation's summary by default. */
+  endpoint: EndpointId;
+  /** Help text; the endpoint's summary by default. */
   description?: string;
   /** Path parameters taken as positional arguments, in order; the others are options (--workgroup, --workspace). */
   args?: readonly string[];
@@ -42,11 +42,11 @@ const pathParams: Record<string, { name: string; option?: string; help: string }
 };
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-const pathNames = (op: OperationSpec) => [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+const pathNames = (endpoint: EndpointSpec) => [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
-/** The client's method for an operation (`workspaces.create` → client.workspaces.create). */
-function methodOf(client: AcaciaClient, op: OperationSpec) {
-  const [group, name] = op.client.includes('.') ? op.client.split('.') : [undefined, op.client];
+/** The client's method for an endpoint (`workspaces.create` → client.workspaces.create). */
+function methodOf(client: AcaciaClient, endpoint: EndpointSpec) {
+  const [group, name] = endpoint.client.includes('.') ? endpoint.client.split('.') : [undefined, endpoint.client];
   const owner = (group ? (client as unknown as Record<string, unknown>)[group] : client) as Record<string, unknown>;
   return owner[name!] as (...args: unknown[]) => Promise<ApiResponse<unknown>>;
 }
@@ -83,15 +83,15 @@ function noteNextPage(ctx: Context, res: ApiResponse<unknown>) {
   if (typeof next === 'string' && next) ctx.note(`more: --cursor ${next}`);
 }
 
-/** The command that calls each operation (`acacia workspaces pause <workspace>`), as built. */
-export const commandOf = new Map<OperationId, string>();
+/** The command that calls each endpoint (`acacia workspaces pause <workspace>`), as built. */
+export const commandOf = new Map<EndpointId, string>();
 
-/** Adds one command to `group`, built from its operation's declaration in the table. */
+/** Adds one command to `group`, built from its endpoint's declaration in the table. */
 export function apiCommand(group: Command, spec: CommandSpec): Command {
-  const op: OperationSpec = apiOperations[spec.op];
-  const names = pathNames(op);
+  const endpoint: EndpointSpec = apiEndpoints[spec.endpoint];
+  const names = pathNames(endpoint);
   const positional = spec.args ?? [];
-  const cmd = group.command(spec.verb).description(spec.description ?? op.summary);
+  const cmd = group.command(spec.verb).description(spec.description ?? endpoint.summary);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
   for (const name of positional) cmd.argument(`<${pathParams[name]!.name}>`, pathParams[name]!.help);
   for (const field of spec.bodyArgs ?? []) cmd.argument(`<${field.replace(/_/g, '-')}>`, field.replace(/_/g, ' '));
@@ -99,20 +99,26 @@ export function apiCommand(group: Command, spec: CommandSpec): Command {
     const p = pathParams[name]!;
     cmd.addOption(new Option(p.option ?? `--${p.name} <${p.name}>`, p.help));
   }
-  const bodySchema = op.body ? (resolveRef(op.body) as { properties?: Record<string, unknown> }) : undefined;
+  const bodySchema = endpoint.body
+    ? (resolveRef(endpoint.body) as { properties?: Record<string, unknown> })
+    : undefined;
   const fillsWorkspace = !!bodySchema?.properties?.workspace_id && names.includes('workspaceID');
-  const bodyFlags = op.body
-    ? addSchemaFlags(cmd, op.body, [...(spec.bodyArgs ?? []), ...(fillsWorkspace ? ['workspace_id'] : [])])
+  const bodyFlags = endpoint.body
+    ? addSchemaFlags(cmd, endpoint.body, [...(spec.bodyArgs ?? []), ...(fillsWorkspace ? ['workspace_id'] : [])])
     : [];
   const takesProvider = !!bodySchema?.properties?.cloud_provider_id;
   if (takesProvider) cmd.option('--provider <provider>', 'cloud provider: platform/region (aws/us-east-1), id or name');
-  if (op.body) cmd.option('--body <json>', 'the request body as JSON, @file or - (stdin); flags override its fields');
-  const queryFlags = op.query ? addSchemaFlags(cmd, op.query) : [];
-  if (op.ifMatch) cmd.option('--if-match <version>', 'apply only to this version_number (412 otherwise)', Number);
+  if (endpoint.body)
+    cmd.option('--body <json>', 'the request body as JSON, @file or - (stdin); flags override its fields');
+  const queryFlags = endpoint.query ? addSchemaFlags(cmd, endpoint.query) : [];
+  if (endpoint.ifMatch) cmd.option('--if-match <version>', 'apply only to this version_number (412 otherwise)', Number);
   const parents: string[] = [];
   for (let c: Command | null = group; c && c.parent; c = c.parent) parents.unshift(c.name());
-  commandOf.set(spec.op, [...parents, spec.verb, ...cmd.registeredArguments.map((a) => `<${a.name()}>`)].join(' '));
-  if (op.follow) {
+  commandOf.set(
+    spec.endpoint,
+    [...parents, spec.verb, ...cmd.registeredArguments.map((a) => `<${a.name()}>`)].join(' '),
+  );
+  if (endpoint.follow) {
     cmd.option('--wait', 'follow the change to its end, showing its state; exit non-zero when it fails');
     cmd.option('--timeout <duration>', 'with --wait: give up after this long (90s, 10m, 1h)', parseDuration, 600_000);
   }
@@ -128,7 +134,7 @@ export function apiCommand(group: Command, spec: CommandSpec): Command {
     const ids = await resolvePath(ctx, names, given);
 
     const call: unknown[] = names.map((n) => ids[n]);
-    if (op.body) {
+    if (endpoint.body) {
       const body = valuesOf(bodyFlags, opts, readBody(opts.body as string | undefined)) as Record<string, unknown>;
       spec.bodyArgs?.forEach((field, i) => (body[field] = values[positional.length + i]));
       if (fillsWorkspace) body.workspace_id ??= ids.workspaceID;
@@ -136,24 +142,24 @@ export function apiCommand(group: Command, spec: CommandSpec): Command {
         body.cloud_provider_id = (await findProvider(ctx.client, opts.provider as string)).id;
       call.push(body);
     }
-    if (op.query) call.push({ ...spec.query, ...valuesOf(queryFlags, opts) });
+    if (endpoint.query) call.push({ ...spec.query, ...valuesOf(queryFlags, opts) });
     const options: RequestOptions = opts.ifMatch !== undefined ? { ifMatch: opts.ifMatch as number } : {};
-    const res = await methodOf(ctx.client, op)(...call, options);
+    const res = await methodOf(ctx.client, endpoint)(...call, options);
     const result = resultOf(res);
-    if (op.paginated) noteNextPage(ctx, res);
+    if (endpoint.paginated) noteNextPage(ctx, res);
     if (!opts.wait) return render(ctx, result, spec.view);
     const final = await followChange(
       ctx,
       {
-        follow: op.follow!,
+        follow: endpoint.follow!,
         result,
         ...(ids.workgroupID ? { workgroupId: ids.workgroupID } : {}),
         ...(ids.workspaceID ? { workspaceId: ids.workspaceID } : {}),
-        deleting: op.method === 'DELETE',
+        deleting: endpoint.method === 'DELETE',
       },
       opts.timeout as number,
     );
-    render(ctx, final, op.follow === 'operation' ? undefined : spec.view);
+    render(ctx, final, endpoint.follow === 'operation' ? undefined : spec.view);
   });
   return cmd;
 }

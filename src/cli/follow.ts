@@ -8,7 +8,7 @@ import {
   type OperationRecord,
   type WorkspaceRecord,
 } from '../client/index.js';
-import type { Follow } from '../schemas/operations/index.js';
+import type { Follow } from '../schemas/endpoints/index.js';
 import type { Context } from './context.js';
 import { UsageError } from './exit-codes.js';
 

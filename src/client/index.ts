@@ -3,7 +3,7 @@ import { API_PREFIX, type ErrorEnvelope, type SuccessEnvelope } from '../schemas
 import type { OperationRecord } from '../schemas/operation.js';
 import type { CloudProviderRecord } from '../schemas/cloud-provider.js';
 import type { WorkspaceRecord } from '../schemas/workspace.js';
-import type { OperationSpec } from '../schemas/operations/index.js';
+import type { EndpointSpec } from '../schemas/endpoints/index.js';
 import { buildSurface, type ApiResponse, type ClientSurface, type RequestOptions } from './surface.js';
 import { AcaciaApiError } from './errors.js';
 import { waitForChange, type Clock, type WaitOptions, type WaitTarget } from './wait.js';
@@ -24,7 +24,7 @@ export type { ScheduleRecord } from '../schemas/schedule.js';
 export type { WorkgroupRecord } from '../schemas/workgroup.js';
 export type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 export type { WorkspaceStatus } from '../schemas/vocabulary.js';
-export type { ApiOperations, OperationId } from '../schemas/operations/index.js';
+export type { ApiEndpoints, EndpointId } from '../schemas/endpoints/index.js';
 export type { ApiResponse, ClientMethod, ClientSurface, RequestOptions } from './surface.js';
 export type { Clock, WaitOptions, WaitTarget } from './wait.js';
 export { AcaciaOperationFailedError, AcaciaWaitTimeoutError, AcaciaWorkspaceFailedError } from './wait.js';
@@ -48,13 +48,13 @@ export interface ClientOptions {
   poll?: boolean;
 }
 
-// The methods of every operation are added to the class from the operation table at run time
+// The methods of every endpoint are added to the class from the endpoint table at run time
 // (buildSurface); this declaration gives them their types.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface AcaciaClient extends ClientSurface {}
 
 /**
- * Typed client of the Acacia API. Every operation of the table (src/schemas/operations) is a
+ * Typed client of the Acacia API. Every endpoint of the table (src/schemas/endpoints) is a
  * method: `client.workspaces.create(workgroupId, body, options)` — path parameters in order,
  * then the body, then the query, then options — answering the status, headers and envelope.
  */
@@ -96,7 +96,7 @@ export class AcaciaClient {
     return this.options.auth === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
   }
 
-  /** Any request, for what the operations do not cover (a path of its own, raw bodies). */
+  /** Any request, for what the endpoints do not cover (a path of its own, raw bodies). */
   async request<T = unknown>(
     method: Dispatcher.HttpMethod,
     path: string,
@@ -191,4 +191,4 @@ export class AcaciaClient {
   }
 }
 
-export type { OperationSpec };
+export type { EndpointSpec };

@@ -31,7 +31,7 @@ import { limitRequestRate } from './rate-limit.js';
 import { checkIfMatch, refuseNulInParameters } from './request-context.js';
 import { requireHost } from '../listener/require-host.js';
 import { components } from '../schemas/component.js';
-import { apiOperations, type OperationId } from '../schemas/operations/index.js';
+import { apiEndpoints, type EndpointId } from '../schemas/endpoints/index.js';
 import { indexRoutes } from './route-index.js';
 import { allowListRoutes } from './routes/allow-list.js';
 import { addonRoutes } from './routes/addons.js';
@@ -187,14 +187,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const syncClock = deps.testClock?.sync;
   if (syncClock) app.addHook('onRequest', async () => syncClock());
 
-  // Every operation of the table is served (the manual clock only with ACACIA_CLOCK=manual),
+  // Every endpoint of the table is served (the manual clock only with ACACIA_CLOCK=manual),
   // and the document lists exactly those.
   const served = new Set(
-    (Object.keys(apiOperations) as OperationId[]).filter((id) => id !== 'moveTestClock' || deps.testClock),
+    (Object.keys(apiEndpoints) as EndpointId[]).filter((id) => id !== 'moveTestClock' || deps.testClock),
   );
-  const registered = new Set<OperationId>();
+  const registered = new Set<EndpointId>();
   app.addHook('onRoute', (route) => {
-    const id = route.config?.operationId;
+    const id = route.config?.endpointId;
     if (id && route.method !== 'HEAD') registered.add(id);
   });
   await allowCors(app, config.corsOrigins);
@@ -247,6 +247,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   const missing = [...served].filter((id) => !registered.has(id));
-  if (missing.length > 0) throw new Error(`operations without a route: ${missing.join(', ')}`);
+  if (missing.length > 0) throw new Error(`endpoints without a route: ${missing.join(', ')}`);
   return app;
 }

@@ -10,7 +10,7 @@ export function noneMatch(header: string | undefined, etag: string): boolean {
 /**
  * A read whose record has not changed since the ETag the client holds is answered 304
  * without a body. Runs on the answer once built: for the versioned reads that have no probe
- * (serve-operation.ts), and for a record that changed back to the held version between the
+ * (serve-endpoint.ts), and for a record that changed back to the held version between the
  * probe and the read.
  */
 export const answerNotModified: onSendHookHandler = (request, reply, payload, done) => {

@@ -42,7 +42,7 @@ function storable(payload: string, secrets: readonly string[] | undefined): stri
  * to the key that made the request, while it is valid. The handler of a claimed request runs
  * in one store transaction with the write of its serialised response (see runOnce), so the
  * response is committed with the changes it reports, before it is sent. A route's `prepare`
- * (slow work outside the store, src/http/serve-operation.ts) runs before that transaction.
+ * (slow work outside the store, src/http/serve-endpoint.ts) runs before that transaction.
  */
 export function idempotentPosts(scope: FastifyInstance, services: Services): void {
   const begin: preHandlerAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -6,13 +6,13 @@ import { components } from '../schemas/component.js';
 import { API_PREFIX } from '../schemas/envelope.js';
 import { componentExamples, resultExamples } from '../schemas/examples.js';
 import {
-  apiOperations,
-  operationTags,
+  apiEndpoints,
+  endpointTags,
   type ErrorStatus,
   type Follow,
-  type OperationId,
-  type OperationSpec,
-} from '../schemas/operations/index.js';
+  type EndpointId,
+  type EndpointSpec,
+} from '../schemas/endpoints/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -59,7 +59,7 @@ const followText: Record<Follow, string> = {
 };
 
 /**
- * How the document presents the errors an operation may answer: for each status, the one code
+ * How the document presents the errors an endpoint may answer: for each status, the one code
  * its example shows, with the response's component name, when it is answered and an example
  * detail. The status, the Type and the Message are the error table's (src/listener/error-codes.ts),
  * and so are the other codes answered with the same status.
@@ -283,18 +283,18 @@ cloud provider answer at once and go on in the background. Each such operation s
 Records carry \`version_number\`; reads send it as \`ETag\`, and \`If-Match\` makes a change apply only to that
 version (412 otherwise). A POST with \`Idempotency-Key\` runs once per key.`;
 
-function responseHeaders(op: OperationSpec, api: boolean): Json {
+function responseHeaders(endpoint: EndpointSpec, api: boolean): Json {
   const out: Json = { 'X-Request-ID': ref('headers', 'X-Request-ID') };
   if (api) Object.assign(out, rateLimitHeaders);
-  if (op.etag) out.ETag = ref('headers', 'ETag');
-  if (op.paginated) out['X-Next-Cursor'] = ref('headers', 'X-Next-Cursor');
-  if (api && op.method === 'POST') out['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+  if (endpoint.etag) out.ETag = ref('headers', 'ETag');
+  if (endpoint.paginated) out['X-Next-Cursor'] = ref('headers', 'X-Next-Cursor');
+  if (api && endpoint.method === 'POST') out['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
   return out;
 }
 
-function exampleResult(id: string, op: OperationSpec): unknown {
+function exampleResult(id: string, endpoint: EndpointSpec): unknown {
   if (id in resultExamples) return resultExamples[id];
-  const result = op.result as Json;
+  const result = endpoint.result as Json;
   const name = (s: Json) => (typeof s.$ref === 'string' ? s.$ref : undefined);
   if (name(result)) return componentExamples[name(result)!];
   const items = result.items as Json | undefined;
@@ -305,13 +305,13 @@ function exampleResult(id: string, op: OperationSpec): unknown {
   return undefined;
 }
 
-function operationObject(id: string, op: OperationSpec): Json {
-  const api = !op.outsideApi;
-  const secured = !op.public;
+function operationObject(id: string, endpoint: EndpointSpec): Json {
+  const api = !endpoint.outsideApi;
+  const secured = !endpoint.public;
   const params: Json[] = [];
   for (const [where, schema] of [
-    ['path', op.params],
-    ['query', op.query],
+    ['path', endpoint.params],
+    ['query', endpoint.query],
   ] as const) {
     if (!schema) continue;
     const json = jsonSchema(schema);
@@ -328,15 +328,15 @@ function operationObject(id: string, op: OperationSpec): Json {
     }
   }
   params.push(ref('parameters', 'XRequestId'));
-  if (op.ifMatch) params.push(ref('parameters', 'IfMatch'));
-  if (op.etag && op.method === 'GET') params.push(ref('parameters', 'IfNoneMatch'));
-  if (api && op.method === 'POST') params.push(ref('parameters', 'IdempotencyKey'));
+  if (endpoint.ifMatch) params.push(ref('parameters', 'IfMatch'));
+  if (endpoint.etag && endpoint.method === 'GET') params.push(ref('parameters', 'IfNoneMatch'));
+  if (api && endpoint.method === 'POST') params.push(ref('parameters', 'IdempotencyKey'));
 
-  const example = exampleResult(id, op);
+  const example = exampleResult(id, endpoint);
   const responses: Json = {
     200: {
-      description: op.summary,
-      headers: responseHeaders(op, api),
+      description: endpoint.summary,
+      headers: responseHeaders(endpoint, api),
       content: {
         'application/json': {
           schema: jsonSchema({
@@ -347,7 +347,7 @@ function operationObject(id: string, op: OperationSpec): Json {
               ErrorDetails: { type: 'array', maxItems: 0, items: { $ref: 'ErrorDetail' } },
               Message: { type: 'string' },
               RequestID: { type: 'string' },
-              Result: op.result,
+              Result: endpoint.result,
             },
           } as unknown as TSchema),
           ...(example === undefined
@@ -356,7 +356,7 @@ function operationObject(id: string, op: OperationSpec): Json {
                 example: {
                   Error: false,
                   ErrorDetails: [],
-                  Message: op.message ?? 'OK',
+                  Message: endpoint.message ?? 'OK',
                   RequestID: REQUEST_ID,
                   Result: example,
                 },
@@ -365,17 +365,17 @@ function operationObject(id: string, op: OperationSpec): Json {
       },
     },
   };
-  if (op.etag && op.method === 'GET')
+  if (endpoint.etag && endpoint.method === 'GET')
     responses[304] = {
       description: 'Not modified: the record is still at the version named in If-None-Match.',
       headers: { ETag: ref('headers', 'ETag'), 'X-Request-ID': ref('headers', 'X-Request-ID') },
     };
-  const statuses = new Set<number>([400, 500, ...(op.errors as readonly ErrorStatus[])]);
+  const statuses = new Set<number>([400, 500, ...(endpoint.errors as readonly ErrorStatus[])]);
   if (secured) statuses.add(401);
   if (api) statuses.add(429);
-  if (op.body) [413, 415].forEach((s) => statuses.add(s));
+  if (endpoint.body) [413, 415].forEach((s) => statuses.add(s));
   for (const status of [...statuses].sort()) {
-    if (op.errorResult && (status === 400 || status === 500)) {
+    if (endpoint.errorResult && (status === 400 || status === 500)) {
       // The seed spec declares a Result for these statuses; none is ever sent.
       const base = errorResponse(status);
       responses[status] = {
@@ -385,7 +385,7 @@ function operationObject(id: string, op: OperationSpec): Json {
           'application/json': {
             schema: {
               allOf: [{ $ref: `${SCHEMAS}ErrorEnvelope` }],
-              properties: { Result: jsonSchema(op.errorResult) },
+              properties: { Result: jsonSchema(endpoint.errorResult) },
             },
             example: base.example,
           },
@@ -394,35 +394,36 @@ function operationObject(id: string, op: OperationSpec): Json {
     } else responses[status] = ref('responses', errorResponse(status).name);
   }
 
-  let description = op.description;
-  if (op.follow) description += `\n\n${followText[op.follow]}`;
+  let description = endpoint.description;
+  if (endpoint.follow) description += `\n\n${followText[endpoint.follow]}`;
   return {
     operationId: id,
-    summary: op.summary,
+    summary: endpoint.summary,
     description,
-    tags: [...op.tags],
+    tags: [...endpoint.tags],
     ...(secured ? {} : { security: [] }),
     parameters: params,
-    ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body) } } } }
+    ...(endpoint.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(endpoint.body) } } } }
       : {}),
     responses,
   };
 }
 
 /**
- * The OpenAPI 3.1 document of the operations a server serves, generated from the operation
+ * The OpenAPI 3.1 document of the endpoints a server serves, generated from the endpoint
  * table and the TypeBox schemas (src/schemas): the same declarations the routes validate and
  * serialise with and the typed client calls.
  */
-export function openApiDocument(version: string, served: ReadonlySet<OperationId>): Json {
+export function openApiDocument(version: string, served: ReadonlySet<EndpointId>): Json {
   const paths: Record<string, Json> = {};
   const used = new Set<string>(['ErrorEnvelope', 'ErrorDetail']);
-  for (const [id, op] of Object.entries(apiOperations) as Array<[OperationId, OperationSpec]>) {
+  for (const [id, endpoint] of Object.entries(apiEndpoints) as Array<[EndpointId, EndpointSpec]>) {
     if (!served.has(id)) continue;
-    for (const part of [op.params, op.query, op.body, op.result, op.errorResult]) if (part) referenced(part, used);
-    const item = (paths[op.path] ??= {});
-    item[op.method.toLowerCase()] = operationObject(id, op);
+    for (const part of [endpoint.params, endpoint.query, endpoint.body, endpoint.result, endpoint.errorResult])
+      if (part) referenced(part, used);
+    const item = (paths[endpoint.path] ??= {});
+    item[endpoint.method.toLowerCase()] = operationObject(id, endpoint);
   }
   paths['/metrics'] = {
     get: {
@@ -474,7 +475,7 @@ export function openApiDocument(version: string, served: ReadonlySet<OperationId
     // Relative: the server that serves the document. Never the Host a request names, which
     // any client may set, and a cache would keep for the next one.
     servers: [{ url: '/', description: 'the server that serves this document' }],
-    tags: operationTags.filter((t) => tagsUsed.has(t.name)),
+    tags: endpointTags.filter((t) => tagsUsed.has(t.name)),
     security: [{ 'x-api-key': [] }, { bearer: [] }],
     paths,
     components: {

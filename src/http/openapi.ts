@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { OperationId } from '../schemas/operations/index.js';
+import type { EndpointId } from '../schemas/endpoints/index.js';
 import { noneMatch } from './conditional-get.js';
 import { openApiDocument } from './openapi-document.js';
 import { DOCS_CSP, pageHeaders } from './page-headers.js';
@@ -11,14 +11,14 @@ import { appendRouteHook } from './route-hooks.js';
 export const DOCS_PATH = '/docs';
 
 /**
- * Publishes the OpenAPI 3.1 document of the served operations at /openapi.json and a
+ * Publishes the OpenAPI 3.1 document of the served endpoints at /openapi.json and a
  * browsable reference at /docs. The document is the same for every request (its server is
  * relative), so it is written once, and any cache may keep it, asking again by its ETag.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
   version: string,
-  served: ReadonlySet<OperationId>,
+  served: ReadonlySet<EndpointId>,
 ): Promise<void> {
   const document = openApiDocument(version, served);
   // Every route of the reference, its static files included, sends the page's headers.

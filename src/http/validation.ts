@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../domain/errors.js';
 import { components } from '../schemas/component.js';
-import '../schemas/operations/index.js';
+import '../schemas/endpoints/index.js';
 
 export type ValidationError = ErrorObject;
 

@@ -26,7 +26,7 @@ export function use<T extends TSchema>(schema: T): T | TUnsafe<Static<T>> {
   return schema.$id !== undefined && registry.get(schema.$id) === schema ? Ref(schema) : schema;
 }
 
-/** Every component declared so far, by name (complete once the operation table is loaded). */
+/** Every component declared so far, by name (complete once the endpoint table is loaded). */
 export function components(): ReadonlyMap<string, TSchema> {
   return registry;
 }

@@ -34,7 +34,7 @@ export const ErrorDetail = Component(
 );
 export type ErrorDetail = Static<typeof ErrorDetail>;
 
-/** The envelope of every successful response, around the operation's Result. */
+/** The envelope of every successful response, around the endpoint's Result. */
 export function Envelope<T extends TSchema>(result: T) {
   return Type.Object({
     Error: Type.Literal(false),

@@ -1,5 +1,5 @@
-import type { OperationCall } from '../../../src/client/surface.js';
-import type { OperationSpec } from '../../../src/schemas/operations/index.js';
+import type { EndpointCall } from '../../../src/client/surface.js';
+import type { EndpointSpec } from '../../../src/schemas/endpoints/index.js';
 import type { ErrorDetail, ErrorEnvelope, SuccessEnvelope } from './types.js';
 
 export const API_PREFIX = '/controller/v4/v2';
@@ -30,11 +30,11 @@ export function currentKey(): string | undefined {
 }
 
 /**
- * Sends one request of the operation table (see endpoints.ts): the envelope's Result, or an
+ * Sends one request of the endpoint table (see endpoints.ts): the envelope's Result, or an
  * ApiError carrying the envelope's details. A call that sends its own x-api-key header (signing
  * in checks a key before keeping it) is not the session's, so its 401 does not sign out.
  */
-export async function send(_operationId: string, op: OperationSpec, call: OperationCall): Promise<unknown> {
+export async function send(_endpointId: string, endpoint: EndpointSpec, call: EndpointCall): Promise<unknown> {
   const url = new URL(call.path, window.location.origin);
   const query = { ...call.query, ...call.options.query };
   for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -45,7 +45,7 @@ export async function send(_operationId: string, op: OperationSpec, call: Operat
   let res: Response;
   try {
     res = await fetch(url, {
-      method: op.method,
+      method: endpoint.method,
       headers,
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
       cache: 'no-store',

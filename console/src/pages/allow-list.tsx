@@ -3,7 +3,7 @@ import type { AllowListEntryRecord } from '../api/types.js';
 import { useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { reloadAll, useLiveLoad } from '../ui/data.js';
-import { ConfirmButton } from '../ui/dialog.js';
+import { ConfirmButton, DeleteButton } from '../ui/dialog.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
 import { Banner, Form, SubmitButton, TextField, text, useForm } from '../ui/forms.js';
@@ -143,42 +143,37 @@ export function AllowListPage({ wg: id }: { wg: string }) {
           </Section>
         ) : null}
       </div>
-      <Section title="Entries">
-        <ResourceTable
-          of={entryTable}
-          list={entries}
-          testId="allow-list"
-          actions={(e) =>
-            canEdit ? (
-              <>
-                <FormDialog
-                  label="Edit"
-                  ariaLabel={`Edit ${e.cidr}`}
-                  title={`Edit ${e.cidr}`}
-                  submitLabel="Save"
-                  submit={(data) =>
-                    api.allowList.update(id, e.id, { cidr: text(data, 'cidr') ?? '', note: text(data, 'note') ?? '' })
-                  }
-                  onDone={reload}
-                >
-                  <TextField name="cidr" label="Address or range" defaultValue={e.cidr} spellCheck={false} />
-                  <TextField name="note" label="Note" defaultValue={e.note} />
-                </FormDialog>
-                <ConfirmButton
-                  label="Delete"
-                  ariaLabel={`Delete ${e.cidr}`}
-                  title={`Delete ${e.cidr}?`}
-                  message={<p>While the list is enforced, this address can no longer reach the workspaces.</p>}
-                  confirmLabel="Delete entry"
-                  danger
-                  action={() => api.allowList.delete(id, e.id)}
-                  onDone={reload}
-                />
-              </>
-            ) : null
-          }
-        />
-      </Section>
+      <ResourceTable
+        title="Entries"
+        of={entryTable}
+        list={entries}
+        testId="allow-list"
+        canEdit={canEdit}
+        actions={(e) => (
+          <>
+            <FormDialog
+              label="Edit"
+              ariaLabel={`Edit ${e.cidr}`}
+              title={`Edit ${e.cidr}`}
+              submitLabel="Save"
+              submit={(data) =>
+                api.allowList.update(id, e.id, { cidr: text(data, 'cidr') ?? '', note: text(data, 'note') ?? '' })
+              }
+              onDone={reload}
+            >
+              <TextField name="cidr" label="Address or range" defaultValue={e.cidr} spellCheck={false} />
+              <TextField name="note" label="Note" defaultValue={e.note} />
+            </FormDialog>
+            <DeleteButton
+              name={e.cidr}
+              kind="entry"
+              message={<p>While the list is enforced, this address can no longer reach the workspaces.</p>}
+              action={() => api.allowList.delete(id, e.id)}
+              onDone={reload}
+            />
+          </>
+        )}
+      />
     </>
   );
 }

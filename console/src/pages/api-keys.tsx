@@ -4,7 +4,7 @@ import type { ApiKeyRecord, CreateApiKeyBody } from '../api/types.js';
 import { useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton, Dialog } from '../ui/dialog.js';
+import { DeleteButton, Dialog } from '../ui/dialog.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
 import { SelectField, TextField, choices, int, text } from '../ui/forms.js';
@@ -190,29 +190,26 @@ export function ApiKeysPage() {
         </Section>
       </div>
       {admin ? (
-        <Section title="Keys of the organisation">
-          <ResourceTable
-            of={keyTable}
-            list={keys}
-            actions={(k) => (
-              <ConfirmButton
-                label="Revoke"
-                ariaLabel={`Revoke ${k.key_name}`}
-                title={`Revoke ${k.key_name}?`}
-                message={
-                  <p>
-                    The key stops working at once
-                    {k.key_name === me.key_name ? ', and this console signs out' : ''}.
-                  </p>
-                }
-                confirmLabel="Revoke key"
-                danger
-                action={() => api.apiKeys.revoke(k.key_name)}
-                onDone={keys.reload}
-              />
-            )}
-          />
-        </Section>
+        <ResourceTable
+          title="Keys of the organisation"
+          of={keyTable}
+          list={keys}
+          actions={(k) => (
+            <DeleteButton
+              verb="Revoke"
+              name={k.key_name}
+              kind="key"
+              message={
+                <p>
+                  The key stops working at once
+                  {k.key_name === me.key_name ? ', and this console signs out' : ''}.
+                </p>
+              }
+              action={() => api.apiKeys.revoke(k.key_name)}
+              onDone={keys.reload}
+            />
+          )}
+        />
       ) : (
         <p className="muted">Only an organisation admin key lists and manages the organisation's keys.</p>
       )}

@@ -5,7 +5,7 @@ import { useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { StatusBadge } from '../ui/badge.js';
 import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton } from '../ui/dialog.js';
+import { DeleteButton } from '../ui/dialog.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
 import { CheckboxField, SelectField, choices, TextField, checked, text } from '../ui/forms.js';
@@ -127,13 +127,10 @@ export function CloudProvidersPage() {
         list={providers}
         actions={(p) =>
           canEdit && p.type === 'private' ? (
-            <ConfirmButton
-              label="Delete"
-              ariaLabel={`Delete ${p.name}`}
-              title={`Delete ${p.name}?`}
+            <DeleteButton
+              name={p.name}
+              kind="provider"
               message={<p>The provider is removed. It is kept while workgroups use it.</p>}
-              confirmLabel="Delete provider"
-              danger
               action={() => api.cloudProviders.delete(p.id)}
               onDone={providers.reload}
             />

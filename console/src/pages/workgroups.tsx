@@ -4,7 +4,7 @@ import { Link, navigate, useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { StatusBadge } from '../ui/badge.js';
 import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton } from '../ui/dialog.js';
+import { DeleteButton } from '../ui/dialog.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { CheckboxField, SelectField, TextField, checked, text } from '../ui/forms.js';
 import { PageHeader } from '../ui/page.js';
@@ -140,18 +140,15 @@ export function WorkgroupsPage() {
               <RenameWorkgroupDialog wg={wg} ariaLabel={`Rename ${wg.name}`} onDone={list.reload} />
             ) : null}
             {session.can('org:admin') ? (
-              <ConfirmButton
-                label="Delete"
-                ariaLabel={`Delete ${wg.name}`}
-                title={`Delete ${wg.name}?`}
+              <DeleteButton
+                name={wg.name}
+                kind="workgroup"
                 message={
                   <p>
                     The workgroup and its allow list are deleted. A workgroup that still holds workspaces or databases
                     is kept.
                   </p>
                 }
-                confirmLabel="Delete workgroup"
-                danger
                 action={() => api.workgroups.delete(wg.workgroup_id)}
                 onDone={list.reload}
               />

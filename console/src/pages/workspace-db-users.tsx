@@ -1,11 +1,10 @@
 import { api } from '../api/endpoints.js';
 import type { DbUserRecord, WorkspaceRecord } from '../api/types.js';
-import { useLiveLoad } from '../ui/data.js';
-import { ConfirmButton } from '../ui/dialog.js';
+import { useWorkspaceRecords } from '../ui/data.js';
+import { DeleteButton } from '../ui/dialog.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
 import { TextField, text } from '../ui/forms.js';
-import { Section } from '../ui/page.js';
 import { ResourceTable, type TableOf } from '../ui/resource-table.js';
 
 function PasswordField({ label }: { label: string }) {
@@ -34,62 +33,50 @@ const userTable: TableOf<DbUserRecord> = {
 export function DbUsersSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: boolean }) {
   const wg = ws.workgroup_id ?? '';
   const id = ws.workspace_id ?? '';
-  const users = useLiveLoad(
-    `dbusers:${id}`,
-    () => api.dbUsers.list(wg, id),
-    (e) => e.workspace_id === id && e.resource_kind === 'db_user',
-  );
+  const users = useWorkspaceRecords(ws, 'db_user', api.dbUsers.list);
   const password = (data: FormData) => text(data, 'password') ?? '';
   return (
-    <Section
+    <ResourceTable
       title="Database users"
-      actions={
-        canEdit ? (
+      of={userTable}
+      list={users}
+      canEdit={canEdit}
+      add={
+        <FormDialog
+          label="Add user"
+          title={`Add a database user to ${ws.name}`}
+          submitLabel="Add user"
+          submit={(data) =>
+            api.dbUsers.create(wg, id, { username: text(data, 'username') ?? '', password: password(data) })
+          }
+          onDone={users.reload}
+        >
+          <TextField name="username" label="User name" autoComplete="off" spellCheck={false} />
+          <PasswordField label="Password" />
+        </FormDialog>
+      }
+      actions={(u) => (
+        <>
           <FormDialog
-            label="Add user"
-            title={`Add a database user to ${ws.name}`}
-            submitLabel="Add user"
-            submit={(data) =>
-              api.dbUsers.create(wg, id, { username: text(data, 'username') ?? '', password: password(data) })
-            }
+            label="Change password"
+            ariaLabel={`Change the password of ${u.username}`}
+            title={`New password for ${u.username}`}
+            submitLabel="Change password"
+            submit={(data) => api.dbUsers.update(wg, id, { username: u.username, password: password(data) })}
             onDone={users.reload}
           >
-            <TextField name="username" label="User name" autoComplete="off" spellCheck={false} />
-            <PasswordField label="Password" />
+            <PasswordField label="New password" />
           </FormDialog>
-        ) : null
-      }
-    >
-      <ResourceTable
-        of={userTable}
-        list={users}
-        actions={(u) =>
-          canEdit ? (
-            <>
-              <FormDialog
-                label="Change password"
-                ariaLabel={`Change the password of ${u.username}`}
-                title={`New password for ${u.username}`}
-                submitLabel="Change password"
-                submit={(data) => api.dbUsers.update(wg, id, { username: u.username, password: password(data) })}
-                onDone={users.reload}
-              >
-                <PasswordField label="New password" />
-              </FormDialog>
-              <ConfirmButton
-                label="Delete"
-                ariaLabel={`Delete database user ${u.username}`}
-                title={`Delete ${u.username}?`}
-                message={<p>The user can no longer sign in to this workspace.</p>}
-                confirmLabel="Delete user"
-                danger
-                action={() => api.dbUsers.delete(wg, id, { username: u.username })}
-                onDone={users.reload}
-              />
-            </>
-          ) : null
-        }
-      />
-    </Section>
+          <DeleteButton
+            name={u.username}
+            kind="user"
+            ariaLabel={`Delete database user ${u.username}`}
+            message={<p>The user can no longer sign in to this workspace.</p>}
+            action={() => api.dbUsers.delete(wg, id, { username: u.username })}
+            onDone={users.reload}
+          />
+        </>
+      )}
+    />
   );
 }

@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { api } from '../api/endpoints.js';
 import type { ScheduleBody, ScheduleRecord, WorkspaceRecord } from '../api/types.js';
 import { useSession } from '../session.js';
-import { useLiveLoad } from '../ui/data.js';
+import { useWorkspaceRecords } from '../ui/data.js';
 import { ConfirmButton } from '../ui/dialog.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { when } from '../ui/format.js';
 import { SelectField, TextField, choices, text } from '../ui/forms.js';
-import { Section } from '../ui/page.js';
 import { Note, ResourceTable, type TableOf } from '../ui/resource-table.js';
 import { sizeOptions } from './workgroup.js';
 
@@ -108,46 +107,36 @@ const scheduleTable: TableOf<ScheduleRecord> = {
 export function SchedulesSection({ ws, canEdit }: { ws: WorkspaceRecord; canEdit: boolean }) {
   const wg = ws.workgroup_id ?? '';
   const id = ws.workspace_id ?? '';
-  const schedules = useLiveLoad(
-    `schedules:${id}`,
-    () => api.schedules.list(wg, id),
-    (e) => e.workspace_id === id && e.resource_kind === 'schedule',
-  );
+  const schedules = useWorkspaceRecords(ws, 'schedule', api.schedules.list);
   return (
-    <Section
+    <ResourceTable
       title="Schedules"
-      actions={
-        canEdit ? (
-          <FormDialog
-            label="Add schedule"
-            title={`Schedule an action on ${ws.name}`}
-            submitLabel="Add schedule"
-            submit={(data) => api.schedules.create(wg, id, scheduleBody(ws, data))}
-            onDone={schedules.reload}
-          >
-            <ScheduleFields ws={ws} />
-          </FormDialog>
-        ) : null
+      of={scheduleTable}
+      list={schedules}
+      canEdit={canEdit}
+      add={
+        <FormDialog
+          label="Add schedule"
+          title={`Schedule an action on ${ws.name}`}
+          submitLabel="Add schedule"
+          submit={(data) => api.schedules.create(wg, id, scheduleBody(ws, data))}
+          onDone={schedules.reload}
+        >
+          <ScheduleFields ws={ws} />
+        </FormDialog>
       }
-    >
-      <ResourceTable
-        of={scheduleTable}
-        list={schedules}
-        actions={(s) =>
-          canEdit ? (
-            <ConfirmButton
-              label="Delete"
-              ariaLabel={`Delete schedule ${describeSchedule(s)}`}
-              title="Delete this schedule?"
-              message={<p>It no longer runs {describeSchedule(s)}.</p>}
-              confirmLabel="Delete schedule"
-              danger
-              action={() => api.schedules.delete(wg, id, s.id)}
-              onDone={schedules.reload}
-            />
-          ) : null
-        }
-      />
-    </Section>
+      actions={(s) => (
+        <ConfirmButton
+          label="Delete"
+          ariaLabel={`Delete schedule ${describeSchedule(s)}`}
+          title="Delete this schedule?"
+          message={<p>It no longer runs {describeSchedule(s)}.</p>}
+          confirmLabel="Delete schedule"
+          danger
+          action={() => api.schedules.delete(wg, id, s.id)}
+          onDone={schedules.reload}
+        />
+      )}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api/http.js';
+import type { WorkspaceRecord } from '../api/types.js';
 import type { LiveEvent } from '../live/feed.js';
 import { useSession } from '../session.js';
 
@@ -69,4 +70,23 @@ export function useLiveLoad<T>(key: string, load: () => Promise<T>, relevant: (e
   const loaded = useLoad(key, load);
   useLive(relevant, loaded.reload);
   return loaded;
+}
+
+/**
+ * The records of one kind that a workspace holds (its schedules, its database users), kept
+ * current by that workspace's events of that kind; `load` lists them by the workgroup's and
+ * the workspace's ids.
+ */
+export function useWorkspaceRecords<T>(
+  ws: Pick<WorkspaceRecord, 'workgroup_id' | 'workspace_id'>,
+  kind: string,
+  load: (workgroupId: string, workspaceId: string) => Promise<T>,
+): Loaded<T> {
+  const wg = ws.workgroup_id ?? '';
+  const id = ws.workspace_id ?? '';
+  return useLiveLoad(
+    `${kind}:${id}`,
+    () => load(wg, id),
+    (e) => e.workspace_id === id && e.resource_kind === kind,
+  );
 }

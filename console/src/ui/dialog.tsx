@@ -179,3 +179,41 @@ export function ConfirmButton({
     </>
   );
 }
+
+/**
+ * The confirmed removal of one named resource (a row's Delete, a key's Revoke): the button says
+ * `verb`, its accessible name (unless `ariaLabel` says more) and the dialog's title name the
+ * resource, and the confirming button names its kind ("Delete entry").
+ */
+export function DeleteButton({
+  name,
+  kind,
+  verb = 'Delete',
+  ariaLabel,
+  message,
+  action,
+  onDone,
+}: {
+  /** The resource as the page shows it (its name, an address). */
+  name: string;
+  /** What the resource is, for the confirming button: "entry", "key", "workgroup". */
+  kind: string;
+  verb?: string;
+  ariaLabel?: string;
+  message: ReactNode;
+  action(): Promise<unknown>;
+  onDone?(): void;
+}) {
+  return (
+    <ConfirmButton
+      label={verb}
+      ariaLabel={ariaLabel ?? `${verb} ${name}`}
+      title={`${verb} ${name}?`}
+      message={message}
+      confirmLabel={`${verb} ${kind}`}
+      danger
+      action={action}
+      onDone={onDone}
+    />
+  );
+}

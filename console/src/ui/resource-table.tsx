@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../api/http.js';
 import { Link } from '../router.js';
-import { Empty, LoadState, RowActions } from './page.js';
+import { Empty, LoadState, RowActions, Section } from './page.js';
 
 /** One column of a ResourceTable: its heading, and what a row shows under it. */
 export interface Column<T> {
@@ -46,13 +46,19 @@ export interface TableOf<T> {
  * A loaded list of resources as the table `of` declares: "Loading…" until its data is there
  * (or the load's error), then the empty text for none, or one row each. `actions`, when given,
  * adds a last column (headed "Actions" for screen readers only) of each row's buttons, kept
- * even where a row has none so that the columns line up. `card` frames the table as a card of
- * its own, for a list that is not inside a Section; its empty text stays outside the frame.
+ * even where a row has none so that the columns line up; with `canEdit` false (a viewer's),
+ * the column stays and every row's cell is empty. `title` puts the table in a Section of that
+ * title, with `add` (the button that makes one) in its heading where `canEdit`. `card` frames
+ * the table as a card of its own, for a list that is not inside a Section; its empty text
+ * stays outside the frame.
  */
 export function ResourceTable<T>({
   of,
   list,
   actions,
+  canEdit = true,
+  title,
+  add,
   card,
   testId,
 }: {
@@ -60,6 +66,10 @@ export function ResourceTable<T>({
   /** A load (useLoad, useLiveLoad), or rows that came with another: data is undefined while loading. */
   list: { data: readonly T[] | undefined; error?: ApiError | undefined };
   actions?(row: T): ReactNode;
+  /** Whether the viewer may use the actions (permissions.ts); true unless said. */
+  canEdit?: boolean;
+  title?: string;
+  add?: ReactNode;
   card?: boolean;
   testId?: string;
 }) {
@@ -88,15 +98,22 @@ export function ResourceTable<T>({
                 {c.cell(row)}
               </td>
             ))}
-            {actions ? <RowActions>{actions(row)}</RowActions> : null}
+            {actions ? <RowActions>{canEdit ? actions(row) : null}</RowActions> : null}
           </tr>
         ))}
       </tbody>
     </table>
   );
-  return (
+  const shown = (
     <LoadState error={list.error} loading={!rows}>
       {rows?.length === 0 ? <Empty>{of.empty}</Empty> : card ? <div className="card">{table}</div> : table}
     </LoadState>
+  );
+  return title === undefined ? (
+    shown
+  ) : (
+    <Section title={title} actions={canEdit ? add : null}>
+      {shown}
+    </Section>
   );
 }

@@ -30,26 +30,26 @@ export function addonCommands(program: Command): void {
     'addons',
     'Add-ons of the organisation and their configurations',
     [
-      { verb: 'list', op: 'listAddons', aliases: ['ls'], description: 'The add-on catalog' },
-      { verb: 'installed', op: 'listInstalledAddons' },
+      { verb: 'list', endpoint: 'listAddons', aliases: ['ls'], description: 'The add-on catalog' },
+      { verb: 'installed', endpoint: 'listInstalledAddons' },
       {
         verb: 'install',
-        op: 'installAddon',
+        endpoint: 'installAddon',
         args: ['addonsID'],
         query: { enable: 'true' },
         description: 'Install or enable an add-on (--enable false disables it)',
       },
-      { verb: 'workspaces', op: 'listAddonWorkspaces', args: ['addonsID'] },
+      { verb: 'workspaces', endpoint: 'listAddonWorkspaces', args: ['addonsID'] },
     ],
     view,
   ).alias('addon');
   const configs = addons.command('configs').description('Configurations of an installed add-on');
   apiCommand(configs, {
     verb: 'list',
-    op: 'listAddonConfigs',
+    endpoint: 'listAddonConfigs',
     args: ['installedAddonsID', 'configName'],
     view: configView,
   });
-  apiCommand(configs, { verb: 'create', op: 'createAddonConfig', args: ['installedAddonsID'], view: configView });
-  apiCommand(configs, { verb: 'delete', op: 'deleteAddonConfig', args: ['installedAddonsID', 'configID'] });
+  apiCommand(configs, { verb: 'create', endpoint: 'createAddonConfig', args: ['installedAddonsID'], view: configView });
+  apiCommand(configs, { verb: 'delete', endpoint: 'deleteAddonConfig', args: ['installedAddonsID', 'configID'] });
 }

@@ -20,10 +20,10 @@ export function apiKeyCommands(program: Command): void {
     'apikeys',
     "The organisation's API keys (for org-admin keys)",
     [
-      { verb: 'list', op: 'listApiKeys', aliases: ['ls'] },
-      { verb: 'current', op: 'getCurrentApiKey' },
-      { verb: 'create', op: 'createApiKey' },
-      { verb: 'revoke', op: 'revokeApiKey', args: ['key_name'], aliases: ['delete', 'rm'] },
+      { verb: 'list', endpoint: 'listApiKeys', aliases: ['ls'] },
+      { verb: 'current', endpoint: 'getCurrentApiKey' },
+      { verb: 'create', endpoint: 'createApiKey' },
+      { verb: 'revoke', endpoint: 'revokeApiKey', args: ['key_name'], aliases: ['delete', 'rm'] },
     ],
     view,
   ).alias('apikey');

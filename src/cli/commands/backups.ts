@@ -32,11 +32,11 @@ export function backupCommands(program: Command): void {
     'backups',
     'Manual and scheduled backups of read-write workspaces, and restores',
     [
-      { verb: 'list', op: 'listBackups', aliases: ['ls'] },
-      { verb: 'create', op: 'createBackup' },
-      { verb: 'delete', op: 'deleteBackup', bodyArgs: ['backup_id'], aliases: ['rm'] },
-      { verb: 'restore', op: 'restoreBackup', bodyArgs: ['backup_id'] },
-      { verb: 'restore-status', op: 'getRestoreStatus', args: ['jobID'] },
+      { verb: 'list', endpoint: 'listBackups', aliases: ['ls'] },
+      { verb: 'create', endpoint: 'createBackup' },
+      { verb: 'delete', endpoint: 'deleteBackup', bodyArgs: ['backup_id'], aliases: ['rm'] },
+      { verb: 'restore', endpoint: 'restoreBackup', bodyArgs: ['backup_id'] },
+      { verb: 'restore-status', endpoint: 'getRestoreStatus', args: ['jobID'] },
     ],
     view,
   ).alias('backup');
@@ -45,8 +45,8 @@ export function backupCommands(program: Command): void {
     'backup-schedule',
     "A workspace's backup schedule",
     [
-      { verb: 'get', op: 'getBackupSchedule' },
-      { verb: 'set', op: 'setBackupSchedule' },
+      { verb: 'get', endpoint: 'getBackupSchedule' },
+      { verb: 'set', endpoint: 'setBackupSchedule' },
     ],
     scheduleView,
   );

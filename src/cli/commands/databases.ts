@@ -18,10 +18,10 @@ export function databaseCommands(program: Command): void {
     'databases',
     'Databases of a workgroup and the workspaces attached to them',
     [
-      { verb: 'list', op: 'listDatabases', aliases: ['ls'] },
-      { verb: 'get', op: 'getDatabase', args: ['databaseID'] },
-      { verb: 'rename', op: 'renameDatabase', args: ['databaseID'] },
-      { verb: 'delete', op: 'deleteDatabase', args: ['databaseID'], aliases: ['rm'] },
+      { verb: 'list', endpoint: 'listDatabases', aliases: ['ls'] },
+      { verb: 'get', endpoint: 'getDatabase', args: ['databaseID'] },
+      { verb: 'rename', endpoint: 'renameDatabase', args: ['databaseID'] },
+      { verb: 'delete', endpoint: 'deleteDatabase', args: ['databaseID'], aliases: ['rm'] },
     ],
     view,
   ).alias('database');

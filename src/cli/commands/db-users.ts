@@ -17,10 +17,10 @@ export function dbUserCommands(program: Command): void {
     'db-users',
     'The database users the gateway admits to a workspace',
     [
-      { verb: 'list', op: 'listDbUsers', aliases: ['ls'] },
-      { verb: 'create', op: 'createDbUser' },
-      { verb: 'update', op: 'updateDbUser', description: "Change a database user's password" },
-      { verb: 'delete', op: 'deleteDbUser', bodyArgs: ['username'], aliases: ['rm'] },
+      { verb: 'list', endpoint: 'listDbUsers', aliases: ['ls'] },
+      { verb: 'create', endpoint: 'createDbUser' },
+      { verb: 'update', endpoint: 'updateDbUser', description: "Change a database user's password" },
+      { verb: 'delete', endpoint: 'deleteDbUser', bodyArgs: ['username'], aliases: ['rm'] },
     ],
     view,
   ).alias('db-user');

@@ -18,7 +18,7 @@ export function eventCommands(program: Command): void {
     program,
     'events',
     "The organisation's changes, a page at a time (docs/events.md)",
-    [{ verb: 'list', op: 'listEvents', aliases: ['ls'] }],
+    [{ verb: 'list', endpoint: 'listEvents', aliases: ['ls'] }],
     view,
   ).alias('event');
 }

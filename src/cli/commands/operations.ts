@@ -21,8 +21,8 @@ export function operationCommands(program: Command): void {
     'operations',
     'Asynchronous changes and how they ended',
     [
-      { verb: 'list', op: 'listOperations', aliases: ['ls'] },
-      { verb: 'get', op: 'getOperation', args: ['id'] },
+      { verb: 'list', endpoint: 'listOperations', aliases: ['ls'] },
+      { verb: 'get', endpoint: 'getOperation', args: ['id'] },
     ],
     view,
   ).alias('operation');

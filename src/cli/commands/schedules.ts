@@ -20,11 +20,11 @@ export function scheduleCommands(program: Command): void {
     'schedules',
     'Timed resizes, pauses and resumes of a workspace',
     [
-      { verb: 'list', op: 'listSchedules', aliases: ['ls'] },
-      { verb: 'get', op: 'getSchedule', args: ['scheduleID'] },
-      { verb: 'create', op: 'createSchedule' },
-      { verb: 'update', op: 'updateSchedule', args: ['scheduleID'] },
-      { verb: 'delete', op: 'deleteSchedule', args: ['scheduleID'], aliases: ['rm'] },
+      { verb: 'list', endpoint: 'listSchedules', aliases: ['ls'] },
+      { verb: 'get', endpoint: 'getSchedule', args: ['scheduleID'] },
+      { verb: 'create', endpoint: 'createSchedule' },
+      { verb: 'update', endpoint: 'updateSchedule', args: ['scheduleID'] },
+      { verb: 'delete', endpoint: 'deleteSchedule', args: ['scheduleID'], aliases: ['rm'] },
     ],
     view,
   ).alias('schedule');

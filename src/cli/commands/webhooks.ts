@@ -32,11 +32,11 @@ export function webhookCommands(program: Command): void {
     'webhooks',
     "Where the organisation's events are POSTed (for org-admin keys; docs/events.md)",
     [
-      { verb: 'list', op: 'listWebhooks', aliases: ['ls'] },
-      { verb: 'create', op: 'createWebhook', bodyArgs: ['url'] },
-      { verb: 'get', op: 'getWebhook', args: ['webhook_id'] },
-      { verb: 'delete', op: 'deleteWebhook', args: ['webhook_id'], aliases: ['rm'] },
-      { verb: 'deliveries', op: 'listWebhookDeliveries', args: ['webhook_id'], view: deliveries },
+      { verb: 'list', endpoint: 'listWebhooks', aliases: ['ls'] },
+      { verb: 'create', endpoint: 'createWebhook', bodyArgs: ['url'] },
+      { verb: 'get', endpoint: 'getWebhook', args: ['webhook_id'] },
+      { verb: 'delete', endpoint: 'deleteWebhook', args: ['webhook_id'], aliases: ['rm'] },
+      { verb: 'deliveries', endpoint: 'listWebhookDeliveries', args: ['webhook_id'], view: deliveries },
     ],
     view,
   ).alias('webhook');

@@ -19,11 +19,11 @@ export function workgroupCommands(program: Command): void {
     'workgroups',
     'Workgroups: a cloud provider and region holding databases, workspaces and an allow list',
     [
-      { verb: 'list', op: 'listWorkgroups', aliases: ['ls'] },
-      { verb: 'get', op: 'getWorkgroup', args: ['workgroupID'] },
-      { verb: 'create', op: 'createWorkgroup' },
-      { verb: 'update', op: 'updateWorkgroup', args: ['workgroupID'] },
-      { verb: 'delete', op: 'deleteWorkgroup', args: ['workgroupID'], aliases: ['rm'] },
+      { verb: 'list', endpoint: 'listWorkgroups', aliases: ['ls'] },
+      { verb: 'get', endpoint: 'getWorkgroup', args: ['workgroupID'] },
+      { verb: 'create', endpoint: 'createWorkgroup' },
+      { verb: 'update', endpoint: 'updateWorkgroup', args: ['workgroupID'] },
+      { verb: 'delete', endpoint: 'deleteWorkgroup', args: ['workgroupID'], aliases: ['rm'] },
     ],
     view,
   ).alias('workgroup');

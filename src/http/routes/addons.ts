@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { requestContext } from '../request-context.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 /** Operations 13–17 with the contract's own path segments: addons, add-ons and installed-addons. */
 export function addonRoutes(api: FastifyInstance, services: Services): void {

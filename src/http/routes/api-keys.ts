@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 export function apiKeyRoutes(api: FastifyInstance, services: Services): void {
   const { apiKeys } = services;

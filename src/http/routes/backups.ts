@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 /** Operations 9 and 10, manual backups, restores and the backup schedule (DESIGN §6). */
 export function backupRoutes(api: FastifyInstance, services: Services): void {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { requestContext } from '../request-context.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 /** Public providers for everyone, BYOC (operations 18–21 and delete) for enterprise organisations. */
 export function cloudProviderRoutes(api: FastifyInstance, services: Services): void {

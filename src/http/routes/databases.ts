@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { requestContext } from '../request-context.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 export function databaseRoutes(api: FastifyInstance, services: Services): void {
   const { databases } = services;

@@ -4,8 +4,8 @@ import type { Services } from '../../domain/services.js';
 import { parseEventTypes, parseLastEventId, type EventQuery } from '../../domain/event-feed.js';
 import { StreamSlots, type StreamLimits } from '../../domain/stream-slots.js';
 import { EventStreams, STREAM_BATCH, type EventStreamSettings } from '../event-stream.js';
-import { serveOperation as serve, type OperationRequest } from '../serve-operation.js';
-import type { ApiOperations } from '../../schemas/operations/index.js';
+import { serveEndpoint as serve, type EndpointRequest } from '../serve-endpoint.js';
+import type { ApiEndpoints } from '../../schemas/endpoints/index.js';
 
 export interface EventRouteSettings extends EventStreamSettings {
   limits: StreamLimits;
@@ -15,7 +15,7 @@ const DEFAULT_PAGE = 100;
 /** Seconds a client refused a stream slot is told to wait: slots free as other streams end. */
 const SLOT_RETRY_AFTER_SECONDS = 5;
 
-type Request = OperationRequest<ApiOperations['listEvents']>;
+type Request = EndpointRequest<ApiEndpoints['listEvents']>;
 
 /** SSE when asked by format=sse, or by Accept when format is not given. */
 function wantsStream(request: Request): boolean {

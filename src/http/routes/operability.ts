@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { AppError } from '../../domain/errors.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 /** Named readiness checks; each resolves true when its part is ready. */
 export type ReadinessChecks = Record<string, () => Promise<boolean>>;
@@ -22,7 +22,7 @@ export function operabilityRoutes(app: FastifyInstance, checks: ReadinessChecks,
     return { status: 'ready' as const, checks: results };
   });
 
-  // Text for Prometheus, not an API operation: the OpenAPI document describes it on its own.
+  // Text for Prometheus, not an API endpoint: the OpenAPI document describes it on its own.
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { pageItems } from '../responses.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 export function operationRoutes(api: FastifyInstance, services: Services): void {
   serve(api, 'getOperation', async (request) => services.operations.get(request.principal, request.params.id));

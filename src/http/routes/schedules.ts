@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WorkspaceRef } from '../../domain/schedules.js';
 import type { Services } from '../../domain/services.js';
 import { requestContext } from '../request-context.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 const refOf = (params: { workgroupID?: string; workspaceID: string }): WorkspaceRef => ({
   ...(params.workgroupID !== undefined ? { workgroupId: params.workgroupID } : {}),

@@ -3,7 +3,7 @@ import { LATEST_MANUAL_TIME } from '../../domain/clock.js';
 import { Problems } from '../../domain/errors.js';
 import { authorize } from '../../domain/permissions.js';
 import { iso } from '../../domain/time.js';
-import { serveOperation } from '../serve-operation.js';
+import { serveEndpoint } from '../serve-endpoint.js';
 
 /** The manual clock as the route needs it. */
 export interface TestClock {
@@ -18,7 +18,7 @@ export interface TestClock {
 
 /** POST /_test/clock: only with ACACIA_CLOCK=manual; moves the manual clock forward. */
 export function testClockRoutes(scope: FastifyInstance, clock: TestClock): void {
-  serveOperation(scope, 'moveTestClock', async (request) => {
+  serveEndpoint(scope, 'moveTestClock', async (request) => {
     authorize(request.principal, 'org:admin');
     const problems = new Problems();
     const { advance_seconds, now } = request.body;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import type { CheckedWebhook } from '../../domain/webhooks.js';
 import { pageItems } from '../responses.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 export function webhookRoutes(api: FastifyInstance, services: Services): void {
   const { webhooks } = services;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { describeCatalog } from '../../domain/meta.js';
 import type { Services } from '../../domain/services.js';
 import { requestContext } from '../request-context.js';
-import { serveOperation as serve } from '../serve-operation.js';
+import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 export function workspaceRoutes(api: FastifyInstance, services: Services): void {
   const { workspaces } = services;

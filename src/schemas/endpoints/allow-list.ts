@@ -3,13 +3,13 @@ import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import { AllowListEntryBody, AllowListEntryParams, AllowListEntryRecord, CurrentIpRecord } from '../allow-list.js';
 import { WorkgroupParams } from '../workgroup.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Allow list'] as const;
 const all = `${API_PREFIX}/workgroups/{workgroupID}/allow_list` as const;
 
 const toggle = <V extends 'enable' | 'disable'>(verb: V, summary: string) =>
-  operation({
+  endpoint({
     method: 'PUT',
     path: `${all}/${verb}` as const,
     summary,
@@ -26,8 +26,8 @@ const toggle = <V extends 'enable' | 'disable'>(verb: V, summary: string) =>
     client: `allowList.${verb}` as const,
   });
 
-export const allowListOperations = {
-  addAllowedIp: operation({
+export const allowListEndpoints = {
+  addAllowedIp: endpoint({
     method: 'POST',
     path: all,
     summary: 'Add an allowed IP address or range',
@@ -44,7 +44,7 @@ export const allowListOperations = {
     message: 'Allow list entry added.',
     client: 'allowList.create',
   }),
-  listAllowedIps: operation({
+  listAllowedIps: endpoint({
     method: 'GET',
     path: all,
     summary: 'List the allowed IP addresses and ranges',
@@ -55,7 +55,7 @@ export const allowListOperations = {
     errors: [404],
     client: 'allowList.list',
   }),
-  checkCurrentIp: operation({
+  checkCurrentIp: endpoint({
     method: 'GET',
     path: `${all}/current`,
     summary: "Whether the caller's address is allowed",
@@ -70,7 +70,7 @@ export const allowListOperations = {
   }),
   enableAllowList: toggle('enable', 'Enforce the allow list'),
   disableAllowList: toggle('disable', 'Stop enforcing the allow list'),
-  updateAllowedIp: operation({
+  updateAllowedIp: endpoint({
     method: 'PUT',
     path: `${all}/{id}`,
     summary: 'Update an allowed IP address or range',
@@ -86,7 +86,7 @@ export const allowListOperations = {
     message: 'Allow list entry updated.',
     client: 'allowList.update',
   }),
-  deleteAllowedIp: operation({
+  deleteAllowedIp: endpoint({
     method: 'DELETE',
     path: `${all}/{id}`,
     summary: 'Remove an allowed IP address or range',

@@ -3,14 +3,14 @@ import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import { WorkgroupParams } from '../workgroup.js';
 import { DatabaseParams, DatabaseRecord, RenameDatabaseBody } from '../workspace.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Databases'] as const;
 const all = `${API_PREFIX}/workgroups/{workgroupID}/databases` as const;
 const one = `${all}/{databaseID}` as const;
 
-export const databaseOperations = {
-  listDatabases: operation({
+export const databaseEndpoints = {
+  listDatabases: endpoint({
     method: 'GET',
     path: all,
     summary: 'List the databases of a workgroup',
@@ -21,7 +21,7 @@ export const databaseOperations = {
     errors: [404],
     client: 'databases.list',
   }),
-  getDatabase: operation({
+  getDatabase: endpoint({
     method: 'GET',
     path: one,
     summary: 'Get a database',
@@ -33,7 +33,7 @@ export const databaseOperations = {
     etag: true,
     client: 'databases.get',
   }),
-  renameDatabase: operation({
+  renameDatabase: endpoint({
     method: 'PUT',
     path: one,
     summary: 'Rename a database',
@@ -48,7 +48,7 @@ export const databaseOperations = {
     message: 'Database renamed.',
     client: 'databases.rename',
   }),
-  deleteDatabase: operation({
+  deleteDatabase: endpoint({
     method: 'DELETE',
     path: one,
     summary: 'Delete a database without workspaces',

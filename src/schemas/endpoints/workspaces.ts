@@ -4,14 +4,14 @@ import { Ref } from '../component.js';
 import { WorkgroupParams } from '../workgroup.js';
 import { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceParams, WorkspaceRecord } from '../workspace.js';
 import { MetaRecord } from '../meta.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Workspaces'] as const;
 const all = `${API_PREFIX}/workgroups/{workgroupID}/workspaces` as const;
 const one = `${all}/{workspaceID}` as const;
 
 const action = <V extends 'pause' | 'resume' | 'refresh'>(verb: V, summary: string, description: string) =>
-  operation({
+  endpoint({
     method: 'POST',
     path: `${one}/${verb}` as const,
     summary,
@@ -25,8 +25,8 @@ const action = <V extends 'pause' | 'resume' | 'refresh'>(verb: V, summary: stri
     client: `workspaces.${verb}` as const,
   });
 
-export const workspaceOperations = {
-  createWorkspace: operation({
+export const workspaceEndpoints = {
+  createWorkspace: endpoint({
     method: 'POST',
     path: all,
     summary: 'Create a workspace',
@@ -43,7 +43,7 @@ export const workspaceOperations = {
     message: 'Workspace is being created.',
     client: 'workspaces.create',
   }),
-  listWorkspaces: operation({
+  listWorkspaces: endpoint({
     method: 'GET',
     path: all,
     summary: 'List the workspaces of a workgroup',
@@ -54,7 +54,7 @@ export const workspaceOperations = {
     errors: [404],
     client: 'workspaces.list',
   }),
-  getWorkspace: operation({
+  getWorkspace: endpoint({
     method: 'GET',
     path: one,
     summary: 'Get a workspace',
@@ -69,7 +69,7 @@ export const workspaceOperations = {
     etag: true,
     client: 'workspaces.get',
   }),
-  updateWorkspace: operation({
+  updateWorkspace: endpoint({
     method: 'PUT',
     path: one,
     summary: 'Update a workspace',
@@ -88,7 +88,7 @@ export const workspaceOperations = {
     message: 'Workspace updated.',
     client: 'workspaces.update',
   }),
-  deleteWorkspace: operation({
+  deleteWorkspace: endpoint({
     method: 'DELETE',
     path: one,
     summary: 'Delete a workspace',
@@ -122,7 +122,7 @@ export const workspaceOperations = {
     "Brings an Active read-only workspace up to date with its database's read-write workspace: Refreshing, " +
       'then Active.',
   ),
-  getWorkspaceMeta: operation({
+  getWorkspaceMeta: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/workspaces/meta`,
     summary: 'Sizes, versions and regions',

@@ -12,7 +12,7 @@ import {
   RestoreStatusRecord,
 } from '../backup.js';
 import { WorkspaceIdParams, WorkspaceParams } from '../workspace.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Backups'] as const;
 const path = `${API_PREFIX}/workgroups/{workgroupID}/workspaces/{workspaceID}/backups` as const;
@@ -23,8 +23,8 @@ const scheduleText =
   'values). `schedule` is a 5-field cron expression in UTC; `max_backup_files` is at most the tier allows ' +
   '(403 Quota-Exceed).';
 
-export const backupOperations = {
-  listBackups: operation({
+export const backupEndpoints = {
+  listBackups: endpoint({
     method: 'GET',
     path,
     summary: 'List the backups of a workspace',
@@ -35,7 +35,7 @@ export const backupOperations = {
     errors: [404],
     client: 'backups.list',
   }),
-  listWorkspaceBackups: operation({
+  listWorkspaceBackups: endpoint({
     method: 'GET',
     path: short,
     summary: 'List the backups of a workspace (by workspace id)',
@@ -46,7 +46,7 @@ export const backupOperations = {
     errors: [404],
     client: 'backups.listByWorkspace',
   }),
-  createBackup: operation({
+  createBackup: endpoint({
     method: 'POST',
     path,
     summary: 'Take a manual backup',
@@ -62,7 +62,7 @@ export const backupOperations = {
     message: 'Backup is being taken.',
     client: 'backups.create',
   }),
-  deleteBackup: operation({
+  deleteBackup: endpoint({
     method: 'DELETE',
     path,
     summary: 'Delete a backup',
@@ -77,7 +77,7 @@ export const backupOperations = {
     message: 'Backup deleted.',
     client: 'backups.delete',
   }),
-  restoreBackup: operation({
+  restoreBackup: endpoint({
     method: 'POST',
     path: `${path}/restore`,
     summary: 'Restore a backup',
@@ -94,7 +94,7 @@ export const backupOperations = {
     message: 'Workspace is being restored.',
     client: 'backups.restore',
   }),
-  getRestoreStatus: operation({
+  getRestoreStatus: endpoint({
     method: 'GET',
     path: `${short}/restore/{jobID}/status`,
     summary: 'Status of a restore job',
@@ -105,7 +105,7 @@ export const backupOperations = {
     errors: [404],
     client: 'backups.restoreStatus',
   }),
-  setBackupSchedule: operation({
+  setBackupSchedule: endpoint({
     method: 'POST',
     path: `${path}/schedule`,
     summary: 'Set the backup schedule',
@@ -118,7 +118,7 @@ export const backupOperations = {
     message: 'Backup schedule saved.',
     client: 'backups.setSchedule',
   }),
-  setBackupScheduleShort: operation({
+  setBackupScheduleShort: endpoint({
     method: 'POST',
     path: `${short}/schedule`,
     summary: 'Set the backup schedule (by workspace id)',
@@ -131,7 +131,7 @@ export const backupOperations = {
     message: 'Backup schedule saved.',
     client: 'backups.setScheduleShort',
   }),
-  getBackupSchedule: operation({
+  getBackupSchedule: endpoint({
     method: 'GET',
     path: `${short}/schedule`,
     summary: 'Get the backup schedule',

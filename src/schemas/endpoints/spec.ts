@@ -3,7 +3,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * Error statuses an operation may answer with besides those every API operation may
+ * Error statuses an endpoint may answer with besides those every API endpoint may
  * (400, 401, 429 and 500; 413 and 415 where it takes a body).
  */
 export type ErrorStatus = 403 | 404 | 409 | 412 | 503;
@@ -20,10 +20,10 @@ export type Follow =
   | 'backup';
 
 /**
- * One operation of the API, declared once: the HTTP layer serves it, the OpenAPI document
+ * One endpoint of the API, declared once: the HTTP layer serves it, the OpenAPI document
  * describes it and the typed client calls it, all from this declaration.
  */
-export interface OperationSpec {
+export interface EndpointSpec {
   readonly method: HttpMethod;
   /** The full path, with `{name}` for each path parameter. */
   readonly path: string;
@@ -35,7 +35,7 @@ export interface OperationSpec {
   readonly body?: TSchema;
   /** The envelope's Result on success. */
   readonly result: TSchema;
-  /** The Result type the seed spec declares for this operation's 400 and 500 (none is ever sent). */
+  /** The Result type the seed spec declares for this endpoint's 400 and 500 (none is ever sent). */
   readonly errorResult?: TSchema;
   readonly errors: readonly ErrorStatus[];
   /** Answered without an API key (health checks). */
@@ -58,7 +58,7 @@ export interface OperationSpec {
   readonly client: string;
 }
 
-/** Declares an operation, keeping its literal types (the client's signatures derive from them). */
-export function operation<const O extends OperationSpec>(spec: O): O {
+/** Declares an endpoint, keeping its literal types (the client's signatures derive from them). */
+export function endpoint<const E extends EndpointSpec>(spec: E): E {
   return spec;
 }

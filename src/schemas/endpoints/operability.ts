@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Body } from '../helpers.js';
 import { Component, Ref } from '../component.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const Health = Component('Health', Type.Object({ status: Type.Literal('ok') }));
 const Readiness = Component(
@@ -26,8 +26,8 @@ const ClockBody = Component(
 );
 
 /** Health checks, and the manual clock (served only with ACACIA_CLOCK=manual). */
-export const operabilityOperations = {
-  health: operation({
+export const operabilityEndpoints = {
+  health: endpoint({
     method: 'GET',
     path: '/healthz',
     summary: 'The process is up',
@@ -39,7 +39,7 @@ export const operabilityOperations = {
     outsideApi: true,
     client: 'health',
   }),
-  ready: operation({
+  ready: endpoint({
     method: 'GET',
     path: '/readyz',
     summary: 'The store and the engine are ready',
@@ -51,7 +51,7 @@ export const operabilityOperations = {
     outsideApi: true,
     client: 'ready',
   }),
-  moveTestClock: operation({
+  moveTestClock: endpoint({
     method: 'POST',
     path: '/_test/clock',
     summary: 'Move the manual clock',

@@ -8,15 +8,15 @@ import {
   WebhookParams,
   WebhookRecord,
 } from '../webhook.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Webhooks'] as const;
 const all = `${API_PREFIX}/webhooks` as const;
 const one = `${all}/{webhook_id}` as const;
 const admin = 'For org-admin keys.';
 
-export const webhookOperations = {
-  createWebhook: operation({
+export const webhookEndpoints = {
+  createWebhook: endpoint({
     method: 'POST',
     path: all,
     summary: 'Create a webhook',
@@ -32,7 +32,7 @@ export const webhookOperations = {
     message: 'Webhook created.',
     client: 'webhooks.create',
   }),
-  listWebhooks: operation({
+  listWebhooks: endpoint({
     method: 'GET',
     path: all,
     summary: 'List webhooks',
@@ -42,7 +42,7 @@ export const webhookOperations = {
     errors: [403],
     client: 'webhooks.list',
   }),
-  getWebhook: operation({
+  getWebhook: endpoint({
     method: 'GET',
     path: one,
     summary: 'Get a webhook',
@@ -53,7 +53,7 @@ export const webhookOperations = {
     errors: [403, 404],
     client: 'webhooks.get',
   }),
-  deleteWebhook: operation({
+  deleteWebhook: endpoint({
     method: 'DELETE',
     path: one,
     summary: 'Delete a webhook',
@@ -65,7 +65,7 @@ export const webhookOperations = {
     message: 'Webhook deleted.',
     client: 'webhooks.delete',
   }),
-  listWebhookDeliveries: operation({
+  listWebhookDeliveries: endpoint({
     method: 'GET',
     path: `${one}/deliveries`,
     summary: "List a webhook's deliveries",

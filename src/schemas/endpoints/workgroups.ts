@@ -8,13 +8,13 @@ import {
   WorkgroupRecord,
   WorkgroupsQuery,
 } from '../workgroup.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Workgroups'] as const;
 const one = `${API_PREFIX}/workgroups/{workgroupID}` as const;
 
-export const workgroupOperations = {
-  createWorkgroup: operation({
+export const workgroupEndpoints = {
+  createWorkgroup: endpoint({
     method: 'POST',
     path: `${API_PREFIX}/workgroups`,
     summary: 'Create a workgroup',
@@ -30,7 +30,7 @@ export const workgroupOperations = {
     message: 'Workgroup created.',
     client: 'workgroups.create',
   }),
-  listWorkgroups: operation({
+  listWorkgroups: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/workgroups`,
     summary: 'List workgroups',
@@ -45,7 +45,7 @@ export const workgroupOperations = {
     paginated: true,
     client: 'workgroups.list',
   }),
-  getWorkgroup: operation({
+  getWorkgroup: endpoint({
     method: 'GET',
     path: one,
     summary: 'Get workgroup details',
@@ -57,7 +57,7 @@ export const workgroupOperations = {
     etag: true,
     client: 'workgroups.get',
   }),
-  updateWorkgroup: operation({
+  updateWorkgroup: endpoint({
     method: 'PUT',
     path: one,
     summary: 'Update a workgroup',
@@ -74,7 +74,7 @@ export const workgroupOperations = {
     message: 'Workgroup updated.',
     client: 'workgroups.update',
   }),
-  deleteWorkgroup: operation({
+  deleteWorkgroup: endpoint({
     method: 'DELETE',
     path: one,
     summary: 'Delete an empty workgroup',

@@ -2,14 +2,14 @@ import { Type } from '@sinclair/typebox';
 import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import { ApiKeyParams, ApiKeyRecord, CreateApiKeyBody, DeleteApiKeyBody } from '../api-key.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['API keys'] as const;
 const all = `${API_PREFIX}/apikeys` as const;
 const admin = 'For org-admin keys.';
 
-export const apiKeyOperations = {
-  createApiKey: operation({
+export const apiKeyEndpoints = {
+  createApiKey: endpoint({
     method: 'POST',
     path: all,
     summary: 'Create an API key',
@@ -26,7 +26,7 @@ export const apiKeyOperations = {
     message: 'API key created.',
     client: 'apiKeys.create',
   }),
-  listApiKeys: operation({
+  listApiKeys: endpoint({
     method: 'GET',
     path: all,
     summary: 'List API keys',
@@ -36,7 +36,7 @@ export const apiKeyOperations = {
     errors: [403],
     client: 'apiKeys.list',
   }),
-  getCurrentApiKey: operation({
+  getCurrentApiKey: endpoint({
     method: 'GET',
     path: `${all}/current`,
     summary: "The calling key's own record",
@@ -48,7 +48,7 @@ export const apiKeyOperations = {
     errors: [],
     client: 'apiKeys.current',
   }),
-  deleteApiKey: operation({
+  deleteApiKey: endpoint({
     method: 'DELETE',
     path: all,
     summary: 'Revoke an API key (name in the body)',
@@ -60,7 +60,7 @@ export const apiKeyOperations = {
     message: 'API key revoked.',
     client: 'apiKeys.delete',
   }),
-  revokeApiKey: operation({
+  revokeApiKey: endpoint({
     method: 'DELETE',
     path: `${all}/{key_name}`,
     summary: 'Revoke an API key',

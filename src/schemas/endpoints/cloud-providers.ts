@@ -9,15 +9,15 @@ import {
   UpgradeCloudProviderBody,
   ValidateCloudProviderBody,
 } from '../cloud-provider.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Cloud providers'] as const;
 const all = `${API_PREFIX}/cloud-providers` as const;
 const one = `${all}/{cloudProviderID}` as const;
 const byoc = 'Bring-your-own-cloud needs an org-admin key of an enterprise organisation (else 403 API-Disabled).';
 
-export const cloudProviderOperations = {
-  createCloudProvider: operation({
+export const cloudProviderEndpoints = {
+  createCloudProvider: endpoint({
     method: 'POST',
     path: all,
     summary: 'Register a cloud account (BYOC)',
@@ -32,7 +32,7 @@ export const cloudProviderOperations = {
     message: 'Cloud provider registered.',
     client: 'cloudProviders.create',
   }),
-  validateCloudProvider: operation({
+  validateCloudProvider: endpoint({
     method: 'POST',
     path: `${all}/validate`,
     summary: 'Check a BYOC registration',
@@ -43,7 +43,7 @@ export const cloudProviderOperations = {
     errors: [403],
     client: 'cloudProviders.validate',
   }),
-  listCloudProviders: operation({
+  listCloudProviders: endpoint({
     method: 'GET',
     path: all,
     summary: 'List cloud providers',
@@ -53,7 +53,7 @@ export const cloudProviderOperations = {
     errors: [],
     client: 'cloudProviders.list',
   }),
-  getCloudProvider: operation({
+  getCloudProvider: endpoint({
     method: 'GET',
     path: one,
     summary: 'Get a cloud provider',
@@ -65,7 +65,7 @@ export const cloudProviderOperations = {
     etag: true,
     client: 'cloudProviders.get',
   }),
-  updateCloudProvider: operation({
+  updateCloudProvider: endpoint({
     method: 'PUT',
     path: one,
     summary: 'Rename a cloud provider or record its version',
@@ -80,7 +80,7 @@ export const cloudProviderOperations = {
     message: 'Cloud provider updated.',
     client: 'cloudProviders.update',
   }),
-  upgradeCloudProvider: operation({
+  upgradeCloudProvider: endpoint({
     method: 'PUT',
     path: `${one}/upgrade`,
     summary: 'Upgrade components and node groups',
@@ -97,7 +97,7 @@ export const cloudProviderOperations = {
     message: 'Upgrade started.',
     client: 'cloudProviders.upgrade',
   }),
-  deleteCloudProvider: operation({
+  deleteCloudProvider: endpoint({
     method: 'DELETE',
     path: one,
     summary: 'Delete a private cloud provider',

@@ -3,13 +3,13 @@ import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import { DbUserBody, DbUserRecord, DeleteDbUserBody } from '../db-user.js';
 import { WorkspaceParams } from '../workspace.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Database users'] as const;
 const path = `${API_PREFIX}/workgroups/{workgroupID}/workspaces/{workspaceID}/dbuser` as const;
 
-export const dbUserOperations = {
-  createDbUser: operation({
+export const dbUserEndpoints = {
+  createDbUser: endpoint({
     method: 'POST',
     path,
     summary: 'Create a database user',
@@ -24,7 +24,7 @@ export const dbUserOperations = {
     message: 'Database user created.',
     client: 'dbUsers.create',
   }),
-  listDbUsers: operation({
+  listDbUsers: endpoint({
     method: 'GET',
     path,
     summary: 'List the database users',
@@ -35,7 +35,7 @@ export const dbUserOperations = {
     errors: [404],
     client: 'dbUsers.list',
   }),
-  updateDbUser: operation({
+  updateDbUser: endpoint({
     method: 'PUT',
     path,
     summary: "Change a database user's password",
@@ -48,7 +48,7 @@ export const dbUserOperations = {
     message: 'Password changed.',
     client: 'dbUsers.update',
   }),
-  deleteDbUser: operation({
+  deleteDbUser: endpoint({
     method: 'DELETE',
     path,
     summary: 'Delete a database user',

@@ -13,13 +13,13 @@ import {
   InstalledAddonRecord,
 } from '../addon.js';
 import { WorkspaceRecord } from '../workspace.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Add-ons'] as const;
 
 /** Operations 13–17 keep the contract's own path segments: addons, add-ons and installed-addons. */
-export const addonOperations = {
-  listAddons: operation({
+export const addonEndpoints = {
+  listAddons: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/addons`,
     summary: 'The add-on catalog',
@@ -29,7 +29,7 @@ export const addonOperations = {
     errors: [],
     client: 'addons.catalog',
   }),
-  installAddon: operation({
+  installAddon: endpoint({
     method: 'POST',
     path: `${API_PREFIX}/addons/{addonsID}/install`,
     summary: 'Install, enable or disable an add-on',
@@ -44,7 +44,7 @@ export const addonOperations = {
     message: 'Add-on installed.',
     client: 'addons.install',
   }),
-  listAddonWorkspaces: operation({
+  listAddonWorkspaces: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/addons/{addonsID}/workspaces`,
     summary: 'Workspaces with the add-on enabled',
@@ -55,7 +55,7 @@ export const addonOperations = {
     errors: [404],
     client: 'addons.workspaces',
   }),
-  listInstalledAddons: operation({
+  listInstalledAddons: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/installed-addons`,
     summary: "The organisation's installed add-ons",
@@ -65,7 +65,7 @@ export const addonOperations = {
     errors: [],
     client: 'addons.installed',
   }),
-  createAddonConfig: operation({
+  createAddonConfig: endpoint({
     method: 'POST',
     path: `${API_PREFIX}/add-ons/{installedAddonsID}/configs`,
     summary: 'Create an add-on configuration',
@@ -78,7 +78,7 @@ export const addonOperations = {
     message: 'Configuration created.',
     client: 'addons.createConfig',
   }),
-  listAddonConfigs: operation({
+  listAddonConfigs: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/installed-addons/{installedAddonsID}/configs/{configName}`,
     summary: 'Add-on configurations of one name',
@@ -89,7 +89,7 @@ export const addonOperations = {
     errors: [404],
     client: 'addons.listConfigs',
   }),
-  deleteAddonConfig: operation({
+  deleteAddonConfig: endpoint({
     method: 'DELETE',
     path: `${API_PREFIX}/add-ons/{installedAddonsID}/configs/{configID}`,
     summary: 'Delete an add-on configuration',

@@ -3,7 +3,7 @@ import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import { WorkspaceIdParams, WorkspaceParams } from '../workspace.js';
 import { ScheduleBody, ScheduleParams, ScheduleRecord, ShortScheduleParams } from '../schedule.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Schedules'] as const;
 const all = `${API_PREFIX}/workgroups/{workgroupID}/workspaces/{workspaceID}/schedules` as const;
@@ -14,8 +14,8 @@ const updateText =
   'Operation 8. Replaces the schedule; optional fields omitted keep their value unless `repeat` changes. ' +
   'The Result is the schedule id. With If-Match, applied only to that version_number.';
 
-export const scheduleOperations = {
-  createSchedule: operation({
+export const scheduleEndpoints = {
+  createSchedule: endpoint({
     method: 'POST',
     path: all,
     summary: 'Create a workspace schedule',
@@ -31,7 +31,7 @@ export const scheduleOperations = {
     message: 'Schedule created.',
     client: 'schedules.create',
   }),
-  listSchedules: operation({
+  listSchedules: endpoint({
     method: 'GET',
     path: all,
     summary: 'List the schedules of a workspace',
@@ -42,7 +42,7 @@ export const scheduleOperations = {
     errors: [404],
     client: 'schedules.list',
   }),
-  getSchedule: operation({
+  getSchedule: endpoint({
     method: 'GET',
     path: `${all}/{scheduleID}`,
     summary: 'Get a schedule',
@@ -54,7 +54,7 @@ export const scheduleOperations = {
     etag: true,
     client: 'schedules.get',
   }),
-  updateSchedule: operation({
+  updateSchedule: endpoint({
     method: 'PUT',
     path: `${all}/{scheduleID}`,
     summary: 'Update a workspace schedule',
@@ -69,7 +69,7 @@ export const scheduleOperations = {
     message: 'Schedule updated.',
     client: 'schedules.update',
   }),
-  deleteSchedule: operation({
+  deleteSchedule: endpoint({
     method: 'DELETE',
     path: `${all}/{scheduleID}`,
     summary: 'Delete a workspace schedule',
@@ -82,7 +82,7 @@ export const scheduleOperations = {
     message: 'Schedule deleted.',
     client: 'schedules.delete',
   }),
-  listSchedulesShort: operation({
+  listSchedulesShort: endpoint({
     method: 'GET',
     path: short,
     summary: 'List the schedules of a workspace (by workspace id)',
@@ -93,7 +93,7 @@ export const scheduleOperations = {
     errors: [404],
     client: 'schedules.listShort',
   }),
-  getScheduleShort: operation({
+  getScheduleShort: endpoint({
     method: 'GET',
     path: `${short}/{scheduleID}`,
     summary: 'Get a schedule (by workspace id)',
@@ -105,7 +105,7 @@ export const scheduleOperations = {
     etag: true,
     client: 'schedules.getShort',
   }),
-  updateScheduleShort: operation({
+  updateScheduleShort: endpoint({
     method: 'PUT',
     path: `${short}/{scheduleID}`,
     summary: 'Update a workspace schedule (by workspace id)',
@@ -120,7 +120,7 @@ export const scheduleOperations = {
     message: 'Schedule updated.',
     client: 'schedules.updateShort',
   }),
-  deleteScheduleShort: operation({
+  deleteScheduleShort: endpoint({
     method: 'DELETE',
     path: `${short}/{scheduleID}`,
     summary: 'Delete a workspace schedule (by workspace id)',

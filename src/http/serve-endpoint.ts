@@ -2,62 +2,57 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { Ref } from '../schemas/component.js';
 import { Envelope, ErrorEnvelope } from '../schemas/envelope.js';
-import {
-  apiOperations,
-  type ApiOperations,
-  type OperationId,
-  type OperationSpec,
-} from '../schemas/operations/index.js';
+import { apiEndpoints, type ApiEndpoints, type EndpointId, type EndpointSpec } from '../schemas/endpoints/index.js';
 import { answerNotModified, noneMatch } from './conditional-get.js';
 import { ok } from './envelope.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The operation of the table (src/schemas/operations) the route serves. */
-    operationId?: OperationId;
+    /** The endpoint of the table (src/schemas/endpoints) the route serves. */
+    endpointId?: EndpointId;
     /**
-     * The route's `prepare` (OperationOptions), for whatever runs its handler inside a
+     * The route's `prepare` (EndpointOptions), for whatever runs its handler inside a
      * transaction (an idempotent POST) to run first, outside it; run once per request.
      */
     prepare?: (request: FastifyRequest) => Promise<void>;
   }
 }
 
-type Part<O, K extends string, Otherwise> = O extends { readonly [P in K]: infer S extends TSchema }
+type Part<E, K extends string, Otherwise> = E extends { readonly [P in K]: infer S extends TSchema }
   ? Static<S>
   : Otherwise;
 
-/** The request of an operation, typed by its params, query and body schemas. */
-export type OperationRequest<O> = FastifyRequest<{
-  Params: Part<O, 'params', Record<string, never>>;
-  Querystring: Part<O, 'query', Record<string, unknown>>;
-  Body: Part<O, 'body', undefined>;
+/** The request of an endpoint, typed by its params, query and body schemas. */
+export type EndpointRequest<E> = FastifyRequest<{
+  Params: Part<E, 'params', Record<string, never>>;
+  Querystring: Part<E, 'query', Record<string, unknown>>;
+  Body: Part<E, 'body', undefined>;
 }>;
 
 /**
  * A thin handler: reads the request, calls the domain, returns the Result (the envelope is
- * added here); `prepared` is what the operation's `prepare` gave, if it has one.
+ * added here); `prepared` is what the endpoint's `prepare` gave, if it has one.
  */
-export type OperationHandler<O, P = undefined> = (
-  request: OperationRequest<O>,
+export type EndpointHandler<E, P = undefined> = (
+  request: EndpointRequest<E>,
   reply: FastifyReply,
   prepared: P,
-) => Promise<Part<O, 'result', never>>;
+) => Promise<Part<E, 'result', never>>;
 
-export interface OperationOptions<O, P = undefined> {
+export interface EndpointOptions<E, P = undefined> {
   /**
    * For a versioned GET: the record's version_number found without reading or building the
    * record, scoped as the read is (undefined leaves the answer, a 404 say, to the read). A
    * request with If-None-Match runs it first and is answered 304 when it matches.
    */
-  probe?: (request: OperationRequest<O>) => Promise<number | undefined>;
+  probe?: (request: EndpointRequest<E>) => Promise<number | undefined>;
   /**
    * Slow work outside the store (a DNS lookup) the handler needs done first: it runs before
    * any transaction the handler may be run in (an idempotent POST's, src/http/idempotency.ts),
    * so it never holds a write connection (SQLite has one), and its result is the handler's
    * `prepared`. A refusal it throws is answered as the handler's would be.
    */
-  prepare?: (request: OperationRequest<O>) => Promise<P>;
+  prepare?: (request: EndpointRequest<E>) => Promise<P>;
 }
 
 /** Fastify's form of a path: `{name}` → `:name`. */
@@ -66,45 +61,45 @@ export const routePath = (path: string): string => path.replace(/\{(\w+)\}/g, ':
 const errorReply = Ref(ErrorEnvelope);
 
 /**
- * Serves one operation of the table: its method, path and schemas as declared there. The
- * handler returns the Result; the envelope, the operation's Message and, for versioned
+ * Serves one endpoint of the table: its method, path and schemas as declared there. The
+ * handler returns the Result; the envelope, the endpoint's Message and, for versioned
  * records, the ETag are added here.
  */
-export function serveOperation<K extends OperationId, P = undefined>(
+export function serveEndpoint<K extends EndpointId, P = undefined>(
   scope: FastifyInstance,
-  operationId: K,
-  handler: OperationHandler<ApiOperations[K], P>,
-  options: OperationOptions<ApiOperations[K], P> = {},
+  endpointId: K,
+  handler: EndpointHandler<ApiEndpoints[K], P>,
+  options: EndpointOptions<ApiEndpoints[K], P> = {},
 ): void {
-  const op: OperationSpec = apiOperations[operationId];
-  const etag = op.etag === true;
+  const endpoint: EndpointSpec = apiEndpoints[endpointId];
+  const etag = endpoint.etag === true;
   const { probe } = options;
   const prepared = new WeakMap<FastifyRequest, P>();
   const prepare =
     options.prepare &&
     (async (request: FastifyRequest) => {
       if (!prepared.has(request))
-        prepared.set(request, await options.prepare!(request as OperationRequest<ApiOperations[K]>));
+        prepared.set(request, await options.prepare!(request as EndpointRequest<ApiEndpoints[K]>));
     });
-  if (probe && !(etag && op.method === 'GET')) throw new Error(`${operationId}: only a versioned GET has a probe`);
+  if (probe && !(etag && endpoint.method === 'GET')) throw new Error(`${endpointId}: only a versioned GET has a probe`);
   scope.route({
-    method: op.method,
-    url: routePath(op.path),
+    method: endpoint.method,
+    url: routePath(endpoint.path),
     config: {
-      operationId,
-      ...(op.oneTimeSecrets ? { oneTimeSecrets: op.oneTimeSecrets } : {}),
+      endpointId,
+      ...(endpoint.oneTimeSecrets ? { oneTimeSecrets: endpoint.oneTimeSecrets } : {}),
       ...(prepare ? { prepare } : {}),
     },
     schema: {
-      operationId,
-      ...(op.params ? { params: op.params } : {}),
-      ...(op.query ? { querystring: op.query } : {}),
-      ...(op.body ? { body: op.body } : {}),
-      response: { 200: Envelope(op.result), '4xx': errorReply, '5xx': errorReply },
+      operationId: endpointId,
+      ...(endpoint.params ? { params: endpoint.params } : {}),
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      ...(endpoint.body ? { body: endpoint.body } : {}),
+      response: { 200: Envelope(endpoint.result), '4xx': errorReply, '5xx': errorReply },
     },
-    ...(etag && op.method === 'GET' ? { onSend: answerNotModified } : {}),
+    ...(etag && endpoint.method === 'GET' ? { onSend: answerNotModified } : {}),
     handler: (async (request: FastifyRequest, reply: FastifyReply) => {
-      const typed = request as OperationRequest<ApiOperations[K]>;
+      const typed = request as EndpointRequest<ApiEndpoints[K]>;
       const held = request.headers['if-none-match'];
       if (probe && held !== undefined) {
         // A match spares reading and building the record; a miss costs the probe and the read.
@@ -118,7 +113,7 @@ export function serveOperation<K extends OperationId, P = undefined>(
         const version = (result as { version_number?: number }).version_number;
         if (version !== undefined) reply.header('etag', `"${version}"`);
       }
-      return ok(request, result, op.message);
+      return ok(request, result, endpoint.message);
     }) as RouteHandlerMethod,
   });
 }

@@ -2,12 +2,12 @@ import { Type } from '@sinclair/typebox';
 import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import { OperationParams, OperationRecord, OperationsQuery } from '../operation.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
 const tags = ['Operations'] as const;
 
-export const asyncOperations = {
-  getOperation: operation({
+export const operationEndpoints = {
+  getOperation: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/operations/{id}`,
     summary: 'Get an asynchronous operation',
@@ -20,7 +20,7 @@ export const asyncOperations = {
     errors: [404],
     client: 'operations.get',
   }),
-  listOperations: operation({
+  listOperations: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/operations`,
     summary: 'List operations',

@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import { EventRecord, EventsQuery } from '../event.js';
-import { operation } from './spec.js';
+import { endpoint } from './spec.js';
 
-export const eventOperations = {
-  listEvents: operation({
+export const eventEndpoints = {
+  listEvents: endpoint({
     method: 'GET',
     path: `${API_PREFIX}/events`,
     summary: 'Follow or page the organisation’s events',

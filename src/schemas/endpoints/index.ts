@@ -1,46 +1,46 @@
-import { addonOperations } from './addons.js';
-import { allowListOperations } from './allow-list.js';
-import { apiKeyOperations } from './api-keys.js';
-import { asyncOperations } from './async-operations.js';
-import { backupOperations } from './backups.js';
-import { cloudProviderOperations } from './cloud-providers.js';
-import { databaseOperations } from './databases.js';
-import { eventOperations } from './events.js';
-import { dbUserOperations } from './db-users.js';
-import { operabilityOperations } from './operability.js';
-import { scheduleOperations } from './schedules.js';
-import { workgroupOperations } from './workgroups.js';
-import { webhookOperations } from './webhooks.js';
-import { workspaceOperations } from './workspaces.js';
+import { addonEndpoints } from './addons.js';
+import { allowListEndpoints } from './allow-list.js';
+import { apiKeyEndpoints } from './api-keys.js';
+import { operationEndpoints } from './operations.js';
+import { backupEndpoints } from './backups.js';
+import { cloudProviderEndpoints } from './cloud-providers.js';
+import { databaseEndpoints } from './databases.js';
+import { eventEndpoints } from './events.js';
+import { dbUserEndpoints } from './db-users.js';
+import { operabilityEndpoints } from './operability.js';
+import { scheduleEndpoints } from './schedules.js';
+import { workgroupEndpoints } from './workgroups.js';
+import { webhookEndpoints } from './webhooks.js';
+import { workspaceEndpoints } from './workspaces.js';
 
-export type { ErrorStatus, Follow, HttpMethod, OperationSpec } from './spec.js';
+export type { EndpointSpec, ErrorStatus, Follow, HttpMethod } from './spec.js';
 
 /**
- * Every operation of the API, by operationId: the one source of the routes (src/http), the
+ * Every endpoint of the API, by operationId: the one source of the routes (src/http), the
  * OpenAPI document and the typed client (src/client).
  */
-export const apiOperations = {
-  ...workgroupOperations,
-  ...workspaceOperations,
-  ...databaseOperations,
-  ...scheduleOperations,
-  ...allowListOperations,
-  ...dbUserOperations,
-  ...backupOperations,
-  ...asyncOperations,
-  ...eventOperations,
-  ...webhookOperations,
-  ...cloudProviderOperations,
-  ...addonOperations,
-  ...apiKeyOperations,
-  ...operabilityOperations,
+export const apiEndpoints = {
+  ...workgroupEndpoints,
+  ...workspaceEndpoints,
+  ...databaseEndpoints,
+  ...scheduleEndpoints,
+  ...allowListEndpoints,
+  ...dbUserEndpoints,
+  ...backupEndpoints,
+  ...operationEndpoints,
+  ...eventEndpoints,
+  ...webhookEndpoints,
+  ...cloudProviderEndpoints,
+  ...addonEndpoints,
+  ...apiKeyEndpoints,
+  ...operabilityEndpoints,
 } as const;
 
-export type ApiOperations = typeof apiOperations;
-export type OperationId = keyof ApiOperations;
+export type ApiEndpoints = typeof apiEndpoints;
+export type EndpointId = keyof ApiEndpoints;
 
 /** Tags in the order the reference shows them, with what each covers. */
-export const operationTags: ReadonlyArray<{ name: string; description: string }> = [
+export const endpointTags: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'Workgroups', description: 'A cloud provider and region holding databases, workspaces and an allow list.' },
   { name: 'Workspaces', description: 'Compute attached to a database: create, resize, pause, resume, delete.' },
   { name: 'Databases', description: 'The databases of a workgroup and the workspaces attached to them.' },
