@@ -28,7 +28,10 @@ export function observedOf(ws: Workspace, catalog: Catalog): WorkspaceObserved {
   };
 }
 
-/** Where a workspace's data comes from, which the row names but does not hold (src/engine/kinds/workspace-runner.ts). */
+/**
+ * Where a workspace's data comes from: the row names it, the runner finds it
+ * (src/engine/kinds/workspace-runner.ts).
+ */
 export type SpecSources = Partial<Pick<WorkspaceSpec, 'restoreFrom' | 'sourceWorkspaceId'>>;
 
 /**

@@ -146,7 +146,7 @@ export function desired<K extends Targeted>(ws: Workspace, field: K): Workspace[
 export const asksForChange = (ws: Workspace, ...fields: Targeted[]): boolean =>
   (fields.length > 0 ? fields : [...targetOf.keys()]).some((field) => ws[targetOf.get(field)!] !== null);
 
-/** Changes that leave nothing asked (no target, no backup to restore): part of what ends an operation, done or failed. */
+/** Changes that leave nothing asked (no target, no backup to restore): part of what ends an operation either way. */
 export const nothingAsked = Object.fromEntries(workspaceModel.asked.map((spec) => [spec, null])) as {
   readonly [K in AskedOf<typeof fields>]: null;
 };
