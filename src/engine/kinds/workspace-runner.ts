@@ -2,6 +2,7 @@ import {
   workspaceKindName,
   workspaceOperationKinds,
   type AnyWorkspaceKind,
+  type WorkspaceAction,
   type WorkspaceOpParams,
 } from '../../domain/operation-kinds/index.js';
 import { completeWorkspaceOperation, failWorkspaceOperation } from '../../domain/workspace-operations.js';
@@ -39,8 +40,8 @@ export function workspaceRunner(
         if (err instanceof SpecError) return failed(err.message);
         throw err;
       }
-      const actions = kind.actions ? kind.actions(op.params) : Object.keys(kind.steps);
-      return drivers.workspace.apply(actions as Parameters<typeof drivers.workspace.apply>[0], spec, {
+      const actions: readonly WorkspaceAction[] = kind.actions ? kind.actions(op.params) : Object.keys(kind.steps);
+      return drivers.workspace.apply(actions, spec, {
         operationId: op.id,
         attempt: op.attempt,
         now,
