@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Migrator } from 'kysely';
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
+import { migrations } from '../src/store/migrations/index.js';
+import { findWorkspaceById } from '../src/store/repositories/workspaces.js';
+import type { Store } from '../src/store/store.js';
 import { assertError, assertOk } from './helpers/assert.js';
-import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { freshStore, startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { openStoreOf } from './helpers/store-snapshot.js';
 import { activeWorkspace, newWorkgroup, waitForStatus } from './helpers/workspaces.js';
 
 // What a workspace asks for and what it runs at are kept apart: the record shows what runs
@@ -12,14 +17,24 @@ describe(`desired and observed size (${storeName})`, () => {
   let server: TestServer;
   let c: AcaciaClient;
   let wg: string;
+  let store: Store;
   const advance = async (seconds: number) => assertOk(await c.moveClock({ advance_seconds: seconds }));
+  /** What the workspace's spec asks of an upgrade and a restore, as the driver's spec is built from it. */
+  const asked = async (id: string) => {
+    const row = await findWorkspaceById(store.db, id);
+    return { upgrade: row?.upgrade_tg_version, restore: row?.restore_backup_id };
+  };
 
   before(async () => {
     server = await startTestServer({ ACACIA_SIM_SPEED: '0', ACACIA_CLOCK: 'manual', ACACIA_FAULT_INJECTION: 'on' });
     c = server.client;
     wg = await newWorkgroup(c);
+    store = await openStoreOf(server.store);
   });
-  after(() => server.close());
+  after(async () => {
+    await store.close();
+    await server.close();
+  });
 
   it('a resize shows the size asked for beside the size that runs until the driver is done', async () => {
     const ws = await activeWorkspace(c, wg, { name: 'asks', workspace_type_name: 'TG-1', x_test_env: 'slow:ha=60s' });
@@ -96,5 +111,73 @@ describe(`desired and observed size (${storeName})`, () => {
     await advance(60);
     assert.equal((await waitForStatus(paid, group, big.workspace_id!, 'Active')).workspace_type?.typeName, 'TG-1');
     assertOk(await paid.workspaces.create(group, { ...reader, workspace_type_name: 'TG-16' }));
+  });
+
+  it('an upgrade and a restore ask through the workspace spec while they run, and nothing once they end', async () => {
+    const ws = await activeWorkspace(c, wg, {
+      name: 'asks-spec',
+      tg_version: '4.2.0',
+      x_test_env: 'slow:upgrade=60s,slow:restore=60s',
+    });
+    const id = ws.workspace_id!;
+    const upgrading = assertOk(
+      await c.workspaces.update(wg, id, { desired_tg_version: '4.2.1', update_strategy: 'immediate' }),
+    );
+    assert.deepEqual([upgrading.status, upgrading.tg_version], ['Updating', '4.2.0'], 'the version is what runs');
+    assert.equal(upgrading.desired_workspace_type, undefined, 'an upgrade asks no other size');
+    assert.deepEqual(await asked(id), { upgrade: '4.2.1', restore: null });
+    await advance(60);
+    assert.equal((await waitForStatus(c, wg, id, 'Active')).tg_version, '4.2.1');
+    assert.deepEqual(await asked(id), { upgrade: null, restore: null });
+
+    const backup = assertOk(await c.backups.create(wg, id));
+    for (let i = 0; i < 200; i++) {
+      const listed = resultOf(await c.backups.listByWorkspace(id)).find((b) => b.id === backup.id);
+      if (listed?.status === 'Succeeded') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assertOk(await c.backups.restore(wg, id, { backup_id: backup.id }));
+    assert.deepEqual(await asked(id), { upgrade: null, restore: backup.id });
+    assertOk(await c.workspaces.update(wg, id, { x_test_env: 'fail:restore' }));
+    await advance(60);
+    const failed = await waitForStatus(c, wg, id, 'Failed');
+    assert.match(failed.err_message!, /simulated restore failure/);
+    assert.deepEqual(await asked(id), { upgrade: null, restore: null }, 'what the failed restore asked is given back');
+
+    // Resume of a Failed workspace re-runs the restore: it asks for the backup again.
+    assertOk(await c.workspaces.update(wg, id, { x_test_env: 'slow:restore=60s' }));
+    assert.equal(assertOk(await c.workspaces.resume(wg, id)).status, 'Restoring');
+    assert.deepEqual(await asked(id), { upgrade: null, restore: backup.id });
+    await advance(60);
+    assert.equal((await waitForStatus(c, wg, id, 'Active')).snapshot_time, backup.time);
+    assert.deepEqual(await asked(id), { upgrade: null, restore: null });
+  });
+
+  it('an upgrade in flight when the store is migrated asks on the workspace what its parameters asked', async () => {
+    const location = await freshStore();
+    const earlier = await startTestServer(
+      { ACACIA_SIM_SPEED: '0', ACACIA_CLOCK: 'manual', ACACIA_FAULT_INJECTION: 'on' },
+      location,
+    );
+    try {
+      const client = earlier.client;
+      const group = await newWorkgroup(client);
+      const ws = await activeWorkspace(client, group, { tg_version: '4.2.0', x_test_env: 'slow:upgrade=60s' });
+      const id = ws.workspace_id!;
+      const body = { desired_tg_version: '4.2.1', update_strategy: 'immediate' } as const;
+      assert.equal(assertOk(await client.workspaces.update(group, id, body)).status, 'Updating');
+      // The store as the version before kept it: the upgrade's version in its parameters only.
+      const db = earlier.running.services.store.db;
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      assert.equal((await migrator.migrateTo('0034-retention-indexes')).error, undefined);
+      await earlier.restart();
+      const row = await findWorkspaceById(earlier.running.services.store.db, id);
+      assert.deepEqual([row?.upgrade_tg_version, row?.restore_backup_id], ['4.2.1', null]);
+      assertOk(await client.moveClock({ advance_seconds: 60 }));
+      assert.equal((await waitForStatus(client, group, id, 'Active')).tg_version, '4.2.1');
+    } finally {
+      await earlier.close();
+      await location.dispose();
+    }
   });
 });

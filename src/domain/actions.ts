@@ -1,27 +1,13 @@
+import { workspaceActions, type WorkspaceAction } from './operation-kinds/index.js';
+
 /**
  * What a provisioner driver is asked to do: one closed set of names shared by the domain
  * (which operations exist), the drivers (what a step does) and fault injection (what
- * `fail:<action>` and `slow:<action>=…` may name).
+ * `fail:<action>` and `slow:<action>=…` may name). A workspace's actions are its operation
+ * kinds' steps (src/domain/operation-kinds/).
  */
 
-/** Steps on a workspace. An update is one or more of resize, ha and upgrade at once. */
-export const workspaceActions = [
-  'create',
-  'pause',
-  'resume',
-  'resize',
-  'ha',
-  'upgrade',
-  'refresh',
-  'restore',
-  'recover',
-  'delete',
-] as const;
-export type WorkspaceAction = (typeof workspaceActions)[number];
-
-/** What an update may change: the infrastructure actions a workspace update combines. */
-export const updateActions = ['resize', 'ha', 'upgrade'] as const satisfies readonly WorkspaceAction[];
-export type UpdateAction = (typeof updateActions)[number];
+export { updateActions, workspaceActions, type UpdateAction, type WorkspaceAction } from './operation-kinds/index.js';
 
 /** Steps on a workspace's backups. */
 export const backupActions = ['backup'] as const;

@@ -12,7 +12,8 @@ import type { Catalog } from './catalog.js';
 import { AppError, conflict, invalid, notFound } from './errors.js';
 import type { Principal } from './principal.js';
 import { iso, isoOrUndefined } from './time.js';
-import { MAX_ATTEMPTS, beginWorkspaceOperation, workspaceKind } from './workspace-operations.js';
+import { MAX_ATTEMPTS, beginWorkspaceOperation } from './workspace-operations.js';
+import { workspaceKindName } from './operation-kinds/index.js';
 import { requireStatus } from './workspace-lifecycle.js';
 import type { WorkspaceService } from './workspaces.js';
 
@@ -29,7 +30,7 @@ export function backupRecord(b: Backup): BackupRecord {
   };
 }
 
-const RESTORE_KIND = workspaceKind('restore');
+const RESTORE_KIND = workspaceKindName('restore');
 const unfinished = (state: string) => state === 'pending' || state === 'running';
 
 /** Backups of RW workspaces (manual and automatic), their deletion, and restores from them. */

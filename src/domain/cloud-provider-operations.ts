@@ -35,7 +35,8 @@ export interface RoleVerifier {
   canAssumeRole(check: RoleCheck): Promise<{ ok: true } | { ok: false; reason: string }>;
 }
 
-export const cloudProviderKind = (op: CloudProviderOperation) => `cloud_provider.${op}`;
+/** The operation's stored kind: `cloud_provider.<op>`. */
+export const cloudProviderKindName = (op: CloudProviderOperation) => `cloud_provider.${op}`;
 
 /** Statuses in which the engine is working on the provider. */
 export const transitionalProviderStatuses = ['Pending', 'Provisioning', 'Upgrading'] as const;
@@ -53,7 +54,7 @@ export async function enqueueCloudProviderOperation(
     org_id: provider.org_id!,
     resource_type: 'cloud_provider',
     resource_id: provider.id,
-    kind: cloudProviderKind(params.op),
+    kind: cloudProviderKindName(params.op),
     params,
     max_attempts: MAX_PROVIDER_ATTEMPTS,
     run_at: now,

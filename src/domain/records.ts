@@ -165,7 +165,7 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
     display_status: displayStatus[ws.status as WorkspaceStatus],
     replicas: ws.enable_ha ? 2 : 1,
     workspace_type: workspaceType(ctx.catalog, ws.size, ws.enable_ha),
-    ...(asksForChange(ws)
+    ...(asksForChange(ws, 'size', 'enable_ha')
       ? { desired_workspace_type: workspaceType(ctx.catalog, desired(ws, 'size'), desired(ws, 'enable_ha')) }
       : {}),
     proxy_host: host,

@@ -1,40 +1,27 @@
 import { newId } from './ids.js';
 import type { Executor } from '../store/store.js';
-import { insertOperation } from '../store/repositories/operations.js';
+import { insertOperation, type Operation } from '../store/repositories/operations.js';
 import { offerRecord } from '../store/event-journal.js';
-import { noTargets } from '../store/models/workspace.js';
+import { nothingAsked } from '../store/models/workspace.js';
 import { operationRecord } from './operations.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import type { Workspace, WorkspaceChanges } from '../store/repositories/workspaces.js';
 import { conflict } from './errors.js';
 import { nextWindowStart } from './maintenance.js';
-import type { WorkspaceOpParams } from './operation-params.js';
-import { NORMAL_CONDITION, finalStatus, transitions, type WorkspaceOperation } from './workspace-lifecycle.js';
+import {
+  workspaceKindName,
+  workspaceOperationKindOf,
+  type AnyWorkspaceKind,
+  type WorkspaceOpParams,
+} from './operation-kinds/index.js';
+import { NORMAL_CONDITION } from './workspace-lifecycle.js';
 
 export type { WorkspaceOpParams };
 
 export const MAX_ATTEMPTS = 3;
 
-export const workspaceKind = (op: WorkspaceOperation) => `workspace.${op}`;
-
 const concurrentChange = () =>
   conflict('version_number', 'the workspace was changed by another request; read it again and retry');
-
-/**
- * What starting the operation asks of the workspace besides its status: an update's target
- * size and HA become its desired state (what it runs at changes only when the driver reports
- * it), a refresh is InProgress. Derived from the parameters, so a retry asks the same again.
- */
-function requested(params: WorkspaceOpParams): WorkspaceChanges {
-  switch (params.op) {
-    case 'update':
-      return { desired_size: params.workspace_type_name ?? null, desired_enable_ha: params.enable_ha ?? null };
-    case 'refresh':
-      return { refresh_status: 'InProgress', refresh_message: null };
-    default:
-      return {};
-  }
-}
 
 /**
  * Moves the workspace into the operation's transitional status and enqueues the operation,
@@ -48,10 +35,11 @@ export async function beginWorkspaceOperation(
   now: number,
   changes: WorkspaceChanges = {},
 ): Promise<{ operationId: string; workspace: Workspace }> {
-  const t = transitions[params.op];
+  const kind = workspaceOperationKindOf(params.op);
+  const t = kind.transition;
   const next: WorkspaceChanges = {
     ...changes,
-    ...requested(params),
+    ...kind.requests?.(params),
     status: t.via,
     condition_type: t.condition,
     err_message: null,
@@ -77,7 +65,7 @@ export async function enqueueWorkspaceOperation(
     org_id: ws.org_id,
     resource_type: 'workspace',
     resource_id: ws.id,
-    kind: workspaceKind(params.op),
+    kind: workspaceKindName(params.op),
     params,
     max_attempts: MAX_ATTEMPTS,
     run_at: now,
@@ -87,30 +75,52 @@ export async function enqueueWorkspaceOperation(
   return op.id;
 }
 
-/** The changes that end an operation: its stable status, and no desired state left beyond what runs. */
-export function settledChanges(op: WorkspaceOperation, ws: Pick<Workspace, 'enable_auto_start'>): WorkspaceChanges {
-  return {
-    status: finalStatus(op, ws.enable_auto_start),
+/**
+ * Completes a workspace operation on the workspace as it is now: the driver's observed state
+ * (`observed`, as the columns it writes), what the kind adds, its stable status, and nothing
+ * asked any longer beyond what runs.
+ */
+export async function completeWorkspaceOperation(
+  trx: Executor,
+  kind: AnyWorkspaceKind,
+  op: Operation,
+  observed: WorkspaceChanges,
+  now: number,
+): Promise<void> {
+  if (kind.complete) return kind.complete(trx, op.resource_id);
+  await applyWorkspaceOutcome(trx, op.resource_id, now, async (ws) => ({
+    ...observed,
+    ...(await kind.completed?.(trx, ws, op.params, observed, now)),
+    status: kind.settles?.(ws) ?? 'Active',
     condition_type: NORMAL_CONDITION,
     err_message: null,
     failed_operation_id: null,
-    ...noTargets,
-  };
+    ...nothingAsked,
+  }));
 }
 
 /**
- * The changes of a failed operation: Failed with the driver's message, the operation kept for
- * a retry (resume re-runs it, asking again what it asked), and what it asked put back, so the
- * record shows what the workspace runs at.
+ * Records a workspace operation's final failure: Failed with the driver's message, the
+ * operation kept for a retry (resume re-runs it, asking again what it asked), and what it
+ * asked put back, so the record shows what the workspace runs at. `params` is undefined when
+ * the stored parameters did not fit the kind.
  */
-export function failedChanges(operationId: string, message: string): WorkspaceChanges {
-  return {
+export async function failWorkspaceOperation(
+  trx: Executor,
+  kind: AnyWorkspaceKind,
+  op: Operation,
+  params: WorkspaceOpParams | undefined,
+  message: string,
+  now: number,
+): Promise<void> {
+  await applyWorkspaceOutcome(trx, op.resource_id, now, () => ({
+    ...(params && kind.failed?.(params, message)),
     status: 'Failed',
     condition_type: NORMAL_CONDITION,
     err_message: message,
-    failed_operation_id: operationId,
-    ...noTargets,
-  };
+    failed_operation_id: op.id,
+    ...nothingAsked,
+  }));
 }
 
 /**
@@ -120,7 +130,7 @@ export function failedChanges(operationId: string, message: string): WorkspaceCh
  * the outcome is computed and written, so no request can change it in between. Nothing to
  * do once the workspace is gone.
  */
-export async function applyWorkspaceOutcome(
+async function applyWorkspaceOutcome(
   trx: Executor,
   id: string,
   now: number,

@@ -27,12 +27,16 @@ import {
   maintenanceDueAt,
   type WorkspaceOpParams,
 } from './workspace-operations.js';
-import { requireStatus, transitions } from './workspace-lifecycle.js';
+import { requireStatus } from './workspace-lifecycle.js';
+import { workspaceOperationKindOf } from './operation-kinds/index.js';
 import { newWorkspace } from '../store/models/workspace.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
 
 export const DEFAULT_SIZE = 'TG-00';
 const FREE_TIER_AUTO_STOP_MINUTES = 60;
+
+/** The status and condition a new workspace is inserted in: its creation's. */
+const creating = workspaceOperationKindOf('create').transition;
 
 /** Whether an add-on may be enabled on workspaces of an organisation. */
 export type AddonGate = (db: Executor, orgId: string, addonId: string) => Promise<boolean>;
@@ -108,8 +112,8 @@ export class WorkspaceService {
             is_rw: isRw,
             size,
             enable_ha: body.enable_ha,
-            status: transitions.create.via,
-            condition_type: transitions.create.condition,
+            status: creating.via,
+            condition_type: creating.condition,
             tg_version: database.tg_version,
             update_strategy: body.update_strategy,
             auto_stop_minutes: autoStop,

@@ -37,7 +37,12 @@ describe('workspace specs', () => {
   });
 
   it('is what runs when nothing more is asked, and read-only for a read-only workspace', () => {
-    const spec = workspaceSpec(row({ is_rw: false, enable_ha: true }), defaultCatalog, { version: '4.2.1' });
+    const spec = workspaceSpec(row({ is_rw: false, enable_ha: true }), defaultCatalog);
+    assert.deepEqual([spec.size.name, spec.replicas, spec.version, spec.readOnly], ['TG-1', 2, '4.2.0', true]);
+  });
+
+  it('asks for the version an upgrade moves to', () => {
+    const spec = workspaceSpec(row({ is_rw: false, enable_ha: true, upgrade_tg_version: '4.2.1' }), defaultCatalog);
     assert.deepEqual([spec.size.name, spec.replicas, spec.version, spec.readOnly], ['TG-1', 2, '4.2.1', true]);
   });
 

@@ -29,15 +29,17 @@ export function observedOf(ws: Workspace, catalog: Catalog): WorkspaceObserved {
 }
 
 /**
- * The workspace's desired state: the size and HA it asks for (what it runs at when it asks
- * nothing more), its version, its data. `overrides` carry what an operation asks beyond the
- * row (an upgrade's version, a restore's backup).
+ * Where a workspace's data comes from: the row names it, the runner finds it
+ * (src/engine/kinds/workspace-runner.ts).
  */
-export function workspaceSpec(
-  ws: Workspace,
-  catalog: Catalog,
-  overrides: Partial<Pick<WorkspaceSpec, 'version' | 'restoreFrom' | 'sourceWorkspaceId'>> = {},
-): WorkspaceSpec {
+export type SpecSources = Partial<Pick<WorkspaceSpec, 'restoreFrom' | 'sourceWorkspaceId'>>;
+
+/**
+ * The workspace's desired state, from its spec fields: the size, HA and version it asks for
+ * (what it runs at when it asks nothing more), its data (`sources`, resolved from what it
+ * names), and what it was last observed running as.
+ */
+export function workspaceSpec(ws: Workspace, catalog: Catalog, sources: SpecSources = {}): WorkspaceSpec {
   const sizeName = desired(ws, 'size');
   const size = resolveSize(catalog, sizeName);
   if (!size) throw new SpecError(`size ${sizeName} is not in the catalog of workspace sizes`);
@@ -47,8 +49,8 @@ export function workspaceSpec(
     readOnly: !ws.is_rw,
     size,
     replicas: desired(ws, 'enable_ha') ? 2 : 1,
-    version: ws.tg_version,
-    ...overrides,
+    version: desired(ws, 'tg_version'),
+    ...sources,
     observed: observedOf(ws, catalog),
   };
 }

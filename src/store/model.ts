@@ -84,6 +84,11 @@ export interface FieldOptions<D> {
    * workspace asks for this field's value, or, while it is null, for what runs.
    */
   target?: string;
+  /**
+   * On a spec field that asks for something no status field shows (a restore's backup): what
+   * an operation asks while it runs, null once none does, as a target is.
+   */
+  asked?: true;
 }
 
 export interface Field<D, C, O extends FieldOptions<D> = FieldOptions<D>> {
@@ -193,6 +198,15 @@ export type TargetsOf<F extends Fields> = {
 type TargetOf<T> =
   T extends Field<infer _D, infer _C, infer O> ? (O extends { target: infer S extends string } ? S : never) : never;
 
+/** The spec fields an operation asks for while it runs: those with a target and those `asked`. */
+export type AskedOf<F extends Fields> = {
+  [K in DomainKeys<F>]: F[K] extends Field<infer _D, infer _C, infer O>
+    ? O extends { target: string } | { asked: true }
+      ? K
+      : never
+    : never;
+}[DomainKeys<F>];
+
 const isField = (f: AnyField | Derived<unknown>): f is AnyField => 'role' in f;
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
@@ -204,6 +218,8 @@ export interface Model<F extends Fields, T extends string = string> {
   readonly columns: readonly string[];
   /** Each spec field that names a target, and the status field it asks to change. */
   readonly targets: ReadonlyArray<{ spec: string; status: string }>;
+  /** Every spec field an operation asks for while it runs: the targets and the fields `asked`. */
+  readonly asked: readonly string[];
   /** A row read from the store (a driver's row, or the JSON the record views build). */
   fromRow(row: ColumnsOf<F>): RowOf<F>;
   /** One column's value as the domain holds it (a read of some columns only). */
@@ -239,6 +255,12 @@ export function model<T extends string, F extends Fields>(table: T, fields: F): 
       if (f.role !== 'spec' || !f.codec.nullable || !of || !isField(of) || of.role !== 'status')
         throw new Error(`${table}.${name}: a target is a nullable spec field naming a status field`);
       return [{ spec: name, status: target }];
+    }),
+    asked: own.flatMap(([name, f]) => {
+      if (f.options.target === undefined && !f.options.asked) return [];
+      if (f.role !== 'spec' || !f.codec.nullable)
+        throw new Error(`${table}.${name}: what an operation asks is a nullable spec field`);
+      return [name];
     }),
     fromRow: compileFromRow(own) as Model<F, T>['fromRow'],
     fromColumn(name, value) {

@@ -1,5 +1,5 @@
 import {
-  cloudProviderKind as kindName,
+  cloudProviderKindName,
   completeCloudProviderOperation,
   failCloudProviderOperation,
   markProvisioning,
@@ -17,7 +17,7 @@ import type { KindDeps, OperationKind } from './kind.js';
  * A cloud provider operation kind: the account driver works on the customer's account, the
  * domain records the outcome on the provider (Active, or Failed with last_error).
  */
-export function accountKind<S extends TObject>(
+export function accountRunner<S extends TObject>(
   { store }: KindDeps,
   def: {
     op: CloudProviderOpParams['op'];
@@ -26,7 +26,7 @@ export function accountKind<S extends TObject>(
   },
 ): OperationKind<S, AccountObserved> {
   return {
-    kind: kindName(def.op),
+    kind: cloudProviderKindName(def.op),
     params: def.params,
     async run(op, { now, signal }) {
       await markProvisioning(store, op.resource_id, now);

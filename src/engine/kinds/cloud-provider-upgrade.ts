@@ -1,5 +1,5 @@
 import { CloudProviderUpgradeParams } from '../../domain/operation-params.js';
-import { accountKind } from './cloud-provider-kind.js';
+import { accountRunner } from './cloud-provider-kind.js';
 import type { KindDeps } from './kind.js';
 
 /**
@@ -7,7 +7,7 @@ import type { KindDeps } from './kind.js';
  * components asked for.
  */
 export const cloudProviderUpgrade = (deps: KindDeps) =>
-  accountKind(deps, {
+  accountRunner(deps, {
     op: 'upgrade',
     params: CloudProviderUpgradeParams,
     step: (spec, params, ctx) => {

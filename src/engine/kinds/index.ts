@@ -4,34 +4,17 @@ import { cloudProviderProvision } from './cloud-provider-provision.js';
 import { cloudProviderUpgrade } from './cloud-provider-upgrade.js';
 import { databaseDelete } from './database-delete.js';
 import type { AnyKind, KindDeps } from './kind.js';
-import { workspaceCreate } from './workspace-create.js';
-import { workspaceDelete } from './workspace-delete.js';
-import { workspacePause } from './workspace-pause.js';
-import { workspaceRecover } from './workspace-recover.js';
-import { workspaceRefresh } from './workspace-refresh.js';
-import { workspaceRestore } from './workspace-restore.js';
-import { workspaceResume } from './workspace-resume.js';
-import { workspaceUpdate } from './workspace-update.js';
+import { workspaceRunners } from './workspace-runner.js';
 
-/** Every operation kind the engine runs, one module each. */
-const kinds = [
-  workspaceCreate,
-  workspacePause,
-  workspaceResume,
-  workspaceUpdate,
-  workspaceRestore,
-  workspaceRefresh,
-  workspaceRecover,
-  workspaceDelete,
-  backupCreate,
-  backupDelete,
-  databaseDelete,
-  cloudProviderProvision,
-  cloudProviderUpgrade,
-];
+/**
+ * Every operation kind the engine runs: the workspace's, from their declarations
+ * (src/domain/operation-kinds/), and the others, one module each.
+ */
+const kinds = [backupCreate, backupDelete, databaseDelete, cloudProviderProvision, cloudProviderUpgrade];
 
 export function allKinds(deps: KindDeps): Map<string, AnyKind> {
-  return new Map(kinds.map((make) => make(deps) as AnyKind).map((k) => [k.kind, k]));
+  const all = [...workspaceRunners(deps), ...kinds.map((make) => make(deps))] as AnyKind[];
+  return new Map(all.map((k) => [k.kind, k]));
 }
 
 export type { AnyKind, KindDeps, KindStepContext, OperationKind } from './kind.js';

@@ -11,11 +11,11 @@ export interface KindStepContext {
 }
 
 /**
- * One operation kind: the parameters it is stored with (checked when the operation is
- * claimed: an operation whose parameters do not fit fails at once, unretried), one
- * idempotent step, and how its end is written on the resource. The transitional status the
- * resource passes through is the domain's (src/domain/workspace-lifecycle.ts), which starts
- * operations.
+ * One operation kind as the engine runs it: the parameters it is stored with (checked when
+ * the operation is claimed: an operation whose parameters do not fit fails at once,
+ * unretried), one idempotent step, and how its end is written on the resource. A workspace
+ * kind's runner is made from its declaration (src/domain/operation-kinds/), which also gives
+ * the transitional status the domain starts it in.
  */
 export interface OperationKind<S extends TSchema = TSchema, O = unknown> {
   readonly kind: string;

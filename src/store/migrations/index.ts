@@ -20,6 +20,7 @@ import * as keyChangeNotices from './0031-key-change-notices.js';
 import * as allowListEntryCounts from './0032-allow-list-entry-counts.js';
 import * as allowListRanges from './0033-allow-list-ranges.js';
 import * as retentionIndexes from './0034-retention-indexes.js';
+import * as operationAsks from './0035-operation-asks.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0032-allow-list-entry-counts': allowListEntryCounts,
   '0033-allow-list-ranges': allowListRanges,
   '0034-retention-indexes': retentionIndexes,
+  '0035-operation-asks': operationAsks,
 };

@@ -18,6 +18,7 @@ import {
   type GivenOf,
   type RowOf,
   type ShownHow,
+  type AskedOf,
   type TargetsOf,
 } from '../model.js';
 
@@ -102,6 +103,11 @@ const fields = {
   snapshot_id: status(nullable(text(128))),
   /** When the vertex and edge counts were last reported; null: never. */
   data_observed_at: status(nullable(bigint())),
+  // Added by migration 0035.
+  /** The version a running upgrade moves to; null: what runs (`tg_version`). */
+  upgrade_tg_version: spec(nullable(text(32)), { target: 'tg_version' }),
+  /** The backup whose data a running restore brings back. */
+  restore_backup_id: spec(nullable(text(36)), { asked: true }),
 };
 
 export const workspaceModel = model('workspaces', fields);
@@ -133,10 +139,14 @@ export function desired<K extends Targeted>(ws: Workspace, field: K): Workspace[
   return (ws[targetOf.get(field)!] ?? ws[field]) as Workspace[K];
 }
 
-/** Whether the workspace asks for more than what runs (a running update's targets). */
-export const asksForChange = (ws: Workspace): boolean => [...targetOf.values()].some((spec) => ws[spec] !== null);
+/**
+ * Whether the workspace asks for another value of any of `fields` than what runs (a running
+ * update's targets); of any targeted field when none is named.
+ */
+export const asksForChange = (ws: Workspace, ...fields: Targeted[]): boolean =>
+  (fields.length > 0 ? fields : [...targetOf.keys()]).some((field) => ws[targetOf.get(field)!] !== null);
 
-/** Changes that leave no target: part of what ends an operation, done or failed. */
-export const noTargets = Object.fromEntries([...targetOf.values()].map((spec) => [spec, null])) as {
-  readonly [K in Targets[Targeted]]: null;
+/** Changes that leave nothing asked (no target, no backup to restore): part of what ends an operation either way. */
+export const nothingAsked = Object.fromEntries(workspaceModel.asked.map((spec) => [spec, null])) as {
+  readonly [K in AskedOf<typeof fields>]: null;
 };

@@ -9,7 +9,7 @@ import {
   type RoleCheckSpec,
   type StepContext,
 } from '../driver.js';
-import { stillWorking } from './timing.js';
+import { accountSeconds, stillWorking } from './timing.js';
 
 /** Node groups a fresh simulated cluster starts with. */
 export const defaultNodeGroups = {
@@ -61,11 +61,11 @@ export class SimulatedAccountDriver implements AccountDriver {
   constructor(private readonly speed: number) {}
 
   async provision(spec: AccountSpec, ctx: StepContext) {
-    return stillWorking(['provision'], ctx, this.speed) ?? done(simulatedInfrastructure(spec));
+    return stillWorking(accountSeconds.provision, ctx, this.speed) ?? done(simulatedInfrastructure(spec));
   }
 
   async upgrade(_spec: AccountSpec, ctx: StepContext) {
-    return stillWorking(['upgrade'], ctx, this.speed) ?? done({});
+    return stillWorking(accountSeconds.upgrade, ctx, this.speed) ?? done({});
   }
 
   async validate(check: RoleCheckSpec): Promise<RoleCheckAnswer> {

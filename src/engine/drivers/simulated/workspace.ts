@@ -1,6 +1,6 @@
 import type { WorkspaceAction } from '../../../domain/actions.js';
 import { done, type Observation, type StepContext, type WorkspaceDriver, type WorkspaceSpec } from '../driver.js';
-import { stillWorking } from './timing.js';
+import { stillWorking, workspaceSeconds } from './timing.js';
 
 /**
  * Workspaces as a row and a timer: each step finishes after its simulated duration and then
@@ -11,7 +11,7 @@ export class SimulatedWorkspaceDriver implements WorkspaceDriver {
   constructor(private readonly speed: number) {}
 
   async apply(actions: readonly WorkspaceAction[], spec: WorkspaceSpec, ctx: StepContext) {
-    const waiting = stillWorking(actions, ctx, this.speed);
+    const waiting = stillWorking(workspaceSeconds(actions), ctx, this.speed);
     if (waiting) return waiting;
     if (actions.includes('delete')) return done({ endpoint: null });
     return done({
