@@ -9,7 +9,7 @@ import {
 import { findDatabase } from '../../store/repositories/databases.js';
 import type { Operation } from '../../store/repositories/operations.js';
 import { findWorkspaceById, type Workspace, type WorkspaceChanges } from '../../store/repositories/workspaces.js';
-import type { Executor } from '../../store/store.js';
+import type { Executor, Tx } from '../../store/store.js';
 import { done, failed, type WorkspaceObserved, type WorkspaceSpec } from '../drivers/driver.js';
 import { SpecError, observedChanges, workspaceSpec } from '../specs.js';
 import type { KindDeps, OperationKind } from './kind.js';
@@ -34,7 +34,7 @@ export interface WorkspaceKindDef<K extends WorkspaceOperation> {
   /** Changes on failure beyond Failed (and what it asked being given back). */
   failed?(params: WorkspaceParamsOf<K>, message: string): WorkspaceChanges;
   /** Replaces the whole completion (delete removes the row). */
-  complete?(trx: Executor, op: Operation<WorkspaceParamsOf<K>>): Promise<void>;
+  complete?(trx: Tx, op: Operation<WorkspaceParamsOf<K>>): Promise<void>;
 }
 
 /**
@@ -76,7 +76,7 @@ export function workspaceKind<K extends WorkspaceOperation>(
       if (def.complete) return def.complete(trx, op as Operation<WorkspaceParamsOf<K>>);
       await applyWorkspaceOutcome(trx, op.resource_id, now, async (ws) => ({
         ...observedChanges(observed, now),
-        ...(await def.completed?.(trx, ws, params, observed, now)),
+        ...(await def.completed?.(trx.db, ws, params, observed, now)),
         ...settledChanges(def.op, ws),
       }));
     },
