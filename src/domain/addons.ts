@@ -98,7 +98,7 @@ export class AddonService {
           version_number: 1,
         };
         try {
-          // A transaction of its own, so that inside a request's shared transaction losing
+          // A savepoint of the request's unit (or a transaction of its own), so that losing
           // the race undoes only this insert and the retry can go on.
           await this.store.unit(tx, (trx) => addonsRepo.insertInstalledAddon(trx.db, addon));
           return installedRecord(addon, entry);
