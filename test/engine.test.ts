@@ -70,17 +70,19 @@ describe(`operations worker (${storeName})`, () => {
 
   const enqueue = async (params: Record<string, unknown> = {}) => {
     const id = randomUUID();
-    await insertOperation(stores[0]!.db, {
-      id,
-      org_id: orgId,
-      resource_type: 'test',
-      resource_id: id,
-      kind: 'test.step',
-      params,
-      max_attempts: 3,
-      run_at: clock.now(),
-      created_at: clock.now(),
-    });
+    await stores[0]!.transaction((tx) =>
+      insertOperation(tx, {
+        id,
+        org_id: orgId,
+        resource_type: 'test',
+        resource_id: id,
+        kind: 'test.step',
+        params,
+        max_attempts: 3,
+        run_at: clock.now(),
+        created_at: clock.now(),
+      }),
+    );
     return id;
   };
 
@@ -106,7 +108,9 @@ describe(`operations worker (${storeName})`, () => {
 
   it('reclaims an operation whose worker died holding the lease, once the lease expires', async () => {
     const id = await enqueue();
-    const dead = await stores[0]!.transaction((trx) => claimDueOperations(trx, 'dead-worker', clock.now(), 30_000, 10));
+    const dead = await stores[0]!.transaction((trx) =>
+      claimDueOperations(trx.db, 'dead-worker', clock.now(), 30_000, 10),
+    );
     assert.deepEqual(
       dead.map((o) => o.id),
       [id],

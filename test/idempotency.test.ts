@@ -158,4 +158,33 @@ describe(`Idempotency-Key scope and secrets (${storeName})`, () => {
     assert.equal(installReplay.headers['idempotent-replayed'], 'true');
     assert.equal(assertOk(installReplay).id, installed.id);
   });
+
+  it("runs the other POSTs that write in the request's unit of work, each once", async () => {
+    const wg = await newWorkgroup(admin, 'idem-unit');
+    const ws = assertOk(await admin.workspaces.create(wg, { name: 'unit' })).workspace_id!;
+    await waitForStatus(admin, wg, ws, 'Active');
+    const installed = assertOk(
+      await admin.addons.install(assertOk(await admin.addons.catalog())[0]!.addons_id, { enable: 'true' }),
+    );
+    const place = `${API_PREFIX}/workgroups/${wg}/workspaces/${ws}`;
+    const posts: Array<[string, unknown]> = [
+      [`${place}/backups`, { tag: 'under-a-key' }],
+      [`${place}/backups/schedule`, { schedule: '0 3 * * *' }],
+      [`${place}/schedules`, { repeat: 'daily', time: '04:00', timezone: 'UTC', action: 'pause', workspace_id: ws }],
+      [`${API_PREFIX}/workgroups/${wg}/allow_list`, { cidr: '203.0.113.9' }],
+      [`${API_PREFIX}/add-ons/${installed.id}/configs`, { config_name: 'theme', config_value: 'dark' }],
+      [`${place}/pause`, undefined],
+    ];
+    for (const [i, [path, body]] of posts.entries()) {
+      const first = await admin.request('POST', path, { body, idempotencyKey: `unit-${i}` });
+      assertOk(first);
+      const replay = await admin.request('POST', path, { body, idempotencyKey: `unit-${i}` });
+      assert.equal(replay.headers['idempotent-replayed'], 'true', path);
+      assert.deepEqual(replay.body, first.body, path);
+    }
+    assert.equal(assertOk(await admin.backups.list(wg, ws)).filter((b) => b.tag === 'under-a-key').length, 1);
+    assert.equal(assertOk(await admin.schedules.list(wg, ws)).length, 1);
+    // The pause was enqueued by the request's unit, and the engine heard of it once that committed.
+    await waitForStatus(admin, wg, ws, 'Stopped');
+  });
 });

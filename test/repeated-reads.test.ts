@@ -81,7 +81,7 @@ describe(`repeated reads (${storeName})`, () => {
     const other = await openStore({ dataDir: server.store.dataDir, databaseUrl: server.store.databaseUrl });
     try {
       const row = (await findWorkgroupById(other.db, wg))!;
-      assert.ok(await updateWorkgroup(other.db, row, { name: 'renamed-elsewhere' }, Date.now()));
+      assert.ok(await other.transaction((tx) => updateWorkgroup(tx, row, { name: 'renamed-elsewhere' }, Date.now())));
     } finally {
       await other.close();
     }

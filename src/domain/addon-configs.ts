@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import * as addonsRepo from '../store/repositories/installed-addons.js';
 import { MAX_CONFIG_VALUE_BYTES, type AddonConfigRecord, type CreateAddonConfigBody } from '../schemas/addon.js';
 import { lockRow } from '../store/repositories/row-locks.js';
@@ -22,18 +22,23 @@ export class AddonConfigService {
   ) {}
 
   /** Operation 15: returns the new config's id. Several configs may share a name. */
-  async create(p: Principal, installedId: string, body: CreateAddonConfigBody): Promise<string> {
+  async create(p: Principal, installedId: string, body: CreateAddonConfigBody, tx?: Tx): Promise<string> {
     authorize(p, 'org:admin');
-    const addon = await this.addons.loadInstalled(this.store.db, p, installedId);
+    const addon = await this.addons.loadInstalled(this.store.reader(tx), p, installedId);
     const bytes = Buffer.byteLength(body.config_value, 'utf8');
     if (bytes > MAX_CONFIG_VALUE_BYTES)
       throw invalid('config_value', `must be at most ${MAX_CONFIG_VALUE_BYTES} bytes (64 KiB); it is ${bytes}`);
     const id = newId();
     const limit = this.catalog.limits.configs_per_addon;
-    await this.store.transaction(async (trx) => {
-      await lockRow(trx, 'installed_addons', addon.id);
-      checkCount('installedAddonsID', await addonsRepo.countAddonConfigs(trx, addon.id), limit, 'configs per add-on');
-      await addonsRepo.insertAddonConfig(trx, {
+    await this.store.unit(tx, async (trx) => {
+      await lockRow(trx.db, 'installed_addons', addon.id);
+      checkCount(
+        'installedAddonsID',
+        await addonsRepo.countAddonConfigs(trx.db, addon.id),
+        limit,
+        'configs per add-on',
+      );
+      await addonsRepo.insertAddonConfig(trx.db, {
         id,
         org_id: p.orgId,
         installed_addon_id: addon.id,

@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Executor, Store, Tx } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as addonsRepo from '../store/repositories/installed-addons.js';
 import type { InstalledAddon } from '../store/repositories/installed-addons.js';
@@ -76,7 +76,7 @@ export class AddonService {
    * Operation 13: installs the add-on for the organisation, or enables or disables it.
    * Disabling is refused while workspaces still have the add-on enabled.
    */
-  async install(p: Principal, addonsId: string, enable: string): Promise<InstalledAddonRecord> {
+  async install(p: Principal, addonsId: string, enable: string, tx?: Tx): Promise<InstalledAddonRecord> {
     authorize(p, 'org:admin');
     if (enable !== 'true' && enable !== 'false') throw invalid('enable', `must be "true" or "false", not "${enable}"`);
     const entry = this.entry(addonsId);
@@ -86,7 +86,7 @@ export class AddonService {
 
     // Two attempts: a concurrent first install makes the insert lose, and the retry updates instead.
     for (let attempt = 0; attempt < 2; attempt++) {
-      const current = await addonsRepo.findInstalledAddonByAddon(this.store.db, p.orgId, addonsId);
+      const current = await addonsRepo.findInstalledAddonByAddon(this.store.reader(tx), p.orgId, addonsId);
       if (!current) {
         const addon: InstalledAddon = {
           id: newId(),
@@ -98,9 +98,9 @@ export class AddonService {
           version_number: 1,
         };
         try {
-          // A transaction of its own, so that inside a request's shared transaction losing
+          // A savepoint of the request's unit (or a transaction of its own), so that losing
           // the race undoes only this insert and the retry can go on.
-          await this.store.transaction((trx) => addonsRepo.insertInstalledAddon(trx, addon));
+          await this.store.unit(tx, (trx) => addonsRepo.insertInstalledAddon(trx.db, addon));
           return installedRecord(addon, entry);
         } catch (err) {
           if (isUniqueViolation(err)) continue;
@@ -108,11 +108,11 @@ export class AddonService {
         }
       }
       if (current.enabled === wanted) return installedRecord(current, entry);
-      const changed = await this.store.transaction(async (trx) => {
+      const changed = await this.store.unit(tx, async (trx) => {
         // The lock a workspace enabling the add-on takes: one of the two sees the other's commit.
-        await lockOrganisation(trx, p.orgId);
-        if (!wanted) await this.refuseWhileInUse(trx, p, addonsId);
-        return addonsRepo.setInstalledAddonEnabled(trx, current, wanted, now);
+        await lockOrganisation(trx.db, p.orgId);
+        if (!wanted) await this.refuseWhileInUse(trx.db, p, addonsId);
+        return addonsRepo.setInstalledAddonEnabled(trx.db, current, wanted, now);
       });
       if (changed) {
         return installedRecord(

@@ -1,7 +1,6 @@
 import { findAllowList, type AllowListEntryView } from '../store/repositories/record-views.js';
-import { offerRecord } from '../store/event-journal.js';
 import { newId } from './ids.js';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/allow-list.js';
 import type { AllowListChanges, AllowListEntry } from '../store/repositories/allow-list.js';
@@ -46,8 +45,8 @@ export class AllowListService {
     return entries.map(entryRecord);
   }
 
-  async create(p: Principal, workgroupId: string, body: AllowListEntryBody): Promise<AllowListEntryRecord> {
-    const wg = await this.editable(p, workgroupId);
+  async create(p: Principal, workgroupId: string, body: AllowListEntryBody, tx?: Tx): Promise<AllowListEntryRecord> {
+    const wg = await this.editable(p, workgroupId, tx);
     const now = this.clock.now();
     const { cidr } = this.validate(body, now);
     const entry: AllowListEntry = {
@@ -62,14 +61,14 @@ export class AllowListService {
     };
     const limit = this.catalog.limits.allow_list_entries_per_workgroup;
     try {
-      await this.store.transaction(async (trx) => {
+      await this.store.unit(tx, async (trx) => {
         // An expired entry still waiting for the purge must not make its range a duplicate,
         // nor count against the limit: the count is read after the purge, with the lock.
-        await repo.deleteExpiredEntries(trx, now, wg.id);
-        const entries = await repo.lockEntryCount(trx, wg.id);
+        await repo.deleteExpiredEntries(trx.db, now, wg.id);
+        const entries = await repo.lockEntryCount(trx.db, wg.id);
         checkCount('workgroupID', entries ?? 0, limit, 'allow-list entries per workgroup');
         await repo.insertEntry(trx, entry);
-        offerRecord(trx, 'allow_list_entry', entry.id, entryRecord(entry));
+        trx.offerRecord('allow_list_entry', entry.id, entryRecord(entry));
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate(entry.cidr);
@@ -95,9 +94,9 @@ export class AllowListService {
     const record = entryRecord({ ...entry, ...changes });
     try {
       await this.store.transaction(async (trx) => {
-        await repo.deleteExpiredEntries(trx, now, wg.id);
+        await repo.deleteExpiredEntries(trx.db, now, wg.id);
         await repo.updateEntry(trx, entry, changes, now);
-        offerRecord(trx, 'allow_list_entry', entry.id, record);
+        trx.offerRecord('allow_list_entry', entry.id, record);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate(changes.cidr!);
@@ -139,8 +138,8 @@ export class AllowListService {
     return this.workgroups.applyChanges(p, wg, { enable_allow_list: enabled }, ctx);
   }
 
-  private async editable(p: Principal, workgroupId: string): Promise<Workgroup> {
-    const wg = await this.workgroups.load(this.store.db, p, workgroupId);
+  private async editable(p: Principal, workgroupId: string, tx?: Tx): Promise<Workgroup> {
+    const wg = await this.workgroups.load(this.store.reader(tx), p, workgroupId);
     authorize(p, 'workgroup:edit', { workgroupId: wg.id });
     return wg;
   }

@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { newId } from './ids.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Executor, Store, Tx } from '../store/store.js';
 import * as keysRepo from '../store/repositories/api-keys.js';
 import type { ApiKey } from '../store/repositories/api-keys.js';
 import type { KeyForAuthentication } from '../store/key-cache.js';
@@ -117,9 +117,9 @@ export class ApiKeyService {
 
   /**
    * Creates a key without a caller (bootstrap and the CLI); checks its own consistency and the
-   * organisation's count of keys. `trx` is a transaction the caller holds, else one is opened.
+   * organisation's count of keys. `tx` is the unit of work the caller runs in, else one is opened.
    */
-  async issue(input: NewKey, trx?: Executor): Promise<ApiKeyRecord> {
+  async issue(input: NewKey, tx?: Tx): Promise<ApiKeyRecord> {
     const problems = new Problems();
     const keyName = acceptName(problems, 'key_name', input.keyName);
     checkScope(input, problems);
@@ -149,7 +149,7 @@ export class ApiKeyService {
       await keysRepo.insertApiKey(db, key);
     };
     try {
-      await (trx ? insert(trx) : this.store.transaction(insert));
+      await (tx ? insert(tx.db) : this.store.transaction((trx) => insert(trx.db)));
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('key_name', `an active API key named "${keyName}" already exists`);
       throw err;
@@ -157,16 +157,16 @@ export class ApiKeyService {
     return toApiKeyRecord(key, plaintext);
   }
 
-  async create(p: Principal, body: CreateApiKeyBody): Promise<ApiKeyRecord> {
+  async create(p: Principal, body: CreateApiKeyBody, tx?: Tx): Promise<ApiKeyRecord> {
     authorize(p, 'org:admin');
     const problems = new Problems();
     const key = newKeyFrom(body, p.orgId, p.keyName, p.role);
     checkScope(key, problems);
     problems.throwIfAny();
     const missing = new Problems();
-    await this.checkScopeIds(key, missing);
+    await this.checkScopeIds(key, missing, tx);
     missing.throwIfAny('not-found');
-    return this.issue(key);
+    return this.issue(key, tx);
   }
 
   /**
@@ -174,7 +174,7 @@ export class ApiKeyService {
    * organisation's, or of none, names no resource, so it is a 404, as any body field naming
    * none is; each is named by its place in the list, all at once.
    */
-  private async checkScopeIds(key: NewKey, problems: Problems): Promise<void> {
+  private async checkScopeIds(key: NewKey, problems: Problems, tx: Tx | undefined): Promise<void> {
     const lists = [
       ['workgroup-admin', 'workgroup_ids', 'workgroup', key.workgroupIds, findWorkgroup],
       ['workspace-admin', 'workspace_ids', 'workspace', key.workspaceIds, findWorkspace],
@@ -182,7 +182,7 @@ export class ApiKeyService {
     // A list beside another role is refused as such by checkScope.
     for (const [role, field, kind, ids, find] of lists)
       for (const [i, id] of (key.role === role ? (ids ?? []) : []).entries())
-        if (!(await find(this.store.db, key.orgId, id)))
+        if (!(await find(this.store.reader(tx), key.orgId, id)))
           problems.add(`${field}[${i}]`, `no ${kind} "${id}" in this organisation`);
   }
 

@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import { newId } from './ids.js';
-import type { Executor } from '../store/store.js';
+import type { Executor, Tx } from '../store/store.js';
 import * as backupsRepo from '../store/repositories/backups.js';
 import type { Backup } from '../store/repositories/backups.js';
 import { findBackupScheduleOfWorkspace, type BackupSchedule } from '../store/repositories/backup-schedules.js';
@@ -55,7 +55,7 @@ export function cronProblem(schedule: string): string | undefined {
  * in the caller's transaction.
  */
 export async function beginBackup(
-  trx: Executor,
+  trx: Tx,
   ws: Workspace,
   opts: { automatic: boolean; tag: string | null; maxAttempts: number },
   now: number,
@@ -102,7 +102,7 @@ export async function autoBackupLimit(
 
 /** The backup was taken: record its size and, for an automatic one, apply the schedule's retention. */
 export async function completeBackupOperation(
-  trx: Executor,
+  trx: Tx,
   catalog: Catalog,
   op: Operation<BackupOpParams>,
   now: number,
@@ -119,18 +119,18 @@ export async function completeBackupOperation(
     return;
   const params = op.params;
   if (!params.automatic) return;
-  const schedule = await findBackupScheduleOfWorkspace(trx, params.workspace_id);
+  const schedule = await findBackupScheduleOfWorkspace(trx.db, params.workspace_id);
   if (schedule)
     await pruneAutomaticBackups(
       trx,
       params.workspace_id,
       schedule,
-      (await autoBackupLimit(trx, catalog, op.org_id)).limit,
+      (await autoBackupLimit(trx.db, catalog, op.org_id)).limit,
       now,
     );
 }
 
-export async function failBackupOperation(trx: Executor, op: Operation, message: string, now: number): Promise<void> {
+export async function failBackupOperation(trx: Tx, op: Operation, message: string, now: number): Promise<void> {
   await backupsRepo.finishBackup(trx, op.resource_id, { status: 'Failed', error: message }, now);
 }
 
@@ -140,14 +140,14 @@ export async function failBackupOperation(trx: Executor, op: Operation, message:
  * and InProgress backups are left alone; failed ones count toward nothing.
  */
 export async function pruneAutomaticBackups(
-  trx: Executor,
+  trx: Tx,
   workspaceId: string,
   schedule: BackupSchedule,
   tierLimit: number,
   now: number,
 ): Promise<number> {
   const keep = Math.min(schedule.max_backup_files, tierLimit);
-  const kept = (await backupsRepo.listBackupsOfWorkspace(trx, workspaceId)).filter(
+  const kept = (await backupsRepo.listBackupsOfWorkspace(trx.db, workspaceId)).filter(
     (b) => b.is_automatic && b.status === 'Succeeded',
   );
   const newestFirst = [...kept].reverse();
@@ -162,7 +162,7 @@ export async function pruneAutomaticBackups(
  * once the driver has removed it.
  */
 export async function deleteBackupsAndData(
-  trx: Executor,
+  trx: Tx,
   backups: ReadonlyArray<Pick<Backup, 'id' | 'org_id' | 'workspace_id' | 'database_id'>>,
   now: number,
 ): Promise<void> {
@@ -175,7 +175,7 @@ export async function deleteBackupsAndData(
 
 /** Enqueues the removal of a deleted backup's data, in the transaction that deleted its row. */
 export async function enqueueBackupRemoval(
-  trx: Executor,
+  trx: Tx,
   b: Pick<Backup, 'id' | 'org_id' | 'workspace_id' | 'database_id'>,
   now: number,
 ): Promise<void> {

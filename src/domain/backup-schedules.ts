@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/backup-schedules.js';
 import type { BackupSchedule, BackupScheduleChanges } from '../store/repositories/backup-schedules.js';
@@ -63,8 +63,9 @@ export class BackupScheduleService {
     workgroupId: string | undefined,
     workspaceId: string,
     body: BackupScheduleBody,
+    tx?: Tx,
   ): Promise<BackupScheduleRecord> {
-    const ws = await this.workspaces.find(p, workgroupId, workspaceId);
+    const ws = await this.workspaces.find(p, workgroupId, workspaceId, tx);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     requireReadWrite(ws);
     const problems = new Problems();
@@ -88,8 +89,8 @@ export class BackupScheduleService {
 
     const now = this.clock.now();
     const saved = await this.store
-      .transaction(async (trx) => {
-        const existing = await repo.findBackupScheduleOfWorkspace(trx, ws.id);
+      .unit(tx, async (trx) => {
+        const existing = await repo.findBackupScheduleOfWorkspace(trx.db, ws.id);
         if (!existing) {
           if (body.schedule === undefined)
             throw new AppError('invalid', {
@@ -115,7 +116,7 @@ export class BackupScheduleService {
             updated_at: now,
             version_number: 1,
           };
-          await repo.insertBackupSchedule(trx, created);
+          await repo.insertBackupSchedule(trx.db, created);
           return created;
         }
         const changes: BackupScheduleChanges = {
@@ -130,7 +131,7 @@ export class BackupScheduleService {
         if (merged.schedule !== existing.schedule || merged.pause !== existing.pause) {
           changes.next_run_at = merged.pause ? null : nextOccurrence(merged.schedule, now);
         }
-        if (!(await repo.updateBackupSchedule(trx, existing, changes, now))) throw changedMeanwhile();
+        if (!(await repo.updateBackupSchedule(trx.db, existing, changes, now))) throw changedMeanwhile();
         return { ...merged, ...changes, updated_at: now, version_number: existing.version_number + 1 };
       })
       .catch((err: unknown) => {

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import * as backupsRepo from '../store/repositories/backups.js';
 import type { Backup } from '../store/repositories/backups.js';
 import { findOperation, unfinishedOperationsOf } from '../store/repositories/operations.js';
@@ -41,7 +41,7 @@ export class BackupService {
     private readonly catalog: Catalog,
     private readonly workspaces: WorkspaceService,
     /** Wakes the engine when an operation was enqueued. */
-    private readonly notify: () => void,
+    private readonly notify: (tx?: Tx) => void,
   ) {}
 
   /** Operation 9, and GET /workspaces/{ws}/backups (workgroupId undefined). */
@@ -51,17 +51,23 @@ export class BackupService {
   }
 
   /** A manual backup: RW and Active only, within the tier's manual backups per workspace. */
-  async create(p: Principal, workgroupId: string, workspaceId: string, body: CreateBackupBody): Promise<BackupRecord> {
-    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
+  async create(
+    p: Principal,
+    workgroupId: string,
+    workspaceId: string,
+    body: CreateBackupBody,
+    tx?: Tx,
+  ): Promise<BackupRecord> {
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId, tx);
     requireReadWrite(ws);
     const limit = this.catalog.tiers[p.tier].manual_backups;
-    const backup = await this.store.transaction(async (trx) => {
+    const backup = await this.store.unit(tx, async (trx) => {
       // Serialises quota checks, so concurrent requests cannot overshoot together.
-      await lockOrganisation(trx, p.orgId);
-      const current = await lockWorkspaceById(trx, ws.id);
+      await lockOrganisation(trx.db, p.orgId);
+      const current = await lockWorkspaceById(trx.db, ws.id);
       if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
       requireActive(current);
-      const used = await backupsRepo.countCountedBackups(trx, ws.id, false);
+      const used = await backupsRepo.countCountedBackups(trx.db, ws.id, false);
       if (used >= limit) {
         throw new AppError('quota', {
           field: 'workspaceID',
@@ -77,7 +83,7 @@ export class BackupService {
         this.clock.now(),
       );
     });
-    this.notify();
+    this.notify(tx);
     return backupRecord(backup);
   }
 
@@ -93,8 +99,8 @@ export class BackupService {
     // Under the workspace's lock, which a restore takes too: a restore from this backup either
     // started before (and is seen here) or starts after (and finds the backup gone).
     await this.store.transaction(async (trx) => {
-      await lockWorkspaceById(trx, ws.id);
-      const restoring = (await unfinishedOperationsOf(trx, ws.id, RESTORE_KIND)).some(
+      await lockWorkspaceById(trx.db, ws.id);
+      const restoring = (await unfinishedOperationsOf(trx.db, ws.id, RESTORE_KIND)).some(
         (op) => op.params.backup_id === backupId,
       );
       if (restoring)
@@ -111,21 +117,21 @@ export class BackupService {
   }
 
   /** Starts a restore (Active → Restoring → Active); returns the job id, which is the operation's. */
-  async restore(p: Principal, workgroupId: string, workspaceId: string, backupId: string): Promise<string> {
-    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
+  async restore(p: Principal, workgroupId: string, workspaceId: string, backupId: string, tx?: Tx): Promise<string> {
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId, tx);
     requireReadWrite(ws);
-    const backup = await this.backupOf(ws, backupId);
-    const { operationId } = await this.store.transaction(async (trx) => {
-      const current = await lockWorkspaceById(trx, ws.id);
+    const backup = await this.backupOf(ws, backupId, tx);
+    const { operationId } = await this.store.unit(tx, async (trx) => {
+      const current = await lockWorkspaceById(trx.db, ws.id);
       if (!current) throw notFound('workspaceID', `no workspace "${ws.id}"`);
       requireStatus(current.status, 'restore');
-      const fresh = await backupsRepo.findBackupById(trx, backup.id);
+      const fresh = await backupsRepo.findBackupById(trx.db, backup.id);
       if (!fresh) throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
       if (fresh.status !== 'Succeeded')
         throw conflict('backup_id', `backup ${backupId} is ${fresh.status}; only a Succeeded backup can be restored`);
       return beginWorkspaceOperation(trx, current, { op: 'restore', backup_id: fresh.id }, this.clock.now());
     });
-    this.notify();
+    this.notify(tx);
     return operationId;
   }
 
@@ -155,8 +161,8 @@ export class BackupService {
     };
   }
 
-  private async backupOf(ws: Workspace, backupId: string): Promise<Backup> {
-    const backup = await backupsRepo.findBackup(this.store.db, ws.org_id, backupId);
+  private async backupOf(ws: Workspace, backupId: string, tx?: Tx): Promise<Backup> {
+    const backup = await backupsRepo.findBackup(this.store.reader(tx), ws.org_id, backupId);
     if (!backup || backup.database_id !== ws.database_id)
       throw notFound('backup_id', `no backup "${backupId}" of workspace ${ws.id}`);
     return backup;

@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Executor, Store, Tx } from '../store/store.js';
 import { insertOperation, type Operation } from '../store/repositories/operations.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
 import type { CloudProviderChanges, CloudProviderRow, NodeGroupConfig } from '../store/repositories/cloud-providers.js';
@@ -43,7 +43,7 @@ export const transitionalProviderStatuses = ['Pending', 'Provisioning', 'Upgradi
 
 /** Enqueues a provider operation in the caller's transaction (the status write goes with it). */
 export async function enqueueCloudProviderOperation(
-  trx: Executor,
+  trx: Tx,
   provider: Pick<CloudProviderRow, 'id' | 'org_id'>,
   params: CloudProviderOpParams,
   now: number,
@@ -66,7 +66,9 @@ export async function enqueueCloudProviderOperation(
 /** The first step of a provision moves the provider from Pending to Provisioning; later steps change nothing. */
 export async function markProvisioning(store: Store, id: string, now: number): Promise<void> {
   await store.transaction((trx) =>
-    applyOutcome(trx, id, now, (provider) => (provider.status === 'Pending' ? { status: 'Provisioning' } : undefined)),
+    applyOutcome(trx.db, id, now, (provider) =>
+      provider.status === 'Pending' ? { status: 'Provisioning' } : undefined,
+    ),
   );
 }
 

@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as providersRepo from '../store/repositories/cloud-providers.js';
 import type { CloudProviderChanges, CloudProviderRow } from '../store/repositories/cloud-providers.js';
@@ -87,7 +87,7 @@ export class CloudProviderService {
     /** Asks the provisioner whether a customer's role can be assumed (operation 19). */
     private readonly roles: RoleVerifier,
     /** Wakes the engine when an operation was enqueued. */
-    private readonly notify: () => void,
+    private readonly notify: (tx?: Tx) => void,
     /** Answers whether an x_test_env is acceptable (fault injection). */
     private readonly testEnv: TestEnvCheck,
   ) {}
@@ -101,19 +101,19 @@ export class CloudProviderService {
       platform: p.platform,
       region: p.region,
     }));
-    await this.store.transaction((trx) => providersRepo.syncPublicProviders(trx, seeds, this.clock.now()));
+    await this.store.transaction((trx) => providersRepo.syncPublicProviders(trx.db, seeds, this.clock.now()));
   }
 
   async list(p: Principal): Promise<CloudProviderRecord[]> {
     return (await providersRepo.listVisibleProviders(this.store.db, p.orgId)).map(toCloudProviderRecord);
   }
 
-  async get(p: Principal, id: string): Promise<CloudProviderRecord> {
-    return toCloudProviderRecord(await this.load(p, id));
+  async get(p: Principal, id: string, tx?: Tx): Promise<CloudProviderRecord> {
+    return toCloudProviderRecord(await this.load(p, id, tx));
   }
 
   /** Operation 18: registers the account and enqueues its provisioning; the record is Pending. */
-  async create(p: Principal, body: CreateCloudProviderBody): Promise<CloudProviderRecord> {
+  async create(p: Principal, body: CreateCloudProviderBody, tx?: Tx): Promise<CloudProviderRecord> {
     this.authorizeByoc(p);
     const problems = new Problems();
     if (body.type === 'public')
@@ -152,24 +152,24 @@ export class CloudProviderService {
     };
     const limit = this.catalog.limits.cloud_providers_per_organisation;
     try {
-      await this.store.transaction(async (trx) => {
+      await this.store.unit(tx, async (trx) => {
         // Locked first, so concurrent registrations count one after another and cannot overshoot together.
-        await lockOrganisation(trx, p.orgId);
+        await lockOrganisation(trx.db, p.orgId);
         checkCount(
           'name',
-          await providersRepo.countOwnProviders(trx, p.orgId),
+          await providersRepo.countOwnProviders(trx.db, p.orgId),
           limit,
           'cloud providers per organisation',
         );
-        await providersRepo.insertProvider(trx, row);
+        await providersRepo.insertProvider(trx.db, row);
         await enqueueCloudProviderOperation(trx, row, { op: 'provision' }, now);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(row.name);
       throw err;
     }
-    this.notify();
-    return this.get(p, id);
+    this.notify(tx);
+    return this.get(p, id, tx);
   }
 
   /** Operation 19: checks a registration and whether the role can be assumed; creates nothing. */
@@ -205,8 +205,8 @@ export class CloudProviderService {
       // lock, so the engine moving it on meanwhile (Pending → Provisioning) is waited for
       // rather than reported as a conflict. With If-Match it applies to that version only.
       updated = await this.store.transaction(async (trx) => {
-        const current = ifMatch === undefined ? await providersRepo.lockProviderById(trx, id) : provider;
-        return !!current && providersRepo.updateProvider(trx, current, changes, this.clock.now());
+        const current = ifMatch === undefined ? await providersRepo.lockProviderById(trx.db, id) : provider;
+        return !!current && providersRepo.updateProvider(trx.db, current, changes, this.clock.now());
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(name!);
@@ -233,7 +233,7 @@ export class CloudProviderService {
 
     const now = this.clock.now();
     const operationId = await this.store.transaction(async (trx) => {
-      if (!(await providersRepo.updateProvider(trx, provider, { status: 'Upgrading', last_error: null }, now)))
+      if (!(await providersRepo.updateProvider(trx.db, provider, { status: 'Upgrading', last_error: null }, now)))
         throw concurrentChange();
       return enqueueCloudProviderOperation(
         trx,
@@ -281,8 +281,8 @@ export class CloudProviderService {
     }
   }
 
-  private async load(p: Principal, id: string): Promise<CloudProviderRow> {
-    const row = await providersRepo.findVisibleProvider(this.store.db, p.orgId, id);
+  private async load(p: Principal, id: string, tx?: Tx): Promise<CloudProviderRow> {
+    const row = await providersRepo.findVisibleProvider(this.store.reader(tx), p.orgId, id);
     if (!row) throw notFound('cloudProviderID', `no cloud provider "${id}"`);
     return row;
   }

@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Executor } from '../store/store.js';
+import type { Tx } from '../store/store.js';
 import { insertOperation } from '../store/repositories/operations.js';
 import type { Database } from '../store/repositories/databases.js';
 
@@ -9,7 +9,7 @@ const REMOVE_ATTEMPTS = 5;
 
 /** Enqueues the removal of a deleted database's graph data, in the transaction that deleted its row. */
 export async function enqueueDatabaseRemoval(
-  trx: Executor,
+  trx: Tx,
   database: Pick<Database, 'id' | 'org_id'>,
   now: number,
 ): Promise<void> {

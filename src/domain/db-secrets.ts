@@ -79,14 +79,14 @@ export class DbSecretService {
     };
     try {
       await this.store.transaction(async (trx) => {
-        await lockRow(trx, 'db_users', identity.userId);
-        if ((await repo.listSecrets(trx, identity.userId)).some((s) => s.alias === chosen)) throw aliasTaken(chosen);
-        if ((await repo.countSecrets(trx, identity.userId)) >= SECRETS_PER_USER)
+        await lockRow(trx.db, 'db_users', identity.userId);
+        if ((await repo.listSecrets(trx.db, identity.userId)).some((s) => s.alias === chosen)) throw aliasTaken(chosen);
+        if ((await repo.countSecrets(trx.db, identity.userId)) >= SECRETS_PER_USER)
           throw new AppError('quota', {
             field: '',
             reason: `the limit of ${SECRETS_PER_USER} secrets per database user is reached; drop one first`,
           });
-        await repo.insertSecret(trx, row);
+        await repo.insertSecret(trx.db, row);
       });
     } catch (err) {
       // A concurrent create of the same alias; a digest clash of two random secrets does not happen.
@@ -108,7 +108,7 @@ export class DbSecretService {
   /** Drops the caller's secrets named by alias or by the secret itself; tokens requested with them go too. */
   async drop(identity: DbIdentity, names: string[]): Promise<DropOutcome> {
     return this.store.transaction(async (trx) => {
-      const secrets = await repo.listSecrets(trx, identity.userId);
+      const secrets = await repo.listSecrets(trx.db, identity.userId);
       const ids = new Set<string>();
       const outcome: DropOutcome = { dropped: [], missing: [] };
       for (const name of names) {
@@ -119,7 +119,7 @@ export class DbSecretService {
           outcome.dropped.push(name);
         } else outcome.missing.push(name);
       }
-      await repo.deleteSecrets(trx, identity.userId, [...ids]);
+      await repo.deleteSecrets(trx.db, identity.userId, [...ids]);
       return outcome;
     });
   }

@@ -62,10 +62,10 @@ export class DbTokenService {
       expires_at: now + lifetimeSeconds * 1000,
     };
     await this.store.transaction(async (trx) => {
-      await lockRow(trx, 'db_users', identity.userId);
+      await lockRow(trx.db, 'db_users', identity.userId);
       // Tokens that can never work again are forgotten here rather than by a sweeper.
-      await repo.pruneDeadTokens(trx, identity.userId, now, identity.passwordStamp);
-      const live = await repo.countLiveTokens(trx, identity.userId, now, identity.passwordStamp);
+      await repo.pruneDeadTokens(trx.db, identity.userId, now, identity.passwordStamp);
+      const live = await repo.countLiveTokens(trx.db, identity.userId, now, identity.passwordStamp);
       if (live >= LIVE_TOKENS_PER_USER)
         throw new AppError('quota', {
           field: '',
@@ -73,7 +73,7 @@ export class DbTokenService {
             `the limit of ${LIVE_TOKENS_PER_USER} tokens in force per database user is reached; ` +
             'delete some or let them expire',
         });
-      await repo.insertToken(trx, row);
+      await repo.insertToken(trx.db, row);
     });
     return { token, expiresAt: row.expires_at };
   }

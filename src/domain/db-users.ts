@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/db-users.js';
 import type { DbUser } from '../store/repositories/db-users.js';
@@ -47,10 +47,16 @@ export class DbUserService {
     return (await repo.listDbUsers(this.store.db, ws.id)).map(userRecord);
   }
 
-  async create(p: Principal, workgroupId: string, workspaceId: string, body: DbUserBody): Promise<DbUserRecord> {
-    const ws = await this.workspaces.editable(p, workgroupId, workspaceId);
+  async create(
+    p: Principal,
+    workgroupId: string,
+    workspaceId: string,
+    body: DbUserBody,
+    tx?: Tx,
+  ): Promise<DbUserRecord> {
+    const ws = await this.workspaces.editable(p, workgroupId, workspaceId, tx);
     this.validate(body, true);
-    if (await repo.findDbUser(this.store.db, ws.id, body.username)) throw duplicate(body.username);
+    if (await repo.findDbUser(this.store.reader(tx), ws.id, body.username)) throw duplicate(body.username);
     const now = this.clock.now();
     const user: DbUser = {
       id: newId(),
@@ -63,10 +69,10 @@ export class DbUserService {
     };
     const limit = this.catalog.limits.db_users_per_workspace;
     try {
-      await this.store.transaction(async (trx) => {
-        await lockRow(trx, 'workspaces', ws.id);
-        checkCount('workspaceID', await repo.countDbUsers(trx, ws.id), limit, 'database users per workspace');
-        await repo.insertDbUser(trx, user);
+      await this.store.unit(tx, async (trx) => {
+        await lockRow(trx.db, 'workspaces', ws.id);
+        checkCount('workspaceID', await repo.countDbUsers(trx.db, ws.id), limit, 'database users per workspace');
+        await repo.insertDbUser(trx.db, user);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate(body.username);

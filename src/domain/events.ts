@@ -1,9 +1,6 @@
-import type { Kysely } from 'kysely';
-import { offeredRecord, type NotedChange } from '../store/event-journal.js';
 import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 import type { OperationRecord } from '../schemas/operation.js';
-import type { DB } from '../store/schema.js';
-import type { Executor } from '../store/store.js';
+import type { EventWriter, Executor, NotedChange, Tx } from '../store/store.js';
 import { insertEvents, type EventRow, type NewEvent } from '../store/repositories/events.js';
 import { findBackupById } from '../store/repositories/backups.js';
 import { findDatabaseById } from '../store/repositories/databases.js';
@@ -54,15 +51,12 @@ interface Resolved {
  * a workgroup would otherwise repeat all of its workspaces, twice. Every part of what an
  * event carries is thus bounded by a limit (docs/events.md).
  */
-export function eventWriter(
-  clock: Clock,
-  ctx: RecordContext,
-): (trx: Kysely<DB>, changes: readonly NotedChange[]) => Promise<number> {
-  return async (trx, changes) => {
+export function eventWriter(clock: Clock, ctx: RecordContext): EventWriter {
+  return async (tx, changes) => {
     const now = clock.now();
     const rows: NewEvent[] = [];
     for (const change of merge(changes)) {
-      const resolved = await resolve(trx, ctx, change);
+      const resolved = await eventSources[change.kind](change, { tx, ctx });
       if (!resolved) continue;
       rows.push({
         org_id: resolved.orgId,
@@ -75,7 +69,7 @@ export function eventWriter(
         data: JSON.stringify(resolved.data ?? null),
       });
     }
-    await insertEvents(trx, rows);
+    await insertEvents(tx.db, rows);
     return rows.length;
   };
 }
@@ -110,122 +104,138 @@ async function orgOf(db: Executor, orgId: string): Promise<{ orgId: string; orgN
   return { orgId, orgName: (await findOrganisationById(db, orgId))?.name ?? '' };
 }
 
-/** The organisation, place and record of a change; undefined when there is nothing to tell. */
-async function resolve(db: Executor, ctx: RecordContext, c: NotedChange): Promise<Resolved | undefined> {
-  const gone = (orgId: string | undefined, data: unknown): Resolved | undefined =>
-    orgId === undefined
-      ? undefined
-      : { orgId, workgroupId: c.workgroupId ?? null, workspaceId: c.workspaceId ?? null, data: c.data ?? data };
-  switch (c.kind as EventResourceKind) {
-    case 'allow_list_entry': {
-      // The domain offers the entry's record with every change; a deletion carries its id.
-      const offered = c.change === 'deleted' ? undefined : offeredRecord(db, c.kind, c.id);
-      if (c.orgId === undefined) return undefined;
-      return { orgId: c.orgId, workgroupId: c.workgroupId ?? null, workspaceId: null, data: offered ?? { id: c.id } };
-    }
-    case 'workspace': {
-      if (c.change === 'deleted') return gone(c.orgId, { workspace_id: c.id });
-      const offered = offeredRecord(db, 'workspace', c.id) as WorkspaceRecord | undefined;
-      if (offered)
-        return {
-          orgId: offered.org_id,
-          workgroupId: offered.workgroup_id,
-          workspaceId: offered.workspace_id,
-          data: offered,
-        };
-      const ws = await findWorkspaceById(db, c.id);
-      if (!ws) return undefined;
-      const loaded = await loadWorkspaceView(db, await orgOf(db, ws.org_id), ws.workgroup_id, ws.id);
-      if (!loaded?.ws) return undefined;
-      return {
-        orgId: ws.org_id,
-        workgroupId: ws.workgroup_id,
-        workspaceId: ws.id,
-        data: workspaceRecord(loaded.ws, loaded.view, ctx),
-      };
-    }
-    case 'workgroup': {
-      if (c.change === 'deleted') return gone(c.orgId, { workgroup_id: c.id });
-      const wg = await findWorkgroupById(db, c.id);
-      const view = wg && (await loadViewById(db, await orgOf(db, wg.org_id), wg.id));
-      if (!wg || !view) return undefined;
-      return { orgId: wg.org_id, workgroupId: wg.id, workspaceId: null, data: workgroupOwnRecord(view) };
-    }
-    case 'database': {
-      if (c.change === 'deleted') return gone(c.orgId, { database_id: c.id });
-      const offered = offeredRecord(db, 'database', c.id) as DatabaseOwnRecord | undefined;
-      if (offered)
-        return { orgId: offered.org_id, workgroupId: offered.workgroup_id, workspaceId: null, data: offered };
-      const database = await findDatabaseById(db, c.id);
-      const view = database && (await loadViewById(db, await orgOf(db, database.org_id), database.workgroup_id));
-      if (!database || !view) return undefined;
-      return {
-        orgId: database.org_id,
-        workgroupId: database.workgroup_id,
-        workspaceId: null,
-        data: databaseOwnRecord(database, view),
-      };
-    }
-    case 'backup': {
-      if (c.change === 'deleted') return withWorkgroup(db, gone(c.orgId, { backup_id: c.id }));
-      const backup = await findBackupById(db, c.id);
-      if (!backup) return undefined;
-      return withWorkgroup(db, {
-        orgId: backup.org_id,
-        workgroupId: null,
-        workspaceId: backup.workspace_id,
-        data: backupRecord(backup),
-      });
-    }
-    case 'schedule': {
-      const schedule = await findScheduleById(db, c.id);
-      if (c.change === 'deleted' || !schedule) return withWorkgroup(db, gone(c.orgId, { id: c.id }));
-      const last = (await lastRuns(db, [schedule.id])).get(schedule.id);
-      return withWorkgroup(db, {
-        orgId: schedule.org_id,
-        workgroupId: null,
-        workspaceId: schedule.workspace_id,
-        data: c.data ? { ...scheduleRecord(schedule, last), run: c.data } : scheduleRecord(schedule, last),
-      });
-    }
-    case 'operation': {
-      // Offered where it is started, whose change names its organisation.
-      const offered = offeredRecord(db, 'operation', c.id) as OperationRecord | undefined;
-      if (offered && c.orgId !== undefined) {
-        const place = await placeOfOperation(db, offered.resource_type, offered.resource_id);
-        return { orgId: c.orgId, ...place, data: offered };
-      }
-      const op = await findOperationById(db, c.id);
-      if (!op) return undefined;
-      const place = await placeOfOperation(db, op.resource_type, op.resource_id);
-      return { orgId: op.org_id, ...place, data: operationRecord(op) };
-    }
-    default:
-      return undefined;
-  }
+/** What a source is given: the unit of work whose change it resolves, and how records are rendered. */
+interface SourceContext {
+  tx: Tx;
+  ctx: RecordContext;
 }
+
+/**
+ * Where the events of one resource kind come from: the organisation, place and record of a
+ * change of that kind; undefined when there is nothing to tell.
+ */
+type EventSource = (c: NotedChange, at: SourceContext) => Promise<Resolved | undefined>;
+
+/** A change of a resource that is gone: its place as noted, and the data it left. */
+function gone(c: NotedChange, data: unknown): Resolved | undefined {
+  return c.orgId === undefined
+    ? undefined
+    : { orgId: c.orgId, workgroupId: c.workgroupId ?? null, workspaceId: c.workspaceId ?? null, data: c.data ?? data };
+}
+
+/**
+ * The event source of every resource kind that has events. Typed by the kinds of the event
+ * schema, so a kind added there does not compile until its source is here.
+ */
+const eventSources: { [K in EventResourceKind]: EventSource } = {
+  allow_list_entry: async (c, { tx }) => {
+    // The domain offers the entry's record with every change; a deletion carries its id.
+    const offered = c.change === 'deleted' ? undefined : tx.offeredRecord(c.kind, c.id);
+    if (c.orgId === undefined) return undefined;
+    return { orgId: c.orgId, workgroupId: c.workgroupId ?? null, workspaceId: null, data: offered ?? { id: c.id } };
+  },
+  workspace: async (c, { tx, ctx }) => {
+    if (c.change === 'deleted') return gone(c, { workspace_id: c.id });
+    const offered = tx.offeredRecord('workspace', c.id) as WorkspaceRecord | undefined;
+    if (offered)
+      return {
+        orgId: offered.org_id,
+        workgroupId: offered.workgroup_id,
+        workspaceId: offered.workspace_id,
+        data: offered,
+      };
+    const db = tx.db;
+    const ws = await findWorkspaceById(db, c.id);
+    if (!ws) return undefined;
+    const loaded = await loadWorkspaceView(db, await orgOf(db, ws.org_id), ws.workgroup_id, ws.id);
+    if (!loaded?.ws) return undefined;
+    return {
+      orgId: ws.org_id,
+      workgroupId: ws.workgroup_id,
+      workspaceId: ws.id,
+      data: workspaceRecord(loaded.ws, loaded.view, ctx),
+    };
+  },
+  workgroup: async (c, { tx }) => {
+    if (c.change === 'deleted') return gone(c, { workgroup_id: c.id });
+    const db = tx.db;
+    const wg = await findWorkgroupById(db, c.id);
+    const view = wg && (await loadViewById(db, await orgOf(db, wg.org_id), wg.id));
+    if (!wg || !view) return undefined;
+    return { orgId: wg.org_id, workgroupId: wg.id, workspaceId: null, data: workgroupOwnRecord(view) };
+  },
+  database: async (c, { tx }) => {
+    if (c.change === 'deleted') return gone(c, { database_id: c.id });
+    const offered = tx.offeredRecord('database', c.id) as DatabaseOwnRecord | undefined;
+    if (offered) return { orgId: offered.org_id, workgroupId: offered.workgroup_id, workspaceId: null, data: offered };
+    const db = tx.db;
+    const database = await findDatabaseById(db, c.id);
+    const view = database && (await loadViewById(db, await orgOf(db, database.org_id), database.workgroup_id));
+    if (!database || !view) return undefined;
+    return {
+      orgId: database.org_id,
+      workgroupId: database.workgroup_id,
+      workspaceId: null,
+      data: databaseOwnRecord(database, view),
+    };
+  },
+  backup: async (c, { tx }) => {
+    if (c.change === 'deleted') return withWorkgroup(tx, gone(c, { backup_id: c.id }));
+    const backup = await findBackupById(tx.db, c.id);
+    if (!backup) return undefined;
+    return withWorkgroup(tx, {
+      orgId: backup.org_id,
+      workgroupId: null,
+      workspaceId: backup.workspace_id,
+      data: backupRecord(backup),
+    });
+  },
+  schedule: async (c, { tx }) => {
+    const schedule = await findScheduleById(tx.db, c.id);
+    if (c.change === 'deleted' || !schedule) return withWorkgroup(tx, gone(c, { id: c.id }));
+    const last = (await lastRuns(tx.db, [schedule.id])).get(schedule.id);
+    return withWorkgroup(tx, {
+      orgId: schedule.org_id,
+      workgroupId: null,
+      workspaceId: schedule.workspace_id,
+      data: c.data ? { ...scheduleRecord(schedule, last), run: c.data } : scheduleRecord(schedule, last),
+    });
+  },
+  operation: async (c, { tx }) => {
+    // Offered where it is started, whose change names its organisation.
+    const offered = tx.offeredRecord('operation', c.id) as OperationRecord | undefined;
+    if (offered && c.orgId !== undefined) {
+      const place = await placeOfOperation(tx, offered.resource_type, offered.resource_id);
+      return { orgId: c.orgId, ...place, data: offered };
+    }
+    const op = await findOperationById(tx.db, c.id);
+    if (!op) return undefined;
+    const place = await placeOfOperation(tx, op.resource_type, op.resource_id);
+    return { orgId: op.org_id, ...place, data: operationRecord(op) };
+  },
+};
 
 /** Fills the workgroup of a change known by its workspace. */
-async function withWorkgroup(db: Executor, r: Resolved | undefined): Promise<Resolved | undefined> {
+async function withWorkgroup(tx: Tx, r: Resolved | undefined): Promise<Resolved | undefined> {
   if (!r || r.workgroupId || !r.workspaceId) return r;
-  return { ...r, workgroupId: await workgroupOfWorkspace(db, r.workspaceId) };
+  return { ...r, workgroupId: await workgroupOfWorkspace(tx, r.workspaceId) };
 }
 
-/** The workgroup of a workspace, from its record if this transaction offered one; null once it is gone. */
-async function workgroupOfWorkspace(db: Executor, workspaceId: string): Promise<string | null> {
-  const offered = offeredRecord(db, 'workspace', workspaceId) as WorkspaceRecord | undefined;
-  return offered?.workgroup_id ?? (await findWorkspaceById(db, workspaceId))?.workgroup_id ?? null;
+/** The workgroup of a workspace, from its record if this unit offered one; null once it is gone. */
+async function workgroupOfWorkspace(tx: Tx, workspaceId: string): Promise<string | null> {
+  const offered = tx.offeredRecord('workspace', workspaceId) as WorkspaceRecord | undefined;
+  return offered?.workgroup_id ?? (await findWorkspaceById(tx.db, workspaceId))?.workgroup_id ?? null;
 }
 
 async function placeOfOperation(
-  db: Executor,
+  tx: Tx,
   resourceType: string,
   resourceId: string,
 ): Promise<{ workgroupId: string | null; workspaceId: string | null }> {
   let workspaceId: string | null = null;
   if (resourceType === 'workspace') workspaceId = resourceId;
-  if (resourceType === 'backup') workspaceId = (await findBackupById(db, resourceId))?.workspace_id ?? null;
-  return { workgroupId: workspaceId ? await workgroupOfWorkspace(db, workspaceId) : null, workspaceId };
+  if (resourceType === 'backup') workspaceId = (await findBackupById(tx.db, resourceId))?.workspace_id ?? null;
+  return { workgroupId: workspaceId ? await workgroupOfWorkspace(tx, workspaceId) : null, workspaceId };
 }
 
 /** An event row as the API shows it. */

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { CommitFailed, type Executor, type Store } from '../store/store.js';
+import { CommitFailed, type Executor, type Store, type Tx } from '../store/store.js';
 import * as repo from '../store/repositories/idempotency.js';
 import type { IdempotencyScope } from '../store/repositories/idempotency.js';
 import type { Clock } from './clock.js';
@@ -85,17 +85,18 @@ export class IdempotencyService {
   }
 
   /**
-   * Runs the request and records its answer in one transaction, which every write of the
-   * request joins: after a crash either both were committed (a retry replays the answer) or
-   * neither (the claim is given up after ABANDONED_CLAIM_MS and the retry runs once). A
-   * failure rolls the writes back and leaves the claim to `settle`; a COMMIT whose outcome
-   * is unknown (the connection went) leaves the claim as it is, for the same reason.
+   * Runs the request and records its answer in one unit of work, handed to `run`, which
+   * every write of the request receives: after a crash either both were committed (a retry
+   * replays the answer) or neither (the claim is given up after ABANDONED_CLAIM_MS and the
+   * retry runs once). A failure rolls the writes back and leaves the claim to `settle`; a
+   * COMMIT whose outcome is unknown (the connection went) leaves the claim as it is, for the
+   * same reason.
    */
-  async runOnce(claim: IdempotencyClaim, run: () => Promise<Answer>): Promise<string> {
+  async runOnce(claim: IdempotencyClaim, run: (tx: Tx) => Promise<Answer>): Promise<string> {
     try {
-      const body = await this.store.withinTransaction(async () => {
-        const answer = await run();
-        await repo.completeIdempotencyKey(this.store.db, claim.scope, answer.statusCode, answer.kept);
+      const body = await this.store.transaction(async (tx) => {
+        const answer = await run(tx);
+        await repo.completeIdempotencyKey(tx.db, claim.scope, answer.statusCode, answer.kept);
         return answer.body;
       });
       claim.settled = true;

@@ -51,9 +51,9 @@ export class OrganisationService {
    */
   async bootstrap(plaintext?: string): Promise<{ plaintext?: string } | undefined> {
     return this.store.transaction(async (trx) => {
-      if ((await orgsRepo.countOrganisations(trx)) > 0) return undefined;
+      if ((await orgsRepo.countOrganisations(trx.db)) > 0) return undefined;
       const org = { id: newId(), name: BOOTSTRAP_ORG, tier: 'enterprise', created_at: this.clock.now() };
-      if (!(await orgsRepo.insertOrganisation(trx, org))) return undefined;
+      if (!(await orgsRepo.insertOrganisation(trx.db, org))) return undefined;
       const key = await this.apiKeys.issue(
         { orgId: org.id, keyName: BOOTSTRAP_KEY_NAME, role: 'org-admin', plaintext },
         trx,

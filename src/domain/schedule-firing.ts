@@ -1,4 +1,4 @@
-import type { Executor } from '../store/store.js';
+import type { Executor, Tx } from '../store/store.js';
 import { findOrganisationById, lockOrganisation } from '../store/repositories/organisations.js';
 import { claimOccurrence, insertScheduleRun, type Schedule } from '../store/repositories/schedules.js';
 import { lockWorkspaceById, type Workspace } from '../store/repositories/workspaces.js';
@@ -29,7 +29,7 @@ const skipped = (reason: string): FiringOutcome => ({ outcome: 'skipped', reason
  * records why it could not, and writes the run. Undefined when another process won it.
  */
 export async function fireOccurrence(
-  trx: Executor,
+  trx: Tx,
   catalog: Catalog,
   s: Schedule,
   occurrence: number,
@@ -40,7 +40,7 @@ export async function fireOccurrence(
   // After an outage, every occurrence older than the grace period is skipped in this one
   // claim (one recorded run, not one per missed day); those still within it run next.
   const next = nextOccurrence(timingOf(s), missed ? now - GRACE_MS : occurrence) ?? null;
-  if (!(await claimOccurrence(trx, s.id, occurrence, next))) return undefined;
+  if (!(await claimOccurrence(trx.db, s.id, occurrence, next))) return undefined;
   const alsoMissed = missed && next !== nextOccurrence(timingOf(s), occurrence);
   const result = missed
     ? skipped(
@@ -60,15 +60,15 @@ export async function fireOccurrence(
   return result;
 }
 
-async function startAction(trx: Executor, catalog: Catalog, s: Schedule, now: number): Promise<FiringOutcome> {
+async function startAction(trx: Tx, catalog: Catalog, s: Schedule, now: number): Promise<FiringOutcome> {
   // The workspace is judged as it is now and locked until the run is written, so a request
   // changing it meanwhile (a rename, say) waits rather than spoils the run. A resize checks
   // quotas: the organisation is locked first, in the order requests lock them.
-  if (s.action === 'resize') await lockOrganisation(trx, s.org_id);
-  const ws = await lockWorkspaceById(trx, s.workspace_id);
+  if (s.action === 'resize') await lockOrganisation(trx.db, s.org_id);
+  const ws = await lockWorkspaceById(trx.db, s.workspace_id);
   if (!ws) return skipped('the workspace no longer exists');
   try {
-    const params = await actionParams(trx, catalog, s, ws);
+    const params = await actionParams(trx.db, catalog, s, ws);
     if (typeof params === 'string') return skipped(params);
     const { operationId } = await beginWorkspaceOperation(trx, ws, params, now);
     return { outcome: 'started', operationId };

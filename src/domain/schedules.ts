@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import * as repo from '../store/repositories/schedules.js';
 import type { Schedule, ScheduleRun } from '../store/repositories/schedules.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
@@ -75,8 +75,8 @@ export class ScheduleService {
     private readonly workspaces: WorkspaceService,
   ) {}
 
-  async create(p: Principal, ref: WorkspaceRef, body: ScheduleBody): Promise<ScheduleRecord> {
-    const ws = await this.workspace(p, ref);
+  async create(p: Principal, ref: WorkspaceRef, body: ScheduleBody, tx?: Tx): Promise<ScheduleRecord> {
+    const ws = await this.workspace(p, ref, tx);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     const now = this.clock.now();
     const fields = this.validate(p, ws, body, now);
@@ -90,9 +90,9 @@ export class ScheduleService {
       version_number: 1,
     };
     const limit = this.catalog.limits.schedules_per_workspace;
-    await this.store.transaction(async (trx) => {
-      await lockRow(trx, 'workspaces', ws.id);
-      checkCount('workspaceID', await repo.countSchedules(trx, ws.id), limit, 'schedules per workspace');
+    await this.store.unit(tx, async (trx) => {
+      await lockRow(trx.db, 'workspaces', ws.id);
+      checkCount('workspaceID', await repo.countSchedules(trx.db, ws.id), limit, 'schedules per workspace');
       await repo.insertSchedule(trx, row);
     });
     return scheduleRecord(row, undefined);
@@ -189,8 +189,8 @@ export class ScheduleService {
     return { ...fields, next_run_at: next };
   }
 
-  private workspace(p: Principal, ref: WorkspaceRef): Promise<Workspace> {
-    return this.workspaces.find(p, ref.workgroupId, ref.workspaceId);
+  private workspace(p: Principal, ref: WorkspaceRef, tx?: Tx): Promise<Workspace> {
+    return this.workspaces.find(p, ref.workgroupId, ref.workspaceId, tx);
   }
 
   private async find(p: Principal, ws: Workspace, scheduleId: string): Promise<Schedule> {

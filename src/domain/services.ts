@@ -1,4 +1,4 @@
-import type { Executor, Store } from '../store/store.js';
+import type { Executor, Store, Tx } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { Catalog } from './catalog.js';
 import { AddonConfigService } from './addon-configs.js';
@@ -84,8 +84,8 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
   const apiKeys = new ApiKeyService(store, clock, catalog);
   const workgroups = new WorkgroupService(store, clock, catalog, settings.baseDomain);
   const wake = settings.notify ?? (() => undefined);
-  // Work enqueued inside a shared transaction exists for the engine only once it commits.
-  const notify = () => store.afterCommit(wake);
+  // Work enqueued inside a unit of work exists for the engine only once the unit commits.
+  const notify = (tx?: Tx) => (tx ? tx.afterCommit(wake) : wake());
   const testEnv = settings.testEnv ?? faultInjectionOff;
   const addons = new AddonService(store, clock, catalog, workgroups);
   const addonEnabled = (db: Executor, orgId: string, addonsId: string) => addons.isEnabled(db, orgId, addonsId);

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 import * as hooksRepo from '../store/repositories/webhooks.js';
 import { lockRow } from '../store/repositories/row-locks.js';
 import { toPage, type Page, type PageResult } from '../store/pagination.js';
@@ -105,7 +105,7 @@ export class WebhookService {
   }
 
   /** The write half of a creation, of what `check` let through. */
-  async create(webhookToBe: CheckedWebhook): Promise<WebhookRecord> {
+  async create(webhookToBe: CheckedWebhook, tx?: Tx): Promise<WebhookRecord> {
     const { principal: p, url, eventTypes } = webhookToBe;
     const webhook: hooksRepo.Webhook = {
       id: newId(),
@@ -116,11 +116,11 @@ export class WebhookService {
       created_at: this.clock.now(),
     };
     const limit = this.catalog.limits.webhooks_per_organisation;
-    await this.store.transaction(async (trx) => {
+    await this.store.unit(tx, async (trx) => {
       // Locked first, so concurrent creates count one after another and cannot overshoot together.
-      await lockRow(trx, 'organisations', p.orgId);
-      checkCount('url', await hooksRepo.countWebhooks(trx, p.orgId), limit, 'webhooks per organisation');
-      await hooksRepo.insertWebhook(trx, webhook);
+      await lockRow(trx.db, 'organisations', p.orgId);
+      checkCount('url', await hooksRepo.countWebhooks(trx.db, p.orgId), limit, 'webhooks per organisation');
+      await hooksRepo.insertWebhook(trx.db, webhook);
     });
     return webhookRecord(webhook, webhookSecret(this.settings.key(), webhook.id));
   }
@@ -136,7 +136,7 @@ export class WebhookService {
 
   async delete(p: Principal, id: string): Promise<WebhookRecord> {
     const webhook = await this.find(p, id);
-    await this.store.transaction((trx) => hooksRepo.deleteWebhook(trx, webhook.id));
+    await this.store.transaction((trx) => hooksRepo.deleteWebhook(trx.db, webhook.id));
     return webhookRecord(webhook);
   }
 

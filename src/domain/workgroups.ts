@@ -1,6 +1,6 @@
 import { workgroupVersion } from '../store/repositories/record-views.js';
 import { newId } from './ids.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Executor, Store, Tx } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as wgRepo from '../store/repositories/workgroups.js';
 import type { Workgroup, WorkgroupChanges } from '../store/repositories/workgroups.js';
@@ -61,9 +61,9 @@ export class WorkgroupService {
     return { catalog: this.catalog, baseDomain: this.baseDomain, caller: { ip: ctx.ip, now: this.clock.now() } };
   }
 
-  async create(p: Principal, body: CreateWorkgroupBody, ctx: RequestContext): Promise<WorkgroupRecord> {
+  async create(p: Principal, body: CreateWorkgroupBody, ctx: RequestContext, tx?: Tx): Promise<WorkgroupRecord> {
     authorize(p, 'org:admin');
-    const provider = await providersRepo.findVisibleProvider(this.store.db, p.orgId, body.cloud_provider_id);
+    const provider = await providersRepo.findVisibleProvider(this.store.reader(tx), p.orgId, body.cloud_provider_id);
     if (!provider) throw notFound('cloud_provider_id', `no cloud provider "${body.cloud_provider_id}"`);
 
     const problems = new Problems();
@@ -106,10 +106,10 @@ export class WorkgroupService {
     };
     const limit = this.catalog.limits.workgroups_per_organisation;
     try {
-      await this.store.transaction(async (trx) => {
+      await this.store.unit(tx, async (trx) => {
         // Locked first, so concurrent creates count one after another and cannot overshoot together.
-        await lockOrganisation(trx, p.orgId);
-        checkCount('name', await wgRepo.countWorkgroups(trx, p.orgId), limit, 'workgroups per organisation');
+        await lockOrganisation(trx.db, p.orgId);
+        checkCount('name', await wgRepo.countWorkgroups(trx.db, p.orgId), limit, 'workgroups per organisation');
         await wgRepo.insertWorkgroup(trx, wg);
       });
     } catch (err) {

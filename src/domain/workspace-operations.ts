@@ -1,7 +1,6 @@
 import { newId } from './ids.js';
-import type { Executor } from '../store/store.js';
+import type { Tx } from '../store/store.js';
 import { insertOperation, type Operation } from '../store/repositories/operations.js';
-import { offerRecord } from '../store/event-journal.js';
 import { nothingAsked } from '../store/models/workspace.js';
 import { operationRecord } from './operations.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
@@ -29,7 +28,7 @@ const concurrentChange = () =>
  * compare-and-set on version_number: a concurrent change makes this fail with 409.
  */
 export async function beginWorkspaceOperation(
-  trx: Executor,
+  trx: Tx,
   ws: Workspace,
   params: WorkspaceOpParams,
   now: number,
@@ -55,7 +54,7 @@ export async function beginWorkspaceOperation(
  * starts. Returns its id.
  */
 export async function enqueueWorkspaceOperation(
-  trx: Executor,
+  trx: Tx,
   ws: Pick<Workspace, 'id' | 'org_id'>,
   params: WorkspaceOpParams,
   now: number,
@@ -71,7 +70,7 @@ export async function enqueueWorkspaceOperation(
     run_at: now,
     created_at: now,
   });
-  offerRecord(trx, 'operation', op.id, operationRecord(op));
+  trx.offerRecord('operation', op.id, operationRecord(op));
   return op.id;
 }
 
@@ -81,7 +80,7 @@ export async function enqueueWorkspaceOperation(
  * asked any longer beyond what runs.
  */
 export async function completeWorkspaceOperation(
-  trx: Executor,
+  trx: Tx,
   kind: AnyWorkspaceKind,
   op: Operation,
   observed: WorkspaceChanges,
@@ -90,7 +89,7 @@ export async function completeWorkspaceOperation(
   if (kind.complete) return kind.complete(trx, op.resource_id);
   await applyWorkspaceOutcome(trx, op.resource_id, now, async (ws) => ({
     ...observed,
-    ...(await kind.completed?.(trx, ws, op.params, observed, now)),
+    ...(await kind.completed?.(trx.db, ws, op.params, observed, now)),
     status: kind.settles?.(ws) ?? 'Active',
     condition_type: NORMAL_CONDITION,
     err_message: null,
@@ -106,7 +105,7 @@ export async function completeWorkspaceOperation(
  * the stored parameters did not fit the kind.
  */
 export async function failWorkspaceOperation(
-  trx: Executor,
+  trx: Tx,
   kind: AnyWorkspaceKind,
   op: Operation,
   params: WorkspaceOpParams | undefined,
@@ -131,12 +130,12 @@ export async function failWorkspaceOperation(
  * do once the workspace is gone.
  */
 async function applyWorkspaceOutcome(
-  trx: Executor,
+  trx: Tx,
   id: string,
   now: number,
   changesFor: (ws: Workspace) => WorkspaceChanges | Promise<WorkspaceChanges>,
 ): Promise<void> {
-  const ws = await wsRepo.lockWorkspaceById(trx, id);
+  const ws = await wsRepo.lockWorkspaceById(trx.db, id);
   if (!ws) return;
   if (!(await wsRepo.updateWorkspace(trx, ws, await changesFor(ws), now)))
     throw new Error(`workspace ${id} changed under its lock`);
@@ -148,12 +147,12 @@ async function applyWorkspaceOutcome(
  * since). True when it was started.
  */
 export async function beginRecovery(
-  trx: Executor,
+  trx: Tx,
   observed: Pick<Workspace, 'id' | 'version_number'>,
   reason: string,
   now: number,
 ): Promise<boolean> {
-  const ws = await wsRepo.lockWorkspaceById(trx, observed.id);
+  const ws = await wsRepo.lockWorkspaceById(trx.db, observed.id);
   if (!ws || ws.status !== 'Active' || ws.version_number !== observed.version_number) return false;
   await beginWorkspaceOperation(trx, ws, { op: 'recover', reason: reason.slice(0, 1024) }, now);
   return true;
@@ -172,8 +171,8 @@ function isIdle(ws: Pick<Workspace, 'status' | 'auto_stop_minutes' | 'last_activ
  * conflict for editors), so the candidate is read again under its row lock: a request that
  * reached the workspace after it was found idle keeps it running. True when it was paused.
  */
-export async function autoStopIfIdle(trx: Executor, id: string, now: number): Promise<boolean> {
-  const ws = await wsRepo.lockWorkspaceById(trx, id);
+export async function autoStopIfIdle(trx: Tx, id: string, now: number): Promise<boolean> {
+  const ws = await wsRepo.lockWorkspaceById(trx.db, id);
   if (!ws || !isIdle(ws, now)) return false;
   await beginWorkspaceOperation(trx, ws, { op: 'pause', reason: 'auto-stop' }, now);
   return true;

@@ -1,6 +1,6 @@
 import { workspaceVersion } from '../store/repositories/record-views.js';
 import { newId } from './ids.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Executor, Store, Tx } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as dbRepo from '../store/repositories/databases.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
@@ -17,7 +17,6 @@ import type { Principal } from './principal.js';
 import { checkCount, checkTierSize, checkUpdateQuota, checkWorkspaceQuota } from './quotas.js';
 import { checkAddonRefs, type AddonRefList } from './addon-refs.js';
 import { databaseOwnRecord, loadWorkspaceView, workspaceRecord } from './records.js';
-import { offerRecord } from '../store/event-journal.js';
 import { acceptName, cutName } from './names.js';
 import { nameKey } from '../store/name-key.js';
 import { checkTestEnv, type TestEnvCheck } from './test-env.js';
@@ -53,8 +52,8 @@ export class WorkspaceService {
     private readonly catalog: Catalog,
     private readonly workgroups: WorkgroupService,
     private readonly addonEnabled: AddonGate,
-    /** Wakes the engine when an operation was enqueued. */
-    private readonly notify: () => void,
+    /** Wakes the engine when an operation was enqueued (once the unit it runs in, if any, commits). */
+    private readonly notify: (tx?: Tx) => void,
     /** Answers whether an x_test_env is acceptable (fault injection). */
     private readonly testEnv: TestEnvCheck,
   ) {}
@@ -64,8 +63,9 @@ export class WorkspaceService {
     workgroupId: string,
     body: CreateWorkspaceBody,
     ctx: RequestContext,
+    tx?: Tx,
   ): Promise<WorkspaceRecord> {
-    const wg = await this.workgroups.load(this.store.db, p, workgroupId);
+    const wg = await this.workgroups.load(this.store.reader(tx), p, workgroupId);
     authorize(p, 'workspace:create', { workgroupId: wg.id });
 
     const isRw = body.is_rw ?? true;
@@ -81,7 +81,7 @@ export class WorkspaceService {
     }
     this.checkWindowZone(problems, body.maintenance_window_time_zone);
     this.checkTestEnv(problems, body.x_test_env);
-    await this.checkAddons(problems, p, addonLists);
+    await this.checkAddons(problems, p, addonLists, tx);
     if (!isRw && body.tg_database_id === undefined)
       problems.add('tg_database_id', 'is required for a read-only workspace: it attaches to an existing database');
     if (body.tg_database_id !== undefined && body.database_name !== undefined)
@@ -96,10 +96,10 @@ export class WorkspaceService {
       p.tier === 'free' && !body.auto_stop_minutes ? FREE_TIER_AUTO_STOP_MINUTES : (body.auto_stop_minutes ?? 0);
 
     const record = await this.store
-      .transaction(async (trx) => {
-        await lockOrganisation(trx, p.orgId);
-        await this.requireAddonsStillEnabled(trx, p, addonLists);
-        if (await wsRepo.findWorkspaceByName(trx, wg.id, name)) throw duplicateName(name);
+      .unit(tx, async (trx) => {
+        await lockOrganisation(trx.db, p.orgId);
+        await this.requireAddonsStillEnabled(trx.db, p, addonLists);
+        if (await wsRepo.findWorkspaceByName(trx.db, wg.id, name)) throw duplicateName(name);
         const database = await this.databaseFor(trx, p, wg.id, body, { id, name, databaseName, isRw, now });
         // Inserted in the status its creation runs in: created and under way in one write.
         const ws = newWorkspace(
@@ -129,16 +129,16 @@ export class WorkspaceService {
           },
           now,
         );
-        await checkWorkspaceQuota(trx, this.catalog, p, ws);
+        await checkWorkspaceQuota(trx.db, this.catalog, p, ws);
         await wsRepo.insertWorkspace(trx, ws);
         await enqueueWorkspaceOperation(trx, ws, { op: 'create' }, now);
-        return this.recordIn(trx, p, wg.id, id, ctx, body.tg_database_id === undefined);
+        return this.recordOffered(trx, p, wg.id, id, ctx, body.tg_database_id === undefined);
       })
       .catch((err: unknown): never => {
         if (isUniqueViolation(err)) throw duplicateName(name);
         return refusedByReference('tg_database_id', 'the database or workgroup was deleted meanwhile')(err);
       });
-    this.notify();
+    this.notify(tx);
     return record;
   }
 
@@ -151,28 +151,43 @@ export class WorkspaceService {
     return this.recordIn(this.store.db, p, workgroupId, workspaceId, ctx);
   }
 
-  /**
-   * The record as `db` sees it: inside a transaction, the state this request wrote. With
-   * `newDatabase`, the workspace's database was created with it, and its record is built from
-   * the same read.
-   */
+  /** The record as `db` sees it. */
   private async recordIn(
     db: Executor,
     p: Principal,
     workgroupId: string,
     workspaceId: string,
     ctx: RequestContext,
+  ): Promise<WorkspaceRecord> {
+    return (await this.viewIn(db, p, workgroupId, workspaceId, ctx)).record;
+  }
+
+  /**
+   * The record as the unit commits it, offered to the unit's events: the event of the change
+   * carries the same record. With `newDatabase`, the workspace's database was created with it,
+   * and its record is built from the same read and offered too.
+   */
+  private async recordOffered(
+    trx: Tx,
+    p: Principal,
+    workgroupId: string,
+    workspaceId: string,
+    ctx: RequestContext,
     newDatabase = false,
   ): Promise<WorkspaceRecord> {
+    const { record, found } = await this.viewIn(trx.db, p, workgroupId, workspaceId, ctx);
+    trx.offerRecord('workspace', workspaceId, record);
+    const database = newDatabase ? found.view.databases[0] : undefined;
+    if (database) trx.offerRecord('database', database.id, databaseOwnRecord(database, found.view));
+    return record;
+  }
+
+  /** The workspace's record and the view it was built from, as `db` sees them. */
+  private async viewIn(db: Executor, p: Principal, workgroupId: string, workspaceId: string, ctx: RequestContext) {
     const found = await loadWorkspaceView(db, p, workgroupId, workspaceId);
     if (!found) throw notFound('workgroupID', `no workgroup "${workgroupId}"`);
     if (!found.ws) throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
-    const record = workspaceRecord(found.ws, found.view, this.workgroups.recordContext(ctx));
-    // Inside a change's transaction this is the state it commits: its event carries the same record.
-    offerRecord(db, 'workspace', found.ws.id, record);
-    const database = newDatabase ? found.view.databases[0] : undefined;
-    if (database) offerRecord(db, 'database', database.id, databaseOwnRecord(database, found.view));
-    return record;
+    return { record: workspaceRecord(found.ws, found.view, this.workgroups.recordContext(ctx)), found };
   }
 
   async list(p: Principal, workgroupId: string, ctx: RequestContext): Promise<WorkspaceRecord[]> {
@@ -187,8 +202,9 @@ export class WorkspaceService {
     workspaceId: string,
     body: UpdateWorkspaceBody,
     ctx: RequestContext,
+    tx?: Tx,
   ): Promise<WorkspaceRecord> {
-    const ws = await this.load(p, workgroupId, workspaceId);
+    const ws = await this.load(p, workgroupId, workspaceId, tx);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     checkIfMatch(ctx.ifMatch, ws.version_number);
 
@@ -220,7 +236,7 @@ export class WorkspaceService {
     }
     this.checkWindowZone(problems, body.maintenance_window_time_zone);
     this.checkTestEnv(problems, body.x_test_env);
-    if (body.addons) await this.checkAddons(problems, p, [{ field: 'addons', refs: body.addons }]);
+    if (body.addons) await this.checkAddons(problems, p, [{ field: 'addons', refs: body.addons }], tx);
     problems.throwIfAny();
     if (resize) checkTierSize(this.catalog, p, 'workspace_type_name', body.workspace_type_name!);
 
@@ -228,17 +244,17 @@ export class WorkspaceService {
     let started = false;
     const infrastructure = resize || haChange || upgradeNow;
     const enablesAddon = body.addons?.some((a) => a.enable) ?? false;
-    const record = await this.inTransaction(async (trx) => {
+    const record = await this.inTransaction(tx, async (trx) => {
       // Organisation before workspace, the order every quota-checking writer locks in (a
       // resume may re-run a failed resize, which is checked again).
-      if (infrastructure || enablesAddon || body.pause === false) await lockOrganisation(trx, p.orgId);
-      if (enablesAddon) await this.requireAddonsStillEnabled(trx, p, [{ field: 'addons', refs: body.addons! }]);
-      const current = await this.reload(trx, ws, ctx.ifMatch);
+      if (infrastructure || enablesAddon || body.pause === false) await lockOrganisation(trx.db, p.orgId);
+      if (enablesAddon) await this.requireAddonsStillEnabled(trx.db, p, [{ field: 'addons', refs: body.addons! }]);
+      const current = await this.reload(trx.db, ws, ctx.ifMatch);
       // Built from the locked row: merges (agent_config) and derived fields must not undo a
       // change committed since the first read.
       const metadata = metadataChanges(body, current, p, upgrade && !upgradeNow, now);
       if (metadata.name !== undefined && nameKey(metadata.name) !== nameKey(current.name)) {
-        const clash = await wsRepo.findWorkspaceByName(trx, current.workgroup_id, metadata.name);
+        const clash = await wsRepo.findWorkspaceByName(trx.db, current.workgroup_id, metadata.name);
         if (clash) throw duplicateName(metadata.name);
       }
       if (infrastructure) {
@@ -254,23 +270,23 @@ export class WorkspaceService {
           ...(haChange ? { enable_ha: body.enable_ha! } : {}),
           ...(upgradeNow ? { tg_version: body.desired_tg_version! } : {}),
         };
-        await checkUpdateQuota(trx, this.catalog, p, current, params);
+        await checkUpdateQuota(trx.db, this.catalog, p, current, params);
         // The size and HA asked for become the desired state; the record keeps showing what
         // runs until the driver reports the change done.
         await beginWorkspaceOperation(trx, current, params, now, metadata);
         started = true;
-        return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
+        return this.recordOffered(trx, p, workgroupId, workspaceId, ctx);
       }
-      const op = body.pause === undefined ? undefined : await this.pauseOrResume(trx, p, current, body.pause);
+      const op = body.pause === undefined ? undefined : await this.pauseOrResume(trx.db, p, current, body.pause);
       if (op) {
         await beginWorkspaceOperation(trx, current, op, now, metadata);
         started = true;
       } else if (!(await wsRepo.updateWorkspace(trx, current, metadata, now))) {
         throw conflict('version_number', 'the workspace was changed by another request; read it again and retry');
       }
-      return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
+      return this.recordOffered(trx, p, workgroupId, workspaceId, ctx);
     });
-    if (started) this.notify();
+    if (started) this.notify(tx);
     return record;
   }
 
@@ -281,9 +297,10 @@ export class WorkspaceService {
     workspaceId: string,
     action: 'pause' | 'resume' | 'refresh',
     ctx: RequestContext,
+    tx?: Tx,
   ): Promise<WorkspaceRecord> {
-    if (action !== 'refresh') return this.update(p, workgroupId, workspaceId, { pause: action === 'pause' }, ctx);
-    const ws = await this.load(p, workgroupId, workspaceId);
+    if (action !== 'refresh') return this.update(p, workgroupId, workspaceId, { pause: action === 'pause' }, ctx, tx);
+    const ws = await this.load(p, workgroupId, workspaceId, tx);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     checkIfMatch(ctx.ifMatch, ws.version_number);
     if (ws.is_rw)
@@ -291,13 +308,13 @@ export class WorkspaceService {
         'workspaceID',
         'only read-only workspaces refresh; a read-write workspace always has the latest data',
       );
-    const record = await this.inTransaction(async (trx) => {
-      const current = await this.reload(trx, ws, ctx.ifMatch);
+    const record = await this.inTransaction(tx, async (trx) => {
+      const current = await this.reload(trx.db, ws, ctx.ifMatch);
       requireStatus(current.status, 'refresh');
       await beginWorkspaceOperation(trx, current, { op: 'refresh' }, this.clock.now());
-      return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
+      return this.recordOffered(trx, p, workgroupId, workspaceId, ctx);
     });
-    this.notify();
+    this.notify(tx);
     return record;
   }
 
@@ -305,11 +322,11 @@ export class WorkspaceService {
     const ws = await this.load(p, workgroupId, workspaceId);
     authorize(p, 'workspace:delete', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     checkIfMatch(ctx.ifMatch, ws.version_number);
-    const record = await this.inTransaction(async (trx) => {
-      const current = await this.reload(trx, ws, ctx.ifMatch);
+    const record = await this.inTransaction(undefined, async (trx) => {
+      const current = await this.reload(trx.db, ws, ctx.ifMatch);
       requireStatus(current.status, 'delete');
       if (current.is_rw) {
-        const readers = (await wsRepo.listWorkspacesOfDatabase(trx, current.database_id)).filter((w) => !w.is_rw);
+        const readers = (await wsRepo.listWorkspacesOfDatabase(trx.db, current.database_id)).filter((w) => !w.is_rw);
         if (readers.length > 0) {
           throw conflict(
             'workspaceID',
@@ -319,7 +336,7 @@ export class WorkspaceService {
         }
       }
       await beginWorkspaceOperation(trx, current, { op: 'delete' }, this.clock.now());
-      return this.recordIn(trx, p, workgroupId, workspaceId, ctx);
+      return this.recordOffered(trx, p, workgroupId, workspaceId, ctx);
     });
     this.notify();
     return record;
@@ -333,7 +350,7 @@ export class WorkspaceService {
   async autoResume(workspaceId: string): Promise<boolean> {
     const started = await this.store
       .transaction(async (trx) => {
-        const ws = await wsRepo.findWorkspaceById(trx, workspaceId);
+        const ws = await wsRepo.findWorkspaceById(trx.db, workspaceId);
         if (ws?.status !== 'Idle') return false;
         await beginWorkspaceOperation(trx, ws, { op: 'resume', reason: 'gateway' }, this.clock.now());
         return true;
@@ -378,14 +395,14 @@ export class WorkspaceService {
   }
 
   private async databaseFor(
-    trx: Executor,
+    trx: Tx,
     p: Principal,
     workgroupId: string,
     body: CreateWorkspaceBody,
     ws: { id: string; name: string; databaseName: string | undefined; isRw: boolean; now: number },
   ): Promise<dbRepo.Database> {
     if (body.tg_database_id !== undefined) {
-      const database = await dbRepo.findDatabase(trx, p.orgId, body.tg_database_id);
+      const database = await dbRepo.findDatabase(trx.db, p.orgId, body.tg_database_id);
       if (!database || database.workgroup_id !== workgroupId)
         throw notFound('tg_database_id', `no database "${body.tg_database_id}" in this workgroup`);
       if (ws.isRw)
@@ -400,7 +417,7 @@ export class WorkspaceService {
     }
     // The organisation is locked (create): databases are counted one creation after another.
     const limit = this.catalog.limits.databases_per_workgroup;
-    checkCount('workgroupID', await dbRepo.countDatabases(trx, workgroupId), limit, 'databases per workgroup');
+    checkCount('workgroupID', await dbRepo.countDatabases(trx.db, workgroupId), limit, 'databases per workgroup');
     const name = ws.databaseName ?? cutName(`${ws.name}-db`);
     const database: dbRepo.Database = {
       id: newId(),
@@ -437,12 +454,17 @@ export class WorkspaceService {
     checkTestEnv(problems, text, this.testEnv, 'workspace');
   }
 
-  private async checkAddons(problems: Problems, p: Principal, lists: readonly AddonRefList[]): Promise<void> {
+  private async checkAddons(
+    problems: Problems,
+    p: Principal,
+    lists: readonly AddonRefList[],
+    tx: Tx | undefined,
+  ): Promise<void> {
     checkAddonRefs(problems, this.catalog, lists);
     for (const { field, refs } of lists) {
       for (const [i, a] of refs.entries()) {
         const known = this.catalog.addons.some((c) => c.addons_id === a.addons_id);
-        if (known && a.enable && !(await this.addonEnabled(this.store.db, p.orgId, a.addons_id))) {
+        if (known && a.enable && !(await this.addonEnabled(this.store.reader(tx), p.orgId, a.addons_id))) {
           problems.add(
             `${field}[${i}].enable`,
             `add-on ${a.addons_id} is not installed and enabled for this organisation`,
@@ -468,10 +490,11 @@ export class WorkspaceService {
 
   /** The workspace of the caller's organisation in that workgroup, or Not-Found. */
   /** The workspace of the organisation's workgroup: one read; the workgroup is read only to say which is missing. */
-  async load(p: Principal, workgroupId: string, workspaceId: string): Promise<Workspace> {
-    const ws = await wsRepo.findWorkspace(this.store.db, p.orgId, workspaceId);
+  async load(p: Principal, workgroupId: string, workspaceId: string, tx?: Tx): Promise<Workspace> {
+    const db = this.store.reader(tx);
+    const ws = await wsRepo.findWorkspace(db, p.orgId, workspaceId);
     if (ws && ws.workgroup_id === workgroupId) return ws;
-    await this.workgroups.load(this.store.db, p, workgroupId);
+    await this.workgroups.load(db, p, workgroupId);
     throw notFound('workspaceID', `no workspace "${workspaceId}" in workgroup ${workgroupId}`);
   }
 
@@ -479,16 +502,16 @@ export class WorkspaceService {
    * The workspace of the caller's organisation, by workgroup path or by id alone (the `/workspaces/{id}` routes);
    * Not-Found otherwise.
    */
-  async find(p: Principal, workgroupId: string | undefined, workspaceId: string): Promise<Workspace> {
-    if (workgroupId !== undefined) return this.load(p, workgroupId, workspaceId);
-    const ws = await wsRepo.findWorkspace(this.store.db, p.orgId, workspaceId);
+  async find(p: Principal, workgroupId: string | undefined, workspaceId: string, tx?: Tx): Promise<Workspace> {
+    if (workgroupId !== undefined) return this.load(p, workgroupId, workspaceId, tx);
+    const ws = await wsRepo.findWorkspace(this.store.reader(tx), p.orgId, workspaceId);
     if (!ws) throw notFound('workspaceID', `no workspace "${workspaceId}"`);
     return ws;
   }
 
   /** The workspace, if the key may edit it (settings, backups, schedules, db users). */
-  async editable(p: Principal, workgroupId: string | undefined, workspaceId: string): Promise<Workspace> {
-    const ws = await this.find(p, workgroupId, workspaceId);
+  async editable(p: Principal, workgroupId: string | undefined, workspaceId: string, tx?: Tx): Promise<Workspace> {
+    const ws = await this.find(p, workgroupId, workspaceId, tx);
     authorize(p, 'workspace:edit', { workgroupId: ws.workgroup_id, workspaceId: ws.id });
     return ws;
   }
@@ -504,8 +527,8 @@ export class WorkspaceService {
     return current;
   }
 
-  private inTransaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
-    return this.store.transaction(fn).catch((err: unknown) => {
+  private inTransaction<T>(tx: Tx | undefined, fn: (trx: Tx) => Promise<T>): Promise<T> {
+    return this.store.unit(tx, fn).catch((err: unknown) => {
       if (err instanceof AppError || !isUniqueViolation(err)) throw err;
       throw conflict('name', 'a workspace with that name already exists in this workgroup');
     });

@@ -61,8 +61,8 @@ export class BackupScheduler {
   private fire(schedule: BackupSchedule, now: number): Promise<'started' | 'skipped' | undefined> {
     const due = schedule.next_run_at!;
     return this.store.transaction(async (trx) => {
-      const ws = await findWorkspaceById(trx, schedule.workspace_id);
-      const { tier, limit } = await autoBackupLimit(trx, this.catalog, schedule.org_id);
+      const ws = await findWorkspaceById(trx.db, schedule.workspace_id);
+      const { tier, limit } = await autoBackupLimit(trx.db, this.catalog, schedule.org_id);
       const reason =
         now - due > GRACE_MS
           ? `the occurrence at ${new Date(due).toISOString()} was missed by more than ${GRACE_MS / 60_000} minutes`
@@ -78,7 +78,7 @@ export class BackupScheduler {
       const next = nextOccurrence(schedule.schedule, now);
       if (reason !== undefined || !ws) {
         const claimed = await schedulesRepo.claimFiring(
-          trx,
+          trx.db,
           schedule.id,
           due,
           next,
@@ -92,7 +92,7 @@ export class BackupScheduler {
       // Claim first: when another process won, nothing else is written.
       if (
         !(await schedulesRepo.claimFiring(
-          trx,
+          trx.db,
           schedule.id,
           due,
           next,
@@ -108,7 +108,7 @@ export class BackupScheduler {
         { automatic: true, tag: null, maxAttempts: 1 + schedule.max_retry },
         now,
       );
-      await schedulesRepo.recordLastBackup(trx, schedule.id, backup.id);
+      await schedulesRepo.recordLastBackup(trx.db, schedule.id, backup.id);
       this.logger.info({ workspace: ws.id, backup: backup.id }, 'backup schedule: automatic backup started');
       return 'started';
     });

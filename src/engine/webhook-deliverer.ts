@@ -95,7 +95,7 @@ export class WebhookDeliverer {
   private async claimAndSend(free: number): Promise<number> {
     const { owner, leaseMs, perOrganisation } = this.options;
     const claimed = await this.store.transaction((trx) =>
-      claimDueDeliveries(trx, owner, this.clock.now(), leaseMs, free, perOrganisation),
+      claimDueDeliveries(trx.db, owner, this.clock.now(), leaseMs, free, perOrganisation),
     );
     if (claimed.length === 0) return 0;
     const events = new Map(

@@ -2,7 +2,12 @@ import { Value } from '@sinclair/typebox/value';
 import type { Logger } from 'pino';
 import { components } from '../schemas/component.js';
 import type { Store } from '../store/store.js';
-import { claimDueOperations, updateLeasedOperation, type Operation } from '../store/repositories/operations.js';
+import {
+  claimDueOperations,
+  endLeasedOperation,
+  rescheduleLeasedOperation,
+  type Operation,
+} from '../store/repositories/operations.js';
 import type { Clock } from '../domain/clock.js';
 import type { AnyKind } from './kinds/index.js';
 
@@ -35,7 +40,7 @@ export class Worker {
     if (this.stopping.aborted) return 0;
     const { owner, leaseMs, batch } = this.options;
     const claimed = await this.store.transaction((trx) =>
-      claimDueOperations(trx, owner, this.clock.now(), leaseMs, batch),
+      claimDueOperations(trx.db, owner, this.clock.now(), leaseMs, batch),
     );
     for (const op of claimed) {
       try {
@@ -70,11 +75,11 @@ export class Worker {
     const now = this.clock.now();
     if (outcome.kind === 'wait') {
       // Waiting on infrastructure is not a failed attempt.
-      await updateLeasedOperation(
+      await rescheduleLeasedOperation(
         this.store.db,
         op.id,
         this.options.owner,
-        { state: 'pending', attempt: op.attempt - 1, run_at: outcome.until, progress: outcome.progress },
+        { attempt: op.attempt - 1, run_at: outcome.until, progress: outcome.progress },
         now,
       );
       return;
@@ -83,11 +88,12 @@ export class Worker {
     try {
       await this.store.transaction(async (trx) => {
         if (
-          !(await updateLeasedOperation(
+          !(await endLeasedOperation(
             trx,
             op.id,
             this.options.owner,
-            { state: 'succeeded', error: null, finished_at: now },
+            'succeeded',
+            { error: null, finished_at: now },
             now,
           ))
         )
@@ -125,11 +131,11 @@ export class Worker {
   /** A step cut short by the engine stopping: due again at once, and the attempt not counted. */
   private async giveBack(op: Operation): Promise<void> {
     const now = this.clock.now();
-    await updateLeasedOperation(
+    await rescheduleLeasedOperation(
       this.store.db,
       op.id,
       this.options.owner,
-      { state: 'pending', attempt: op.attempt - 1, run_at: now },
+      { attempt: op.attempt - 1, run_at: now },
       now,
     );
     this.logger.info({ operation: op.id, kind: op.kind }, 'operation step stopped with the engine; it runs again');
@@ -145,11 +151,11 @@ export class Worker {
   ): Promise<void> {
     const now = this.clock.now();
     if (!final) {
-      await updateLeasedOperation(
+      await rescheduleLeasedOperation(
         this.store.db,
         op.id,
         this.options.owner,
-        { state: 'pending', run_at: now + this.options.backoffMs(op.attempt), error: message },
+        { run_at: now + this.options.backoffMs(op.attempt), error: message },
         now,
       );
       this.logger.warn(
@@ -160,13 +166,7 @@ export class Worker {
     }
     await this.store.transaction(async (trx) => {
       if (
-        !(await updateLeasedOperation(
-          trx,
-          op.id,
-          this.options.owner,
-          { state: 'failed', error: message, finished_at: now },
-          now,
-        ))
+        !(await endLeasedOperation(trx, op.id, this.options.owner, 'failed', { error: message, finished_at: now }, now))
       )
         return;
       await kind?.fail(trx, op, params, message, now);

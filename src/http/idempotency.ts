@@ -9,6 +9,7 @@ import type {
 import { invalid } from '../domain/errors.js';
 import { requestFingerprint, type IdempotencyClaim } from '../domain/idempotency.js';
 import type { Services } from '../domain/services.js';
+import type { Tx } from '../store/store.js';
 import { apiKeyOf } from './auth.js';
 import { appendRouteHook } from './route-hooks.js';
 
@@ -16,6 +17,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The Idempotency-Key this request claimed. */
     idempotency?: IdempotencyClaim;
+    /**
+     * The unit of work a claimed POST's handler runs in (see runOnce), for the handler to hand
+     * to the domain; undefined otherwise, and the domain opens its own.
+     */
+    tx?: Tx;
   }
   interface FastifyContextConfig {
     /** Fields of the route's Result shown in its response only: a replay leaves them out. */
@@ -40,8 +46,8 @@ function storable(payload: string, secrets: readonly string[] | undefined): stri
  * Idempotency-Key on POST: run once per (API key, Idempotency-Key); a replay returns the
  * first response. Authentication and the rate limit have run by then, so a replay goes only
  * to the key that made the request, while it is valid. The handler of a claimed request runs
- * in one store transaction with the write of its serialised response (see runOnce), so the
- * response is committed with the changes it reports, before it is sent. A route's `prepare`
+ * in one unit of work with the write of its serialised response (see runOnce), handed to it
+ * as `request.tx`, so the response is committed with the changes it reports, before it is sent. A route's `prepare`
  * (slow work outside the store, src/http/serve-endpoint.ts) runs before that transaction.
  */
 export function idempotentPosts(scope: FastifyInstance, services: Services): void {
@@ -92,9 +98,14 @@ export function idempotentPosts(scope: FastifyInstance, services: Services): voi
       if (claim === undefined) return handler.call(this, request, reply);
       // Slow work outside the store (a DNS lookup) before the transaction, not while holding it.
       if (prepare) await prepare(request);
-      const body = await services.idempotency.runOnce(claim, async () => {
-        const body = reply.serialize(await handler.call(this, request, reply)) as string;
-        return { statusCode: reply.statusCode, body, kept: storable(body, secrets) };
+      const body = await services.idempotency.runOnce(claim, async (tx) => {
+        request.tx = tx;
+        try {
+          const body = reply.serialize(await handler.call(this, request, reply)) as string;
+          return { statusCode: reply.statusCode, body, kept: storable(body, secrets) };
+        } finally {
+          request.tx = undefined;
+        }
       });
       // Serialised already: sent as it is.
       return reply.type(JSON_TYPE).send(body);

@@ -17,8 +17,8 @@ import { migrations } from './migrations/index.js';
 import { StoreUnreachable } from './connection-loss.js';
 import { Transactions } from './transactions.js';
 import { countStatement } from './statement-tally.js';
-import { registerDialect, type DialectName } from './dialect-of.js';
-import type { EventWriter } from './event-journal.js';
+import type { DialectName } from './dialect-of.js';
+import type { EventWriter, Tx } from './unit-of-work.js';
 import { KeyCache, type KeyForAuthentication } from './key-cache.js';
 
 export { CommitFailed } from './transactions.js';
@@ -26,31 +26,30 @@ export { isConnectionLoss, isUncertainCommit } from './connection-loss.js';
 
 export type { DialectName } from './dialect-of.js';
 export { dialectOf } from './dialect-of.js';
+export type { EventWriter, NotedChange, Tx } from './unit-of-work.js';
 /** Anything queries run on: the database or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;
 
 export interface Store {
-  /** The database, or inside `withinTransaction` the shared transaction. */
+  /** The database, outside any transaction: code inside a unit of work uses its Tx's `db`. */
   readonly db: Kysely<DB>;
   readonly dialect: DialectName;
   /**
-   * Runs fn in one transaction; SQLite takes the write lock up front (BEGIN IMMEDIATE).
-   * Inside `withinTransaction` it is a savepoint of the shared transaction instead.
+   * Runs fn in a transaction of its own, handing it the unit of work (Tx) that every write
+   * made in it receives; commits when fn resolves, rolls back when it rejects. SQLite takes
+   * the write lock up front (BEGIN IMMEDIATE). A failed COMMIT throws CommitFailed.
    */
-  transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
-   * Runs fn in one transaction that `db` and `transaction()` join wherever fn's work goes,
-   * so all of it commits together or not at all. A failed COMMIT throws CommitFailed.
+   * Runs fn in the caller's unit of work when it has one (a savepoint of it, so fn's failure
+   * undoes fn's writes only), else in a transaction of its own.
    */
-  withinTransaction<T>(fn: () => Promise<T>): Promise<T>;
-  /**
-   * Runs callback once the surrounding `withinTransaction` has committed (at once outside one; never after a
-   * rollback).
-   */
-  afterCommit(callback: () => void): void;
+  unit<T>(outer: Tx | undefined, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Where code that may run inside a unit of work reads: the unit's connection, else the database. */
+  reader(outer: Tx | undefined): Executor;
   /**
    * Sets what writes the events of the changes repositories noted in a transaction, inside it,
-   * just before COMMIT (src/store/event-journal.ts). Without it changes are not recorded.
+   * just before COMMIT (`EventWriter`, src/store/unit-of-work.ts). Without it changes are not recorded.
    */
   recordEventsWith(writer: EventWriter): void;
   /** Calls listener after each of this process's commits that wrote events; returns the unsubscribe. */
@@ -262,18 +261,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw err;
   }
-  registerDialect(db, dialect);
   const transactions = new Transactions(db, dialect);
   return {
-    get db() {
-      return transactions.current() ?? db;
-    },
+    db,
     dialect,
     ...(committedReads ? { committedReads } : {}),
     ...(keyCache ? { keyCache } : {}),
     transaction: (fn) => transactions.run(fn),
-    withinTransaction: (fn) => transactions.within(fn),
-    afterCommit: (callback) => transactions.afterCommit(callback),
+    unit: (outer, fn) => (outer ? outer.savepoint(fn) : transactions.run(fn)),
+    reader: (outer) => outer?.db ?? db,
     recordEventsWith: (writer) => transactions.recordEventsWith(writer),
     onEventsCommitted: (listener) => transactions.onEventsCommitted(listener),
     ping: async () => {

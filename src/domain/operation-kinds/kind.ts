@@ -1,7 +1,7 @@
 import { Type, type Static, type TLiteral, type TObject, type TProperties, type TUnsafe } from '@sinclair/typebox';
 import type { WorkspaceStatus } from '../../schemas/vocabulary.js';
 import type { Workspace, WorkspaceChanges } from '../../store/repositories/workspaces.js';
-import type { Executor } from '../../store/store.js';
+import type { Executor, Tx } from '../../store/store.js';
 
 /**
  * One workspace operation kind, declared once in its own module of this folder and listed in
@@ -54,7 +54,7 @@ export interface WorkspaceOperationKind<
   /** Changes on failure beyond Failed and nothing asked any longer. */
   failed?(params: Static<S>, message: string): WorkspaceChanges;
   /** Replaces the whole completion (delete removes the row). */
-  complete?(trx: Executor, workspaceId: string): Promise<void>;
+  complete?(trx: Tx, workspaceId: string): Promise<void>;
 }
 
 export interface Transition {

@@ -39,8 +39,8 @@ export function accountRunner<S extends TObject>(
       });
     },
     complete: (trx, op, observed, now) =>
-      completeCloudProviderOperation(trx, op as Operation<CloudProviderOpParams>, now, infrastructureOf(observed)),
-    fail: (trx, op, _params, message, now) => failCloudProviderOperation(trx, op, message, now),
+      completeCloudProviderOperation(trx.db, op as Operation<CloudProviderOpParams>, now, infrastructureOf(observed)),
+    fail: (trx, op, _params, message, now) => failCloudProviderOperation(trx.db, op, message, now),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Catalog } from '../../domain/catalog.js';
 import type { Operation } from '../../store/repositories/operations.js';
-import type { Executor, Store } from '../../store/store.js';
+import type { Store, Tx } from '../../store/store.js';
 import type { Drivers, StepOutcome } from '../drivers/driver.js';
 
 /** What a step of a kind gets besides its operation: the engine clock and the step's AbortSignal. */
@@ -23,12 +23,12 @@ export interface OperationKind<S extends TSchema = TSchema, O = unknown> {
   /** One step: asks the driver; throws on a failure worth retrying. */
   run(op: Operation<Static<S>>, ctx: KindStepContext): Promise<StepOutcome<O>>;
   /** Applies the finished operation's effect, in the transaction that marks it succeeded. */
-  complete(trx: Executor, op: Operation<Static<S>>, observed: O, now: number): Promise<void>;
+  complete(trx: Tx, op: Operation<Static<S>>, observed: O, now: number): Promise<void>;
   /**
    * Records the final failure on the resource, in the transaction that marks it failed.
    * `params` is undefined when the stored parameters did not fit the schema.
    */
-  fail(trx: Executor, op: Operation, params: Static<S> | undefined, message: string, now: number): Promise<void>;
+  fail(trx: Tx, op: Operation, params: Static<S> | undefined, message: string, now: number): Promise<void>;
 }
 
 export interface KindDeps {

@@ -8,14 +8,14 @@ export function addonRoutes(api: FastifyInstance, services: Services): void {
   const { addons, addonConfigs } = services;
   serve(api, 'listAddons', async (request) => addons.listCatalog(request.principal));
   serve(api, 'installAddon', async (request) =>
-    addons.install(request.principal, request.params.addonsID, request.query.enable),
+    addons.install(request.principal, request.params.addonsID, request.query.enable, request.tx),
   );
   serve(api, 'listAddonWorkspaces', async (request) =>
     addons.workspaces(request.principal, request.params.addonsID, requestContext(request)),
   );
   serve(api, 'listInstalledAddons', async (request) => addons.listInstalled(request.principal));
   serve(api, 'createAddonConfig', async (request) =>
-    addonConfigs.create(request.principal, request.params.installedAddonsID, request.body),
+    addonConfigs.create(request.principal, request.params.installedAddonsID, request.body, request.tx),
   );
   serve(api, 'listAddonConfigs', async (request) =>
     addonConfigs.listByName(request.principal, request.params.installedAddonsID, request.params.configName),

@@ -6,7 +6,7 @@ import { serveEndpoint as serve } from '../serve-endpoint.js';
 export function allowListRoutes(api: FastifyInstance, services: Services): void {
   const { allowList } = services;
   serve(api, 'addAllowedIp', async (request) =>
-    allowList.create(request.principal, request.params.workgroupID, request.body),
+    allowList.create(request.principal, request.params.workgroupID, request.body, request.tx),
   );
   serve(api, 'listAllowedIps', async (request) => allowList.list(request.principal, request.params.workgroupID));
   // Static segments: find-my-way matches them before the `{id}` routes.

@@ -11,23 +11,23 @@ export function backupRoutes(api: FastifyInstance, services: Services): void {
   serve(api, 'listWorkspaceBackups', async ({ principal, params }) =>
     backups.list(principal, undefined, params.workspaceID),
   );
-  serve(api, 'createBackup', async ({ principal, params, body }) =>
-    backups.create(principal, params.workgroupID, params.workspaceID, body),
+  serve(api, 'createBackup', async ({ principal, params, body, tx }) =>
+    backups.create(principal, params.workgroupID, params.workspaceID, body, tx),
   );
   serve(api, 'deleteBackup', async ({ principal, params, body }) =>
     backups.delete(principal, params.workgroupID, params.workspaceID, body.backup_id),
   );
-  serve(api, 'restoreBackup', async ({ principal, params, body }) =>
-    backups.restore(principal, params.workgroupID, params.workspaceID, body.backup_id),
+  serve(api, 'restoreBackup', async ({ principal, params, body, tx }) =>
+    backups.restore(principal, params.workgroupID, params.workspaceID, body.backup_id, tx),
   );
   serve(api, 'getRestoreStatus', async ({ principal, params }) =>
     backups.restoreStatus(principal, params.workspaceID, params.jobID),
   );
-  serve(api, 'setBackupSchedule', async ({ principal, params, body }) =>
-    backupSchedules.set(principal, params.workgroupID, params.workspaceID, body),
+  serve(api, 'setBackupSchedule', async ({ principal, params, body, tx }) =>
+    backupSchedules.set(principal, params.workgroupID, params.workspaceID, body, tx),
   );
-  serve(api, 'setBackupScheduleShort', async ({ principal, params, body }) =>
-    backupSchedules.set(principal, undefined, params.workspaceID, body),
+  serve(api, 'setBackupScheduleShort', async ({ principal, params, body, tx }) =>
+    backupSchedules.set(principal, undefined, params.workspaceID, body, tx),
   );
   serve(api, 'getBackupSchedule', async ({ principal, params }) => backupSchedules.get(principal, params.workspaceID));
 }

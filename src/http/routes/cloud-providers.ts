@@ -6,7 +6,9 @@ import { serveEndpoint as serve } from '../serve-endpoint.js';
 /** Public providers for everyone, BYOC (operations 18–21 and delete) for enterprise organisations. */
 export function cloudProviderRoutes(api: FastifyInstance, services: Services): void {
   const { cloudProviders } = services;
-  serve(api, 'createCloudProvider', async (request) => cloudProviders.create(request.principal, request.body));
+  serve(api, 'createCloudProvider', async (request) =>
+    cloudProviders.create(request.principal, request.body, request.tx),
+  );
   // Validation asks the account whether the role can be assumed and writes nothing: all of it
   // is done before the request's transaction (an idempotent POST's) opens.
   serve<'validateCloudProvider', string>(api, 'validateCloudProvider', async (_request, _reply, answer) => answer, {

@@ -4,8 +4,8 @@ import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 export function dbUserRoutes(api: FastifyInstance, services: Services): void {
   const { dbUsers } = services;
-  serve(api, 'createDbUser', async ({ principal, params, body }) =>
-    dbUsers.create(principal, params.workgroupID, params.workspaceID, body),
+  serve(api, 'createDbUser', async ({ principal, params, body, tx }) =>
+    dbUsers.create(principal, params.workgroupID, params.workspaceID, body, tx),
   );
   serve(api, 'listDbUsers', async ({ principal, params }) =>
     dbUsers.list(principal, params.workgroupID, params.workspaceID),

@@ -13,7 +13,7 @@ const refOf = (params: { workgroupID?: string; workspaceID: string }): Workspace
 export function scheduleRoutes(api: FastifyInstance, services: Services): void {
   const { schedules } = services;
   serve(api, 'createSchedule', async (request) =>
-    schedules.create(request.principal, refOf(request.params), request.body),
+    schedules.create(request.principal, refOf(request.params), request.body, request.tx),
   );
   for (const form of ['', 'Short'] as const) {
     serve(api, `listSchedules${form}`, async (request) => schedules.list(request.principal, refOf(request.params)));

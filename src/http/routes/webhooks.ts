@@ -10,7 +10,7 @@ export function webhookRoutes(api: FastifyInstance, services: Services): void {
   serve<'createWebhook', CheckedWebhook>(
     api,
     'createWebhook',
-    async (_request, _reply, checked) => webhooks.create(checked),
+    async (request, _reply, checked) => webhooks.create(checked, request.tx),
     {
       prepare: (request) => webhooks.check(request.principal, request.body),
     },

@@ -7,7 +7,7 @@ import { serveEndpoint as serve } from '../serve-endpoint.js';
 export function workgroupRoutes(api: FastifyInstance, services: Services): void {
   const { workgroups } = services;
   serve(api, 'createWorkgroup', async (request) =>
-    workgroups.create(request.principal, request.body, requestContext(request)),
+    workgroups.create(request.principal, request.body, requestContext(request), request.tx),
   );
   serve(api, 'listWorkgroups', async (request, reply) =>
     pageItems(reply, await workgroups.list(request.principal, request.query, requestContext(request))),

@@ -7,7 +7,7 @@ import { serveEndpoint as serve } from '../serve-endpoint.js';
 export function workspaceRoutes(api: FastifyInstance, services: Services): void {
   const { workspaces } = services;
   serve(api, 'createWorkspace', async (request) =>
-    workspaces.create(request.principal, request.params.workgroupID, request.body, requestContext(request)),
+    workspaces.create(request.principal, request.params.workgroupID, request.body, requestContext(request), request.tx),
   );
   serve(api, 'listWorkspaces', async (request) =>
     workspaces.list(request.principal, request.params.workgroupID, requestContext(request)),
@@ -35,7 +35,7 @@ export function workspaceRoutes(api: FastifyInstance, services: Services): void 
   for (const action of ['pause', 'resume', 'refresh'] as const) {
     serve(api, `${action}Workspace`, async (request) => {
       const { workgroupID, workspaceID } = request.params;
-      return workspaces.act(request.principal, workgroupID, workspaceID, action, requestContext(request));
+      return workspaces.act(request.principal, workgroupID, workspaceID, action, requestContext(request), request.tx);
     });
   }
   serve(api, 'getWorkspaceMeta', async (request) => describeCatalog(services.catalog, request.principal));

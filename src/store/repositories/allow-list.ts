@@ -2,7 +2,7 @@ import { lockedForUpdate } from '../capabilities.js';
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { AllowListEntriesTable, DB } from '../schema.js';
 import type { Executor } from '../store.js';
-import { noteChange } from '../event-journal.js';
+import type { Tx } from '../unit-of-work.js';
 import { rangeBounds } from '../../addresses/cidr.js';
 
 /** The range's bounds are the store's own (kept from `cidr` here): not part of an entry. */
@@ -34,17 +34,17 @@ function inForce(now: number) {
 }
 
 /** Notes a change of an entry (its record is offered by the domain, see offerRecord). */
-function note(db: Executor, entry: Pick<AllowListEntry, 'id' | 'org_id' | 'workgroup_id'>, change: string): void {
+function note(tx: Tx, entry: Pick<AllowListEntry, 'id' | 'org_id' | 'workgroup_id'>, change: string): void {
   const place = { orgId: entry.org_id, workgroupId: entry.workgroup_id };
-  noteChange(db, { kind: 'allow_list_entry', id: entry.id, ...place, change, data: { id: entry.id } });
+  tx.noteChange({ kind: 'allow_list_entry', id: entry.id, ...place, change, data: { id: entry.id } });
 }
 
-export async function insertEntry(db: Executor, entry: AllowListEntry): Promise<void> {
-  await db
+export async function insertEntry(tx: Tx, entry: AllowListEntry): Promise<void> {
+  await tx.db
     .insertInto('allow_list_entries')
     .values({ ...entry, ...boundsOf(entry.cidr) })
     .execute();
-  note(db, entry, 'created');
+  note(tx, entry, 'created');
 }
 
 export async function findEntry(
@@ -75,25 +75,25 @@ export async function listEntriesOfWorkgroups(
 }
 
 export async function updateEntry(
-  db: Executor,
+  tx: Tx,
   entry: Pick<AllowListEntry, 'id' | 'org_id' | 'workgroup_id'>,
   changes: AllowListChanges,
   now: number,
 ): Promise<void> {
-  await db
+  await tx.db
     .updateTable('allow_list_entries')
     .set({ ...changes, ...(changes.cidr !== undefined ? boundsOf(changes.cidr) : {}), updated_at: now })
     .where('id', '=', entry.id)
     .execute();
-  note(db, entry, 'updated');
+  note(tx, entry, 'updated');
 }
 
 export async function deleteEntry(
-  db: Executor,
+  tx: Tx,
   entry: Pick<AllowListEntry, 'id' | 'org_id' | 'workgroup_id'>,
 ): Promise<void> {
-  await db.deleteFrom('allow_list_entries').where('id', '=', entry.id).execute();
-  note(db, entry, 'deleted');
+  await tx.db.deleteFrom('allow_list_entries').where('id', '=', entry.id).execute();
+  note(tx, entry, 'deleted');
 }
 
 /** Removes entries that expired at or before `now` (of one workgroup, or everywhere); returns how many. */

@@ -108,14 +108,13 @@ export function onKeyChanged(store: Store, listener: (id: string) => void): () =
 /**
  * Makes a change to the key (or its organisation) and resolves once no process keeps the key
  * any more (PostgreSQL, at most a second later; see KeyCache.changeHeardEverywhere). This
- * process's listeners hear of it as it commits.
+ * process's listeners hear of it once it is made (on `store.db`, outside any transaction, it
+ * has committed by then).
  */
 export function changeKey<T>(store: Store, id: string, change: () => Promise<T>): Promise<T> {
   const announced = async () => {
     const result = await change();
-    store.afterCommit(() => {
-      for (const listener of [...(keyChangeListeners.get(store) ?? [])]) listener(id);
-    });
+    for (const listener of [...(keyChangeListeners.get(store) ?? [])]) listener(id);
     return result;
   };
   return store.keyCache ? store.keyCache.changeHeardEverywhere(id, announced) : announced();

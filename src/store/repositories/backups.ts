@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { BackupsTable } from '../schema.js';
 import type { Executor } from '../store.js';
-import { noteChange } from '../event-journal.js';
+import type { Tx } from '../unit-of-work.js';
 import { countRows } from '../count-rows.js';
 
 const DAY = 86_400_000;
@@ -21,13 +21,13 @@ function fromRow(row: Selectable<BackupsTable>): Backup {
   return { ...row, is_automatic: row.is_automatic === 1, status: row.status as BackupStatus };
 }
 
-export async function insertBackup(db: Executor, backup: Backup): Promise<void> {
-  await db
+export async function insertBackup(tx: Tx, backup: Backup): Promise<void> {
+  await tx.db
     .insertInto('backups')
     .values({ ...backup, is_automatic: backup.is_automatic ? 1 : 0 })
     .execute();
   const { id, org_id: orgId, workspace_id: workspaceId } = backup;
-  noteChange(db, { kind: 'backup', id, orgId, workspaceId, change: 'created' });
+  tx.noteChange({ kind: 'backup', id, orgId, workspaceId, change: 'created' });
 }
 
 export async function findBackup(db: Executor, orgId: string, id: string): Promise<Backup | undefined> {
@@ -70,45 +70,45 @@ export async function countCountedBackups(db: Executor, workspaceId: string, aut
 
 /** Marks an InProgress backup finished; false when it is gone or already finished. */
 export async function finishBackup(
-  db: Executor,
+  tx: Tx,
   id: string,
   changes: { status: 'Succeeded' | 'Failed'; size_bytes?: number; error?: string | null },
   now: number,
 ): Promise<boolean> {
-  const result = await db
+  const result = await tx.db
     .updateTable('backups')
     .set({ ...changes, finished_at: now })
     .where('id', '=', id)
     .where('status', '=', 'InProgress')
     .executeTakeFirst();
   const updated = Number(result.numUpdatedRows) === 1;
-  if (updated) noteChange(db, { kind: 'backup', id, change: 'status_changed' });
+  if (updated) tx.noteChange({ kind: 'backup', id, change: 'status_changed' });
   return updated;
 }
 
 /** Deletes the backup unless it is InProgress; false when nothing was deleted. */
-export async function deleteFinishedBackup(db: Executor, id: string): Promise<boolean> {
-  const gone = await db
+export async function deleteFinishedBackup(tx: Tx, id: string): Promise<boolean> {
+  const gone = await tx.db
     .deleteFrom('backups')
     .where('id', '=', id)
     .where('status', '!=', 'InProgress')
     .returning(['id', 'org_id', 'workspace_id'])
     .execute();
-  noteDeleted(db, gone);
+  noteDeleted(tx, gone);
   return gone.length === 1;
 }
 
-export async function deleteBackups(db: Executor, ids: string[]): Promise<void> {
+export async function deleteBackups(tx: Tx, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   noteDeleted(
-    db,
-    await db.deleteFrom('backups').where('id', 'in', ids).returning(['id', 'org_id', 'workspace_id']).execute(),
+    tx,
+    await tx.db.deleteFrom('backups').where('id', 'in', ids).returning(['id', 'org_id', 'workspace_id']).execute(),
   );
 }
 
-function noteDeleted(db: Executor, gone: Array<{ id: string; org_id: string; workspace_id: string }>): void {
+function noteDeleted(tx: Tx, gone: Array<{ id: string; org_id: string; workspace_id: string }>): void {
   for (const { id, org_id: orgId, workspace_id: workspaceId } of gone)
-    noteChange(db, { kind: 'backup', id, orgId, workspaceId, change: 'deleted' });
+    tx.noteChange({ kind: 'backup', id, orgId, workspaceId, change: 'deleted' });
 }
 
 /** Sum of Succeeded backups' sizes per database of the workgroups, for folder_statistics.backup_size. */

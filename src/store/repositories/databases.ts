@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { DatabasesTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { nameKey } from '../name-key.js';
-import { noteChange } from '../event-journal.js';
+import type { Tx } from '../unit-of-work.js';
 import { countRows } from '../count-rows.js';
 
 export type Database = Omit<Selectable<DatabasesTable>, 'name_key'>;
@@ -19,12 +19,12 @@ const columns = [
   'version_number',
 ] as const;
 
-export async function insertDatabase(db: Executor, row: Database): Promise<void> {
-  await db
+export async function insertDatabase(tx: Tx, row: Database): Promise<void> {
+  await tx.db
     .insertInto('databases')
     .values({ ...row, name_key: nameKey(row.name) })
     .execute();
-  noteChange(db, { kind: 'database', id: row.id, orgId: row.org_id, workgroupId: row.workgroup_id, change: 'created' });
+  tx.noteChange({ kind: 'database', id: row.id, orgId: row.org_id, workgroupId: row.workgroup_id, change: 'created' });
 }
 
 /** How many databases the workgroup has, attached to workspaces or not. */
@@ -51,8 +51,8 @@ export async function listDatabasesOfWorkgroups(db: Executor, workgroupIds: stri
     .execute();
 }
 
-export async function renameDatabase(db: Executor, row: Database, name: string, now: number): Promise<boolean> {
-  const result = await db
+export async function renameDatabase(tx: Tx, row: Database, name: string, now: number): Promise<boolean> {
+  const result = await tx.db
     .updateTable('databases')
     .set({ name, name_key: nameKey(name), updated_at: now, version_number: row.version_number + 1 })
     .where('id', '=', row.id)
@@ -60,7 +60,7 @@ export async function renameDatabase(db: Executor, row: Database, name: string, 
     .executeTakeFirst();
   const updated = Number(result.numUpdatedRows) === 1;
   if (updated)
-    noteChange(db, {
+    tx.noteChange({
       kind: 'database',
       id: row.id,
       orgId: row.org_id,
@@ -70,12 +70,12 @@ export async function renameDatabase(db: Executor, row: Database, name: string, 
   return updated;
 }
 
-export async function deleteDatabase(db: Executor, id: string): Promise<void> {
-  const gone = await db
+export async function deleteDatabase(tx: Tx, id: string): Promise<void> {
+  const gone = await tx.db
     .deleteFrom('databases')
     .where('id', '=', id)
     .returning(['org_id', 'workgroup_id'])
     .executeTakeFirst();
   if (gone)
-    noteChange(db, { kind: 'database', id, orgId: gone.org_id, workgroupId: gone.workgroup_id, change: 'deleted' });
+    tx.noteChange({ kind: 'database', id, orgId: gone.org_id, workgroupId: gone.workgroup_id, change: 'deleted' });
 }

@@ -3,7 +3,7 @@ import type { OperationsTable } from '../schema.js';
 import { claimSkippingLocked } from '../capabilities.js';
 import type { Executor } from '../store.js';
 import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
-import { noteChange } from '../event-journal.js';
+import type { Tx } from '../unit-of-work.js';
 
 export type OperationState = 'pending' | 'running' | 'succeeded' | 'failed';
 
@@ -38,7 +38,7 @@ export interface NewOperation {
 }
 
 /** Inserts a pending operation; returns it as a read of it would. */
-export async function insertOperation(db: Executor, op: NewOperation): Promise<Operation> {
+export async function insertOperation(tx: Tx, op: NewOperation): Promise<Operation> {
   const row = {
     ...op,
     params: JSON.stringify(op.params),
@@ -51,8 +51,8 @@ export async function insertOperation(db: Executor, op: NewOperation): Promise<O
     updated_at: op.created_at,
     finished_at: null,
   };
-  await db.insertInto('operations').values(row).execute();
-  noteChange(db, { kind: 'operation', id: op.id, orgId: op.org_id, change: 'started' });
+  await tx.db.insertInto('operations').values(row).execute();
+  tx.noteChange({ kind: 'operation', id: op.id, orgId: op.org_id, change: 'started' });
   return fromRow(row);
 }
 
@@ -156,31 +156,61 @@ export async function claimDueOperations(
   return rows.map(fromRow);
 }
 
-/** Updates an operation this owner still holds; false when the lease was lost. */
-export async function updateLeasedOperation(
+interface LeasedChanges {
+  attempt?: number;
+  run_at?: number;
+  progress?: Record<string, unknown>;
+  error?: string | null;
+  finished_at?: number;
+}
+
+/**
+ * Puts an operation this owner still holds back to pending (a retry, a wait, a step given
+ * back); false when the lease was lost. Retries and waits are the operation's own business:
+ * no event, so no unit of work needed.
+ */
+export async function rescheduleLeasedOperation(
   db: Executor,
   id: string,
   owner: string,
-  changes: {
-    state: OperationState;
-    attempt?: number;
-    run_at?: number;
-    progress?: Record<string, unknown>;
-    error?: string | null;
-    finished_at?: number;
-  },
+  changes: LeasedChanges,
+  now: number,
+): Promise<boolean> {
+  return updateLeasedOperation(db, id, owner, 'pending', changes, now);
+}
+
+/** Ends an operation this owner still holds; false when the lease was lost. Its end is an event. */
+export async function endLeasedOperation(
+  tx: Tx,
+  id: string,
+  owner: string,
+  state: 'succeeded' | 'failed',
+  changes: LeasedChanges,
+  now: number,
+): Promise<boolean> {
+  const updated = await updateLeasedOperation(tx.db, id, owner, state, changes, now);
+  if (updated) tx.noteChange({ kind: 'operation', id, change: state });
+  return updated;
+}
+
+async function updateLeasedOperation(
+  db: Executor,
+  id: string,
+  owner: string,
+  state: OperationState,
+  changes: LeasedChanges,
   now: number,
 ): Promise<boolean> {
   const result = await db
     .updateTable('operations')
     .set({
-      state: changes.state,
+      state,
       ...(changes.attempt !== undefined ? { attempt: changes.attempt } : {}),
       ...(changes.run_at !== undefined ? { run_at: changes.run_at } : {}),
       ...(changes.progress !== undefined ? { progress: JSON.stringify(changes.progress) } : {}),
       ...(changes.error !== undefined ? { error: changes.error } : {}),
       ...(changes.finished_at !== undefined ? { finished_at: changes.finished_at } : {}),
-      lease_owner: changes.state === 'running' ? owner : null,
+      lease_owner: state === 'running' ? owner : null,
       lease_expires_at: null,
       updated_at: now,
     })
@@ -188,11 +218,7 @@ export async function updateLeasedOperation(
     .where('lease_owner', '=', owner)
     .where('state', '=', 'running')
     .executeTakeFirst();
-  const updated = Number(result.numUpdatedRows) === 1;
-  // Retries and waits are the operation's own business; its end is an event.
-  if (updated && (changes.state === 'succeeded' || changes.state === 'failed'))
-    noteChange(db, { kind: 'operation', id, change: changes.state });
-  return updated;
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** The earliest instant after `after` at which an operation becomes due (to run, or to be reclaimed). */

@@ -1,15 +1,15 @@
 import type { Selectable } from 'kysely';
 import type { ScheduleRunsTable, SchedulesTable } from '../schema.js';
 import type { Executor } from '../store.js';
-import { noteChange } from '../event-journal.js';
+import type { Tx } from '../unit-of-work.js';
 import { countRows } from '../count-rows.js';
 
 export type Schedule = Selectable<SchedulesTable>;
 export type ScheduleRun = Selectable<ScheduleRunsTable>;
 
-export async function insertSchedule(db: Executor, row: Schedule): Promise<void> {
-  await db.insertInto('schedules').values(row).execute();
-  noteChange(db, { kind: 'schedule', id: row.id, orgId: row.org_id, workspaceId: row.workspace_id, change: 'created' });
+export async function insertSchedule(tx: Tx, row: Schedule): Promise<void> {
+  await tx.db.insertInto('schedules').values(row).execute();
+  tx.noteChange({ kind: 'schedule', id: row.id, orgId: row.org_id, workspaceId: row.workspace_id, change: 'created' });
 }
 
 export async function findSchedule(db: Executor, orgId: string, id: string): Promise<Schedule | undefined> {
@@ -30,13 +30,8 @@ export async function listSchedulesOfWorkspace(db: Executor, workspaceId: string
     .execute();
 }
 
-export async function updateSchedule(
-  db: Executor,
-  row: Schedule,
-  changes: Partial<Schedule>,
-  now: number,
-): Promise<boolean> {
-  const result = await db
+export async function updateSchedule(tx: Tx, row: Schedule, changes: Partial<Schedule>, now: number): Promise<boolean> {
+  const result = await tx.db
     .updateTable('schedules')
     .set({ ...changes, updated_at: now, version_number: row.version_number + 1 })
     .where('id', '=', row.id)
@@ -44,7 +39,7 @@ export async function updateSchedule(
     .executeTakeFirst();
   const updated = Number(result.numUpdatedRows) === 1;
   if (updated)
-    noteChange(db, {
+    tx.noteChange({
       kind: 'schedule',
       id: row.id,
       orgId: row.org_id,
@@ -54,15 +49,15 @@ export async function updateSchedule(
   return updated;
 }
 
-export async function deleteSchedule(db: Executor, id: string): Promise<void> {
-  const gone = await db
+export async function deleteSchedule(tx: Tx, id: string): Promise<void> {
+  const gone = await tx.db
     .deleteFrom('schedules')
     .where('id', '=', id)
     .returning(['org_id', 'workspace_id'])
     .executeTakeFirst();
   if (gone) {
     const { org_id: orgId, workspace_id: workspaceId } = gone;
-    noteChange(db, { kind: 'schedule', id, orgId, workspaceId, change: 'deleted' });
+    tx.noteChange({ kind: 'schedule', id, orgId, workspaceId, change: 'deleted' });
   }
 }
 
@@ -104,11 +99,11 @@ export async function claimOccurrence(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function insertScheduleRun(db: Executor, run: ScheduleRun): Promise<void> {
-  await db.insertInto('schedule_runs').values(run).execute();
+export async function insertScheduleRun(tx: Tx, run: ScheduleRun): Promise<void> {
+  await tx.db.insertInto('schedule_runs').values(run).execute();
   // A run is an event of its schedule: run_started when it enqueued its operation, run_skipped otherwise.
   const change = run.operation_id ? 'run_started' : 'run_skipped';
-  noteChange(db, { kind: 'schedule', id: run.schedule_id, change, data: run });
+  tx.noteChange({ kind: 'schedule', id: run.schedule_id, change, data: run });
 }
 
 /** The latest run of each schedule, for the records. */

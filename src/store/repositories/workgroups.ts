@@ -3,7 +3,7 @@ import type { WorkgroupsTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { keyset, toPage, type CursorPosition, type PageResult } from '../pagination.js';
 import { nameKey } from '../name-key.js';
-import { noteChange } from '../event-journal.js';
+import type { Tx } from '../unit-of-work.js';
 import { countRows } from '../count-rows.js';
 
 export interface Workgroup {
@@ -39,8 +39,8 @@ export function workgroupFromRow(row: Selectable<WorkgroupsTable>): Workgroup {
 
 const flag = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
 
-export async function insertWorkgroup(db: Executor, wg: Workgroup): Promise<void> {
-  await db
+export async function insertWorkgroup(tx: Tx, wg: Workgroup): Promise<void> {
+  await tx.db
     .insertInto('workgroups')
     .values({
       ...wg,
@@ -50,7 +50,7 @@ export async function insertWorkgroup(db: Executor, wg: Workgroup): Promise<void
       shared_storage: flag(wg.shared_storage)!,
     })
     .execute();
-  noteChange(db, { kind: 'workgroup', id: wg.id, orgId: wg.org_id, workgroupId: wg.id, change: 'created' });
+  tx.noteChange({ kind: 'workgroup', id: wg.id, orgId: wg.org_id, workgroupId: wg.id, change: 'created' });
 }
 
 export async function findWorkgroup(db: Executor, orgId: string, id: string): Promise<Workgroup | undefined> {
@@ -89,13 +89,8 @@ export async function countWorkgroups(db: Executor, orgId: string): Promise<numb
 }
 
 /** Applies the changes only if the row still has the version read; false when it changed meanwhile. */
-export async function updateWorkgroup(
-  db: Executor,
-  wg: Workgroup,
-  changes: WorkgroupChanges,
-  now: number,
-): Promise<boolean> {
-  const result = await db
+export async function updateWorkgroup(tx: Tx, wg: Workgroup, changes: WorkgroupChanges, now: number): Promise<boolean> {
+  const result = await tx.db
     .updateTable('workgroups')
     .set({
       ...(changes.name !== undefined ? { name: changes.name, name_key: nameKey(changes.name) } : {}),
@@ -109,12 +104,11 @@ export async function updateWorkgroup(
     .where('version_number', '=', wg.version_number)
     .executeTakeFirst();
   const updated = Number(result.numUpdatedRows) === 1;
-  if (updated)
-    noteChange(db, { kind: 'workgroup', id: wg.id, orgId: wg.org_id, workgroupId: wg.id, change: 'updated' });
+  if (updated) tx.noteChange({ kind: 'workgroup', id: wg.id, orgId: wg.org_id, workgroupId: wg.id, change: 'updated' });
   return updated;
 }
 
-export async function deleteWorkgroup(db: Executor, id: string): Promise<void> {
-  const gone = await db.deleteFrom('workgroups').where('id', '=', id).returning('org_id').executeTakeFirst();
-  if (gone) noteChange(db, { kind: 'workgroup', id, orgId: gone.org_id, workgroupId: id, change: 'deleted' });
+export async function deleteWorkgroup(tx: Tx, id: string): Promise<void> {
+  const gone = await tx.db.deleteFrom('workgroups').where('id', '=', id).returning('org_id').executeTakeFirst();
+  if (gone) tx.noteChange({ kind: 'workgroup', id, orgId: gone.org_id, workgroupId: id, change: 'deleted' });
 }

@@ -9,7 +9,7 @@ import {
 import { lockedForUpdate } from '../capabilities.js';
 import type { Executor } from '../store.js';
 import { nameKey } from '../name-key.js';
-import { noteChange } from '../event-journal.js';
+import type { Tx } from '../unit-of-work.js';
 
 export { workspaceFromRow, type StoredAddon, type Workspace };
 
@@ -17,9 +17,9 @@ export type WorkspaceChanges = Partial<
   Omit<Workspace, 'id' | 'org_id' | 'workgroup_id' | 'database_id' | 'created_at' | 'version_number'>
 >;
 
-export async function insertWorkspace(db: Executor, ws: Workspace): Promise<void> {
-  await db.insertInto('workspaces').values(workspaceColumns(ws)).execute();
-  noteChange(db, { kind: 'workspace', id: ws.id, orgId: ws.org_id, change: 'created' });
+export async function insertWorkspace(tx: Tx, ws: Workspace): Promise<void> {
+  await tx.db.insertInto('workspaces').values(workspaceColumns(ws)).execute();
+  tx.noteChange({ kind: 'workspace', id: ws.id, orgId: ws.org_id, change: 'created' });
 }
 
 export async function findWorkspace(db: Executor, orgId: string, id: string): Promise<Workspace | undefined> {
@@ -91,13 +91,13 @@ export async function findWorkspaceByName(
  * the expected states); false when another request or process changed it first.
  */
 export async function updateWorkspace(
-  db: Executor,
+  tx: Tx,
   ws: Pick<Workspace, 'id' | 'version_number'>,
   changes: WorkspaceChanges,
   now: number,
   expectStatus?: readonly string[],
 ): Promise<boolean> {
-  let query = db
+  let query = tx.db
     .updateTable('workspaces')
     .set({ ...workspaceColumns(changes), updated_at: now, version_number: ws.version_number + 1 })
     .where('id', '=', ws.id)
@@ -108,7 +108,7 @@ export async function updateWorkspace(
   if (updated) {
     const was = (ws as Partial<Workspace>).status;
     const moved = changes.status !== undefined && changes.status !== was;
-    noteChange(db, { kind: 'workspace', id: ws.id, change: moved ? 'status_changed' : 'updated' });
+    tx.noteChange({ kind: 'workspace', id: ws.id, change: moved ? 'status_changed' : 'updated' });
   }
   return updated;
 }
@@ -126,15 +126,15 @@ export async function recordActivity(db: Executor, id: string, now: number): Pro
     .execute();
 }
 
-export async function deleteWorkspace(db: Executor, id: string): Promise<void> {
-  const gone = await db
+export async function deleteWorkspace(tx: Tx, id: string): Promise<void> {
+  const gone = await tx.db
     .deleteFrom('workspaces')
     .where('id', '=', id)
     .returning(['org_id', 'workgroup_id'])
     .executeTakeFirst();
   if (gone) {
     const { org_id: orgId, workgroup_id: workgroupId } = gone;
-    noteChange(db, { kind: 'workspace', id, orgId, workgroupId, workspaceId: id, change: 'deleted' });
+    tx.noteChange({ kind: 'workspace', id, orgId, workgroupId, workspaceId: id, change: 'deleted' });
   }
 }
 
