@@ -1,6 +1,6 @@
 import { BACKUP_DELETE_KIND } from '../../domain/backup-operations.js';
 import { BackupDeleteParams } from '../../domain/operation-params.js';
-import type { KindDeps, OperationKind } from './kind.js';
+import { stepContext, type KindDeps, type OperationKind } from './kind.js';
 
 /**
  * backup.delete: a backup was deleted (by a request or by retention) and the driver removes
@@ -10,10 +10,10 @@ import type { KindDeps, OperationKind } from './kind.js';
 export const backupDelete = ({ drivers }: KindDeps): OperationKind<typeof BackupDeleteParams> => ({
   kind: BACKUP_DELETE_KIND,
   params: BackupDeleteParams,
-  run: (op, { now, signal }) =>
+  run: (op, ctx) =>
     drivers.backup.remove(
       { backupId: op.resource_id, workspaceId: op.params.workspace_id, databaseId: op.params.database_id },
-      { operationId: op.id, attempt: op.attempt, now, progress: op.progress, signal },
+      stepContext(op, ctx),
     ),
   complete: async () => undefined,
   fail: async () => undefined,

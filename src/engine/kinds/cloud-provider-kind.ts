@@ -11,7 +11,7 @@ import type { Operation } from '../../store/repositories/operations.js';
 import { done, type AccountObserved, type AccountSpec, type StepContext, type StepOutcome } from '../drivers/driver.js';
 import { accountSpec } from '../specs.js';
 import type { TObject } from '@sinclair/typebox';
-import type { KindDeps, OperationKind } from './kind.js';
+import { stepContext, type KindDeps, type OperationKind } from './kind.js';
 
 /**
  * A cloud provider operation kind: the account driver works on the customer's account, the
@@ -28,15 +28,15 @@ export function accountRunner<S extends TObject>(
   return {
     kind: cloudProviderKindName(def.op),
     params: def.params,
-    async run(op, { now, signal }) {
-      await markProvisioning(store, op.resource_id, now);
+    async run(op, ctx) {
+      await markProvisioning(store, op.resource_id, ctx.now);
       const provider = await findProviderById(store.db, op.resource_id);
       if (!provider) return done({});
-      const ctx = { operationId: op.id, attempt: op.attempt, now, progress: op.progress, signal };
-      return def.step(accountSpec(provider), op.params as CloudProviderOpParams, {
-        ...ctx,
-        testEnv: provider.x_test_env ?? undefined,
-      });
+      return def.step(
+        accountSpec(provider),
+        op.params as CloudProviderOpParams,
+        stepContext(op, ctx, provider.x_test_env),
+      );
     },
     complete: (trx, op, observed, now) =>
       completeCloudProviderOperation(trx.db, op as Operation<CloudProviderOpParams>, now, infrastructureOf(observed)),

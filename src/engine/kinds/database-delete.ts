@@ -1,6 +1,6 @@
 import { DATABASE_DELETE_KIND } from '../../domain/database-operations.js';
 import { DatabaseDeleteParams } from '../../domain/operation-params.js';
-import type { KindDeps, OperationKind } from './kind.js';
+import { stepContext, type KindDeps, type OperationKind } from './kind.js';
 
 /**
  * database.delete: a database was deleted and the workspace driver removes its graph data.
@@ -10,11 +10,7 @@ import type { KindDeps, OperationKind } from './kind.js';
 export const databaseDelete = ({ drivers }: KindDeps): OperationKind<typeof DatabaseDeleteParams> => ({
   kind: DATABASE_DELETE_KIND,
   params: DatabaseDeleteParams,
-  run: (op, { now, signal }) =>
-    drivers.workspace.removeDatabase(
-      { databaseId: op.resource_id },
-      { operationId: op.id, attempt: op.attempt, now, progress: op.progress, signal },
-    ),
+  run: (op, ctx) => drivers.workspace.removeDatabase({ databaseId: op.resource_id }, stepContext(op, ctx)),
   complete: async () => undefined,
   fail: async () => undefined,
 });

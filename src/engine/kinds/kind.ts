@@ -2,12 +2,17 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Catalog } from '../../domain/catalog.js';
 import type { Operation } from '../../store/repositories/operations.js';
 import type { Store, Tx } from '../../store/store.js';
-import type { Drivers, StepOutcome } from '../drivers/driver.js';
+import type { Drivers, StepContext, StepOutcome } from '../drivers/driver.js';
 
 /** What a step of a kind gets besides its operation: the engine clock and the step's AbortSignal. */
 export interface KindStepContext {
   now: number;
   signal: AbortSignal;
+}
+
+/** What the driver gets for one step of op: its id, try and kept progress, and the engine's clock and signal. */
+export function stepContext(op: Operation, { now, signal }: KindStepContext, testEnv?: string | null): StepContext {
+  return { operationId: op.id, attempt: op.attempt, now, progress: op.progress, signal, testEnv: testEnv ?? undefined };
 }
 
 /**

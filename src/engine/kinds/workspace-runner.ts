@@ -12,7 +12,7 @@ import { findWorkspaceById, type Workspace } from '../../store/repositories/work
 import type { Executor } from '../../store/store.js';
 import { done, failed, type WorkspaceObserved, type WorkspaceSpec } from '../drivers/driver.js';
 import { SpecError, observedChanges, workspaceSpec, type SpecSources } from '../specs.js';
-import type { KindDeps, OperationKind } from './kind.js';
+import { stepContext, type KindDeps, type OperationKind } from './kind.js';
 
 /**
  * Runs a workspace operation kind as its declaration says (src/domain/operation-kinds/):
@@ -28,7 +28,7 @@ export function workspaceRunner(
   return {
     kind: workspaceKindName(kind.op),
     params: kind.params,
-    async run(op, { now, signal }) {
+    async run(op, ctx) {
       const ws = await findWorkspaceById(store.db, op.resource_id);
       if (!ws) return done({});
       const sources = await sourcesOf(store.db, ws);
@@ -41,14 +41,7 @@ export function workspaceRunner(
         throw err;
       }
       const actions: readonly WorkspaceAction[] = kind.actions ? kind.actions(op.params) : Object.keys(kind.steps);
-      return drivers.workspace.apply(actions, spec, {
-        operationId: op.id,
-        attempt: op.attempt,
-        now,
-        progress: op.progress,
-        signal,
-        testEnv: ws.x_test_env ?? undefined,
-      });
+      return drivers.workspace.apply(actions, spec, stepContext(op, ctx, ws.x_test_env));
     },
     complete: (trx, op, observed, now) =>
       completeWorkspaceOperation(trx, kind, op, observedChanges(observed, now), now),
