@@ -141,8 +141,11 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     throw err;
   }
 
+  // Known once the gateway listens (after the API, whose routes are built first).
+  const listening: { gatewayUrl?: string } = {};
   const app = await buildApp({
     config,
+    gatewayUrl: () => listening.gatewayUrl,
     services,
     logger,
     version,
@@ -190,6 +193,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   }
   const url = baseUrl(app, config.host, config.port);
   const gatewayUrl = baseUrl(gateway, config.host, config.gatewayPort);
+  listening.gatewayUrl = gatewayUrl;
   logger.info(
     { api: url, gateway: gatewayUrl, store: store.dialect, clock: config.clock, version },
     `Acacia listening: API ${url}, gateway ${gatewayUrl}`,

@@ -81,6 +81,8 @@ export interface AppDeps {
   readiness: ReadinessChecks;
   /** Present only with ACACIA_CLOCK=manual. */
   testClock?: TestClock;
+  /** The data-plane gateway's base URL once it listens, for the console to show. */
+  gatewayUrl?: () => string | undefined;
   /** Where /metrics reads from; the app adds its HTTP metrics to it (a registry of its own by default). */
   metricsRegistry?: Registry;
 }
@@ -200,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await allowCors(app, config.corsOrigins);
   await registerOpenApi(app, deps.version, served);
   operabilityRoutes(app, deps.readiness, metrics.registry);
-  await app.register(consoleRoutes, { version: deps.version });
+  await app.register(consoleRoutes, { version: deps.version, gatewayUrl: deps.gatewayUrl });
 
   // One source of "new events" per process for every stream (one LISTEN connection on PostgreSQL).
   const signals = eventSignals(services.store, {

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { AppError } from '../domain/errors.js';
+import type { ConsoleConfig } from '../schemas/console-config.js';
 import type { ServiceIndex } from '../schemas/service-index.js';
 import { ok } from './envelope.js';
 import { CONSOLE_CSP, pageHeaders } from './page-headers.js';
@@ -21,6 +22,20 @@ export interface ConsoleOptions {
   version: string;
   /** The built console; defaults to dist/console. */
   dir?: string;
+  /** The data-plane gateway's base URL once it listens (it starts after the API). */
+  gatewayUrl?: () => string | undefined;
+}
+
+// A gateway listening on every address has no one URL: a browser reaches it by the name it
+// reached the API by.
+const UNSPECIFIED = new Set(['0.0.0.0', '[::]']);
+
+/** The gateway's URL for a browser that asked under `requestHost`. */
+export function gatewayUrlFor(gatewayUrl: string | undefined, requestHost: string): string | null {
+  if (!gatewayUrl) return null;
+  const url = new URL(gatewayUrl);
+  if (UNSPECIFIED.has(url.hostname)) url.hostname = requestHost;
+  return url.origin;
 }
 
 // Hashed file names change with their content, so they may be kept for good; the page that
@@ -80,6 +95,16 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleOption
 
   const page = { schema: { hide: true }, onRequest: consoleHeaders };
   app.get(CONSOLE_PATH, page, (_request, reply) => sendPage(reply));
+
+  // Not secret (the server prints it at start), so readable before signing in; never cached,
+  // as a restart may move the gateway to another port.
+  app.get(`${CONSOLE_PATH}/config.json`, page, async (request, reply) => {
+    const config: ConsoleConfig = {
+      version: options.version,
+      gateway_url: gatewayUrlFor(options.gatewayUrl?.(), request.hostname),
+    };
+    return reply.header('cache-control', 'no-store').send(config);
+  });
 
   app.get(`${CONSOLE_PATH}/*`, page, async (request: FastifyRequest, reply) => {
     const wanted = (request.params as { '*': string })['*'];
