@@ -1,9 +1,11 @@
+import { useConsoleConfig } from '../api/config.js';
 import { api } from '../api/endpoints.js';
 import type { WorkspaceRecord } from '../api/types.js';
 import { navigate, useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { StatusBadge } from '../ui/badge.js';
 import { useLiveLoad } from '../ui/data.js';
+import { Copyable } from '../ui/copy.js';
 import { ConfirmButton } from '../ui/dialog.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { bytes, maintenanceWindow, when } from '../ui/format.js';
@@ -13,15 +15,15 @@ import { BackupsSection } from './workspace-backups.js';
 import { DbUsersSection } from './workspace-db-users.js';
 import { OperationsSection } from './workspace-operations.js';
 import { SchedulesSection } from './workspace-schedules.js';
+import { ConnectSection, workspaceGatewayUrl } from './workspace-connect.js';
 import { SettingsDialog } from './workspace-settings.js';
 import { CheckboxField, SelectField, checked, text } from '../ui/forms.js';
 
 const stable = ['Active', 'Stopped', 'Idle', 'Failed'];
 
-/** Endpoint hosts of the record: proxy_host, and nginx_host where a server reports one. */
-function endpointHosts(ws: WorkspaceRecord): string[] {
-  const extra = (ws as Record<string, unknown>).nginx_host;
-  return [ws.proxy_host, typeof extra === 'string' ? extra : undefined].filter((h): h is string => !!h);
+/** A count the server observed, or "—" when it has none (a workspace without a data plane). */
+function count(n: number | undefined): string {
+  return n === undefined ? '—' : n.toLocaleString('en');
 }
 
 function ResizeDialog({ ws, onDone }: { ws: WorkspaceRecord; onDone(): void }) {
@@ -55,9 +57,23 @@ function ResizeDialog({ ws, onDone }: { ws: WorkspaceRecord; onDone(): void }) {
 
 function Overview({ ws }: { ws: WorkspaceRecord }) {
   const enabledAddons = (ws.addons ?? []).filter((a) => a.enable);
-  const hosts = endpointHosts(ws);
   const type = ws.workspace_type;
+  const config = useConsoleConfig();
+  const endpoint = workspaceGatewayUrl(config?.gateway_url, ws.workspace_id ?? '');
   const rows: Array<[string, React.ReactNode]> = [
+    ['Id', <Copyable key="id" text={ws.workspace_id ?? ''} label="workspace id" testId="workspace-id" />],
+    [
+      'Gateway URL',
+      endpoint ? (
+        <code key="url" data-testid="workspace-gateway-url">
+          {endpoint}
+        </code>
+      ) : (
+        '—'
+      ),
+    ],
+    // proxy_host and nginx_host are the same host under two names: shown once.
+    ['Host', <code key="host">{ws.proxy_host}</code>],
     ['Size', type ? `${type.typeName} · ${type.cpu} vCPU · ${type.memory} · ${type.partition} partition(s)` : '—'],
     ['High availability', ws.enable_ha ? `On (${ws.replicas ?? 2} replicas)` : 'Off'],
     ['Mode', ws.is_rw === false ? 'Read-only' : 'Read-write'],
@@ -67,20 +83,6 @@ function Overview({ ws }: { ws: WorkspaceRecord }) {
       ws.desired_tg_version && ws.desired_tg_version !== ws.tg_version
         ? `${ws.tg_version} (upgrade to ${ws.desired_tg_version} pending)`
         : (ws.tg_version ?? '—'),
-    ],
-    [
-      'Endpoint host',
-      hosts.length ? (
-        <ul className="plain">
-          {hosts.map((h) => (
-            <li key={h}>
-              <code>{h}</code>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        '—'
-      ),
     ],
     ['Region', ws.region ?? '—'],
     [
@@ -95,6 +97,8 @@ function Overview({ ws }: { ws: WorkspaceRecord }) {
     ['Auto-stop', ws.auto_stop_minutes ? `after ${ws.auto_stop_minutes} idle minutes` : 'Off'],
     ['Auto-start', ws.enable_auto_start ? 'On' : 'Off'],
     ['Add-ons', enabledAddons.length ? enabledAddons.map((a) => a.unique_name ?? a.addons_id).join(', ') : 'None'],
+    ['Vertices', <span data-testid="workspace-vertices">{count(ws.vertex_count)}</span>],
+    ['Edges', <span data-testid="workspace-edges">{count(ws.edge_count)}</span>],
     ['Graph size', bytes(ws.graph_topology_size_bytes)],
     ['Created', when(ws.created_at)],
   ];
@@ -209,6 +213,7 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
               <OperationsSection ws={ws} />
             </div>
             <div className="stack">
+              <ConnectSection ws={ws} />
               <BackupsSection ws={ws} canEdit={canEdit} />
               <SchedulesSection ws={ws} canEdit={canEdit} />
               <DbUsersSection ws={ws} canEdit={canEdit} />
