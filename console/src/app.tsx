@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { isReachable, onReachable } from './api/connectivity.js';
 import type { LiveMode } from './live/feed.js';
 import { AddonsPage } from './pages/addons.js';
 import { AllowListPage } from './pages/allow-list.js';
@@ -53,6 +54,30 @@ function LiveIndicator() {
   );
 }
 
+/**
+ * While the server cannot be reached: says so, keeps the pages as they were (their data may
+ * be stale), and retries by itself (every page polls, the stream reconnects) or on request.
+ */
+function OfflineBanner() {
+  const { feed } = useSession();
+  const [reachable, setReachable] = useState(isReachable);
+  useEffect(() => {
+    setReachable(isReachable());
+    return onReachable(setReachable);
+  }, []);
+  if (reachable) return null;
+  return (
+    <div className="banner banner-offline" role="status" data-testid="offline-banner">
+      <p>
+        <strong>Offline: Acacia cannot be reached.</strong> Showing the last data the console had; reconnecting…
+      </p>
+      <button type="button" onClick={() => feed.retryNow()}>
+        Retry now
+      </button>
+    </div>
+  );
+}
+
 function Shell({ path }: { path: string }) {
   const session = useSession();
   const section = '/' + (path.split('/')[1] ?? '');
@@ -90,6 +115,7 @@ function Shell({ path }: { path: string }) {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        <OfflineBanner />
         <Page path={path} />
       </main>
     </>

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api } from './api/endpoints.js';
+import { reportReachable } from './api/connectivity.js';
 import { API_PREFIX, setSessionKey } from './api/http.js';
 import type { Action, ApiKeyRecord, MetaRecord } from './api/types.js';
 import { LiveFeed } from './live/feed.js';
@@ -77,6 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
             url: `${API_PREFIX}/events`,
             apiKey: plaintext,
             onUnauthorized: (reason) => signOut(`Signed out: ${reason}.`),
+            onReachable: reportReachable,
           })
         : undefined,
     [plaintext, signOut],

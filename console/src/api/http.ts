@@ -1,8 +1,12 @@
 import type { EndpointCall } from '../../../src/client/surface.js';
 import type { EndpointSpec } from '../../../src/schemas/endpoints/index.js';
+import { reportReachable } from './connectivity.js';
 import type { ErrorDetail, ErrorEnvelope, SuccessEnvelope } from './types.js';
 
 export const API_PREFIX = '/controller/v4/v2';
+
+/** A request that got no answer at all (status 0): the server is down or the network is. */
+export const UNREACHABLE = 'Acacia could not be reached. Check the connection and try again.';
 
 /** A refused request: the HTTP status and the envelope's ErrorDetails. */
 export class ApiError extends Error {
@@ -51,8 +55,10 @@ export async function send(_endpointId: string, endpoint: EndpointSpec, call: En
       cache: 'no-store',
     });
   } catch {
-    throw new ApiError(0, [], 'Acacia could not be reached. Check the connection and try again.');
+    reportReachable(false);
+    throw new ApiError(0, [], UNREACHABLE);
   }
+  reportReachable(true);
   const envelope = (await res.json().catch(() => undefined)) as SuccessEnvelope<unknown> | ErrorEnvelope | undefined;
   if (res.ok && envelope && !envelope.Error && 'Result' in envelope) return envelope.Result;
   const details = envelope?.ErrorDetails ?? [];

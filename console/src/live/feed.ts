@@ -36,6 +36,8 @@ export interface FeedOptions {
   fetch?: typeof fetch;
   /** A 401 on the stream: the key is no longer valid. */
   onUnauthorized?: (reason: string) => void;
+  /** Whether the server answered the stream's request at all. */
+  onReachable?: (reachable: boolean) => void;
 }
 
 /**
@@ -69,6 +71,18 @@ export class LiveFeed {
 
   start(): void {
     this.stopped = false;
+    void this.connect();
+  }
+
+  /**
+   * Reconnects now instead of at the end of the back-off (the user asked to retry), and has
+   * every page read its data again meanwhile.
+   */
+  retryNow(): void {
+    if (this.stopped || this.mode === 'stream') return;
+    clearTimeout(this.retryTimer);
+    this.controller?.abort();
+    this.emit({ kind: 'tick' });
     void this.connect();
   }
 
@@ -120,9 +134,13 @@ export class LiveFeed {
         signal: controller.signal,
       });
     } catch {
-      if (!controller.signal.aborted) this.failed();
+      if (!controller.signal.aborted) {
+        this.options.onReachable?.(false);
+        this.failed();
+      }
       return;
     }
+    this.options.onReachable?.(true);
     // A connection stopped (or replaced) meanwhile has nothing more to say.
     if (controller.signal.aborted || this.controller !== controller) {
       void res.body?.cancel();

@@ -7,7 +7,10 @@ import { useSession } from '../session.js';
 export interface Loaded<T> {
   data: T | undefined;
   error: ApiError | undefined;
-  /** Reads again; the data shown stays until the answer arrives (no flashing). */
+  /**
+   * Reads again; the data shown stays until the answer arrives (no flashing), and stays as
+   * it was when no answer arrives (the server cannot be reached).
+   */
   reload(): void;
 }
 
@@ -31,7 +34,13 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
     const mine = ++generation.current;
     loader.current().then(
       (data) => mine === generation.current && setState({ key, data }),
-      (err: unknown) => mine === generation.current && setState((s) => ({ ...s, key, error: asApiError(err) })),
+      (err: unknown) => {
+        if (mine !== generation.current) return;
+        const error = asApiError(err);
+        // Unreachable with data in hand: the data stays, as it is (the shell's banner says it
+        // may be stale), and the next reload replaces it once the server answers again.
+        setState((s) => (error.status === 0 && s.key === key && s.data !== undefined ? s : { ...s, key, error }));
+      },
     );
   }, [key]);
 
