@@ -108,7 +108,8 @@ async function shoot(page: Page, name: string, fullPage = true) {
 
 /** A dialog to shoot: the button opening it, its title, and what to do in it first. */
 interface DialogShot {
-  button: string;
+  /** The button's accessible name (a pattern where it holds a time, as a backup's Restore does). */
+  button: string | RegExp;
   title: string;
   name: string;
   /** Fields to fill (by label) before submitting with `submit`, to show the refusal next to a field. */
@@ -162,6 +163,7 @@ function pages({ prod, main, etl, sandbox }: Awaited<ReturnType<typeof seed>>): 
       dialogs: [
         { button: 'Settings', title: 'Settings of graph-main', name: 'dialog-workspace-settings' },
         { button: 'Take backup', title: 'Take a backup of graph-main', name: 'dialog-take-backup' },
+        { button: /^Restore backup of /, title: 'Restore this backup?', name: 'dialog-restore-backup' },
         {
           button: 'Edit schedule',
           title: 'Backup schedule of graph-main',
