@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { request } from 'undici';
+import { buildCli } from '../src/cli/main.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { consoleIndex, ensureConsoleBuilt } from './helpers/console-build.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
@@ -100,5 +101,40 @@ describe(`GET / and the console's files (${storeName})`, () => {
       'Bad-Request',
       'method',
     );
+  });
+
+  it("brands the API reference as Acacia's: title, logo and favicon", async () => {
+    const page = await get('/docs/');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<title>Acacia API reference<\/title>/);
+    assert.doesNotMatch(page.text, /Swagger UI<\/title>|favicon-32x32\.png/, 'no renderer title or icon');
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(page.text);
+    assert.ok(icon, 'an icon of its own');
+    const favicon = await get(new URL(icon[1]!, `${server.url}/docs/`).pathname);
+    assert.equal(favicon.status, 200);
+    assert.equal(favicon.headers['content-type'], 'image/svg+xml');
+    assert.match(favicon.text, /^<svg /);
+
+    const initializer = await get('/docs/static/swagger-initializer.js');
+    const logo = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(initializer.text);
+    assert.ok(logo, 'the top bar gets a logo');
+    const svg = Buffer.from(logo[1]!, 'base64').toString('utf8');
+    assert.match(svg, />Acacia<\/text>/, 'the wordmark is Acacia');
+    assert.doesNotMatch(svg, /fastify/i);
+  });
+
+  it('names, in the reference, only CLI commands the CLI has', async () => {
+    const document = JSON.parse((await get('/openapi.json')).text) as { info: { description: string } };
+    const named = [...document.info.description.matchAll(/`acacia ([a-z-]+) ([a-z-]+)/g)];
+    assert.ok(named.length > 0, 'the reference names a command');
+    const cli = buildCli();
+    for (const [, group, verb] of named) {
+      const command = cli.commands.find((c) => c.name() === group);
+      assert.ok(command, `acacia ${group} exists`);
+      assert.ok(
+        command.commands.some((c) => c.name() === verb),
+        `acacia ${group} ${verb} exists`,
+      );
+    }
   });
 });

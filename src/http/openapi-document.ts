@@ -258,7 +258,7 @@ Authorization: Bearer acacia_sk_…
 \`\`\`
 
 A request carrying both must carry the same key in each. A server's first key is printed when it starts
-on an empty store (and saved in \`data/bootstrap-key\`); more come from \`POST /apikeys\` or \`acacia keys create\`.
+on an empty store (and saved in \`data/bootstrap-key\`); more come from \`POST /apikeys\` or \`acacia apikeys create\`.
 
 ## The envelope
 

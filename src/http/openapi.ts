@@ -11,6 +11,20 @@ import { appendRouteHook } from './route-hooks.js';
 export const DOCS_PATH = '/docs';
 
 /**
+ * The reference's own marks, so that it reads as Acacia's and not its renderer's: a wordmark
+ * in the top bar (dark, hence white) and an icon for the tab.
+ */
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40">' +
+  '<text x="0" y="28" font-family="system-ui, sans-serif" font-size="24" font-weight="700" fill="#ffffff">' +
+  'Acacia</text></svg>';
+const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">' +
+  '<rect width="32" height="32" rx="6" fill="#1d5fbf"/>' +
+  '<path d="M9 25 L16 7 L23 25 M11.8 18.5 H20.2" stroke="#ffffff" stroke-width="3.2" fill="none" ' +
+  'stroke-linecap="round" stroke-linejoin="round"/></svg>';
+
+/**
  * Publishes the OpenAPI 3.1 document of the served endpoints at /openapi.json and a
  * browsable reference at /docs. The document is the same for every request (its server is
  * relative), so it is written once, and any cache may keep it, asking again by its ETag.
@@ -32,7 +46,19 @@ export async function registerOpenApi(
     routePrefix: DOCS_PATH,
     // The key typed into Authorize lives as long as the page: nothing is kept in the browser.
     uiConfig: { docExpansion: 'list', persistAuthorization: false, displayOperationId: true },
-    theme: { title: 'Acacia API reference' },
+    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: DOCS_PATH },
+    theme: {
+      title: 'Acacia API reference',
+      favicon: [
+        {
+          filename: 'favicon.svg',
+          rel: 'icon',
+          sizes: 'any',
+          type: 'image/svg+xml',
+          content: Buffer.from(FAVICON_SVG),
+        },
+      ],
+    },
   });
   const text = JSON.stringify(document);
   const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`;
