@@ -154,4 +154,48 @@ describe('console event stream: the feed', () => {
     await settle();
     assert.equal(refused, 'the API key has been revoked');
   });
+
+  it('says when the server cannot be reached, and reconnects at once when asked to retry', async () => {
+    // The back-off after a failure is long (1 s, then more): only retryNow() reconnects within it.
+    mock.timers.enable({ apis: ['setInterval', 'setTimeout'] });
+    try {
+      let down = true;
+      let requests = 0;
+      const reachable: boolean[] = [];
+      const feed = new LiveFeed({
+        url: '/events',
+        apiKey: 'k',
+        fetch: async () => {
+          requests += 1;
+          if (down) throw new TypeError('fetch failed');
+          return streamingResponse().response;
+        },
+        onReachable: (now) => reachable.push(now),
+      });
+      const signals: LiveSignal[] = [];
+      feed.subscribe((s) => signals.push(s));
+      feed.start();
+      await settle();
+      assert.deepEqual(reachable, [false]);
+      assert.equal(feed.mode, 'polling', 'the pages poll meanwhile');
+
+      down = false;
+      feed.retryNow();
+      await settle();
+      assert.equal(requests, 2, 'asked again without waiting for the back-off');
+      assert.deepEqual(reachable, [false, true]);
+      assert.equal(feed.mode, 'stream');
+      assert.deepEqual(
+        signals.map((s) => s.kind),
+        ['tick', 'resync'],
+        'the pages read again at once, and again on the stream',
+      );
+      feed.retryNow();
+      await settle();
+      assert.equal(requests, 2, 'a live stream is left alone');
+      feed.stop();
+    } finally {
+      mock.timers.reset();
+    }
+  });
 });
