@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { consoleRoutes } from './console.js';
+import { consoleRoutes, gatewayUrlFor } from './console.js';
 import { renderAppError, toAppError } from './envelope.js';
 import { components } from '../schemas/component.js';
 
@@ -52,6 +52,31 @@ describe('console files', () => {
     for (const url of ['/console/.secret', '/console/..%2foutside.txt', '/console/assets/..%2f..%2foutside.txt']) {
       const res = await app.inject({ url });
       assert.notEqual(res.body, 'no', url);
+    }
+  });
+});
+
+describe("the console config's gateway URL", () => {
+  it('is the address the gateway listens on, or the name the browser used where it listens on every address', () => {
+    assert.equal(gatewayUrlFor('http://127.0.0.1:14240', 'ignored.example'), 'http://127.0.0.1:14240');
+    assert.equal(gatewayUrlFor('http://[::1]:14240', 'ignored.example'), 'http://[::1]:14240');
+    assert.equal(gatewayUrlFor('http://0.0.0.0:14240', 'acacia.internal'), 'http://acacia.internal:14240');
+    assert.equal(gatewayUrlFor('http://[::]:14240', '192.0.2.7'), 'http://192.0.2.7:14240');
+    assert.equal(gatewayUrlFor('http://[::]:14240', '[2001:db8::1]'), 'http://[2001:db8::1]:14240');
+    assert.equal(gatewayUrlFor(undefined, 'acacia.internal'), null, 'no gateway (yet)');
+  });
+
+  it('is served without a key, never cached, null where the process runs no gateway', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'acacia-console-config-'));
+    const app = await appFor(dir);
+    try {
+      const res = await app.inject({ method: 'GET', url: '/console/config.json' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['cache-control'], 'no-store');
+      assert.deepEqual(res.json(), { version: '9.9.9', gateway_url: null });
+    } finally {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
