@@ -272,6 +272,18 @@ async function main() {
       }
       await page.close();
     }
+    // Last, as it stops the server: a workspace's page kept under the offline banner.
+    const page = await browser.newPage(DESKTOP);
+    await page.goto(`${server.url}/console`);
+    await page.getByLabel('API key').fill(server.bootstrapKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Workgroups' }).waitFor();
+    const workspace = shots.find((s) => s.name === 'workspace')!;
+    await page.goto(`${server.url}/console${workspace.path}`);
+    await page.getByText(workspace.shows).first().waitFor();
+    await server.running.close();
+    await page.getByTestId('offline-banner').waitFor();
+    await shoot(page, 'workspace-offline-desktop', false);
   } finally {
     await browser.close();
     await server.close();
