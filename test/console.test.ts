@@ -24,9 +24,12 @@ async function waitForText(locator: Locator, text: string, timeout = TIMEOUT): P
   }
 }
 
-/** The names of every button on the page (the write actions are buttons; links only navigate). */
+/**
+ * The names of every button on the page (the write actions are buttons; links only navigate),
+ * but for the Copy buttons beside ids and commands, which copy to the clipboard and change nothing.
+ */
 async function buttonNames(page: Page): Promise<string[]> {
-  const buttons = page.locator('button:visible');
+  const buttons = page.locator('button:visible:not(.copy)');
   const names: string[] = [];
   for (let i = 0; i < (await buttons.count()); i++) {
     const b = buttons.nth(i);
