@@ -249,6 +249,7 @@ describe(`web console: a workspace's page (${storeName})`, () => {
       const banner = page.getByTestId('offline-banner');
       await banner.waitFor({ timeout: TIMEOUT });
       assert.match(await banner.innerText(), /Offline/);
+      await page.getByTestId('live-mode').getByText('Offline').waitFor({ timeout: TIMEOUT });
       await failedRead;
       await settledFrame(page);
       assert.equal(await page.getByTestId('workspace-id').innerText(), ws.workspace_id);

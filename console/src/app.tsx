@@ -39,16 +39,38 @@ function Page({ path }: { path: string }) {
   );
 }
 
+/** Whether the server answers, kept current. */
+function useReachable(): boolean {
+  const [reachable, setReachable] = useState(isReachable);
+  useEffect(() => {
+    setReachable(isReachable());
+    return onReachable(setReachable);
+  }, []);
+  return reachable;
+}
+
 function LiveIndicator() {
   const { feed } = useSession();
+  const reachable = useReachable();
   const [mode, setMode] = useState<LiveMode>(feed.mode);
   useEffect(() => {
     setMode(feed.mode);
     return feed.onMode(setMode);
   }, [feed]);
-  const text = mode === 'stream' ? 'Live' : mode === 'polling' ? 'Updating every 3 s' : 'Connecting…';
+  // Without a server the polls find nothing either: say so rather than promise updates.
+  const text = !reachable
+    ? 'Offline'
+    : mode === 'stream'
+      ? 'Live'
+      : mode === 'polling'
+        ? 'Updating every 3 s'
+        : 'Connecting…';
   return (
-    <span className={`live live-${mode}`} title="How this page learns about changes" data-testid="live-mode">
+    <span
+      className={`live live-${reachable ? mode : 'offline'}`}
+      title="How this page learns about changes"
+      data-testid="live-mode"
+    >
       {text}
     </span>
   );
@@ -60,12 +82,7 @@ function LiveIndicator() {
  */
 function OfflineBanner() {
   const { feed } = useSession();
-  const [reachable, setReachable] = useState(isReachable);
-  useEffect(() => {
-    setReachable(isReachable());
-    return onReachable(setReachable);
-  }, []);
-  if (reachable) return null;
+  if (useReachable()) return null;
   return (
     <div className="banner banner-offline" role="status" data-testid="offline-banner">
       <p>
