@@ -7,6 +7,7 @@ import { addonCommands } from './commands/addons.js';
 import { allowListCommands } from './commands/allow-list.js';
 import { apiKeyCommands } from './commands/apikeys.js';
 import { backupCommands } from './commands/backups.js';
+import { clockCommands } from './commands/clock.js';
 import { completionCommand } from './commands/completion.js';
 import { configCommands } from './commands/config.js';
 import { databaseCommands } from './commands/databases.js';
@@ -57,6 +58,7 @@ export function buildCli(): Command {
   webhookCommands(program);
   apiKeyCommands(program);
   adminCommands(program);
+  clockCommands(program);
   completionCommand(program);
   return program;
 }
