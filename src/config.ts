@@ -286,6 +286,14 @@ export const settings = [
     parse: onOff,
   },
   {
+    key: 'chaosMaxRules',
+    env: 'ACACIA_CHAOS_MAX_RULES',
+    flag: 'chaos-max-rules',
+    def: '100',
+    help: 'chaos rules in force per organisation (fault injection on only; see docs/chaos.md)',
+    parse: int(1, 10_000),
+  },
+  {
     key: 'keyCache',
     env: 'ACACIA_KEY_CACHE',
     flag: 'key-cache',

@@ -10,6 +10,7 @@ import { BackupService } from './backups.js';
 import type { RoleVerifier } from './cloud-provider-operations.js';
 import { CloudProviderService } from './cloud-providers.js';
 import { AppError } from './errors.js';
+import { ChaosService } from './chaos.js';
 import { DatabaseService } from './databases.js';
 import { DbSecretService } from './db-secrets.js';
 import { DbTokenService } from './db-tokens.js';
@@ -51,6 +52,7 @@ export interface Services {
   idempotency: IdempotencyService;
   events: EventFeed;
   webhooks: WebhookService;
+  chaos: ChaosService;
 }
 
 export interface ServiceSettings {
@@ -63,6 +65,8 @@ export interface ServiceSettings {
   testEnv?: TestEnvCheck;
   /** Where webhook secrets come from and whether private targets are allowed; without it webhooks cannot be created. */
   webhooks?: WebhookSettings;
+  /** Request-level chaos rules (fault injection), shared with the engine; off unless given. */
+  chaos?: ChaosService;
 }
 
 const noWebhookKey: WebhookSettings = {
@@ -93,6 +97,7 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
   const backups = new BackupService(store, clock, catalog, workspaces, notify);
   const dbSecrets = new DbSecretService(store, clock);
   const dbTokens = new DbTokenService(store, clock);
+  const chaos = settings.chaos ?? new ChaosService(store, clock, catalog, { enabled: false, maxRules: 0 });
   return {
     catalog,
     clock,
@@ -112,10 +117,11 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     dbTokens,
     backups,
     backupSchedules: new BackupScheduleService(store, clock, catalog, workspaces),
-    gateway: new GatewayService(store, clock, workspaces, dbSecrets, dbTokens),
+    gateway: new GatewayService(store, clock, workspaces, dbSecrets, dbTokens, chaos),
     operations: new OperationService(store),
     idempotency: new IdempotencyService(store, clock),
     events: new EventFeed(store),
     webhooks: new WebhookService(store, clock, catalog, settings.webhooks ?? noWebhookKey),
+    chaos,
   };
 }
