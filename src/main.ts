@@ -131,6 +131,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     testEnv: faults,
     webhooks,
     chaos,
+    workgroupExpiry: { maxTtlMs: config.workgroupMaxTtlMs, defaultTtlMs: config.workgroupDefaultTtlMs },
   });
 
   try {

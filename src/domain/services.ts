@@ -21,7 +21,7 @@ import { IdempotencyService } from './idempotency.js';
 import { OperationService } from './operations.js';
 import { OrganisationService } from './organisations.js';
 import { ScheduleService } from './schedules.js';
-import { WorkgroupService } from './workgroups.js';
+import { WorkgroupService, type WorkgroupExpirySettings } from './workgroups.js';
 import { WebhookService, type WebhookSettings } from './webhooks.js';
 import { resolveByDns } from './webhook-targets.js';
 import { WorkspaceService } from './workspaces.js';
@@ -65,6 +65,8 @@ export interface ServiceSettings {
   testEnv?: TestEnvCheck;
   /** Where webhook secrets come from and whether private targets are allowed; without it webhooks cannot be created. */
   webhooks?: WebhookSettings;
+  /** How far ahead a workgroup may expire, and the default life of a new one (none unless given). */
+  workgroupExpiry?: WorkgroupExpirySettings;
   /** Request-level chaos rules (fault injection), shared with the engine; off unless given. */
   chaos?: ChaosService;
 }
@@ -86,7 +88,7 @@ const noRoleVerifier: RoleVerifier = {
 
 export function createServices(store: Store, clock: Clock, catalog: Catalog, settings: ServiceSettings): Services {
   const apiKeys = new ApiKeyService(store, clock, catalog);
-  const workgroups = new WorkgroupService(store, clock, catalog, settings.baseDomain);
+  const workgroups = new WorkgroupService(store, clock, catalog, settings.baseDomain, settings.workgroupExpiry);
   const wake = settings.notify ?? (() => undefined);
   // Work enqueued inside a unit of work exists for the engine only once the unit commits.
   const notify = (tx?: Tx) => (tx ? tx.afterCommit(wake) : wake());

@@ -82,6 +82,10 @@ export interface WorkgroupsTable {
   version_number: number;
   /** Entries of its allow list, kept by triggers (migration 0032). */
   allow_list_entries: Generated<number>;
+  /** When the engine removes it and everything in it; null = never (migration 0036). */
+  expires_at: number | null;
+  /** When its removal started; null while it lives. */
+  expired_at: number | null;
 }
 
 export interface IdempotencyKeysTable {
