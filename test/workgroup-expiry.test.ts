@@ -3,7 +3,16 @@ import { after, before, describe, it } from 'node:test';
 import { resultOf, type AcaciaClient, type EventRecord } from '../src/client/index.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { runCli } from './helpers/cli.js';
-import { publicProvider, startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { serveProcess, stopProcess, type ServeProcess } from './helpers/serve.js';
+import {
+  freshStore,
+  newKeyText,
+  publicProvider,
+  startTestServer,
+  storeName,
+  type TestServer,
+} from './helpers/server.js';
+import { suiteUnless } from './helpers/skip.js';
 import { activeWorkspace, waitForStatus } from './helpers/workspaces.js';
 
 const HOUR = 3600;
@@ -153,5 +162,55 @@ describe(`expiring workgroups (${storeName})`, () => {
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /expires_in_seconds/);
     assertOk(await c.workgroups.delete(wg.workgroup_id));
+  });
+});
+
+describe(`expiry and chaos rules across processes (${storeName})`, () => {
+  // Several processes share one PostgreSQL (DESIGN §10); SQLite's scale is one process.
+  const { it } = suiteUnless(storeName !== 'postgres' && 'needs PostgreSQL');
+
+  it('expires a workgroup once with two engines, and applies a rule added through the other process', async () => {
+    const store = await freshStore();
+    const key = newKeyText();
+    const servers: ServeProcess[] = [];
+    try {
+      for (let i = 0; i < 2; i++) servers.push(await serveProcess(store, key, { ACACIA_SIM_SPEED: '0' }));
+      const [a, b] = servers as [ServeProcess, ServeProcess];
+      const provider = await publicProvider(a.client);
+      const wg = assertOk(await a.client.workgroups.create({ cloud_provider_id: provider, expires_in_seconds: 60 }));
+      const workspaces = [];
+      for (const name of ['one', 'two', 'three'])
+        workspaces.push(await activeWorkspace(a.client, wg.workgroup_id, { name }));
+
+      assertOk(await a.client.moveClock({ advance_seconds: 60 }));
+      // Both engines see the due expiry; whichever claims it, the other finds it gone.
+      for (let i = 0; i < 500 && (await b.client.workgroups.get(wg.workgroup_id)).status !== 404; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      assertError(await b.client.workgroups.get(wg.workgroup_id), 404, 'Not-Found', 'workgroupID');
+      const events = resultOf(await b.client.events.list({ since: 0, limit: 1000 })).filter(
+        (e) => e.workgroup_id === wg.workgroup_id,
+      );
+      assert.equal(events.filter((e) => e.type === 'workgroup.expired').length, 1);
+      assert.equal(events.filter((e) => e.type === 'workgroup.deleted').length, 1);
+      for (const ws of workspaces)
+        assert.equal(
+          events.filter((e) => e.type === 'workspace.deleted' && e.resource_id === ws.workspace_id).length,
+          1,
+        );
+
+      // A rule added through a reaches b's requests within its refresh (a second of real time).
+      assertOk(await a.client.chaos.add({ endpoint: 'listWorkgroups', error_rate: 1, ttl_seconds: 600 }));
+      let status = 200;
+      for (let i = 0; i < 200 && status === 200; i++) {
+        status = (await b.client.workgroups.list()).status;
+        if (status === 200) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(status, 503);
+      assertOk(await b.client.chaos.clear());
+      assertOk(await b.client.workgroups.list());
+    } finally {
+      await Promise.all(servers.map((s) => stopProcess(s.child, 'SIGKILL')));
+      await store.dispose();
+    }
   });
 });
