@@ -286,6 +286,34 @@ export const settings = [
     parse: onOff,
   },
   {
+    key: 'chaosMaxRules',
+    env: 'ACACIA_CHAOS_MAX_RULES',
+    flag: 'chaos-max-rules',
+    def: '100',
+    help: 'chaos rules in force per organisation (fault injection on only; see docs/chaos.md)',
+    parse: int(1, 10_000),
+  },
+  {
+    key: 'workgroupMaxTtlMs',
+    env: 'ACACIA_WORKGROUP_MAX_TTL_HOURS',
+    flag: 'workgroup-max-ttl-hours',
+    def: '2160',
+    help: "how far ahead a workgroup's expires_at may be, in hours (2160 = 90 days)",
+    see: 'workgroup-expiry.md',
+    parse: inUnits(int(1, 87_600), HOUR_MS),
+  },
+  {
+    key: 'workgroupDefaultTtlMs',
+    env: 'ACACIA_WORKGROUP_DEFAULT_TTL_HOURS',
+    flag: 'workgroup-default-ttl-hours',
+    def: '0',
+    help:
+      'hours a workgroup created without expires_at lives before the engine deletes it and everything ' +
+      'in it (0 = it never expires); for CI servers whose runs may die and leave work behind',
+    see: 'workgroup-expiry.md',
+    parse: inUnits(int(0, 87_600), HOUR_MS),
+  },
+  {
     key: 'keyCache',
     env: 'ACACIA_KEY_CACHE',
     flag: 'key-cache',

@@ -12,10 +12,12 @@ import { systemClock } from './domain/clock.js';
 import { createDrivers } from './engine/drivers/index.js';
 import { Engine } from './engine/engine.js';
 import { FaultInjection } from './engine/fault-injection/index.js';
+import { withRegionOutages } from './engine/fault-injection/region-outages.js';
 import { roleVerifier } from './engine/role-verifier.js';
 import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
 import { buildApp } from './http/app.js';
 import { eventWriter } from './domain/events.js';
+import { ChaosService } from './domain/chaos.js';
 import { createLogger } from './logger.js';
 import { installationKey } from './dataplane/secret-key.js';
 import { WEBHOOK_KEY_FILE, type WebhookSettings } from './domain/webhooks.js';
@@ -90,6 +92,12 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     await store.close();
     throw err;
   }
+  // Chaos rules (fault injection): the API, the gateway and the engine's steps apply the same copy.
+  const chaos = new ChaosService(store, clock, config.catalog, {
+    enabled: config.faultInjection,
+    maxRules: config.chaosMaxRules,
+  });
+  drivers = withRegionOutages(drivers, chaos, store);
   const metrics = processMetrics(store, clock);
   // Signing secrets derive from this key: shared by ACACIA_WEBHOOK_KEY, or made once in the data directory.
   const webhookKey = (): Buffer =>
@@ -122,9 +130,12 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     roles: roleVerifier(drivers.account),
     testEnv: faults,
     webhooks,
+    chaos,
+    workgroupExpiry: { maxTtlMs: config.workgroupMaxTtlMs, defaultTtlMs: config.workgroupDefaultTtlMs },
   });
 
   try {
+    await services.chaos.start();
     await services.cloudProviders.seedPublic();
     const boot = await services.organisations.bootstrap(config.bootstrapApiKey);
     if (boot?.plaintext && !config.bootstrapApiKey) {
@@ -176,6 +187,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     ...(syncClock ? { syncClock } : {}),
   });
   const shutdown = async () => {
+    services.chaos.stop();
     await app.close();
     await gateway.close();
     await backend?.close?.();

@@ -389,6 +389,11 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertError(await c.workgroups.get('no-such-workgroup'), 404, 'Not-Found', 'workgroupID');
     assertError(await c.workgroups.delete(wg), 409, 'Bad-Request', 'workgroupID');
     assertOk(await c.moveClock({ advance_seconds: 1 }));
+    // Chaos rules (what one injects is off the contract by design: test/chaos.test.ts).
+    const rule = assertOk(await c.chaos.add({ endpoint: 'getWorkspaceMeta', error_rate: 0, ttl_seconds: 60 }));
+    assertOk(await c.chaos.list());
+    assertOk(await c.chaos.delete(rule.chaos_rule_id));
+    assertOk(await c.chaos.clear());
     assertOk(await c.health());
     assertOk(await c.ready());
 

@@ -22,6 +22,8 @@ export interface CommandSpec {
   query?: Record<string, string>;
   view?: View;
   aliases?: readonly string[];
+  /** Body fields in seconds taken as a duration flag: `{ expires_in_seconds: 'expires-in' }` is `--expires-in 2h`. */
+  durations?: Record<string, string>;
 }
 
 /** How each path parameter is named on the command line. */
@@ -104,8 +106,14 @@ export function apiCommand(group: Command, spec: CommandSpec): Command {
     : undefined;
   const fillsWorkspace = !!bodySchema?.properties?.workspace_id && names.includes('workspaceID');
   const bodyFlags = endpoint.body
-    ? addSchemaFlags(cmd, endpoint.body, [...(spec.bodyArgs ?? []), ...(fillsWorkspace ? ['workspace_id'] : [])])
+    ? addSchemaFlags(cmd, endpoint.body, [
+        ...(spec.bodyArgs ?? []),
+        ...(fillsWorkspace ? ['workspace_id'] : []),
+        ...Object.keys(spec.durations ?? {}),
+      ])
     : [];
+  for (const [field, flag] of Object.entries(spec.durations ?? {}))
+    cmd.option(`--${flag} <duration>`, `${field.replace(/_/g, ' ')} as a duration: 90s, 10m, 2h`, parseDuration);
   const takesProvider = !!bodySchema?.properties?.cloud_provider_id;
   if (takesProvider) cmd.option('--provider <provider>', 'cloud provider: platform/region (aws/us-east-1), id or name');
   if (endpoint.body)
@@ -137,6 +145,10 @@ export function apiCommand(group: Command, spec: CommandSpec): Command {
     if (endpoint.body) {
       const body = valuesOf(bodyFlags, opts, readBody(opts.body as string | undefined)) as Record<string, unknown>;
       spec.bodyArgs?.forEach((field, i) => (body[field] = values[positional.length + i]));
+      for (const [field, flag] of Object.entries(spec.durations ?? {})) {
+        const ms = opts[camel(flag)] as number | undefined;
+        if (ms !== undefined) body[field] = Math.ceil(ms / 1000);
+      }
       if (fillsWorkspace) body.workspace_id ??= ids.workspaceID;
       if (takesProvider && opts.provider !== undefined)
         body.cloud_provider_id = (await findProvider(ctx.client, opts.provider as string)).id;

@@ -15,6 +15,7 @@ import { dbUserCommands } from './commands/db-users.js';
 import { operationCommands } from './commands/operations.js';
 import { eventCommands } from './commands/events.js';
 import { webhookCommands } from './commands/webhooks.js';
+import { chaosCommands } from './commands/chaos.js';
 import { providerCommands } from './commands/providers.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { serveCommand } from './commands/serve.js';
@@ -57,6 +58,7 @@ export function buildCli(): Command {
   eventCommands(program);
   webhookCommands(program);
   apiKeyCommands(program);
+  chaosCommands(program);
   adminCommands(program);
   clockCommands(program);
   completionCommand(program);

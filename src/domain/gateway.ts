@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { ChaosService } from './chaos.js';
 import type { Store } from '../store/store.js';
 import { listEntriesOfWorkgroups } from '../store/repositories/allow-list.js';
 import { findDbUser, type DbUser } from '../store/repositories/db-users.js';
@@ -79,6 +80,7 @@ export class GatewayService {
     private readonly workspaces: WorkspaceService,
     private readonly secrets: DbSecretService,
     private readonly tokens: DbTokenService,
+    private readonly chaos?: ChaosService,
   ) {
     this.throttle = new LoginThrottle(clock);
   }
@@ -90,6 +92,16 @@ export class GatewayService {
     if (!ws) throw new GatewayRefusal('not-found', `no workspace "${workspaceId}"`);
     const wg = await findWorkgroupById(db, ws.workgroup_id);
     const now = this.clock.now();
+    const outage = wg && this.chaos?.regionDown(wg.org_id, wg.platform, wg.region);
+    if (outage) {
+      await this.chaos!.hit(outage);
+      throw new GatewayRefusal(
+        'unavailable',
+        `region ${wg.platform}/${wg.region} is unavailable (chaos rule ${outage.id}); retry later`,
+        { status: ws.status },
+        RETRY_AFTER_SECONDS,
+      );
+    }
     if (wg?.enable_allow_list) {
       const entries = await listEntriesOfWorkgroups(db, [wg.id], now);
       if (!checkAddress(true, entries, ip, now).allowed) {

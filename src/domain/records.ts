@@ -262,6 +262,8 @@ export function workgroupOwnRecord(
     ...(wg.encryption_method ? { encryption_method: wg.encryption_method as 'TMK' } : {}),
     shared_storage: wg.shared_storage,
     created_at: iso(wg.created_at),
+    ...(wg.expires_at !== null ? { expires_at: iso(wg.expires_at) } : {}),
+    ...(wg.expired_at !== null ? { expired_at: iso(wg.expired_at) } : {}),
     version_number: wg.version_number,
   };
 }
@@ -273,13 +275,15 @@ export function workgroupOwnRecord(
  */
 export function workgroupRecord(view: WorkgroupView, ctx: RecordContext): WorkgroupRecord {
   const workspaces = new Map(view.workspaces.map((w) => [w.id, workspaceRecord(w, view, ctx)]));
-  const { created_at, version_number, ...own } = workgroupOwnRecord(view);
+  const { created_at, expires_at, expired_at, version_number, ...own } = workgroupOwnRecord(view);
   return {
     ...own,
     is_current_ip_allowed: view.callerAllowed,
     tg_databases: view.databases.map((d) => databaseRecord(d, view, ctx, workspaces)),
     workspaces: [...workspaces.values()],
     created_at,
+    ...(expires_at !== undefined ? { expires_at } : {}),
+    ...(expired_at !== undefined ? { expired_at } : {}),
     version_number,
   };
 }

@@ -10,6 +10,7 @@ import { BackupService } from './backups.js';
 import type { RoleVerifier } from './cloud-provider-operations.js';
 import { CloudProviderService } from './cloud-providers.js';
 import { AppError } from './errors.js';
+import { ChaosService } from './chaos.js';
 import { DatabaseService } from './databases.js';
 import { DbSecretService } from './db-secrets.js';
 import { DbTokenService } from './db-tokens.js';
@@ -20,7 +21,7 @@ import { IdempotencyService } from './idempotency.js';
 import { OperationService } from './operations.js';
 import { OrganisationService } from './organisations.js';
 import { ScheduleService } from './schedules.js';
-import { WorkgroupService } from './workgroups.js';
+import { WorkgroupService, type WorkgroupExpirySettings } from './workgroups.js';
 import { WebhookService, type WebhookSettings } from './webhooks.js';
 import { resolveByDns } from './webhook-targets.js';
 import { WorkspaceService } from './workspaces.js';
@@ -51,6 +52,7 @@ export interface Services {
   idempotency: IdempotencyService;
   events: EventFeed;
   webhooks: WebhookService;
+  chaos: ChaosService;
 }
 
 export interface ServiceSettings {
@@ -63,6 +65,10 @@ export interface ServiceSettings {
   testEnv?: TestEnvCheck;
   /** Where webhook secrets come from and whether private targets are allowed; without it webhooks cannot be created. */
   webhooks?: WebhookSettings;
+  /** How far ahead a workgroup may expire, and the default life of a new one (none unless given). */
+  workgroupExpiry?: WorkgroupExpirySettings;
+  /** Request-level chaos rules (fault injection), shared with the engine; off unless given. */
+  chaos?: ChaosService;
 }
 
 const noWebhookKey: WebhookSettings = {
@@ -82,7 +88,7 @@ const noRoleVerifier: RoleVerifier = {
 
 export function createServices(store: Store, clock: Clock, catalog: Catalog, settings: ServiceSettings): Services {
   const apiKeys = new ApiKeyService(store, clock, catalog);
-  const workgroups = new WorkgroupService(store, clock, catalog, settings.baseDomain);
+  const workgroups = new WorkgroupService(store, clock, catalog, settings.baseDomain, settings.workgroupExpiry);
   const wake = settings.notify ?? (() => undefined);
   // Work enqueued inside a unit of work exists for the engine only once the unit commits.
   const notify = (tx?: Tx) => (tx ? tx.afterCommit(wake) : wake());
@@ -93,6 +99,7 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
   const backups = new BackupService(store, clock, catalog, workspaces, notify);
   const dbSecrets = new DbSecretService(store, clock);
   const dbTokens = new DbTokenService(store, clock);
+  const chaos = settings.chaos ?? new ChaosService(store, clock, catalog, { enabled: false, maxRules: 0 });
   return {
     catalog,
     clock,
@@ -112,10 +119,11 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     dbTokens,
     backups,
     backupSchedules: new BackupScheduleService(store, clock, catalog, workspaces),
-    gateway: new GatewayService(store, clock, workspaces, dbSecrets, dbTokens),
+    gateway: new GatewayService(store, clock, workspaces, dbSecrets, dbTokens, chaos),
     operations: new OperationService(store),
     idempotency: new IdempotencyService(store, clock),
     events: new EventFeed(store),
     webhooks: new WebhookService(store, clock, catalog, settings.webhooks ?? noWebhookKey),
+    chaos,
   };
 }

@@ -24,6 +24,7 @@ import {
   type WorkgroupView,
 } from './records.js';
 import { acceptName, requireName } from './names.js';
+import { iso } from './time.js';
 
 /** What the request tells the domain beyond its body. */
 export interface RequestContext {
@@ -41,8 +42,20 @@ export function checkIfMatch(ifMatch: number | undefined, current: number): void
 
 const concurrentChange = () =>
   conflict('version_number', 'the resource was changed by another request; read it again and retry');
+const expiring = (wg: Workgroup) =>
+  conflict('workgroupID', `the workgroup expired at ${iso(wg.expired_at!)} and is being deleted`);
 const duplicateName = (name: string) =>
   conflict('name', `a workgroup named "${name}" already exists in this organisation`);
+
+/** How long a workgroup may be given to live (ACACIA_WORKGROUP_*_TTL_HOURS). */
+export interface WorkgroupExpirySettings {
+  /** The furthest ahead `expires_at` may be (ms). */
+  maxTtlMs: number;
+  /** The life of a workgroup created without `expires_at` (ms); 0 = it never expires. */
+  defaultTtlMs: number;
+}
+
+const noDefaultTtl: WorkgroupExpirySettings = { maxTtlMs: 90 * 24 * 3_600_000, defaultTtlMs: 0 };
 
 export class WorkgroupService {
   constructor(
@@ -50,7 +63,38 @@ export class WorkgroupService {
     private readonly clock: Clock,
     private readonly catalog: Catalog,
     private readonly baseDomain: string,
+    private readonly expiry: WorkgroupExpirySettings = noDefaultTtl,
   ) {}
+
+  /**
+   * The `expires_at` a body asks for, as epoch ms: undefined when it says nothing, null to
+   * never expire; a time must be in the future and at most the maximum ahead.
+   */
+  private expiresAt(
+    problems: Problems,
+    body: { expires_at?: string | null; expires_in_seconds?: number },
+    now: number,
+  ): number | null | undefined {
+    const { expires_at: value, expires_in_seconds: seconds } = body;
+    if (value !== undefined && seconds !== undefined) {
+      problems.add('expires_in_seconds', 'give expires_at or expires_in_seconds, not both');
+      return undefined;
+    }
+    const field = seconds !== undefined ? 'expires_in_seconds' : 'expires_at';
+    if (value === undefined && seconds === undefined) return undefined;
+    if (value === null) return null;
+    const at = seconds !== undefined ? now + seconds * 1000 : Date.parse(value!);
+    if (Number.isNaN(at)) problems.add(field, 'must be an RFC 3339 time without a leap second');
+    else if (at <= now) problems.add(field, `must be after the current time ${iso(now)}`);
+    else if (at > now + this.expiry.maxTtlMs)
+      problems.add(
+        field,
+        `must be at most ${this.expiry.maxTtlMs / 3_600_000} hours ahead (ACACIA_WORKGROUP_MAX_TTL_HOURS), ` +
+          `before ${iso(now + this.expiry.maxTtlMs)}`,
+      );
+    else return at;
+    return undefined;
+  }
 
   /**
    * How records are rendered for this request, and who it comes from: `is_current_ip_allowed`
@@ -68,6 +112,10 @@ export class WorkgroupService {
 
     const problems = new Problems();
     const name = acceptName(problems, 'name', body.name);
+    const now = this.clock.now();
+    const asked = this.expiresAt(problems, body, now);
+    const expiresAt =
+      asked !== undefined ? asked : this.expiry.defaultTtlMs > 0 ? now + this.expiry.defaultTtlMs : null;
     if (body.platform !== undefined && body.platform !== provider.platform) {
       problems.add('platform', `must be "${provider.platform}", the platform of cloud provider ${provider.id}`);
     }
@@ -86,7 +134,6 @@ export class WorkgroupService {
       );
     }
 
-    const now = this.clock.now();
     const id = newId();
     const wg: Workgroup = {
       id,
@@ -103,6 +150,8 @@ export class WorkgroupService {
       created_at: now,
       updated_at: now,
       version_number: 1,
+      expires_at: expiresAt,
+      expired_at: null,
     };
     const limit = this.catalog.limits.workgroups_per_organisation;
     try {
@@ -157,10 +206,15 @@ export class WorkgroupService {
     const wg = await this.load(this.store.db, p, id);
     authorize(p, 'workgroup:edit', { workgroupId: wg.id });
     checkIfMatch(ctx.ifMatch, wg.version_number);
+    if (wg.expired_at !== null) throw expiring(wg);
+    const problems = new Problems();
+    const expiresAt = this.expiresAt(problems, body, this.clock.now());
+    problems.throwIfAny();
     const changes: WorkgroupChanges = {
       name: requireName('workgroup_name', body.workgroup_name),
       enable_application_log: body.enable_application_log,
       encryption_method: body.encryption_method,
+      expires_at: expiresAt,
     };
     return this.applyChanges(p, wg, changes, ctx);
   }

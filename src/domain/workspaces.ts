@@ -67,6 +67,8 @@ export class WorkspaceService {
   ): Promise<WorkspaceRecord> {
     const wg = await this.workgroups.load(this.store.reader(tx), p, workgroupId);
     authorize(p, 'workspace:create', { workgroupId: wg.id });
+    if (wg.expired_at !== null)
+      throw conflict('workgroupID', 'the workgroup has expired and is being deleted; it takes no new workspaces');
 
     const isRw = body.is_rw ?? true;
     const size = body.workspace_type_name ?? DEFAULT_SIZE;

@@ -16,6 +16,7 @@ import { Scheduler } from './scheduler.js';
 import { saveManualClock, syncManualClock } from './shared-clock.js';
 import { Worker } from './worker.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
+import { WorkgroupExpirer } from './workgroup-expirer.js';
 import type { WebhookSettings } from '../domain/webhooks.js';
 import { resolveByDns } from '../domain/webhook-targets.js';
 
@@ -52,7 +53,7 @@ const MAX_SETTLE_MS = 60_000;
 
 /**
  * The background engine of one process: the operations worker, the schedulers (workspace
- * and backup), the reconciler, the pruner and the webhook deliverer, polled on an interval
+ * and backup), the reconciler, the pruner, the webhook deliverer and the workgroup expirer, polled on an interval
  * and woken at once when the API enqueues work.
  */
 export class Engine {
@@ -63,6 +64,7 @@ export class Engine {
   private readonly scheduler: Scheduler;
   private readonly backupScheduler: BackupScheduler;
   private readonly deliverer: WebhookDeliverer;
+  private readonly expirer: WorkgroupExpirer;
   private readonly parts: ReadonlyArray<readonly [string, { tick(): Promise<number> }]>;
   private readonly pollMs: number;
   private loop?: Promise<void>;
@@ -130,7 +132,9 @@ export class Engine {
       },
       this.stopping.signal,
     );
+    this.expirer = new WorkgroupExpirer(store, clock, logger);
     this.parts = [
+      ['workgroup expirer', this.expirer],
       ['scheduler', this.scheduler],
       ['backup scheduler', this.backupScheduler],
       ['worker', this.worker],
@@ -285,6 +289,7 @@ export class Engine {
       await this.reconciler.nextDueAt(after),
       await this.backupScheduler.nextDueAt(after),
       await this.deliverer.nextDueAt(after),
+      await this.expirer.nextDueAt(after),
     ].filter((t): t is number => t !== undefined);
     return times.length ? Math.min(...times) : undefined;
   }

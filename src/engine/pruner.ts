@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.js';
 import { deleteExpiredEntries } from '../store/repositories/allow-list.js';
+import { deleteExpiredChaosRules } from '../store/repositories/chaos-rules.js';
 import { pruneEvents } from '../store/repositories/events.js';
 import { pruneDeliveries } from '../store/repositories/webhooks.js';
 import { pruneFinishedOperations } from '../store/repositories/operations.js';
@@ -19,9 +20,9 @@ export interface Retention {
 
 /**
  * Removes what has stopped applying by time alone, at most once a minute of the engine clock:
- * expired allow-list entries (reads already filter them by time), kept idempotent responses
- * past their 24 hours, events and their webhook deliveries past their retention, and finished
- * operations and past schedule runs past theirs. Each is an indexed delete by time.
+ * expired allow-list entries and chaos rules (reads already filter them by time), kept
+ * idempotent responses past their 24 hours, events and their webhook deliveries past their
+ * retention, and finished operations and past schedule runs past theirs. Each is an indexed delete by time.
  */
 export class Pruner {
   private lastPrune = -Infinity;
@@ -44,6 +45,7 @@ export class Pruner {
     this.lastPrune = now;
     const db = this.store.db;
     await deleteExpiredEntries(db, now);
+    await deleteExpiredChaosRules(db, now);
     await purgeExpiredIdempotencyKeys(db, now);
     await pruneEvents(db, now - this.retention.eventRetentionMs);
     // Webhook deliveries go with their events.

@@ -41,6 +41,8 @@ import { backupRoutes } from './routes/backups.js';
 import { cloudProviderRoutes } from './routes/cloud-providers.js';
 import { operabilityRoutes, type ReadinessChecks } from './routes/operability.js';
 import { testClockRoutes, type TestClock } from './routes/test-clock.js';
+import { chaosRoutes } from './routes/chaos.js';
+import { applyChaos } from './chaos.js';
 import { databaseRoutes } from './routes/databases.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { dbUserRoutes } from './routes/db-users.js';
@@ -213,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (api) => {
     requireApiKey(api, services);
+    applyChaos(api, services.chaos);
     checkIfMatch(api);
     await limitRequestRate(api, config.rateLimit);
     idempotentPosts(api, services);
@@ -237,6 +240,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     addonRoutes(api, services);
     apiKeyRoutes(api, services);
     webhookRoutes(api, services);
+  });
+
+  // Outside the API's scope, so no rule can keep its owner from ending it.
+  await app.register(async (scope) => {
+    requireApiKey(scope, services);
+    chaosRoutes(scope, services);
   });
 
   const testClock = deps.testClock;

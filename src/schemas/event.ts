@@ -19,6 +19,7 @@ export const eventTypes = [
   'workgroup.created',
   'workgroup.updated',
   'workgroup.deleted',
+  'workgroup.expired',
   'workspace.created',
   'workspace.updated',
   'workspace.status_changed',

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, Id, ListQuery, Name, StringEnum, Timestamp } from './helpers.js';
+import { Body, Id, ListQuery, Name, Nullable, StringEnum, Timestamp } from './helpers.js';
 import { Platform } from './catalog.js';
 import { Component, Ref } from './component.js';
 import { providerStatuses, providerTypes } from './cloud-provider.js';
@@ -32,6 +32,14 @@ export const WorkgroupRecord = Component(
       tg_databases: Type.Array(Ref(DatabaseRecord)),
       workspaces: Type.Array(Ref(WorkspaceRecord)),
       created_at: Timestamp,
+      expires_at: Type.Optional(
+        Type.String({
+          description: 'RFC 3339; when the engine deletes the workgroup and everything in it (absent: never)',
+        }),
+      ),
+      expired_at: Type.Optional(
+        Type.String({ description: 'RFC 3339; when its expiry started: its workspaces are being deleted' }),
+      ),
       version_number: Type.Integer({ description: 'increments on every change; sent as ETag, compared with If-Match' }),
     },
     { description: 'A workgroup: a cloud provider and region holding databases, workspaces and an allow list.' },
@@ -49,6 +57,21 @@ export const CreateWorkgroupBody = Component(
     }),
     enable_application_log: Type.Optional(Type.Boolean()),
     enable_encryption: Type.Optional(Type.Boolean({ description: 'true encrypts data at rest (TMK)' })),
+    expires_at: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          maxLength: 64,
+          description: 'when the engine deletes the workgroup and everything in it; in the future; null: never',
+        }),
+      ),
+    ),
+    expires_in_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: "expires_at as seconds from the server's clock (an extension; not with expires_at)",
+      }),
+    ),
     name: Type.Optional(Name),
     platform: Type.Optional(Platform),
     region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
@@ -62,6 +85,21 @@ export const UpdateWorkgroupBody = Component(
   Body({
     enable_application_log: Type.Optional(Type.Boolean()),
     encryption_method: Type.Optional(StringEnum(encryptionMethods)),
+    expires_at: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          maxLength: 64,
+          description: 'when the engine deletes the workgroup and everything in it; in the future; null: never',
+        }),
+      ),
+    ),
+    expires_in_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: "expires_at as seconds from the server's clock (an extension; not with expires_at)",
+      }),
+    ),
     workgroup_name: Type.Optional(Name),
   }),
 );

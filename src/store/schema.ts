@@ -82,6 +82,10 @@ export interface WorkgroupsTable {
   version_number: number;
   /** Entries of its allow list, kept by triggers (migration 0032). */
   allow_list_entries: Generated<number>;
+  /** When the engine removes it and everything in it; null = never (migration 0036). */
+  expires_at: number | null;
+  /** When its removal started; null while it lives. */
+  expired_at: number | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -317,6 +321,25 @@ export interface WorkspaceRuntimesTable {
   lease_expires_at: number;
 }
 
+export interface ChaosRulesTable {
+  id: string;
+  org_id: string;
+  endpoint: string | null;
+  method: string | null;
+  path: string | null;
+  platform: string | null;
+  region: string | null;
+  error_rate_ppm: number | null;
+  status: number | null;
+  error_type: string | null;
+  message: string | null;
+  latency_min_ms: number | null;
+  latency_max_ms: number | null;
+  created_at: number;
+  expires_at: number;
+  hits: Generated<number>;
+}
+
 export interface DB {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -341,4 +364,5 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   workspace_runtimes: WorkspaceRuntimesTable;
+  chaos_rules: ChaosRulesTable;
 }

@@ -139,6 +139,11 @@ export function WorkgroupPage({ wg: id }: { wg: string }) {
           <p className="muted">
             {data.platform} · {data.region} · {data.cloud_provider_name ?? data.cloud_provider_id}
             {data.encryption_method ? ` · encrypted (${data.encryption_method})` : ''}
+            {data.expired_at
+              ? ` · expired ${data.expired_at}, being deleted`
+              : data.expires_at
+                ? ` · expires ${data.expires_at}`
+                : ''}
           </p>
         ) : null}
       </PageHeader>

@@ -69,6 +69,7 @@ const workgroupTable: TableOf<WorkgroupRecord> = {
         <>
           {wg.platform} · {wg.region}
           <Note>{wg.cloud_provider_name}</Note>
+          {wg.expires_at ? <Note>{wg.expired_at ? 'expired, being deleted' : `expires ${wg.expires_at}`}</Note> : null}
         </>
       ),
     },

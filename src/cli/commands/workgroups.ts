@@ -10,6 +10,7 @@ const view: View = {
     ['PROVIDER', (w) => `${w.platform as string}/${w.region as string}`],
     ['WORKSPACES', (w) => (w.workspaces as unknown[]).length],
     ['ALLOW_LIST', (w) => (w.enable_allow_list ? 'enforced' : 'off')],
+    ['EXPIRES_AT', (w) => (w.expires_at as string | undefined) ?? 'never'],
   ],
 };
 
@@ -21,8 +22,13 @@ export function workgroupCommands(program: Command): void {
     [
       { verb: 'list', endpoint: 'listWorkgroups', aliases: ['ls'] },
       { verb: 'get', endpoint: 'getWorkgroup', args: ['workgroupID'] },
-      { verb: 'create', endpoint: 'createWorkgroup' },
-      { verb: 'update', endpoint: 'updateWorkgroup', args: ['workgroupID'] },
+      { verb: 'create', endpoint: 'createWorkgroup', durations: { expires_in_seconds: 'expires-in' } },
+      {
+        verb: 'update',
+        endpoint: 'updateWorkgroup',
+        args: ['workgroupID'],
+        durations: { expires_in_seconds: 'expires-in' },
+      },
       { verb: 'delete', endpoint: 'deleteWorkgroup', args: ['workgroupID'], aliases: ['rm'] },
     ],
     view,

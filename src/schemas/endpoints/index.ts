@@ -1,6 +1,7 @@
 import { addonEndpoints } from './addons.js';
 import { allowListEndpoints } from './allow-list.js';
 import { apiKeyEndpoints } from './api-keys.js';
+import { chaosEndpoints } from './chaos.js';
 import { operationEndpoints } from './operations.js';
 import { backupEndpoints } from './backups.js';
 import { cloudProviderEndpoints } from './cloud-providers.js';
@@ -34,6 +35,7 @@ export const apiEndpoints = {
   ...addonEndpoints,
   ...apiKeyEndpoints,
   ...operabilityEndpoints,
+  ...chaosEndpoints,
 } as const;
 
 export type ApiEndpoints = typeof apiEndpoints;
@@ -55,5 +57,8 @@ export const endpointTags: ReadonlyArray<{ name: string; description: string }> 
   { name: 'Webhooks', description: "Endpoints the organisation's events are POSTed to, and their deliveries." },
   { name: 'API keys', description: "The organisation's API keys." },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
-  { name: 'Testing', description: 'The manual clock of a server started with ACACIA_CLOCK=manual.' },
+  {
+    name: 'Testing',
+    description: 'The manual clock (ACACIA_CLOCK=manual) and chaos rules (ACACIA_FAULT_INJECTION=on).',
+  },
 ];

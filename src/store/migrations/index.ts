@@ -21,6 +21,8 @@ import * as allowListEntryCounts from './0032-allow-list-entry-counts.js';
 import * as allowListRanges from './0033-allow-list-ranges.js';
 import * as retentionIndexes from './0034-retention-indexes.js';
 import * as operationAsks from './0035-operation-asks.js';
+import * as workgroupExpiry from './0036-workgroup-expiry.js';
+import * as chaosRules from './0037-chaos-rules.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +48,6 @@ export const migrations: Record<string, Migration> = {
   '0033-allow-list-ranges': allowListRanges,
   '0034-retention-indexes': retentionIndexes,
   '0035-operation-asks': operationAsks,
+  '0036-workgroup-expiry': workgroupExpiry,
+  '0037-chaos-rules': chaosRules,
 };

@@ -8,8 +8,9 @@ import { autoStopAt, autoStopping } from './workspaces.js';
  * in one statement of indexed minimums: pending operations and expired leases (worker),
  * schedule and backup-schedule firings, automatic backups' expiry (schedulers), maintenance
  * and auto-stop (reconciler), pending webhook deliveries and their expired leases (deliverer:
- * a claimed delivery's next_attempt_at is its lease's end). Each term is the same condition
- * the part's own due query uses, so a time at or before now means that part has work;
+ * a claimed delivery's next_attempt_at is its lease's end), workgroups' expiry and those being
+ * emptied (expirer: due until they are gone). Each term is the same condition the part's own
+ * due query uses, so a time at or before now means that part has work;
  * undefined means nothing is waiting.
  */
 export async function earliestDueAt(db: Executor): Promise<number | undefined> {
@@ -25,6 +26,8 @@ export async function earliestDueAt(db: Executor): Promise<number | undefined> {
       union all select min(maintenance_due_at) from workspaces
       union all select min(${autoStopAt}) from workspaces where ${autoStopping}
       union all select min(next_attempt_at) from webhook_deliveries where state = 'pending'
+      union all select min(expires_at) from workgroups where expired_at is null
+      union all select min(expired_at) from workgroups
     ) due`.execute(db);
   const at = rows[0]?.at;
   return at === null || at === undefined ? undefined : Number(at);

@@ -21,10 +21,14 @@ export interface Workgroup {
   created_at: number;
   updated_at: number;
   version_number: number;
+  /** When the engine removes it and everything in it; null = never. */
+  expires_at: number | null;
+  /** When its removal started; null while it lives. */
+  expired_at: number | null;
 }
 
 export type WorkgroupChanges = Partial<
-  Pick<Workgroup, 'name' | 'enable_allow_list' | 'enable_application_log' | 'encryption_method'>
+  Pick<Workgroup, 'name' | 'enable_allow_list' | 'enable_application_log' | 'encryption_method' | 'expires_at'>
 >;
 
 export function workgroupFromRow(row: Selectable<WorkgroupsTable>): Workgroup {
@@ -97,11 +101,14 @@ export async function updateWorkgroup(tx: Tx, wg: Workgroup, changes: WorkgroupC
       enable_allow_list: flag(changes.enable_allow_list),
       enable_application_log: flag(changes.enable_application_log),
       ...(changes.encryption_method !== undefined ? { encryption_method: changes.encryption_method } : {}),
+      ...(changes.expires_at !== undefined ? { expires_at: changes.expires_at } : {}),
       updated_at: now,
       version_number: wg.version_number + 1,
     })
     .where('id', '=', wg.id)
     .where('version_number', '=', wg.version_number)
+    // An expiry under way is not undone by a change made meanwhile.
+    .where('expired_at', 'is', null)
     .executeTakeFirst();
   const updated = Number(result.numUpdatedRows) === 1;
   if (updated) tx.noteChange({ kind: 'workgroup', id: wg.id, orgId: wg.org_id, workgroupId: wg.id, change: 'updated' });
@@ -111,4 +118,57 @@ export async function updateWorkgroup(tx: Tx, wg: Workgroup, changes: WorkgroupC
 export async function deleteWorkgroup(tx: Tx, id: string): Promise<void> {
   const gone = await tx.db.deleteFrom('workgroups').where('id', '=', id).returning('org_id').executeTakeFirst();
   if (gone) tx.noteChange({ kind: 'workgroup', id, orgId: gone.org_id, workgroupId: id, change: 'deleted' });
+}
+
+/** Workgroups whose expiry is due at `now` and not started, soonest first. */
+export async function dueExpiries(db: Executor, now: number, limit: number): Promise<Workgroup[]> {
+  const rows = await db
+    .selectFrom('workgroups')
+    .selectAll()
+    .where('expires_at', '<=', now)
+    .where('expired_at', 'is', null)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+  return rows.map(workgroupFromRow);
+}
+
+/** The first expiry after `after` not yet started. */
+export async function nextExpiryAt(db: Executor, after: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('workgroups')
+    .select((eb) => eb.fn.min('expires_at').as('at'))
+    .where('expires_at', '>', after)
+    .where('expired_at', 'is', null)
+    .executeTakeFirst();
+  return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+}
+
+/**
+ * Starts the expiry of a due workgroup: the one process whose update finds it still unstarted
+ * owns it (a compare-and-set, so it happens once across processes). False when another did.
+ */
+export async function claimExpiry(tx: Tx, wg: Workgroup, now: number): Promise<boolean> {
+  const result = await tx.db
+    .updateTable('workgroups')
+    .set({ expired_at: now, updated_at: now, version_number: wg.version_number + 1 })
+    .where('id', '=', wg.id)
+    .where('expired_at', 'is', null)
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  const claimed = Number(result.numUpdatedRows) === 1;
+  if (claimed) tx.noteChange({ kind: 'workgroup', id: wg.id, orgId: wg.org_id, workgroupId: wg.id, change: 'expired' });
+  return claimed;
+}
+
+/** Workgroups whose expiry started, oldest first: the engine empties and removes them. */
+export async function expiringWorkgroups(db: Executor, limit: number): Promise<Workgroup[]> {
+  const rows = await db
+    .selectFrom('workgroups')
+    .selectAll()
+    .where('expired_at', 'is not', null)
+    .orderBy('expired_at')
+    .limit(limit)
+    .execute();
+  return rows.map(workgroupFromRow);
 }

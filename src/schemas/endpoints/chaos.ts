@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox';
+import { Ref } from '../component.js';
+import { API_PREFIX } from '../envelope.js';
+import { ChaosRuleParams, ChaosRuleRecord, CreateChaosRuleBody } from '../chaos.js';
+import { endpoint } from './spec.js';
+
+const tags = ['Testing'] as const;
+const all = `${API_PREFIX}/test/chaos` as const;
+const one = `${all}/{chaos_rule_id}` as const;
+const note =
+  'Only with ACACIA_FAULT_INJECTION=on (otherwise 403 API-Disabled naming the setting), for org-admin keys; ' +
+  "rules apply to the key's organisation.";
+
+/** Request-level chaos rules (docs/chaos.md); served only with fault injection on. */
+export const chaosEndpoints = {
+  createChaosRule: endpoint({
+    method: 'POST',
+    path: all,
+    summary: 'Add a chaos rule',
+    description:
+      'Fails a share of the requests to an endpoint or route pattern with a given envelope, adds latency to ' +
+      `them, or takes a region's workspaces down (gateway 503, their operations fail), until it expires. ${note}`,
+    tags,
+    body: Ref(CreateChaosRuleBody),
+    result: Ref(ChaosRuleRecord),
+    errors: [403],
+    message: 'Chaos rule added.',
+    client: 'chaos.add',
+  }),
+  listChaosRules: endpoint({
+    method: 'GET',
+    path: all,
+    summary: 'List chaos rules',
+    description: `The rules in force, oldest first, with how often each matched. ${note}`,
+    tags,
+    result: Type.Array(Ref(ChaosRuleRecord)),
+    errors: [403],
+    client: 'chaos.list',
+  }),
+  clearChaosRules: endpoint({
+    method: 'DELETE',
+    path: all,
+    summary: 'Remove every chaos rule',
+    description: `Ends every rule of the organisation at once; the Result is the rules removed. ${note}`,
+    tags,
+    result: Type.Array(Ref(ChaosRuleRecord)),
+    errors: [403],
+    message: 'Chaos rules removed.',
+    client: 'chaos.clear',
+  }),
+  deleteChaosRule: endpoint({
+    method: 'DELETE',
+    path: one,
+    summary: 'Remove a chaos rule',
+    description: `Ends the rule at once. ${note}`,
+    tags,
+    params: ChaosRuleParams,
+    result: Ref(ChaosRuleRecord),
+    errors: [403, 404],
+    message: 'Chaos rule removed.',
+    client: 'chaos.delete',
+  }),
+} as const;
