@@ -146,6 +146,20 @@ export const settings = [
     parse: oneOf(['system', 'manual'] as const),
   },
   {
+    key: 'idSeed',
+    env: 'ACACIA_ID_SEED',
+    flag: 'id-seed',
+    def: undefined,
+    help:
+      'makes new ids from this seed (with the manual clock, the same requests to a fresh server ' +
+      'get the same ids); unset, they are random',
+    see: 'testing.md',
+    parse: (name, raw) => {
+      if (raw.length > 256) throw new ConfigError(name, 'must be at most 256 characters');
+      return text(name, raw);
+    },
+  },
+  {
     key: 'driver',
     env: 'ACACIA_DRIVER',
     flag: 'driver',

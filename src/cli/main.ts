@@ -13,6 +13,7 @@ import { databaseCommands } from './commands/databases.js';
 import { dbUserCommands } from './commands/db-users.js';
 import { operationCommands } from './commands/operations.js';
 import { eventCommands } from './commands/events.js';
+import { instanceCommands } from './commands/instance.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { providerCommands } from './commands/providers.js';
 import { scheduleCommands } from './commands/schedules.js';
@@ -57,6 +58,7 @@ export function buildCli(): Command {
   webhookCommands(program);
   apiKeyCommands(program);
   adminCommands(program);
+  instanceCommands(program);
   completionCommand(program);
   return program;
 }

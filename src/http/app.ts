@@ -41,6 +41,7 @@ import { backupRoutes } from './routes/backups.js';
 import { cloudProviderRoutes } from './routes/cloud-providers.js';
 import { operabilityRoutes, type ReadinessChecks } from './routes/operability.js';
 import { testClockRoutes, type TestClock } from './routes/test-clock.js';
+import { instanceRoutes, type InstanceAdmin } from './routes/instance.js';
 import { databaseRoutes } from './routes/databases.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { dbUserRoutes } from './routes/db-users.js';
@@ -81,9 +82,14 @@ export interface AppDeps {
   readiness: ReadinessChecks;
   /** Present only with ACACIA_CLOCK=manual. */
   testClock?: TestClock;
+  /** Acts on the whole instance (reset); the routes are served only when it is given. */
+  instance?: InstanceAdmin;
   /** Where /metrics reads from; the app adds its HTTP metrics to it (a registry of its own by default). */
   metricsRegistry?: Registry;
 }
+
+/** The endpoints served only when the app is given what acts on the whole instance. */
+const instanceEndpoints = new Set<EndpointId>(['resetInstance']);
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -190,7 +196,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every endpoint of the table is served (the manual clock only with ACACIA_CLOCK=manual),
   // and the document lists exactly those.
   const served = new Set(
-    (Object.keys(apiEndpoints) as EndpointId[]).filter((id) => id !== 'moveTestClock' || deps.testClock),
+    (Object.keys(apiEndpoints) as EndpointId[]).filter(
+      (id) => (id !== 'moveTestClock' || deps.testClock) && (!instanceEndpoints.has(id) || deps.instance),
+    ),
   );
   const registered = new Set<EndpointId>();
   app.addHook('onRoute', (route) => {
@@ -243,6 +251,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       requireApiKey(scope, services);
       checkIfMatch(scope);
       testClockRoutes(scope, testClock);
+    });
+  }
+
+  const instance = deps.instance;
+  if (instance) {
+    await app.register(async (scope) => {
+      requireApiKey(scope, services);
+      instanceRoutes(scope, instance, services.clock);
     });
   }
 
