@@ -145,6 +145,15 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   }
 
   const instance = new InstanceControl({ store, engine, drivers, clock, settings: config });
+  if (config.snapshot !== undefined) {
+    try {
+      await instance.load(config.snapshot, true);
+    } catch (err) {
+      await drivers.close();
+      await store.close();
+      throw err;
+    }
+  }
   const app = await buildApp({
     instance,
     config,

@@ -7,12 +7,16 @@ import { emptyInstance } from '../store/repositories/instance.js';
 import type { Store } from '../store/store.js';
 import type { Drivers } from './drivers/driver.js';
 import type { Engine } from './engine.js';
+import { loadSnapshot, saveSnapshot, verifySnapshot, type SnapshotSummary } from './instance-snapshot.js';
 
 /** The settings that decide what may be done to the whole instance. */
 export interface InstanceSettings {
   clock: 'system' | 'manual';
   faultInjection: boolean;
   idSeed?: string | undefined;
+  dataDir: string;
+  /** The largest snapshot file taken (its gzip'd size); what it inflates to is bounded at 100 times that. */
+  snapshotMaxBytes: number;
 }
 
 /**
@@ -64,6 +68,28 @@ export class InstanceControl {
         emptyInstance(tx.db, { organisation: BOOTSTRAP_ORG, key: BOOTSTRAP_KEY_NAME }),
       );
       seedIds(this.deps.settings.idSeed, this.deps.clock);
+    });
+  }
+
+  /** Writes the whole instance to `file` (docs/snapshots.md). */
+  async save(file: string): Promise<void> {
+    await saveSnapshot(this.deps.store, this.deps.settings.dataDir, file, this.deps.clock.now());
+  }
+
+  /**
+   * Replaces the whole instance with the snapshot in `file`: checked through first (a damaged,
+   * truncated, foreign or newer file is refused and nothing changes), then loaded with the
+   * engine paused and the workspaces' processes stopped; the Active ones start again on the
+   * loaded graphs. `atStart` skips the test-mode check: the operator asked for it at start-up.
+   */
+  async load(file: string, atStart = false): Promise<SnapshotSummary> {
+    if (!atStart) this.requireTestMode('loading a snapshot');
+    const inflated = this.deps.settings.snapshotMaxBytes * 100;
+    await verifySnapshot(file, inflated);
+    return this.exclusive(async () => {
+      const summary = await loadSnapshot(this.deps.store, this.deps.settings.dataDir, file, inflated);
+      seedIds(this.deps.settings.idSeed, this.deps.clock);
+      return summary;
     });
   }
 

@@ -56,6 +56,8 @@ import { lazyChildLogger } from '../logger.js';
 
 /** The settings the API reads (ACACIA_* in src/config.ts, which gives them all). */
 export interface ApiSettings extends ListenerTimeouts, ConnectionSettings {
+  /** The largest snapshot file PUT /_admin/snapshot takes. */
+  snapshotMaxBytes: number;
   /** The largest request body (bytes). */
   bodyLimit: number;
   /** Whether answers carry a Server-Timing header with their store statements and time. */
@@ -258,7 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (instance) {
     await app.register(async (scope) => {
       requireApiKey(scope, services);
-      instanceRoutes(scope, instance, services.clock);
+      instanceRoutes(scope, instance, services.clock, { maxBytes: config.snapshotMaxBytes });
     });
   }
 
