@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { dialectOf } from '../dialect-of.js';
 import { migrations } from '../migrations/index.js';
 import type { DB } from '../schema.js';
@@ -125,10 +125,10 @@ export async function insertRows(db: Executor, table: StateTable, rows: readonly
     await sql`insert into events (${names}) overriding system value values ${values}`.execute(db);
     return;
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // The rows are of whichever table: checked by the store itself, which refuses a wrong one.
   await db
     .insertInto(table as 'organisations')
-    .values(rows as any)
+    .values(rows as unknown as Insertable<DB['organisations']>[])
     .execute();
 }
 
