@@ -185,7 +185,11 @@ export class Engine {
    * workspace at once, so what the new state says runs is started again.
    */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(fn);
+    // Deliveries are sent beside the ticks: wait for those under way too.
+    const run = this.tail.then(async () => {
+      await this.deliverer.idle();
+      return fn();
+    });
     this.tail = run.catch(() => undefined);
     try {
       return await run;
