@@ -180,6 +180,23 @@ describe(`snapshots (${storeName})`, () => {
     assert.notEqual(refused.code, 0);
   });
 
+  it('starts a server from a snapshot (ACACIA_SNAPSHOT), and refuses to start from a bad one', async () => {
+    const file = await save(client);
+    const saved = await state(client);
+    const started = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0', ACACIA_SNAPSHOT: file });
+    try {
+      assert.deepEqual(await state(started.client.withKey(server.bootstrapKey)), saved);
+    } finally {
+      await started.close();
+    }
+    const bad = scratchFile('bad-at-start.gz');
+    await fs.writeFile(bad, gzipSync('{"format":"something-else"}\n'));
+    await assert.rejects(
+      startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0', ACACIA_SNAPSHOT: bad }),
+      /not an Acacia snapshot/,
+    );
+  });
+
   it('refuses a key of another organisation', async () => {
     const other = await server.orgClient('elsewhere');
     const answer = await other.downloadSnapshot();
@@ -285,5 +302,9 @@ describe(`snapshots of graph data, local driver (${storeName})`, () => {
       if (got !== 3) await new Promise((r) => setTimeout(r, 25));
     }
     assert.equal(got, 3);
+
+    // A reset takes the graphs with the databases.
+    assertOk(await c.reset());
+    await assert.rejects(fs.access(path.join(server.store.dataDir, 'graphs')), { code: 'ENOENT' });
   });
 });

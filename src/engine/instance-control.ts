@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Clock } from '../domain/clock.js';
 import { forbidden } from '../domain/errors.js';
 import { seedIds } from '../domain/ids.js';
@@ -67,6 +69,8 @@ export class InstanceControl {
       await this.deps.store.transaction(async (tx) =>
         emptyInstance(tx.db, { organisation: BOOTSTRAP_ORG, key: BOOTSTRAP_KEY_NAME }),
       );
+      // The graphs of the local driver's databases went with their rows.
+      await fs.rm(path.join(this.deps.settings.dataDir, 'graphs'), { recursive: true, force: true });
       seedIds(this.deps.settings.idSeed, this.deps.clock);
     });
   }
