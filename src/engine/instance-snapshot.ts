@@ -3,6 +3,7 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
+import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, createGzip } from 'node:zlib';
 import { StoreJobs } from '../dataplane/index.js';
 import { AppError } from '../domain/errors.js';
@@ -197,17 +198,20 @@ export async function saveSnapshot(store: Store, dataDir: string, file: string, 
 /** The lines of a gzip'd file, each with its exact text; a line longer than the bound is refused. */
 async function* linesOf(file: string, maxInflated: number): AsyncGenerator<{ text: string; value: unknown }> {
   const input = createReadStream(file).pipe(createGunzip());
+  // A character may be cut between two chunks: the decoder keeps its first bytes for the next.
+  const decoder = new StringDecoder('utf8');
   let pending = '';
   let inflated = 0;
   try {
     for await (const chunk of input) {
       inflated += (chunk as Buffer).length;
       if (inflated > maxInflated) throw refused(`inflates to more than ${maxInflated} bytes`);
-      pending += (chunk as Buffer).toString('utf8');
+      pending += decoder.write(chunk as Buffer);
+      let start = 0;
       let at: number;
-      while ((at = pending.indexOf('\n')) >= 0) {
-        const text = pending.slice(0, at + 1);
-        pending = pending.slice(at + 1);
+      while ((at = pending.indexOf('\n', start)) >= 0) {
+        const text = pending.slice(start, at + 1);
+        start = at + 1;
         let value: unknown;
         try {
           value = JSON.parse(text);
@@ -216,8 +220,10 @@ async function* linesOf(file: string, maxInflated: number): AsyncGenerator<{ tex
         }
         yield { text, value };
       }
+      pending = pending.slice(start);
       if (pending.length > MAX_LINE) throw refused(`a line is longer than ${MAX_LINE} bytes`);
     }
+    pending += decoder.end();
   } catch (err) {
     if (err instanceof AppError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
