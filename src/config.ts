@@ -146,6 +146,38 @@ export const settings = [
     parse: oneOf(['system', 'manual'] as const),
   },
   {
+    key: 'idSeed',
+    env: 'ACACIA_ID_SEED',
+    flag: 'id-seed',
+    def: undefined,
+    help:
+      'makes new ids from this seed (with the manual clock, the same requests to a fresh server ' +
+      'get the same ids); unset, they are random',
+    see: 'testing.md',
+    parse: (name, raw) => {
+      if (raw.length > 256) throw new ConfigError(name, 'must be at most 256 characters');
+      return text(name, raw);
+    },
+  },
+  {
+    key: 'snapshot',
+    env: 'ACACIA_SNAPSHOT',
+    flag: 'snapshot',
+    def: undefined,
+    help: "a snapshot file (acacia snapshot save) to load before serving, replacing the store's state",
+    see: 'snapshots.md',
+    parse: (name, raw) => path.resolve(text(name, raw)),
+  },
+  {
+    key: 'snapshotMaxBytes',
+    env: 'ACACIA_SNAPSHOT_MAX_SIZE',
+    flag: 'snapshot-max-size',
+    def: '1024',
+    help: 'MiB: the largest snapshot file a load takes (what it inflates to: at most 100 times that)',
+    see: 'snapshots.md',
+    parse: inUnits(int(1, 1_048_576), MIB),
+  },
+  {
     key: 'driver',
     env: 'ACACIA_DRIVER',
     flag: 'driver',

@@ -9,8 +9,10 @@ import { buildGateway } from './gateway/app.js';
 import { localBackend } from './gateway/local-backend.js';
 import type { WorkspaceBackend } from './gateway/workspace-backend.js';
 import { systemClock } from './domain/clock.js';
+import { seedIds } from './domain/ids.js';
 import { createDrivers } from './engine/drivers/index.js';
 import { Engine } from './engine/engine.js';
+import { InstanceControl } from './engine/instance-control.js';
 import { FaultInjection } from './engine/fault-injection/index.js';
 import { withRegionOutages } from './engine/fault-injection/region-outages.js';
 import { roleVerifier } from './engine/role-verifier.js';
@@ -80,6 +82,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const manualClock = config.clock === 'manual' ? await loadManualClock(store) : undefined;
   const clock = manualClock ?? systemClock;
   const syncClock = manualClock && (() => syncManualClock(store, manualClock));
+  seedIds(config.idSeed, clock);
   const faults = new FaultInjection(config.faultInjection, config.catalog);
   let drivers;
   // The engine is made after the drivers; a loss reported before it exists waits for its first pass.
@@ -154,7 +157,18 @@ export async function startServer(config: Readonly<Config>, options: StartOption
 
   // Known once the gateway listens (after the API, whose routes are built first).
   const listening: { gatewayUrl?: string } = {};
+  const instance = new InstanceControl({ store, engine, drivers, clock, settings: config });
+  if (config.snapshot !== undefined) {
+    try {
+      await instance.load(config.snapshot, true);
+    } catch (err) {
+      await drivers.close();
+      await store.close();
+      throw err;
+    }
+  }
   const app = await buildApp({
+    instance,
     config,
     gatewayUrl: () => listening.gatewayUrl,
     services,

@@ -413,6 +413,7 @@ describe(`the OpenAPI document (${storeName})`, () => {
     }
     for (const d of assertOk(await c.databases.list(wg))) assertOk(await c.databases.delete(wg, d.database_id));
     assertOk(await c.workgroups.delete(wg));
+    assertOk(await c.reset());
 
     assert.deepEqual(problems, []);
     // Every operation of the document was answered with 200 at least once.

@@ -14,6 +14,7 @@ import { databaseCommands } from './commands/databases.js';
 import { dbUserCommands } from './commands/db-users.js';
 import { operationCommands } from './commands/operations.js';
 import { eventCommands } from './commands/events.js';
+import { instanceCommands } from './commands/instance.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { chaosCommands } from './commands/chaos.js';
 import { providerCommands } from './commands/providers.js';
@@ -61,6 +62,7 @@ export function buildCli(): Command {
   chaosCommands(program);
   adminCommands(program);
   clockCommands(program);
+  instanceCommands(program);
   completionCommand(program);
   return program;
 }

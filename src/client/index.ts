@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { API_PREFIX, type ErrorEnvelope, type SuccessEnvelope } from '../schemas/envelope.js';
 import type { OperationRecord } from '../schemas/operation.js';
@@ -31,6 +32,18 @@ export { AcaciaOperationFailedError, AcaciaWaitTimeoutError, AcaciaWorkspaceFail
 export { AcaciaApiError, API_PREFIX };
 
 /** The Result of a successful response; throws AcaciaApiError otherwise. */
+/** Where snapshots are saved (GET) and loaded (PUT). */
+export const SNAPSHOT_PATH = '/_admin/snapshot';
+
+/** What a loaded snapshot held. */
+export interface SnapshotSummary {
+  created_at: string;
+  schema: string;
+  store: string;
+  rows: number;
+  files: number;
+}
+
 export function resultOf<T>(response: ApiResponse<T>): T {
   if (response.status !== 200 || response.body.Error) throw new AcaciaApiError(response);
   return (response.body as SuccessEnvelope<T>).Result;
@@ -139,6 +152,42 @@ export class AcaciaClient {
    * Past `timeoutMs` (default 10 minutes) it rejects with AcaciaWaitTimeoutError naming the
    * last state seen, never with a half-done record. `onProgress` sees every state read.
    */
+  /**
+   * GET /_admin/snapshot: the whole instance as a gzip'd snapshot (docs/snapshots.md), to be
+   * read from `body` as it arrives; an error answers its envelope instead.
+   */
+  async downloadSnapshot(): Promise<
+    { status: 200; body: AsyncIterable<Uint8Array> } | { status: number; error: ApiResponse<never> }
+  > {
+    const res = await undiciRequest(new URL(SNAPSHOT_PATH, this.options.baseUrl), {
+      method: 'GET',
+      headers: this.authHeaders(),
+      ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
+    });
+    if (res.statusCode === 200) return { status: 200, body: res.body };
+    const text = await res.body.text();
+    return {
+      status: res.statusCode,
+      error: { status: res.statusCode, headers: res.headers, body: JSON.parse(text) as ErrorEnvelope },
+    };
+  }
+
+  /** PUT /_admin/snapshot: replaces the whole instance with a snapshot (test mode only), sent as it is read. */
+  async uploadSnapshot(body: Readable): Promise<ApiResponse<SnapshotSummary>> {
+    const res = await undiciRequest(new URL(SNAPSHOT_PATH, this.options.baseUrl), {
+      method: 'PUT',
+      headers: { ...this.authHeaders(), 'content-type': 'application/gzip' },
+      body,
+      ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
+    });
+    const text = await res.body.text();
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: JSON.parse(text) as SuccessEnvelope<SnapshotSummary> | ErrorEnvelope,
+    };
+  }
+
   waitFor(target: { operation: string }, options?: WaitOptions<OperationRecord>): Promise<OperationRecord>;
   waitFor(
     target: { workgroup: string; workspace: string; status: 'Deleted' },

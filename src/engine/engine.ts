@@ -183,6 +183,25 @@ export class Engine {
     await this.deliverer.idle();
   }
 
+  /**
+   * Runs `fn` between ticks, no part of the engine running meanwhile: a reset or a snapshot's
+   * load replaces the state the parts work on. Afterwards the reconciler looks at every
+   * workspace at once, so what the new state says runs is started again.
+   */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    // Deliveries are sent beside the ticks: wait for those under way too.
+    const run = this.tail.then(async () => {
+      await this.deliverer.idle();
+      return fn();
+    });
+    this.tail = run.catch(() => undefined);
+    try {
+      return await run;
+    } finally {
+      this.runtimeLost();
+    }
+  }
+
   /** One pass over everything due now; ticks never overlap within a process. */
   tick(): Promise<number> {
     const run = this.tail.then(async () => {

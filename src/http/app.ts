@@ -43,6 +43,7 @@ import { operabilityRoutes, type ReadinessChecks } from './routes/operability.js
 import { testClockRoutes, type TestClock } from './routes/test-clock.js';
 import { chaosRoutes } from './routes/chaos.js';
 import { applyChaos } from './chaos.js';
+import { instanceRoutes, type InstanceAdmin } from './routes/instance.js';
 import { databaseRoutes } from './routes/databases.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { dbUserRoutes } from './routes/db-users.js';
@@ -57,6 +58,8 @@ import { lazyChildLogger } from '../logger.js';
 
 /** The settings the API reads (ACACIA_* in src/config.ts, which gives them all). */
 export interface ApiSettings extends ListenerTimeouts, ConnectionSettings {
+  /** The largest snapshot file PUT /_admin/snapshot takes. */
+  snapshotMaxBytes: number;
   /** The largest request body (bytes). */
   bodyLimit: number;
   /** Whether answers carry a Server-Timing header with their store statements and time. */
@@ -85,9 +88,14 @@ export interface AppDeps {
   testClock?: TestClock;
   /** The data-plane gateway's base URL once it listens, for the console to show. */
   gatewayUrl?: () => string | undefined;
+  /** Acts on the whole instance (reset); the routes are served only when it is given. */
+  instance?: InstanceAdmin;
   /** Where /metrics reads from; the app adds its HTTP metrics to it (a registry of its own by default). */
   metricsRegistry?: Registry;
 }
+
+/** The endpoints served only when the app is given what acts on the whole instance. */
+const instanceEndpoints = new Set<EndpointId>(['resetInstance']);
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -194,7 +202,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every endpoint of the table is served (the manual clock only with ACACIA_CLOCK=manual),
   // and the document lists exactly those.
   const served = new Set(
-    (Object.keys(apiEndpoints) as EndpointId[]).filter((id) => id !== 'moveTestClock' || deps.testClock),
+    (Object.keys(apiEndpoints) as EndpointId[]).filter(
+      (id) => (id !== 'moveTestClock' || deps.testClock) && (!instanceEndpoints.has(id) || deps.instance),
+    ),
   );
   const registered = new Set<EndpointId>();
   app.addHook('onRoute', (route) => {
@@ -254,6 +264,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       requireApiKey(scope, services);
       checkIfMatch(scope);
       testClockRoutes(scope, testClock);
+    });
+  }
+
+  const instance = deps.instance;
+  if (instance) {
+    await app.register(async (scope) => {
+      requireApiKey(scope, services);
+      instanceRoutes(scope, instance, services.clock, { maxBytes: config.snapshotMaxBytes });
     });
   }
 

@@ -252,4 +252,5 @@ export const resultExamples: Record<string, unknown> = {
   deleteAddonConfig: true,
   validateCloudProvider: 'validation succeeded: role acacia-byoc can be assumed in account 123456789012',
   moveTestClock: { now: at },
+  resetInstance: { now: at },
 };

@@ -241,6 +241,12 @@ export interface Drivers {
   readonly account: AccountDriver;
   /** Releases what the drivers hold (processes, connections) when the server stops. */
   close(): Promise<void>;
+  /**
+   * Stops every workspace process this server runs and forgets them, the drivers staying
+   * usable: the state they served is about to be replaced (a reset, a snapshot's load). The
+   * reconciler starts again what the new state says runs. Drivers without processes have none.
+   */
+  quiesce?(): Promise<void>;
 }
 
 /** Re-exported so drivers need import only this module. */

@@ -88,5 +88,6 @@ export function withFaultInjection(drivers: Drivers, limits: DirectiveLimits): D
     backup: backupDriver(drivers.backup, limits),
     account: accountDriver(drivers.account, limits),
     close: () => drivers.close(),
+    ...(drivers.quiesce ? { quiesce: drivers.quiesce.bind(drivers) } : {}),
   };
 }

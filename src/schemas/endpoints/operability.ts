@@ -66,4 +66,19 @@ export const operabilityEndpoints = {
     outsideApi: true,
     client: 'moveClock',
   }),
+  resetInstance: endpoint({
+    method: 'POST',
+    path: '/_test/reset',
+    summary: 'Empty the instance but for the bootstrap key',
+    description:
+      'Only in test mode (ACACIA_CLOCK=manual or ACACIA_FAULT_INJECTION=on; 403 otherwise, naming the setting), ' +
+      'for org-admin keys of the bootstrap organisation. Removes every resource, operation, event and other ' +
+      "organisation, stops the workspaces' processes and starts the id sequence of ACACIA_ID_SEED afresh; the " +
+      'bootstrap key keeps working and the manual clock keeps its time. Resetting an empty instance changes nothing.',
+    tags: ['Testing'],
+    result: Type.Object({ now: Type.String({ description: 'the time now, RFC 3339' }) }),
+    errors: [403],
+    outsideApi: true,
+    client: 'reset',
+  }),
 } as const;

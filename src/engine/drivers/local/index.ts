@@ -43,6 +43,7 @@ export function localDrivers({ config, logger, store, clock, runtimeLost }: Driv
     workspace: new LocalWorkspaceDriver(layout, runtimes, jobs),
     backup: new LocalBackupDriver(layout, jobs),
     account: new SimulatedAccountDriver(0),
+    quiesce: () => runtimes.stopAll(),
     close: async () => {
       closing = true;
       await runtimes.close();

@@ -134,6 +134,11 @@ export class LocalRuntimes {
   /** Stops every process this one runs and removes their records (the server stops). */
   async close(): Promise<void> {
     this.closing = true;
+    await this.stopAll();
+  }
+
+  /** Stops every process this one runs and removes their records; new ones may start afterwards. */
+  async stopAll(): Promise<void> {
     await Promise.all(
       [...this.children.keys()].map(async (workspaceId) => {
         const pid = this.children.get(workspaceId)?.process.pid;
