@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { serveEndpoint as serve } from '../serve-endpoint.js';
 
-/** /test/chaos: the organisation's chaos rules (docs/chaos.md); refused unless fault injection is on. */
+/** /_test/chaos: the organisation's chaos rules (docs/chaos.md); refused unless fault injection is on. */
 export function chaosRoutes(scope: FastifyInstance, services: Services): void {
   const { chaos } = services;
   serve(scope, 'createChaosRule', async (request) => chaos.create(request.principal, request.body));

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { Ref } from '../component.js';
-import { API_PREFIX } from '../envelope.js';
 import { ChaosRuleParams, ChaosRuleRecord, CreateChaosRuleBody } from '../chaos.js';
 import { endpoint } from './spec.js';
 
 const tags = ['Testing'] as const;
-const all = `${API_PREFIX}/test/chaos` as const;
+// Beside the manual clock and the reset: routes of the test mode live outside the API's base path.
+const all = '/_test/chaos' as const;
 const one = `${all}/{chaos_rule_id}` as const;
 const note =
   'Only with ACACIA_FAULT_INJECTION=on (otherwise 403 API-Disabled naming the setting), for org-admin keys; ' +
@@ -21,6 +21,7 @@ export const chaosEndpoints = {
       'Fails a share of the requests to an endpoint or route pattern with a given envelope, adds latency to ' +
       `them, or takes a region's workspaces down (gateway 503, their operations fail), until it expires. ${note}`,
     tags,
+    outsideApi: true,
     body: Ref(CreateChaosRuleBody),
     result: Ref(ChaosRuleRecord),
     errors: [403],
@@ -33,6 +34,7 @@ export const chaosEndpoints = {
     summary: 'List chaos rules',
     description: `The rules in force, oldest first, with how often each matched. ${note}`,
     tags,
+    outsideApi: true,
     result: Type.Array(Ref(ChaosRuleRecord)),
     errors: [403],
     client: 'chaos.list',
@@ -43,6 +45,7 @@ export const chaosEndpoints = {
     summary: 'Remove every chaos rule',
     description: `Ends every rule of the organisation at once; the Result is the rules removed. ${note}`,
     tags,
+    outsideApi: true,
     result: Type.Array(Ref(ChaosRuleRecord)),
     errors: [403],
     message: 'Chaos rules removed.',
@@ -54,6 +57,7 @@ export const chaosEndpoints = {
     summary: 'Remove a chaos rule',
     description: `Ends the rule at once. ${note}`,
     tags,
+    outsideApi: true,
     params: ChaosRuleParams,
     result: Ref(ChaosRuleRecord),
     errors: [403, 404],
