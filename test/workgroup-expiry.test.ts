@@ -155,7 +155,7 @@ describe(`expiring workgroups (${storeName})`, () => {
       Date.parse((JSON.parse(updated.stdout) as { expires_at: string }).expires_at),
       (await now()) + 3 * HOUR * 1000,
     );
-    const cleared = await cli('workgroups', 'update', 'ci-run', '--body', '{"expires_at": null}');
+    const cleared = await cli('workgroups', 'update', 'ci-run', '--expires-at', 'null');
     assert.equal(cleared.code, 0, cleared.stderr);
     assert.equal((JSON.parse(cleared.stdout) as { expires_at?: string }).expires_at, undefined);
     const refused = await cli('workgroups', 'update', 'ci-run', '--expires-in', '100h');

@@ -43,8 +43,14 @@ function kindOf(schema: TSchema): Kind {
   return 'json';
 }
 
+/**
+ * What a nullable flag given `null` holds until `valuesOf` makes it JSON null: Commander turns a
+ * parser's null into an empty string.
+ */
+const NULL = Symbol('null');
+
 function parserFor(kind: Kind, flag: string, nullable: boolean): ((raw: string) => unknown) | undefined {
-  const orNull = (parse: (raw: string) => unknown) => (raw: string) => (nullable && raw === 'null' ? null : parse(raw));
+  const orNull = (parse: (raw: string) => unknown) => (raw: string) => (nullable && raw === 'null' ? NULL : parse(raw));
   switch (kind) {
     case 'integer':
     case 'number':
@@ -119,7 +125,7 @@ export function addSchemaFlags(cmd: Command, schema: TSchema, skip: readonly str
 /** The JSON object the flags given make, over `--body` when given (a flag wins over the same field there). */
 export function valuesOf(flags: readonly FieldFlag[], opts: Record<string, unknown>, base: unknown = {}): object {
   const values: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-  for (const f of flags) if (opts[f.key] !== undefined) values[f.field] = opts[f.key];
+  for (const f of flags) if (opts[f.key] !== undefined) values[f.field] = opts[f.key] === NULL ? null : opts[f.key];
   return values;
 }
 
