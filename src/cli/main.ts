@@ -17,6 +17,7 @@ import { webhookCommands } from './commands/webhooks.js';
 import { providerCommands } from './commands/providers.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { serveCommand } from './commands/serve.js';
+import { stateCommands } from './commands/state.js';
 import { workgroupCommands } from './commands/workgroups.js';
 import { workspaceCommands } from './commands/workspaces.js';
 
@@ -56,6 +57,7 @@ export function buildCli(): Command {
   eventCommands(program);
   webhookCommands(program);
   apiKeyCommands(program);
+  stateCommands(program);
   adminCommands(program);
   completionCommand(program);
   return program;
