@@ -86,6 +86,8 @@ describe(`state files: export, apply and seed (${storeName})`, () => {
     resultOf(await c.backups.setSchedule(wg, primary.workspace_id, { schedule: '0 3 * * *', max_retry: 2 }));
     resultOf(await c.webhooks.create({ url: 'http://127.0.0.1:9/hook', event_types: ['workspace.created'] }));
     await newWorkgroup(c, 'beta');
+    const insights = resultOf(await c.addons.catalog()).find((a) => a.unique_name === 'insights')!;
+    resultOf(await c.addons.install(insights.addons_id, { enable: 'true' }));
   });
   after(async () => {
     await Promise.all([source?.close(), target?.close()]);
@@ -99,6 +101,7 @@ describe(`state files: export, apply and seed (${storeName})`, () => {
     const state = parseYaml(first);
     assert.equal(state.apiVersion, 'acacia/v1');
     assert.equal(state.kind, 'State');
+    assert.deepEqual(state.addons, [{ name: 'insights', enabled: true }]);
     assert.deepEqual(
       state.workgroups.map((w: { name: string }) => w.name),
       ['alpha', 'beta'],
@@ -302,7 +305,14 @@ describe(`state files: export, apply and seed (${storeName})`, () => {
     const seed = {
       apiVersion: 'acacia/v1',
       kind: 'State',
-      workgroups: [{ name: 'seeded', provider: 'aws/us-east-1', allow_list: [{ cidr: '10.1.0.0/16' }] }],
+      workgroups: [
+        {
+          name: 'seeded',
+          provider: 'aws/us-east-1',
+          allow_list: [{ cidr: '10.1.0.0/16' }],
+          workspaces: [{ name: 'ready', workspace_type_name: 'TG-00' }],
+        },
+      ],
     };
     const names = async (client: AcaciaClient) =>
       resultOf(await client.workgroups.list())
@@ -314,6 +324,12 @@ describe(`state files: export, apply and seed (${storeName})`, () => {
       const server = await serveProcess(store, newKeyText(), { ...settings, ACACIA_SEED: file('seed.yaml', seed) });
       try {
         assert.deepEqual(await names(server.client), ['seeded']);
+        // The seed waited for its workspace (on the manual clock): it is Active when the server says it is ready.
+        const [wg] = resultOf(await server.client.workgroups.list());
+        assert.deepEqual(
+          wg!.workspaces.map((w) => [w.name, w.status]),
+          [['ready', 'Active']],
+        );
         assert.match(server.output.stderr, /seed/);
       } finally {
         await stopProcess(server.child);

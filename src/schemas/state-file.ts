@@ -117,10 +117,18 @@ export const StateWebhook = Body({
 });
 export type StateWebhook = Static<typeof StateWebhook>;
 
+/** An add-on the organisation installed, by its catalog name. */
+export const StateInstalledAddon = Body({
+  name: Type.String({ minLength: 1, maxLength: 64, description: "the add-on's unique_name in the catalog" }),
+  enabled: Type.Boolean(),
+});
+export type StateInstalledAddon = Static<typeof StateInstalledAddon>;
+
 export const StateFile = Body(
   {
     apiVersion: Type.Literal(STATE_API_VERSION),
     kind: Type.Literal(STATE_KIND),
+    addons: Opt(Type.Array(StateInstalledAddon, { maxItems: 256 })),
     workgroups: Opt(Type.Array(StateWorkgroup, { maxItems: 1000 })),
     webhooks: Opt(Type.Array(StateWebhook, { maxItems: 1000 })),
   },

@@ -47,6 +47,12 @@ export async function applyPlan(
   const pick = <K extends Step['kind']>(kind: K, ...actions: Change['action'][]) =>
     plan.changes.filter((c) => c.kind === kind && actions.includes(c.action)) as Array<Change & { step: Of<K> }>;
 
+  // Add-ons first: a workspace may enable one.
+  for (const c of pick('addon', 'create', 'update')) {
+    progress(c);
+    resultOf(await client.addons.install(c.step.addonsId, { enable: c.step.enabled ? 'true' : 'false' }));
+  }
+
   for (const c of pick('workgroup', 'create', 'update')) {
     progress(c);
     const want = c.step.create?.body ?? c.step.update!;

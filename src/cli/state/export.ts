@@ -125,6 +125,7 @@ export function exportState(live: LiveState): StateFile {
   return {
     apiVersion: STATE_API_VERSION,
     kind: STATE_KIND,
+    addons: sorted(live.installed, (a) => a.unique_name).map((a) => ({ name: a.unique_name, enabled: a.enabled })),
     workgroups: sorted(live.workgroups, (w) => w.record.name).map(exportWorkgroup),
     webhooks: sorted(live.webhooks, (w) => w.url).map((w) => ({
       url: w.url,

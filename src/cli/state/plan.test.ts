@@ -45,6 +45,8 @@ function live(workspaces: WorkspaceRecord[] = []): LiveState {
     workspaces,
   } as unknown as WorkgroupRecord;
   return {
+    catalog: [],
+    installed: [],
     providers: [provider],
     webhooks: [],
     workgroups: [

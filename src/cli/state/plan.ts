@@ -25,6 +25,7 @@ export type Step =
   | { kind: 'backup_schedule'; workgroup: string; workspace: string; body: StateBackupSchedule }
   | { kind: 'graph'; workgroup: string; workspace: string }
   | { kind: 'database'; workgroup: string; id?: string }
+  | { kind: 'addon'; addonsId: string; enabled: boolean }
   | { kind: 'webhook'; url: string; body?: StateWebhook; id?: string };
 
 export interface Change {
@@ -306,6 +307,19 @@ class Planner {
         );
   }
 
+  /** Installed add-ons: installed, enabled or disabled as the file says; never uninstalled. */
+  addons(want: StateFile['addons'], live: LiveState) {
+    (want ?? []).forEach((a, i) => {
+      const entry = live.catalog.find((c) => c.unique_name === a.name);
+      if (!entry) this.fail(`addons[${i}].name`, `no add-on "${a.name}" in the catalog`);
+      const installed = live.installed.find((x) => x.addons_id === entry.addons_id);
+      const step = { kind: 'addon' as const, addonsId: entry.addons_id, enabled: a.enabled };
+      if (!installed) this.add('create', step, `addons/${a.name}`);
+      else if (installed.enabled !== a.enabled) this.add('update', step, `addons/${a.name}`, 'enabled');
+      else this.add('unchanged', step, `addons/${a.name}`);
+    });
+  }
+
   webhooks(want: StateWebhook[] | undefined, live: LiveState['webhooks']) {
     if (want === undefined) return;
     const have = new Map(live.map((w) => [w.url, w]));
@@ -334,6 +348,7 @@ class Planner {
  */
 export function planState(file: StateFile, live: LiveState, opts: { prune?: boolean; source?: string } = {}): Plan {
   const p = new Planner(opts.source ?? 'state file', opts.prune === true);
+  p.addons(file.addons, live);
   const liveWgs = new Map(live.workgroups.map((w) => [nameKey(w.record.name), w]));
   const wanted = file.workgroups ?? [];
   wanted.forEach((wg, i) => p.workgroup(wg, liveWgs.get(nameKey(wg.name)), `workgroups[${i}]`, live.providers));

@@ -1,5 +1,7 @@
 import {
   resultOf,
+  type AddonRecord,
+  type InstalledAddonRecord,
   type AcaciaClient,
   type AllowListEntryRecord,
   type BackupScheduleRecord,
@@ -29,6 +31,9 @@ export interface LiveWorkgroup {
 
 /** The organisation's state as the server holds it, read through the API. */
 export interface LiveState {
+  /** The add-on catalog, and what the organisation installed of it. */
+  catalog: AddonRecord[];
+  installed: InstalledAddonRecord[];
   workgroups: LiveWorkgroup[];
   webhooks: WebhookRecord[];
   providers: CloudProviderRecord[];
@@ -82,5 +87,11 @@ export async function readLiveState(client: AcaciaClient): Promise<LiveState> {
       workspaces,
     });
   }
-  return { workgroups, webhooks: resultOf(await client.webhooks.list()), providers };
+  return {
+    catalog: resultOf(await client.addons.catalog()),
+    installed: resultOf(await client.addons.installed()),
+    workgroups,
+    webhooks: resultOf(await client.webhooks.list()),
+    providers,
+  };
 }
