@@ -137,6 +137,9 @@ describe(`state files: export, apply and seed (${storeName})`, () => {
     const written = await cli(source, ['export', '-f', out]);
     assert.equal(written.code, 0, written.stderr);
     assert.equal(written.stdout, '');
+    const json = await cli(source, ['export', '-o', 'json']);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), parseYaml(await live(source)));
   });
 
   it('applying an export to a fresh server makes the same export; a second apply changes nothing', async () => {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { StateFile } from '../../schemas/state-file.js';
-import { contextOf, outputOf } from '../context.js';
+import { contextOf, outputOf, type GlobalOptions } from '../context.js';
 import { table } from '../output.js';
 import {
   applyState,
@@ -38,7 +38,10 @@ export function stateCommands(program: Command): void {
         return;
       }
       const ctx = contextOf(cmd);
-      const text = stateYaml(exportState(await readLiveState(ctx.client)));
+      const state = exportState(await readLiveState(ctx.client));
+      // YAML unless JSON is asked for by name (-o json); apply reads either.
+      const asJson = cmd.optsWithGlobals<GlobalOptions>().output === 'json';
+      const text = asJson ? `${JSON.stringify(state, null, 2)}\n` : stateYaml(state);
       if (opts.file) writeFileSync(opts.file, text);
       else process.stdout.write(text);
     });
