@@ -138,6 +138,17 @@ export const settings = [
     },
   },
   {
+    key: 'seed',
+    env: 'ACACIA_SEED',
+    flag: 'seed',
+    def: undefined,
+    help:
+      'a state file, or a folder of them (.yaml and .yml files, in name order), applied once the server is ready ' +
+      'and before it reports so; a failing one stops the server',
+    see: 'state-files.md#seeding-a-server',
+    parse: (name, raw) => path.resolve(text(name, raw)),
+  },
+  {
     key: 'clock',
     env: 'ACACIA_CLOCK',
     flag: 'clock',

@@ -20,6 +20,7 @@ import { chaosCommands } from './commands/chaos.js';
 import { providerCommands } from './commands/providers.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { serveCommand } from './commands/serve.js';
+import { stateCommands } from './commands/state.js';
 import { workgroupCommands } from './commands/workgroups.js';
 import { workspaceCommands } from './commands/workspaces.js';
 
@@ -60,6 +61,7 @@ export function buildCli(): Command {
   webhookCommands(program);
   apiKeyCommands(program);
   chaosCommands(program);
+  stateCommands(program);
   adminCommands(program);
   clockCommands(program);
   instanceCommands(program);

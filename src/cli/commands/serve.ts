@@ -43,6 +43,7 @@ export function serveCommand(program: Command): void {
       config = configFrom(flags);
       const { startServer } = await import('../../main.js');
       const server = await startServer(config);
+      await (await import('../seed.js')).seedServer(config, server);
       // Outside the JSON log, so it shows whatever the log level.
       process.stderr.write(
         `Acacia listening: API ${server.url}, gateway ${server.gatewayUrl}\n` +
