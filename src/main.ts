@@ -15,6 +15,7 @@ import { FaultInjection } from './engine/fault-injection/index.js';
 import { roleVerifier } from './engine/role-verifier.js';
 import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
 import { buildApp } from './http/app.js';
+import { CONSOLE_PATH } from './http/console.js';
 import { eventWriter } from './domain/events.js';
 import { createLogger } from './logger.js';
 import { installationKey } from './dataplane/secret-key.js';
@@ -68,7 +69,7 @@ function baseUrl(app: FastifyInstance, host: string, fallbackPort: number): stri
 
 /** The composition root: store, domain, HTTP, listening. */
 export async function startServer(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel, options.logDestination);
+  const logger = createLogger(config.logLevel, options.logDestination, config.logFormat);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -141,13 +142,35 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     throw err;
   }
 
+  // Known once both listen; until then /readyz says the gateway is not ready and /_status has no addresses.
+  const addresses: { listening?: { url: string; gatewayUrl: string; startedAt: Date } } = {};
   const app = await buildApp({
     config,
     services,
     logger,
     version,
     metricsRegistry: metrics.registry,
-    readiness: { store: async () => (await store.ping(), true), engine: async () => engine.running },
+    readiness: {
+      store: async () => (await store.ping(), true),
+      engine: async () => engine.running,
+      gateway: async () => addresses.listening !== undefined && gateway.server.listening,
+    },
+    status: ({ listening } = addresses) => ({
+      status: 'up',
+      version,
+      pid: process.pid,
+      started_at: (listening?.startedAt ?? new Date()).toISOString(),
+      uptime_seconds: listening ? Math.max(0, (Date.now() - listening.startedAt.getTime()) / 1000) : 0,
+      url: listening?.url ?? '',
+      gateway_url: listening?.gatewayUrl ?? '',
+      console_url: listening ? `${listening.url}${CONSOLE_PATH}` : '',
+      driver: config.driver,
+      sim_speed: config.simSpeed,
+      store: store.dialect === 'postgres' ? 'postgres' : 'sqlite',
+      clock: config.clock,
+      now: new Date(clock.now()).toISOString(),
+      fault_injection: config.faultInjection,
+    }),
     ...(manualClock
       ? {
           testClock: {
@@ -190,6 +213,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   }
   const url = baseUrl(app, config.host, config.port);
   const gatewayUrl = baseUrl(gateway, config.host, config.gatewayPort);
+  addresses.listening = { url, gatewayUrl, startedAt: new Date() };
   logger.info(
     { api: url, gateway: gatewayUrl, store: store.dialect, clock: config.clock, version },
     `Acacia listening: API ${url}, gateway ${gatewayUrl}`,

@@ -391,6 +391,7 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.moveClock({ advance_seconds: 1 }));
     assertOk(await c.health());
     assertOk(await c.ready());
+    assertOk(await c.serverStatus());
 
     // Pause, resume, and delete everything.
     assertOk(await c.workspaces.pause(wg, ws.workspace_id));

@@ -39,7 +39,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { backupRoutes } from './routes/backups.js';
 import { cloudProviderRoutes } from './routes/cloud-providers.js';
-import { operabilityRoutes, type ReadinessChecks } from './routes/operability.js';
+import { operabilityRoutes, type ReadinessChecks, type StatusReport } from './routes/operability.js';
 import { testClockRoutes, type TestClock } from './routes/test-clock.js';
 import { databaseRoutes } from './routes/databases.js';
 import { scheduleRoutes } from './routes/schedules.js';
@@ -79,6 +79,8 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   readiness: ReadinessChecks;
+  /** What GET /_status answers. */
+  status: StatusReport;
   /** Present only with ACACIA_CLOCK=manual. */
   testClock?: TestClock;
   /** Where /metrics reads from; the app adds its HTTP metrics to it (a registry of its own by default). */
@@ -199,7 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await allowCors(app, config.corsOrigins);
   await registerOpenApi(app, deps.version, served);
-  operabilityRoutes(app, deps.readiness, metrics.registry);
+  operabilityRoutes(app, deps.readiness, metrics.registry, deps.status);
   await app.register(consoleRoutes, { version: deps.version });
 
   // One source of "new events" per process for every stream (one LISTEN connection on PostgreSQL).
