@@ -60,12 +60,12 @@ export function updateLocalProfile(config: Readonly<Config>, url: string): strin
     file.profiles[LOCAL_PROFILE] = { url, ...(withFile ? { api_key_file: keyFile } : {}) };
     if (!file.current || !file.profiles[file.current]) file.current = LOCAL_PROFILE;
     writeProfiles(file);
-    const current = file.current === LOCAL_PROFILE ? ' (current)' : ` (current: ${file.current})`;
+    const current = file.current === LOCAL_PROFILE ? ' (current)' : ` (the current one stays ${file.current})`;
     const key = withFile ? `key file ${shown(keyFile)}` : 'no key: give one with --api-key or ACACIA_API_KEY';
-    return `profile "${LOCAL_PROFILE}"${current} -> ${url}, ${key}`;
+    return `"${LOCAL_PROFILE}"${current}: ${url}, ${key}`;
   } catch (err) {
     // The server runs without it; the line below says how to make it by hand.
-    return `profile "${LOCAL_PROFILE}" not written (${profilePath()}: ${(err as Error).message})`;
+    return `"${LOCAL_PROFILE}" not written (${profilePath()}: ${(err as Error).message})`;
   }
 }
 
@@ -228,6 +228,12 @@ async function serveHere(config: Readonly<Config>, detached: boolean): Promise<v
   const existing = runningState(config.dataDir);
   // A record this process will own: none, or a stale one (its process is gone).
   const owner = existing === undefined || existing.pid === process.pid;
+  // Another --detach may have started since the command that started this one looked.
+  if (detached && !owner)
+    throw new UsageError(
+      `a server of ${shown(config.dataDir)} runs already (pid ${existing.pid}, API ${existing.url || 'starting'})`,
+      exitCodes.running,
+    );
   const record = (state: Omit<ServerState, 'pid' | 'store' | 'detached'>) =>
     writeState(config.dataDir, {
       pid: process.pid,
@@ -278,7 +284,9 @@ async function serveHere(config: Readonly<Config>, detached: boolean): Promise<v
   }
 
   let stopping = false;
-  const stop = (reason: string) => {
+  const stop = (reason: string, signal = true) => {
+    // A second signal while it finishes its requests means now.
+    if (stopping && signal) process.exit(1);
     if (stopping) return;
     stopping = true;
     server.logger.info({ reason }, 'shutting down: finishing in-flight requests');
@@ -302,7 +310,7 @@ async function serveHere(config: Readonly<Config>, detached: boolean): Promise<v
     // it is gone, so it stops as if told to.
     const parent = process.ppid;
     setInterval(() => {
-      if (!parentAlive(parent)) stop('the process that started it exited');
+      if (!parentAlive(parent)) stop('the process that started it exited', false);
     }, 500).unref();
   }
 }
