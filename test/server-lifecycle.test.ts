@@ -184,9 +184,9 @@ describe(`serve --detach, status, stop (${storeName})`, () => {
     const url = await listeningUrl(child, output);
     const gatewayUrl = /, gateway (http:\/\/\S+)/.exec(output.stderr)![1]!;
     assert.ok(existsSync(path.join(store.dataDir, 'server.json')), 'an attached server records itself too');
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`${code ?? signal}`)));
     child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await exited, '0', output.stderr + output.stdout.slice(-2000));
     assert.equal(await portFree(url), true);
     assert.equal(await portFree(gatewayUrl), true);
     assert.equal(existsSync(path.join(store.dataDir, 'server.json')), false);

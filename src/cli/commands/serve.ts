@@ -267,22 +267,6 @@ async function serveHere(config: Readonly<Config>, detached: boolean): Promise<v
       console_url: consoleUrl,
       started_at: new Date().toISOString(),
     });
-  const profile = owner
-    ? updateLocalProfile(config, server.url)
-    : `not updated: ${statePath(config.dataDir)} is another's`;
-  process.stderr.write(banner(config, server, profile));
-  if (process.send) {
-    const started: Started = {
-      pid: process.pid,
-      url: server.url,
-      gateway_url: server.gatewayUrl,
-      console_url: consoleUrl,
-      log_file: path.join(config.dataDir, LOG_FILE),
-      state_file: statePath(config.dataDir),
-    };
-    process.send(started);
-  }
-
   let stopping = false;
   const stop = (reason: string, signal = true) => {
     // A second signal while it finishes its requests means now.
@@ -301,6 +285,7 @@ async function serveHere(config: Readonly<Config>, detached: boolean): Promise<v
       },
     );
   };
+  // Before the banner: whoever reads it may signal at once.
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   if (!detached) {
@@ -312,6 +297,21 @@ async function serveHere(config: Readonly<Config>, detached: boolean): Promise<v
     setInterval(() => {
       if (!parentAlive(parent)) stop('the process that started it exited', false);
     }, 500).unref();
+  }
+  const profile = owner
+    ? updateLocalProfile(config, server.url)
+    : `not updated: ${statePath(config.dataDir)} is another's`;
+  process.stderr.write(banner(config, server, profile));
+  if (process.send) {
+    const started: Started = {
+      pid: process.pid,
+      url: server.url,
+      gateway_url: server.gatewayUrl,
+      console_url: consoleUrl,
+      log_file: path.join(config.dataDir, LOG_FILE),
+      state_file: statePath(config.dataDir),
+    };
+    process.send(started);
   }
 }
 
