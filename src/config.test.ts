@@ -14,7 +14,8 @@ describe('loadConfig', () => {
     assert.equal(c.dataDir, path.resolve('./data'));
     assert.equal(c.databaseUrl, undefined);
     assert.equal(c.clock, 'system');
-    assert.equal(c.simSpeed, 1);
+    assert.equal(c.simSpeed, 0.02, 'the fast pace');
+    assert.equal(c.logFormat, 'auto');
     assert.equal(c.baseDomain, 'localhost');
     assert.equal(c.logLevel, 'info');
     assert.equal(c.rateLimit, 6000);
@@ -44,6 +45,9 @@ describe('loadConfig', () => {
     const c = loadConfig({ ACACIA_RETRY_BACKOFF: '0.5', ACACIA_SIM_SPEED: '0' });
     assert.deepEqual([c.retryBackoffMs, c.simSpeed], [500, 0]);
     assert.equal(loadConfig({ ACACIA_RETRY_BACKOFF: '0' }).retryBackoffMs, 0);
+    assert.equal(loadConfig({ ACACIA_SIM_SPEED: 'realistic' }).simSpeed, 1);
+    assert.equal(loadConfig({ ACACIA_SIM_SPEED: 'fast' }).simSpeed, 0.02);
+    assert.equal(loadConfig({ ACACIA_SIM_SPEED: '0.5' }).simSpeed, 0.5);
   });
 
   it('reads the listener timeouts in seconds (fractions allowed) and the connection cap', () => {
@@ -71,7 +75,9 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must be a postgres/],
     ['ACACIA_BOOTSTRAP_API_KEY', 'short', /ACACIA_BOOTSTRAP_API_KEY must be 32 to 256/],
     ['ACACIA_CLOCK', 'sundial', /ACACIA_CLOCK must be one of system, manual/],
-    ['ACACIA_SIM_SPEED', 'fast', /ACACIA_SIM_SPEED must be a number/],
+    ['ACACIA_SIM_SPEED', 'slow', /ACACIA_SIM_SPEED must be fast, realistic or a number/],
+    ['ACACIA_SIM_SPEED', 'toString', /ACACIA_SIM_SPEED must be fast, realistic or a number/],
+    ['ACACIA_LOG_FORMAT', 'xml', /ACACIA_LOG_FORMAT must be one of auto, json, text/],
     ['ACACIA_DRIVER', 'kubernetes', /ACACIA_DRIVER must be one of simulated\b.* \(got "kubernetes"\)/],
     ['ACACIA_RETRY_BACKOFF', '-1', /ACACIA_RETRY_BACKOFF must be a number of seconds from 0 to 3600/],
     ['ACACIA_BASE_DOMAIN', 'not a domain', /ACACIA_BASE_DOMAIN must be a DNS domain/],

@@ -54,6 +54,8 @@ const inUnits =
   (name, raw) =>
     Math.round(parse(name, raw) * factor);
 const SECOND_MS = 1000;
+/** The simulated provisioner's named paces: factors of its realistic durations. */
+export const simPaces = { fast: 0.02, realistic: 1 } as const;
 const HOUR_MS = 3_600_000;
 const MIB = 1024 * 1024;
 
@@ -211,12 +213,17 @@ export const settings = [
     key: 'simSpeed',
     env: 'ACACIA_SIM_SPEED',
     flag: 'sim-speed',
-    def: '1',
-    help: 'simulated provisioner speed factor (0 = next tick)',
+    def: 'fast',
+    help:
+      'pace of the simulated provisioner: fast (a workspace in about 2 s, a backup in under 1 s), ' +
+      'realistic (about 90 s and 30 s, as the managed cloud), or the factor realistic durations are ' +
+      'multiplied by (0 = next tick, 1 = realistic)',
+    see: 'drivers.md#pace',
     parse: (name, raw) => {
+      if (Object.hasOwn(simPaces, raw)) return simPaces[raw as keyof typeof simPaces];
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1000)
-        throw new ConfigError(name, `must be a number from 0 to 1000 (got "${raw}")`);
+        throw new ConfigError(name, `must be fast, realistic or a number from 0 to 1000 (got "${raw}")`);
       return n;
     },
   },
@@ -267,8 +274,18 @@ export const settings = [
     env: 'ACACIA_LOG_LEVEL',
     flag: 'log-level',
     def: 'info',
-    help: `log level (${logLevels.join(', ')}); logs are JSON lines on stdout`,
+    help: `log level (${logLevels.join(', ')})`,
     parse: oneOf(logLevels),
+  },
+  {
+    key: 'logFormat',
+    env: 'ACACIA_LOG_FORMAT',
+    flag: 'log-format',
+    def: 'auto',
+    help:
+      'json (pino JSON lines on stdout), text (a readable line each), or auto: text when stdout is ' +
+      'a terminal, else json',
+    parse: oneOf(['auto', 'json', 'text'] as const),
   },
   {
     key: 'rateLimit',

@@ -19,15 +19,58 @@ export const redactedPaths = [
   'plaintext_key',
 ];
 
-/** JSON lines to stdout (or the given stream), secrets redacted. */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+export type LogFormat = 'auto' | 'json' | 'text';
+
+/** Fields every line has, which the text format shows in its own way or leaves out. */
+const TEXT_OMITTED = new Set(['level', 'time', 'msg', 'pid', 'hostname']);
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+
+/** One pino JSON line as a readable one: `12:00:01.234 INFO  message key=value …`. */
+export function textLine(json: string): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  const time = typeof record.time === 'string' ? record.time.slice(11, 23) : '';
+  const level = (LEVEL_NAMES[record.level as number] ?? String(record.level)).padEnd(5);
+  const fields = Object.entries(record)
+    .filter(([k]) => !TEXT_OMITTED.has(k))
+    .map(([k, v]) => {
+      // An error keeps its stack on lines of its own, where it can be read.
+      if (v && typeof v === 'object' && typeof (v as { stack?: unknown }).stack === 'string')
+        return `${k}=${JSON.stringify((v as { message?: unknown }).message ?? '')}\n${(v as { stack: string }).stack}`;
+      return `${k}=${typeof v === 'string' && !/\s|"/.test(v) ? v : JSON.stringify(v)}`;
+    });
+  return [time, level, String(record.msg ?? ''), ...fields].filter(Boolean).join(' ');
+}
+
+/** A destination that writes each line pino makes as text (synchronously: a terminal is a person reading). */
+function textDestination(out: { write(text: string): unknown }): DestinationStream {
+  return { write: (line: string) => void out.write(`${textLine(line.trimEnd())}\n`) };
+}
+
+/**
+ * Lines to stdout (or the given stream), secrets redacted: pino's JSON, or readable text
+ * (`auto`: text when stdout is a terminal). Redaction happens before either is written.
+ */
+export function createLogger(level: LogLevel, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
+  const text = format === 'text' || (format === 'auto' && destination === undefined && process.stdout.isTTY === true);
   return pino(
     {
       level,
       redact: { paths: redactedPaths, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    text ? textDestination(destination ?? process.stdout) : (destination ?? pino.destination({ dest: 1, sync: false })),
   );
 }
 

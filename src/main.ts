@@ -18,6 +18,7 @@ import { withRegionOutages } from './engine/fault-injection/region-outages.js';
 import { roleVerifier } from './engine/role-verifier.js';
 import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
 import { buildApp } from './http/app.js';
+import { CONSOLE_PATH } from './http/console.js';
 import { eventWriter } from './domain/events.js';
 import { ChaosService } from './domain/chaos.js';
 import { createLogger } from './logger.js';
@@ -72,7 +73,7 @@ function baseUrl(app: FastifyInstance, host: string, fallbackPort: number): stri
 
 /** The composition root: store, domain, HTTP, listening. */
 export async function startServer(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = createLogger(config.logLevel, options.logDestination);
+  const logger = createLogger(config.logLevel, options.logDestination, config.logFormat);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -155,8 +156,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     throw err;
   }
 
-  // Known once the gateway listens (after the API, whose routes are built first).
-  const listening: { gatewayUrl?: string } = {};
+  // Known once both listen; until then /readyz says the gateway is not ready and /_status has no addresses.
+  const addresses: { listening?: { url: string; gatewayUrl: string; startedAt: Date } } = {};
   const instance = new InstanceControl({ store, engine, drivers, clock, settings: config });
   if (config.snapshot !== undefined) {
     try {
@@ -170,12 +171,32 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   const app = await buildApp({
     instance,
     config,
-    gatewayUrl: () => listening.gatewayUrl,
+    gatewayUrl: () => addresses.listening?.gatewayUrl,
     services,
     logger,
     version,
     metricsRegistry: metrics.registry,
-    readiness: { store: async () => (await store.ping(), true), engine: async () => engine.running },
+    readiness: {
+      store: async () => (await store.ping(), true),
+      engine: async () => engine.running,
+      gateway: async () => addresses.listening !== undefined && gateway.server.listening,
+    },
+    status: ({ listening } = addresses) => ({
+      status: 'up',
+      version,
+      pid: process.pid,
+      started_at: (listening?.startedAt ?? new Date()).toISOString(),
+      uptime_seconds: listening ? Math.max(0, (Date.now() - listening.startedAt.getTime()) / 1000) : 0,
+      url: listening?.url ?? '',
+      gateway_url: listening?.gatewayUrl ?? '',
+      console_url: listening ? `${listening.url}${CONSOLE_PATH}` : '',
+      driver: config.driver,
+      sim_speed: config.simSpeed,
+      store: store.dialect === 'postgres' ? 'postgres' : 'sqlite',
+      clock: config.clock,
+      now: new Date(clock.now()).toISOString(),
+      fault_injection: config.faultInjection,
+    }),
     ...(manualClock
       ? {
           testClock: {
@@ -219,7 +240,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   }
   const url = baseUrl(app, config.host, config.port);
   const gatewayUrl = baseUrl(gateway, config.host, config.gatewayPort);
-  listening.gatewayUrl = gatewayUrl;
+  addresses.listening = { url, gatewayUrl, startedAt: new Date() };
   logger.info(
     { api: url, gateway: gatewayUrl, store: store.dialect, clock: config.clock, version },
     `Acacia listening: API ${url}, gateway ${gatewayUrl}`,

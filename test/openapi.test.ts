@@ -396,6 +396,7 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.chaos.clear());
     assertOk(await c.health());
     assertOk(await c.ready());
+    assertOk(await c.serverStatus());
 
     // Pause, resume, and delete everything.
     assertOk(await c.workspaces.pause(wg, ws.workspace_id));

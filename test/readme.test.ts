@@ -9,8 +9,7 @@ import { AcaciaClient, resultOf } from '../src/client/index.js';
 import { tableIn, tableRows } from '../src/cli/doc-tables.js';
 import { routeTable } from '../src/cli/route-table.js';
 import { apiEndpoints, type EndpointId } from '../src/schemas/endpoints/index.js';
-import { cleanEnv, cliCommand, listeningUrl, spawnCli } from './helpers/cli.js';
-import { stopProcess } from './helpers/serve.js';
+import { cleanEnv, cliCommand, runCli } from './helpers/cli.js';
 import { freshStore, storeName } from './helpers/server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,7 +51,7 @@ describe(`README.md (${storeName})`, () => {
 
   it('keeps the set-up commands CI runs', () => {
     const setup = shBlock('Set up');
-    assert.match(setup, /^npm ci && npx acacia serve$/m);
+    assert.match(setup, /^npm ci && npx acacia serve --detach$/m);
     assert.match(setup, /^npm ci && npm test$/m);
     assert.match(readFileSync(path.join(root, '.ci/run'), 'utf8'), /^npm test$/m);
   });
@@ -63,54 +62,53 @@ describe(`README.md (${storeName})`, () => {
     async () => {
       const store = await freshStore();
       const cwd = mkdtempSync(path.join(tmpdir(), 'acacia-quick-start-'));
-      // `npx acacia serve` in the directory the quick start runs in: its data directory is ./data.
-      const server = spawnCli(
-        ['serve'],
-        {
-          ACACIA_PORT: '0',
-          ACACIA_GATEWAY_PORT: '0',
-          ACACIA_SIM_SPEED: '0',
-          ACACIA_LOG_LEVEL: 'warn',
-          ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
-        },
-        cwd,
-      );
-      const output = { stdout: '', stderr: '' };
-      try {
-        const url = await listeningUrl(server, output);
-        const gateway = /gateway http:\/\/(\S+)\n/.exec(output.stderr)![1]!;
-        assert.ok(
-          output.stderr.includes(`npx acacia config set local --url ${url} --api-key-file data/bootstrap-key --use`),
-          'step 1 is the line the server printed',
-        );
-        // The block as written; only the addresses differ (the test's server listens on free ports).
-        const script = shBlock('Quick start')
-          .replaceAll('http://127.0.0.1:8080', url)
-          .replaceAll('127.0.0.1:14240', gateway);
-        const [node, ...cli] = cliCommand;
-        const prelude = [
-          'set -euo pipefail',
-          'set -x',
-          // `npx acacia` runs the CLI from these sources, as it does in a checkout.
-          `npx() { if [ "$1" = acacia ]; then shift; ` +
-            `${[node, ...cli].map((a) => `'${a}'`).join(' ')} "$@"; else command npx "$@"; fi; }`,
-        ].join('\n');
-        const run = spawn('bash', ['-c', `${prelude}\n${script}`], {
-          cwd,
-          env: { ...cleanEnv(), XDG_CONFIG_HOME: path.join(cwd, 'config') },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+      // The settings the server reads from the environment: free ports, the test store. The pace is the default.
+      const env = {
+        ...cleanEnv(),
+        XDG_CONFIG_HOME: path.join(cwd, 'config'),
+        ACACIA_PORT: '0',
+        ACACIA_GATEWAY_PORT: '0',
+        ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
+      };
+      const [node, ...cli] = cliCommand;
+      const prelude = [
+        'set -euo pipefail',
+        'set -x',
+        // `npx acacia` runs the CLI from these sources, as it does in a checkout.
+        `npx() { if [ "$1" = acacia ]; then shift; ` +
+          `${[node, ...cli].map((a) => `'${a}'`).join(' ')} "$@"; else command npx "$@"; fi; }`,
+      ].join('\n');
+      /** Runs part of the block in `cwd`; its exit status and output. */
+      const run = async (script: string) => {
+        const child = spawn('bash', ['-c', `${prelude}\n${script}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
-        run.stdout.on('data', (d) => (stdout += d));
-        run.stderr.on('data', (d) => (stderr += d));
-        const code = await new Promise<number | null>((resolve) => run.on('close', resolve));
-        assert.equal(code, 0, `the quick start stopped:\n${stderr}`);
-        assert.match(stdout, /"message":\s*"Hello GSQL"/, 'step 6 reached the workspace through the gateway');
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        return { code, stdout, stderr };
+      };
+      try {
+        // The block as written; only the gateway's address differs (the server listens on a free port):
+        // the test reads it from the server's state file once it runs.
+        const [work, stop] = shBlock('Quick start')
+          .replace(
+            /^(npx acacia serve --detach)$/m,
+            `$1\nGATEWAY=$(node -p 'require("./data/server.json").gateway_url')`,
+          )
+          .replaceAll('http://127.0.0.1:14240', '$GATEWAY')
+          .split(/^(?=# \d+\. Stop the server)/m);
+        assert.ok(stop?.includes('npx acacia stop'), 'the block ends by stopping the server');
+        const started = Date.now();
+        const first = await run(work!);
+        assert.equal(first.code, 0, `the quick start stopped:\n${first.stderr}`);
+        assert.match(first.stdout, /"message":\s*"Hello GSQL"/, 'step 7 reached the workspace through the gateway');
+        assert.match(first.stdout, /"status":\s*"up"/, 'step 2 shows the server');
 
         // What it left: the workspace paused, with one backup.
+        const state = JSON.parse(readFileSync(path.join(cwd, 'data', 'server.json'), 'utf8')) as { url: string };
         const key = readFileSync(path.join(cwd, 'data', 'bootstrap-key'), 'utf8').trim();
-        const client = new AcaciaClient({ baseUrl: url, apiKey: key });
+        const client = new AcaciaClient({ baseUrl: state.url, apiKey: key });
         const [wg] = resultOf(await client.workgroups.list());
         assert.equal(wg?.name, 'demo');
         const [ws] = wg!.workspaces;
@@ -121,8 +119,14 @@ describe(`README.md (${storeName})`, () => {
           backups.map((b) => [b.tag, b.status]),
           [['first', 'Succeeded']],
         );
+
+        const last = await run(stop!);
+        assert.equal(last.code, 0, `the server did not stop:\n${last.stderr}`);
+        await assert.rejects(client.health(), 'nothing answers once it stopped');
+        // The README says seconds, not minutes: generous for a machine running other test files.
+        assert.ok(Date.now() - started < 240_000, `the quick start took ${Date.now() - started} ms`);
       } finally {
-        await stopProcess(server);
+        await runCli(['stop', '--data-dir', path.join(cwd, 'data')], env as Record<string, string>);
         rmSync(cwd, { recursive: true, force: true });
         await store.dispose();
       }

@@ -40,6 +40,10 @@ export const exitCodes = {
   waitFailed: 11,
   /** `--wait`: `--timeout` passed before the change ended. */
   waitTimeout: 12,
+  /** `status`: no server answers; `stop`: no server of the data directory runs. */
+  down: 13,
+  /** `serve --detach`: a server of the data directory runs already. */
+  running: 14,
 } as const;
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);

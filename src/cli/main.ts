@@ -21,6 +21,8 @@ import { providerCommands } from './commands/providers.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { serveCommand } from './commands/serve.js';
 import { stateCommands } from './commands/state.js';
+import { statusCommand } from './commands/status.js';
+import { stopCommand } from './commands/stop.js';
 import { workgroupCommands } from './commands/workgroups.js';
 import { workspaceCommands } from './commands/workspaces.js';
 
@@ -46,6 +48,8 @@ export function buildCli(): Command {
     .addOption(new Option('-q, --quiet', 'print only ids (or the one value a command makes)'));
 
   serveCommand(program);
+  statusCommand(program);
+  stopCommand(program);
   configCommands(program);
   providerCommands(program);
   workgroupCommands(program);

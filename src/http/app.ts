@@ -39,7 +39,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { backupRoutes } from './routes/backups.js';
 import { cloudProviderRoutes } from './routes/cloud-providers.js';
-import { operabilityRoutes, type ReadinessChecks } from './routes/operability.js';
+import { operabilityRoutes, type ReadinessChecks, type StatusReport } from './routes/operability.js';
 import { testClockRoutes, type TestClock } from './routes/test-clock.js';
 import { chaosRoutes } from './routes/chaos.js';
 import { applyChaos } from './chaos.js';
@@ -84,6 +84,8 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   readiness: ReadinessChecks;
+  /** What GET /_status answers. */
+  status: StatusReport;
   /** Present only with ACACIA_CLOCK=manual. */
   testClock?: TestClock;
   /** The data-plane gateway's base URL once it listens, for the console to show. */
@@ -213,7 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await allowCors(app, config.corsOrigins);
   await registerOpenApi(app, deps.version, served);
-  operabilityRoutes(app, deps.readiness, metrics.registry);
+  operabilityRoutes(app, deps.readiness, metrics.registry, deps.status);
   await app.register(consoleRoutes, { version: deps.version, gatewayUrl: deps.gatewayUrl });
 
   // One source of "new events" per process for every stream (one LISTEN connection on PostgreSQL).

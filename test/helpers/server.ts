@@ -69,6 +69,8 @@ export async function startTestServer(
     ACACIA_FAULT_INJECTION: 'on',
     // A failed step is retried at once, so tests of failures need not move the clock past back-offs.
     ACACIA_RETRY_BACKOFF: '0',
+    // The realistic pace the suite's durations were written for; a test may ask for another.
+    ACACIA_SIM_SPEED: 'realistic',
     ...(location.databaseUrl ? { DATABASE_URL: location.databaseUrl } : {}),
     ...env,
   };

@@ -12,6 +12,28 @@ const Readiness = Component(
   }),
 );
 
+export const ServerStatus = Component(
+  'ServerStatus',
+  Type.Object({
+    status: Type.Literal('up'),
+    version: Type.String(),
+    pid: Type.Integer({ description: 'the process id of the server answering' }),
+    started_at: Type.String({ format: 'date-time', description: 'when the process started to listen (wall clock)' }),
+    uptime_seconds: Type.Number({ minimum: 0 }),
+    url: Type.String({ description: 'the API base URL' }),
+    gateway_url: Type.String({ description: 'the data-plane gateway base URL' }),
+    console_url: Type.String(),
+    driver: Type.String({ description: 'the provisioner driver (ACACIA_DRIVER)' }),
+    sim_speed: Type.Number({ description: 'the simulated pace: the factor of realistic durations (ACACIA_SIM_SPEED)' }),
+    store: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')], {
+      description: 'the kind of store (where it is, is known on the host only: acacia status reads it there)',
+    }),
+    clock: Type.Union([Type.Literal('system'), Type.Literal('manual')]),
+    now: Type.String({ format: 'date-time', description: "the server clock's time (the manual clock's, if so)" }),
+    fault_injection: Type.Boolean({ description: 'whether x_test_env is accepted (ACACIA_FAULT_INJECTION)' }),
+  }),
+);
+
 const ClockBody = Component(
   'ClockBody',
   Body({
@@ -50,6 +72,20 @@ export const operabilityEndpoints = {
     public: true,
     outsideApi: true,
     client: 'ready',
+  }),
+  serverStatus: endpoint({
+    method: 'GET',
+    path: '/_status',
+    summary: 'What runs: version, process, addresses, driver, clock',
+    description:
+      'Needs no API key. No secret and no store location: the kind of store, the driver, the clock and ' +
+      'whether fault injection is on.',
+    tags: ['Health'],
+    result: Ref(ServerStatus),
+    errors: [],
+    public: true,
+    outsideApi: true,
+    client: 'serverStatus',
   }),
   moveTestClock: endpoint({
     method: 'POST',
