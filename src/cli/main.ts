@@ -18,6 +18,7 @@ import { providerCommands } from './commands/providers.js';
 import { scheduleCommands } from './commands/schedules.js';
 import { serveCommand } from './commands/serve.js';
 import { workgroupCommands } from './commands/workgroups.js';
+import { waitCommand } from './commands/wait.js';
 import { workspaceCommands } from './commands/workspaces.js';
 
 const version: string = createRequire(import.meta.url)('../../package.json').version;
@@ -54,6 +55,7 @@ export function buildCli(): Command {
   addonCommands(program);
   operationCommands(program);
   eventCommands(program);
+  waitCommand(program);
   webhookCommands(program);
   apiKeyCommands(program);
   adminCommands(program);
