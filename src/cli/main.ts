@@ -7,7 +7,7 @@ import { addonCommands } from './commands/addons.js';
 import { allowListCommands } from './commands/allow-list.js';
 import { apiKeyCommands } from './commands/apikeys.js';
 import { backupCommands } from './commands/backups.js';
-import { completionCommand } from './commands/completion.js';
+import { completeWords, completionCommand } from './commands/completion.js';
 import { configCommands } from './commands/config.js';
 import { databaseCommands } from './commands/databases.js';
 import { dbUserCommands } from './commands/db-users.js';
@@ -66,6 +66,13 @@ export function buildCli(): Command {
 /** Runs the command line; every failure is one message on stderr and its exit status (docs/cli.md). */
 export async function runCli(argv: string[]): Promise<void> {
   const program = buildCli();
+  // What the completion scripts call back: the words so far in, one candidate a line out.
+  // Not a command of the tree, so the words (flags among them) reach it as typed.
+  if (argv[2] === '__complete') {
+    const candidates = await completeWords(program, argv.slice(3));
+    if (candidates.length > 0) process.stdout.write(`${candidates.join('\n')}\n`);
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (err) {
