@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,7 +12,7 @@ import {
   type OperationRecord,
   type WorkspaceRecord,
 } from '../src/client/index.js';
-import { runCli, spawnCli, type CliResult } from './helpers/cli.js';
+import { cleanEnv, cliCommand, runCli, spawnCli, type CliResult } from './helpers/cli.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup, waitForDeletion, waitForStatus } from './helpers/workspaces.js';
 
@@ -225,6 +226,15 @@ describe(`following things from the CLI (${storeName})`, () => {
     for (const b of twice) assert.ok(ambiguous.stderr.includes(b.id), 'each candidate named');
     const none = await cli(['backups', 'delete', '-w', 'tagged-ws', 'never']);
     assert.equal(none.code, 7, none.stderr);
+
+    const completed = await cli(['__complete', 'backups', 'restore', '-w', 'tagged-ws', '']);
+    assert.equal(completed.code, 0, completed.stderr);
+    assert.deepEqual(
+      completed.stdout.trim().split('\n').sort(),
+      ['twice', ...twice.map((b) => b.id)].sort(),
+      'the tags and ids of the backups left',
+    );
+    await done(ws);
   });
 
   describe('under the manual clock', () => {
@@ -290,5 +300,60 @@ describe(`following things from the CLI (${storeName})`, () => {
       assert.equal(waited.code, 0, waited.stderr);
       assert.equal((JSON.parse(waited.stdout) as WorkspaceRecord).status, 'Stopped');
     });
+  });
+
+  it('__complete answers commands, flags, -o values and the names the server knows; the scripts call it', async () => {
+    await newWorkgroup(server.client, 'completed-wg');
+    const complete = async (...words: string[]) => {
+      const res = await cli(['__complete', ...words]);
+      assert.equal(res.code, 0, res.stderr);
+      return res.stdout.trim().split('\n');
+    };
+    assert.deepEqual(await complete('workspaces', 'p'), ['pause']);
+    assert.deepEqual(await complete('workspaces', 'create', '--wa'), ['--wait']);
+    assert.deepEqual(await complete('workspaces', 'list', '-o', ''), ['table', 'json', 'yaml']);
+    assert.deepEqual(await complete('wait', ''), ['workspace', 'workgroup', 'backup', 'database', 'operation']);
+    assert.deepEqual(await complete('wait', 'workgroup', 'completed'), ['completed-wg']);
+    assert.deepEqual(await complete('workspaces', 'list', '-g', 'completed-'), ['completed-wg']);
+    const elsewhere = await runCli(['__complete', 'workgroups', 'get', ''], {
+      ...env,
+      ACACIA_URL: 'http://127.0.0.1:9',
+    });
+    assert.equal(elsewhere.code, 0, 'no server: no names, and no error');
+    assert.equal(elsewhere.stdout, '');
+
+    // The bash script, run as `acacia` and as `npx acacia` (acacia not on the PATH): both call back.
+    const bin = mkdtempSync(path.join(tmpdir(), 'acacia-completion-'));
+    try {
+      const command = cliCommand.map((w) => `'${w}'`).join(' ');
+      mkdirSync(path.join(bin, 'npx-only'));
+      writeFileSync(path.join(bin, 'acacia'), `#!/bin/sh\nexec ${command} "$@"\n`);
+      writeFileSync(
+        path.join(bin, 'npx-only', 'npx'),
+        `#!/bin/sh\n[ "$1" = --no-install ] && [ "$2" = acacia ] || exit 1\nshift 2\nexec ${command} "$@"\n`,
+      );
+      chmodSync(path.join(bin, 'acacia'), 0o755);
+      chmodSync(path.join(bin, 'npx-only', 'npx'), 0o755);
+      const script = (await cli(['completion', 'bash'])).stdout;
+      const bash = (pathDirs: string, line: string) =>
+        execFileSync(
+          'bash',
+          [
+            '-c',
+            `${script}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _acacia; echo "\${COMPREPLY[*]}"`,
+          ],
+          { encoding: 'utf8', env: { ...cleanEnv(), ...env, PATH: `${pathDirs}:/usr/bin:/bin` } },
+        ).trim();
+      const node = path.dirname(process.execPath);
+      assert.equal(bash(`${bin}:${node}`, 'acacia workgroups get completed'), 'completed-wg');
+      assert.equal(bash(`${path.join(bin, 'npx-only')}:${node}`, 'npx acacia workspaces list -o j'), 'json');
+      for (const shell of ['zsh', 'fish']) {
+        const text = (await cli(['completion', shell])).stdout;
+        assert.match(text, /acacia __complete/);
+        assert.match(text, /npx --no-install acacia __complete/);
+      }
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
