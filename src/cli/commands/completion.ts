@@ -19,7 +19,8 @@ _acacia() {
   else
     words=("\${COMP_WORDS[@]:1:COMP_CWORD}")
   fi
-  if [[ \${COMP_WORDS[0]} != npx ]] && type -P acacia >/dev/null; then cli=(acacia); else cli=(npx --no-install acacia); fi
+  cli=(npx --no-install acacia)
+  [[ \${COMP_WORDS[0]} != npx ]] && type -P acacia >/dev/null && cli=(acacia)
   local IFS=$'\\n'
   COMPREPLY=($("\${cli[@]}" __complete "\${words[@]}" 2>/dev/null))
 }
@@ -50,7 +51,11 @@ function __acacia_complete
   end
 end
 complete -c acacia -f -a '(__acacia_complete)'
-complete -c npx -n 'test (count (commandline -opc)) -ge 2; and test (commandline -opc)[2] = acacia' -f -a '(__acacia_complete)'
+function __acacia_after_npx
+  set -l words (commandline -opc)
+  test (count $words) -ge 2; and test "$words[2]" = acacia
+end
+complete -c npx -n __acacia_after_npx -f -a '(__acacia_complete)'
 `;
 }
 
