@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -335,18 +336,21 @@ describe(`following things from the CLI (${storeName})`, () => {
       chmodSync(path.join(bin, 'acacia'), 0o755);
       chmodSync(path.join(bin, 'npx-only', 'npx'), 0o755);
       const script = (await cli(['completion', 'bash'])).stdout;
-      const bash = (pathDirs: string, line: string) =>
-        execFileSync(
-          'bash',
-          [
-            '-c',
-            `${script}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _acacia; echo "\${COMPREPLY[*]}"`,
-          ],
-          { encoding: 'utf8', env: { ...cleanEnv(), ...env, PATH: `${pathDirs}:/usr/bin:/bin` } },
-        ).trim();
+      // Not execFileSync: the server runs in this process, and must answer meanwhile.
+      const bash = async (pathDirs: string, line: string) =>
+        (
+          await promisify(execFile)(
+            'bash',
+            [
+              '-c',
+              `${script}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _acacia; echo "\${COMPREPLY[*]}"`,
+            ],
+            { encoding: 'utf8', env: { ...cleanEnv(), ...env, PATH: `${pathDirs}:/usr/bin:/bin` } },
+          )
+        ).stdout.trim();
       const node = path.dirname(process.execPath);
-      assert.equal(bash(`${bin}:${node}`, 'acacia workgroups get completed'), 'completed-wg');
-      assert.equal(bash(`${path.join(bin, 'npx-only')}:${node}`, 'npx acacia workspaces list -o j'), 'json');
+      assert.equal(await bash(`${bin}:${node}`, 'acacia workgroups get completed'), 'completed-wg');
+      assert.equal(await bash(`${path.join(bin, 'npx-only')}:${node}`, 'npx acacia workspaces list -o j'), 'json');
       for (const shell of ['zsh', 'fish']) {
         const text = (await cli(['completion', shell])).stdout;
         assert.match(text, /acacia __complete/);
