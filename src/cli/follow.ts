@@ -141,8 +141,7 @@ export async function followChange(ctx: Context, started: Started, timeoutMs: nu
   /** The newest operation on a resource (a backup, a cloud provider): what its change runs as. */
   const operationOf = async (resourceId: string) => {
     const ops = resultOf(await readAgainOnLoss(() => client.operations.list({ resource_id: resourceId })));
-    // A workspace's list holds its backups' operations too: the newest on this very resource.
-    const op = ops.filter((o) => o.resource_id === resourceId).at(-1);
+    const op = ops.at(-1);
     if (!op) throw new UsageError(`no operation runs on ${resourceId}`, 1);
     return op;
   };
