@@ -343,7 +343,8 @@ describe(`following things from the CLI (${storeName})`, () => {
             'bash',
             [
               '-c',
-              `${script}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _acacia; echo "\${COMPREPLY[*]}"`,
+              `${script}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))\n` +
+                '_acacia; echo "${COMPREPLY[*]}"',
             ],
             { encoding: 'utf8', env: { ...cleanEnv(), ...env, PATH: `${pathDirs}:/usr/bin:/bin` } },
           )
