@@ -257,32 +257,4 @@ describe(`the acacia CLI against a running server (${storeName})`, () => {
     failsWith(elsewhere, 5, /no API key was given/);
     failsWith(await cli(['workgroups', 'list', '--profile', 'nope'], noTarget), 2, /no profile "nope"/);
   });
-
-  it('prints completion scripts for bash, zsh and fish; bash completes commands and flags', async () => {
-    const bash = await cli(['completion', 'bash']);
-    assert.equal(bash.code, 0, bash.stderr);
-    const complete = (line: string) =>
-      execFileSync(
-        'bash',
-        [
-          '-c',
-          `${bash.stdout}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]} ` +
-            `- 1)); _acacia; echo "\${COMPREPLY[*]}"`,
-        ],
-        { encoding: 'utf8' },
-      ).trim();
-    assert.equal(complete('acacia workspaces p'), 'pause');
-    assert.deepEqual(complete('acacia backup-schedule ""').split(' ').sort(), ['get', 'set']);
-    assert.match(complete('acacia workspaces create --wa'), /^--wait$/);
-    assert.match(complete('acacia wor'), /workgroups/);
-    const zsh = await cli(['completion', 'zsh']);
-    assert.match(zsh.stdout, /^#compdef acacia/);
-    assert.match(zsh.stdout, /bashcompinit/);
-    const fish = await cli(['completion', 'fish']);
-    assert.match(fish.stdout, /complete -c acacia/);
-    assert.match(
-      fish.stdout,
-      /case 'workspaces'\n\s+printf '%s\\n' list ls get create update pause resume refresh delete/,
-    );
-  });
 });

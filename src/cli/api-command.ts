@@ -5,7 +5,7 @@ import { contextOf, type Context } from './context.js';
 import { UsageError } from './exit-codes.js';
 import { followChange, parseDuration } from './follow.js';
 import { render, type View } from './output.js';
-import { findDatabase, findProvider, findWorkgroup, findWorkspace } from './resolve.js';
+import { findBackup, findDatabase, findProvider, findWorkgroup, findWorkspace } from './resolve.js';
 import { addSchemaFlags, readBody, resolveRef, valuesOf } from './schema-flags.js';
 
 /** One command of a resource group: a verb and the endpoint of the table it calls. */
@@ -96,7 +96,11 @@ export function apiCommand(group: Command, spec: CommandSpec): Command {
   const cmd = group.command(spec.verb).description(spec.description ?? endpoint.summary);
   for (const alias of spec.aliases ?? []) cmd.alias(alias);
   for (const name of positional) cmd.argument(`<${pathParams[name]!.name}>`, pathParams[name]!.help);
-  for (const field of spec.bodyArgs ?? []) cmd.argument(`<${field.replace(/_/g, '-')}>`, field.replace(/_/g, ' '));
+  for (const field of spec.bodyArgs ?? [])
+    cmd.argument(
+      `<${field.replace(/_/g, '-')}>`,
+      field === 'backup_id' ? 'backup id or tag' : field.replace(/_/g, ' '),
+    );
   for (const name of names.filter((n) => !positional.includes(n))) {
     const p = pathParams[name]!;
     cmd.addOption(new Option(p.option ?? `--${p.name} <${p.name}>`, p.help));
@@ -144,7 +148,15 @@ export function apiCommand(group: Command, spec: CommandSpec): Command {
     const call: unknown[] = names.map((n) => ids[n]);
     if (endpoint.body) {
       const body = valuesOf(bodyFlags, opts, readBody(opts.body as string | undefined)) as Record<string, unknown>;
-      spec.bodyArgs?.forEach((field, i) => (body[field] = values[positional.length + i]));
+      for (const [i, field] of (spec.bodyArgs ?? []).entries()) {
+        const value = values[positional.length + i]!;
+        // A backup is named by id or by tag, among the workspace's backups.
+        body[field] =
+          field === 'backup_id' && ids.workspaceID
+            ? (await findBackup(ctx.client, value, { workgroupId: ids.workgroupID!, workspaceId: ids.workspaceID }))
+                .backup.id
+            : value;
+      }
       for (const [field, flag] of Object.entries(spec.durations ?? {})) {
         const ms = opts[camel(flag)] as number | undefined;
         if (ms !== undefined) body[field] = Math.ceil(ms / 1000);

@@ -3,7 +3,9 @@ import {
   AcaciaOperationFailedError,
   AcaciaWaitTimeoutError,
   AcaciaWorkspaceFailedError,
+  type WaitTarget,
 } from '../client/index.js';
+import { stableStatuses } from '../schemas/vocabulary.js';
 import type { ErrorDetail } from '../schemas/envelope.js';
 
 /** A command used wrongly (a missing or contradictory flag, a name that matches nothing usable). */
@@ -57,6 +59,14 @@ function networkCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The `acacia wait` that goes on waiting for what a `--wait` was waiting for. */
+export function waitCommandFor(target: WaitTarget): string {
+  if ('operation' in target) return `acacia wait operation ${target.operation} --for state=succeeded`;
+  const wanted: string[] = target.status === undefined ? [...stableStatuses] : [target.status].flat();
+  const condition = wanted.includes('Deleted') ? 'deleted' : `status=${wanted.join(',')}`;
+  return `acacia wait workspace ${target.workspace} -g ${target.workgroup} --for ${condition}`;
+}
+
 export interface Failure {
   code: number;
   lines: string[];
@@ -84,7 +94,10 @@ export function describeFailure(err: unknown, target?: { url: string; hasKey: bo
   if (err instanceof AcaciaOperationFailedError || err instanceof AcaciaWorkspaceFailedError)
     return { code: exitCodes.waitFailed, lines: [`error: ${err.message}`] };
   if (err instanceof AcaciaWaitTimeoutError)
-    return { code: exitCodes.waitTimeout, lines: [`error: ${err.message}; it goes on, follow it with --wait again`] };
+    return {
+      code: exitCodes.waitTimeout,
+      lines: [`error: ${err.message}; it goes on: wait on with ${waitCommandFor(err.target)}`],
+    };
   const network = networkCode(err);
   if (network)
     return {

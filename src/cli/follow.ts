@@ -1,7 +1,9 @@
 import { InvalidArgumentError } from 'commander';
 import {
+  AcaciaOperationFailedError,
   AcaciaWaitTimeoutError,
   AcaciaWorkspaceFailedError,
+  isConnectionLoss,
   resultOf,
   type BackupRecord,
   type CloudProviderRecord,
@@ -20,13 +22,17 @@ export function parseDuration(raw: string): number {
   return Math.round(Number(m[1]) * unit);
 }
 
+/** The progress a wait shows when its connection is lost, and again when it is back. */
+const onConnectionLost = (shown: ReturnType<typeof progress>, state: () => string) => (lost: boolean) =>
+  shown.update(lost ? 'connection lost, reconnecting' : state());
+
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /**
  * Shows the state of what is followed as it moves: on a terminal one line redrawn with a
  * spinner and the time so far; otherwise one plain line per change, for logs.
  */
-function progress(ctx: Context, label: string) {
+export function progress(ctx: Context, label: string) {
   const started = Date.now();
   let state = 'waiting';
   let printed: string | undefined;
@@ -54,10 +60,47 @@ function progress(ctx: Context, label: string) {
   };
 }
 
-const endState = (err: unknown) => (err instanceof AcaciaWaitTimeoutError ? 'still going' : 'failed');
+/** How a wait that threw ended: only a change that failed is said to have failed. */
+const endState = (err: unknown) =>
+  err instanceof AcaciaWaitTimeoutError
+    ? 'still going'
+    : err instanceof AcaciaOperationFailedError || err instanceof AcaciaWorkspaceFailedError
+      ? 'failed'
+      : isConnectionLoss(err)
+        ? 'server unreachable; the change may go on'
+        : 'not followed to its end';
 
 const operationState = (op: OperationRecord) =>
   `${op.state}${op.attempt > 1 ? ` (attempt ${op.attempt} of ${op.max_attempts})` : ''}`;
+
+/** How long a read in a wait is tried again while the server cannot be reached (a restart). */
+export const RECONNECT_MS = 60_000;
+
+/**
+ * `read` again, backing off from 100 ms to 2 s, while the connection is what fails and for no
+ * longer than RECONNECT_MS (or limitMs): a server restarting under a wait does not end it.
+ */
+export async function readAgainOnLoss<T>(
+  read: () => Promise<T>,
+  onLost?: (lost: boolean) => void,
+  limitMs = RECONNECT_MS,
+): Promise<T> {
+  const started = Date.now();
+  let interval = 100;
+  let lost = false;
+  for (;;) {
+    try {
+      const value = await read();
+      if (lost) onLost?.(false);
+      return value;
+    } catch (err) {
+      if (!isConnectionLoss(err) || Date.now() - started >= Math.min(limitMs, RECONNECT_MS)) throw err;
+      if (!lost) onLost?.((lost = true));
+      await new Promise((resolve) => setTimeout(resolve, interval));
+      interval = Math.min(interval * 2, 2000);
+    }
+  }
+}
 
 /** What a change started, as far as following it needs. */
 export interface Started {
@@ -78,10 +121,15 @@ export async function followChange(ctx: Context, started: Started, timeoutMs: nu
   const { client } = ctx;
   const followOperation = async (id: string, label: string) => {
     const shown = progress(ctx, label);
+    let state = 'waiting';
     try {
       const op = await client.waitFor(
         { operation: id },
-        { timeoutMs, onProgress: (o) => shown.update(operationState(o)) },
+        {
+          timeoutMs,
+          onProgress: (o) => shown.update((state = operationState(o))),
+          onConnectionLost: onConnectionLost(shown, () => state),
+        },
       );
       shown.end(op.state);
       return op;
@@ -92,7 +140,7 @@ export async function followChange(ctx: Context, started: Started, timeoutMs: nu
   };
   /** The newest operation on a resource (a backup, a cloud provider): what its change runs as. */
   const operationOf = async (resourceId: string) => {
-    const ops = resultOf(await client.operations.list({ resource_id: resourceId }));
+    const ops = resultOf(await readAgainOnLoss(() => client.operations.list({ resource_id: resourceId })));
     const op = ops.at(-1);
     if (!op) throw new UsageError(`no operation runs on ${resourceId}`, 1);
     return op;
@@ -104,13 +152,18 @@ export async function followChange(ctx: Context, started: Started, timeoutMs: nu
       const shown = progress(ctx, `workspace ${ws.name}`);
       try {
         const target = { workgroup: ws.workgroup_id, workspace: ws.workspace_id };
-        const onProgress = (w: WorkspaceRecord) => shown.update(w.status);
+        let state: string = ws.status;
+        const options = {
+          timeoutMs,
+          onProgress: (w: WorkspaceRecord) => shown.update((state = w.status)),
+          onConnectionLost: onConnectionLost(shown, () => state),
+        };
         if (started.deleting) {
-          await client.waitFor({ ...target, status: 'Deleted' }, { timeoutMs, onProgress });
+          await client.waitFor({ ...target, status: 'Deleted' }, options);
           shown.end('deleted');
           return ws;
         }
-        const done = await client.waitFor(target, { timeoutMs, onProgress });
+        const done = await client.waitFor(target, options);
         // Failed is a stable status: the wait ends there, and so does the change.
         if (done.status === 'Failed') throw new AcaciaWorkspaceFailedError(done);
         shown.end(done.status);
@@ -129,14 +182,16 @@ export async function followChange(ctx: Context, started: Started, timeoutMs: nu
       const backup = started.result as BackupRecord;
       const op = await operationOf(backup.id);
       await followOperation(op.id, `backup ${backup.id}`);
-      const all = resultOf(await client.backups.list(started.workgroupId!, started.workspaceId!));
+      const all = resultOf(
+        await readAgainOnLoss(() => client.backups.list(started.workgroupId!, started.workspaceId!)),
+      );
       return all.find((b) => b.id === backup.id) ?? backup;
     }
     case 'cloud-provider': {
       const provider = started.result as CloudProviderRecord;
       const op = await operationOf(provider.id);
       await followOperation(op.id, `cloud provider ${provider.name}`);
-      return resultOf(await client.cloudProviders.get(provider.id));
+      return resultOf(await readAgainOnLoss(() => client.cloudProviders.get(provider.id)));
     }
   }
 }

@@ -8,7 +8,7 @@ import { allowListCommands } from './commands/allow-list.js';
 import { apiKeyCommands } from './commands/apikeys.js';
 import { backupCommands } from './commands/backups.js';
 import { clockCommands } from './commands/clock.js';
-import { completionCommand } from './commands/completion.js';
+import { completeWords, completionCommand } from './commands/completion.js';
 import { configCommands } from './commands/config.js';
 import { databaseCommands } from './commands/databases.js';
 import { dbUserCommands } from './commands/db-users.js';
@@ -24,6 +24,7 @@ import { stateCommands } from './commands/state.js';
 import { statusCommand } from './commands/status.js';
 import { stopCommand } from './commands/stop.js';
 import { workgroupCommands } from './commands/workgroups.js';
+import { waitCommand } from './commands/wait.js';
 import { workspaceCommands } from './commands/workspaces.js';
 
 const version: string = createRequire(import.meta.url)('../../package.json').version;
@@ -62,6 +63,7 @@ export function buildCli(): Command {
   addonCommands(program);
   operationCommands(program);
   eventCommands(program);
+  waitCommand(program);
   webhookCommands(program);
   apiKeyCommands(program);
   chaosCommands(program);
@@ -76,6 +78,13 @@ export function buildCli(): Command {
 /** Runs the command line; every failure is one message on stderr and its exit status (docs/cli.md). */
 export async function runCli(argv: string[]): Promise<void> {
   const program = buildCli();
+  // What the completion scripts call back: the words so far in, one candidate a line out.
+  // Not a command of the tree, so the words (flags among them) reach it as typed.
+  if (argv[2] === '__complete') {
+    const candidates = await completeWords(program, argv.slice(3));
+    if (candidates.length > 0) process.stdout.write(`${candidates.join('\n')}\n`);
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -1,6 +1,7 @@
 import {
   resultOf,
   type AcaciaClient,
+  type BackupRecord,
   type CloudProviderRecord,
   type WorkgroupRecord,
   type WorkspaceRecord,
@@ -46,7 +47,7 @@ export async function findWorkgroup(client: AcaciaClient, value: string): Promis
 }
 
 /** Every workgroup, a page at a time: no answer holds more than PAGE of them. */
-async function* allWorkgroups(client: AcaciaClient): AsyncGenerator<WorkgroupRecord> {
+export async function* allWorkgroups(client: AcaciaClient): AsyncGenerator<WorkgroupRecord> {
   let cursor: string | undefined;
   do {
     const page = await client.workgroups.list({ limit: PAGE, ...(cursor ? { cursor } : {}) });
@@ -123,4 +124,68 @@ export async function findProvider(client: AcaciaClient, value: string): Promise
       );
   if (!found) throw notFound('cloud provider', value, ' (or platform/region, e.g. aws/us-east-1)');
   return found;
+}
+
+/** A workspace's place: what reads under it need. */
+export interface WorkspacePlace {
+  workgroupId: string;
+  workspaceId: string;
+}
+
+/**
+ * A backup by id or by tag (ignoring case), among the backups of the workspace given, else of
+ * every workspace. A tag several backups carry names none: the error lists them, newest last.
+ */
+export async function findBackup(
+  client: AcaciaClient,
+  value: string,
+  workspace?: WorkspacePlace,
+): Promise<WorkspacePlace & { backup: BackupRecord }> {
+  const places: WorkspacePlace[] = [];
+  if (workspace) places.push(workspace);
+  else
+    for await (const g of allWorkgroups(client))
+      for (const w of g.workspaces) places.push({ workgroupId: w.workgroup_id, workspaceId: w.workspace_id });
+  const candidates: Array<WorkspacePlace & { backup: BackupRecord }> = [];
+  for (const place of places) {
+    const res = await client.backups.list(place.workgroupId, place.workspaceId);
+    // A read-only workspace has no backups of its own to list, nor does one gone meanwhile.
+    if (res.status !== 200) continue;
+    for (const backup of resultOf(res)) candidates.push({ ...place, backup });
+  }
+  const byId = candidates.filter((c) => c.backup.id === value);
+  const found = byId.length > 0 ? byId : candidates.filter((c) => c.backup.tag && key(c.backup.tag) === key(value));
+  if (found.length === 0) throw notFound('backup', value, ' (by id or tag)');
+  if (found.length > 1)
+    throw new UsageError(
+      `${found.length} backups are tagged "${value}": name one by id: ` +
+        found.map((c) => `${c.backup.id} (${c.backup.time}, ${c.backup.status})`).join(', '),
+    );
+  return found[0]!;
+}
+
+/** A database by id or name, in the workgroup given, else in every workgroup (one match only). */
+export async function findDatabaseAnywhere(
+  client: AcaciaClient,
+  value: string,
+  workgroup?: string,
+): Promise<{ workgroupId: string; databaseId: string }> {
+  if (workgroup) {
+    const workgroupId = (await findWorkgroup(client, workgroup)).workgroup_id;
+    return { workgroupId, databaseId: await findDatabase(client, value, workgroupId) };
+  }
+  const found: Array<{ workgroupId: string; databaseId: string }> = [];
+  for await (const g of allWorkgroups(client)) {
+    const dbs = pick(
+      resultOf(await client.databases.list(g.workgroup_id)),
+      value,
+      (d) => d.database_id,
+      (d) => d.name,
+    );
+    for (const d of dbs) found.push({ workgroupId: g.workgroup_id, databaseId: d.database_id });
+  }
+  if (found.length === 0) throw notFound('database', value);
+  if (found.length > 1)
+    throw new UsageError(`${found.length} databases are named "${value}": name the workgroup with --workgroup`);
+  return found[0]!;
 }

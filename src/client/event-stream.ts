@@ -1,13 +1,28 @@
 import { request, type Dispatcher } from 'undici';
 
+/** One dispatched message: its id, its `event` field (the type) and its data as sent. */
+export interface EventMessage {
+  id: string | undefined;
+  event: string | undefined;
+  data: string;
+}
+
 /**
- * The smallest reader of a text/event-stream the client needs: it yields the `id` of each
- * dispatched message (waitFor re-reads the record on any; the data is not needed) and keeps
- * the last id for a reconnect. Lines end in LF or CRLF, as the server writes them.
+ * Messages kept for take() before the reader stops reading: a consumer slower than the server
+ * holds the connection back (TCP pushes back) instead of this queue growing without bound.
+ */
+const KEPT_MESSAGES = 1000;
+
+/**
+ * The smallest reader of a text/event-stream the client needs: it tells when messages came
+ * (waitFor re-reads the record on any), keeps them for take() (events follow prints them),
+ * and keeps the last id for a reconnect. Lines end in LF or CRLF, as the server writes them.
  */
 export interface EventStreamReader {
   /** Resolves with 'event' at the next message, 'closed' when the stream ends, 'timeout' after ms. */
   next(ms: number): Promise<'event' | 'closed' | 'timeout'>;
+  /** The messages received since the last take(), oldest first (opened with `keep`). */
+  take(): EventMessage[];
   readonly lastEventId: string | undefined;
   close(): void;
 }
@@ -17,6 +32,8 @@ export interface OpenEventsOptions {
   headers: Record<string, string>;
   dispatcher?: Dispatcher | undefined;
   lastEventId?: string | undefined;
+  /** Keep each message for take(); otherwise only that one came is noted. */
+  keep?: boolean;
 }
 
 /** Opens the stream; undefined when the server has none (404) or answers anything but a stream. */
@@ -38,7 +55,10 @@ export async function openEventStream(options: OpenEventsOptions): Promise<Event
   }
   let lastEventId = options.lastEventId;
   let pendingId: string | undefined;
+  let pendingEvent: string | undefined;
+  let data: string[] = [];
   let hasData = false;
+  let kept: EventMessage[] = [];
   let buffer = '';
   let queued = 0;
   let ended = false;
@@ -57,12 +77,22 @@ export async function openEventStream(options: OpenEventsOptions): Promise<Event
       buffer = buffer.slice(end + 1);
       if (line === '') {
         if (pendingId !== undefined) lastEventId = pendingId;
-        if (hasData) queued++;
+        if (hasData) {
+          queued++;
+          if (options.keep) kept.push({ id: pendingId, event: pendingEvent, data: data.join('\n') });
+        }
         pendingId = undefined;
+        pendingEvent = undefined;
+        data = [];
         hasData = false;
       } else if (line.startsWith('id:')) pendingId = line.slice(3).trim();
-      else if (line.startsWith('data:')) hasData = true;
+      else if (line.startsWith('event:')) pendingEvent = line.slice(6).trim();
+      else if (line.startsWith('data:')) {
+        hasData = true;
+        data.push(line.slice(5).replace(/^ /, ''));
+      }
     }
+    if (kept.length >= KEPT_MESSAGES) res.body.pause();
     if (queued > 0) notify();
   });
   const finish = () => {
@@ -92,6 +122,12 @@ export async function openEventStream(options: OpenEventsOptions): Promise<Event
         return 'event';
       }
       return ended ? 'closed' : 'timeout';
+    },
+    take() {
+      const taken = kept;
+      kept = [];
+      if (res.body.isPaused()) res.body.resume();
+      return taken;
     },
     close() {
       ended = true;

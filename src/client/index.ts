@@ -20,7 +20,7 @@ export type { ErrorDetail, ErrorEnvelope, SuccessEnvelope } from '../schemas/env
 export type { MetaRecord } from '../schemas/meta.js';
 export type { OperationRecord } from '../schemas/operation.js';
 export type { EventRecord, EventType } from '../schemas/event.js';
-export type { EventStreamReader } from './event-stream.js';
+export type { EventMessage, EventStreamReader } from './event-stream.js';
 export type { ScheduleRecord } from '../schemas/schedule.js';
 export type { WorkgroupRecord } from '../schemas/workgroup.js';
 export type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
@@ -29,6 +29,7 @@ export type { ApiEndpoints, EndpointId } from '../schemas/endpoints/index.js';
 export type { ApiResponse, ClientMethod, ClientSurface, RequestOptions } from './surface.js';
 export type { Clock, WaitOptions, WaitTarget } from './wait.js';
 export { AcaciaOperationFailedError, AcaciaWaitTimeoutError, AcaciaWorkspaceFailedError } from './wait.js';
+export { isConnectionLoss } from './errors.js';
 export { AcaciaApiError, API_PREFIX };
 
 /** The Result of a successful response; throws AcaciaApiError otherwise. */
@@ -101,6 +102,26 @@ export class AcaciaClient {
     const url = new URL(`${API_PREFIX}/events`, this.options.baseUrl);
     url.searchParams.set('resource_id', resourceId);
     return openEventStream({ url, headers: this.authHeaders(), dispatcher: this.options.dispatcher, lastEventId });
+  }
+
+  /**
+   * The organisation's event stream as `events follow` reads it: filtered as GET /events
+   * filters (resource_id, workgroup_id, type), every message kept for take(), resumed after
+   * lastEventId; undefined when the server answers anything but a stream.
+   */
+  async streamEvents(
+    filters: { resource_id?: string; workgroup_id?: string; type?: string },
+    lastEventId?: string,
+  ): Promise<EventStreamReader | undefined> {
+    const url = new URL(`${API_PREFIX}/events`, this.options.baseUrl);
+    for (const [k, v] of Object.entries(filters)) if (v !== undefined) url.searchParams.set(k, v);
+    return openEventStream({
+      url,
+      headers: this.authHeaders(),
+      dispatcher: this.options.dispatcher,
+      lastEventId,
+      keep: true,
+    });
   }
 
   private authHeaders(): Record<string, string> {

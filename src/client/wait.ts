@@ -1,7 +1,7 @@
 import type { OperationRecord } from '../schemas/operation.js';
 import { stableStatuses, type WorkspaceStatus } from '../schemas/vocabulary.js';
 import type { WorkspaceRecord } from '../schemas/workspace.js';
-import { AcaciaApiError } from './errors.js';
+import { AcaciaApiError, isConnectionLoss } from './errors.js';
 import type { ApiResponse } from './surface.js';
 import type { EventStreamReader } from './event-stream.js';
 
@@ -22,6 +22,13 @@ export interface WaitOptions<T> {
   intervalMs?: number;
   /** Sees every state read, e.g. to show progress. */
   onProgress?: (state: T) => void;
+  /**
+   * How long the server may stay unreachable (a restart) before the wait gives up with the
+   * connection's error (default 60 s); meanwhile it reads again, backing off up to 2 s.
+   */
+  reconnectMs?: number;
+  /** Told when the connection is lost (true) and when a read succeeds again after it (false). */
+  onConnectionLost?: (lost: boolean) => void;
 }
 
 /** Time as waitFor sees it. */
@@ -92,7 +99,31 @@ export async function waitForChange(
   const fail = (response: ApiResponse<unknown>) => new AcaciaApiError(response);
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   const deadline = clock.now() + timeoutMs;
-  const read = 'operation' in target ? readOperation(client, target, fail) : readWorkspace(client, target, fail);
+  const readOnce = 'operation' in target ? readOperation(client, target, fail) : readWorkspace(client, target, fail);
+  const timedOut = () => new AcaciaWaitTimeoutError(target, timeoutMs, last);
+  // A read the connection broke is read again: a server restarting under the wait does not
+  // end it, and what the change did is what the read after it says.
+  const reconnectMs = options.reconnectMs ?? 60_000;
+  const read = async () => {
+    let lostSince: number | undefined;
+    let interval = 100;
+    for (;;) {
+      try {
+        const step = await readOnce();
+        if (lostSince !== undefined) options.onConnectionLost?.(false);
+        return step;
+      } catch (err) {
+        if (!isTransient(err)) throw err;
+        const now = clock.now();
+        if (lostSince === undefined) options.onConnectionLost?.(true);
+        lostSince ??= now;
+        if (now >= deadline) throw timedOut();
+        if (now - lostSince >= reconnectMs) throw err;
+        await clock.sleep(Math.min(interval, deadline - now));
+        interval = Math.min(interval * 2, 2000);
+      }
+    }
+  };
   const resourceId = 'operation' in target ? target.operation : target.workspace;
   const stream = await client.openEvents?.(resourceId).catch(() => undefined);
   let last: OperationRecord | WorkspaceRecord | undefined;
@@ -100,7 +131,6 @@ export async function waitForChange(
     last = state;
     if (last !== undefined) options.onProgress?.(last as OperationRecord & WorkspaceRecord);
   };
-  const timedOut = () => new AcaciaWaitTimeoutError(target, timeoutMs, last);
   if (stream) {
     // The stream only says when to read again: the record read is what decides.
     let current: EventStreamReader | undefined = stream;
@@ -132,6 +162,12 @@ export async function waitForChange(
     await clock.sleep(Math.min(interval, left));
     if (options.intervalMs === undefined) interval = Math.min(interval * 1.5, 2000);
   }
+}
+
+/** A lost connection, or the server saying it cannot answer for now (502, 503, 504). */
+function isTransient(err: unknown): boolean {
+  if (err instanceof AcaciaApiError) return [502, 503, 504].includes(err.response.status);
+  return isConnectionLoss(err);
 }
 
 function readOperation(

@@ -1,95 +1,194 @@
-import { Argument, type Command } from 'commander';
+import { Argument, type Command, type Option } from 'commander';
+import { AcaciaClient, resultOf } from '../../client/index.js';
+import { resolveTarget } from '../context.js';
+import { allWorkgroups, findWorkspace } from '../resolve.js';
 
-/** Every command path (`""`, `"workspaces"`, `"addons configs"`) with its subcommands and flags. */
-interface Node {
-  path: string;
-  children: string[];
-  flags: string[];
-}
-
-function walk(cmd: Command, path: string, into: Node[], inherited: string[]): void {
-  const own = cmd.options.filter((o) => !o.hidden).flatMap((o) => [o.long, o.short].filter((f): f is string => !!f));
-  const flags = [...new Set([...own, ...inherited, '--help'])];
-  const visible = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
-  into.push({ path, children: visible.flatMap((c) => [c.name(), ...c.aliases()]), flags });
-  for (const child of visible)
-    for (const name of [child.name(), ...child.aliases()])
-      walk(child, path ? `${path} ${name}` : name, into, path === '' ? own : inherited);
-}
-
-function tree(program: Command): Node[] {
-  const nodes: Node[] = [];
-  walk(program, '', nodes, []);
-  return nodes;
-}
-
-const cases = (nodes: Node[], pick: (n: Node) => string[], indent: string, end: string) =>
-  nodes.map((n) => `${indent}"${n.path}") echo "${pick(n).join(' ')}" ${end}`).join('\n');
-
-function bash(nodes: Node[]): string {
+/**
+ * The completion scripts hold no command tree: each asks the CLI itself what may come next
+ * (`acacia __complete <words so far> <current word>`), so they stay right as commands change
+ * and can offer names the server knows. Run as `npx acacia`, they call `npx --no-install
+ * acacia`; `acacia` not on the PATH (an alias to npx) is called the same way.
+ */
+function bash(): string {
   return `# acacia completion for bash: source <(acacia completion bash)
-_acacia_children() {
-  case "$1" in
-${cases(nodes, (n) => n.children, '    ', ';;')}
-  esac
-}
-_acacia_flags() {
-  case "$1" in
-${cases(nodes, (n) => n.flags, '    ', ';;')}
-  esac
-}
 _acacia() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" w i
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="\${COMP_WORDS[i]}"
-    [[ $w == -* ]] && continue
-    if [[ " $(_acacia_children "$path") " == *" $w "* ]]; then path="\${path:+$path }$w"; fi
-  done
-  if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_acacia_flags "$path")" -- "$cur"))
+  local -a cli words
+  if [[ \${COMP_WORDS[0]} == npx ]]; then
+    [[ \${COMP_WORDS[1]} == acacia ]] && (( COMP_CWORD >= 2 )) || return 0
+    words=("\${COMP_WORDS[@]:2:COMP_CWORD-1}")
   else
-    COMPREPLY=($(compgen -W "$(_acacia_children "$path")" -- "$cur"))
+    words=("\${COMP_WORDS[@]:1:COMP_CWORD}")
   fi
+  cli=(npx --no-install acacia)
+  [[ \${COMP_WORDS[0]} != npx ]] && type -P acacia >/dev/null && cli=(acacia)
+  local IFS=$'\\n'
+  COMPREPLY=($("\${cli[@]}" __complete "\${words[@]}" 2>/dev/null))
 }
 complete -F _acacia acacia
+complete -o bashdefault -o default -F _acacia npx
 `;
 }
 
-function zsh(nodes: Node[]): string {
+function zsh(): string {
   return `#compdef acacia
 # acacia completion for zsh: source <(acacia completion zsh)
 autoload -U +X bashcompinit && bashcompinit
-${bash(nodes).split('\n').slice(1).join('\n')}`;
+${bash().split('\n').slice(1).join('\n')}`;
 }
 
-function fish(nodes: Node[]): string {
-  const fishCases = (pick: (n: Node) => string[]) =>
-    nodes.map((n) => `    case '${n.path}'\n      printf '%s\\n' ${pick(n).join(' ')}`).join('\n');
+function fish(): string {
   return `# acacia completion for fish: acacia completion fish | source
-function __acacia_children
-  switch "$argv[1]"
-${fishCases((n) => n.children)}
+function __acacia_complete
+  set -l cur (commandline -ct)
+  set -l words (commandline -opc) "$cur"
+  if test "$words[1]" = npx
+    test "$words[2]" = acacia; or return
+    npx --no-install acacia __complete $words[3..-1] 2>/dev/null
+  else if type -q acacia
+    acacia __complete $words[2..-1] 2>/dev/null
+  else
+    npx --no-install acacia __complete $words[2..-1] 2>/dev/null
   end
 end
-function __acacia_flags
-  switch "$argv[1]"
-${fishCases((n) => n.flags)}
-  end
+complete -c acacia -f -a '(__acacia_complete)'
+function __acacia_after_npx
+  set -l words (commandline -opc)
+  test (count $words) -ge 2; and test "$words[2]" = acacia
 end
-function __acacia_path
-  set -l path ''
-  for w in (commandline -opc)[2..-1]
-    string match -q -- '-*' $w; and continue
-    if contains -- $w (__acacia_children $path)
-      set path (string trim -- "$path $w")
-    end
-  end
-  echo $path
-end
-complete -c acacia -f
-complete -c acacia -n 'not string match -q -- "-*" (commandline -ct)' -a '(__acacia_children (__acacia_path))'
-complete -c acacia -n 'string match -q -- "-*" (commandline -ct)' -a '(__acacia_flags (__acacia_path))'
+complete -c npx -n __acacia_after_npx -f -a '(__acacia_complete)'
 `;
+}
+
+/** The options a command takes: its own and its ancestors' (the global ones are the program's). */
+function optionsOf(cmd: Command): Option[] {
+  const all: Option[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) all.push(...c.options.filter((o) => !o.hidden));
+  return all;
+}
+
+const findOption = (cmd: Command, flag: string) =>
+  optionsOf(cmd).find((o) => o.long === flag.split('=')[0] || o.short === flag);
+
+const visible = (cmd: Command) => cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
+
+/** The names (and ids) the server knows for a kind of value; none when it cannot be asked. */
+async function namesOf(kind: string, given: Record<string, string>, client: AcaciaClient): Promise<string[]> {
+  switch (kind) {
+    case 'workgroup': {
+      const names: string[] = [];
+      for await (const g of allWorkgroups(client)) names.push(g.name);
+      return names;
+    }
+    case 'workspace': {
+      const names: string[] = [];
+      for await (const g of allWorkgroups(client))
+        if (!given.workgroup || g.name === given.workgroup || g.workgroup_id === given.workgroup)
+          names.push(...g.workspaces.map((w) => w.name));
+      return names;
+    }
+    case 'backup': {
+      const place = given.workspace ? await findWorkspace(client, given.workspace, given.workgroup) : undefined;
+      const all: string[] = [];
+      // Every backup of the workspace (or of every one): its tag where it has one, and its id.
+      const places = place
+        ? [place]
+        : await (async () => {
+            const found: Array<{ workgroupId: string; workspaceId: string }> = [];
+            for await (const g of allWorkgroups(client))
+              for (const w of g.workspaces) found.push({ workgroupId: w.workgroup_id, workspaceId: w.workspace_id });
+            return found;
+          })();
+      for (const p of places) {
+        const res = await client.backups.list(p.workgroupId, p.workspaceId);
+        if (res.status === 200) for (const b of resultOf(res)) all.push(...(b.tag ? [b.tag] : []), b.id);
+      }
+      return all;
+    }
+    case 'database': {
+      const names: string[] = [];
+      for await (const g of allWorkgroups(client))
+        if (!given.workgroup || g.name === given.workgroup || g.workgroup_id === given.workgroup)
+          names.push(...resultOf(await client.databases.list(g.workgroup_id)).map((d) => d.name));
+      return names;
+    }
+    case 'provider':
+      return resultOf(await client.cloudProviders.list())
+        .filter((p) => p.type === 'public')
+        .map((p) => `${p.platform}/${p.region}`);
+  }
+  return [];
+}
+
+/** What a value of an option or an argument is, by its name: `-g` takes a workgroup. */
+const VALUE_KINDS: Record<string, string> = {
+  '--workgroup': 'workgroup',
+  '--workspace': 'workspace',
+  '--provider': 'provider',
+  workgroup: 'workgroup',
+  workspace: 'workspace',
+  database: 'database',
+  provider: 'provider',
+  'backup-id': 'backup',
+};
+
+/**
+ * What may come after `words` (the last one being the word being typed, maybe empty): a
+ * subcommand, a flag, a flag's value (`-o` json…, `-g` the workgroups) or an argument (the
+ * workspaces, a backup's tags and ids, `wait`'s kinds and then that kind's names).
+ */
+export async function completeWords(program: Command, words: readonly string[]): Promise<string[]> {
+  const current = words.at(-1) ?? '';
+  const before = words.slice(0, -1);
+  let cmd = program;
+  const positional: string[] = [];
+  const given: Record<string, string> = {};
+  for (let i = 0; i < before.length; i++) {
+    const word = before[i]!;
+    if (word.startsWith('-')) {
+      const option = findOption(cmd, word);
+      if (option && (option.required || option.optional) && !word.includes('=')) {
+        given[option.attributeName()] = before[++i] ?? '';
+      }
+      continue;
+    }
+    const sub =
+      positional.length === 0 ? visible(cmd).find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
+    if (sub) cmd = sub;
+    else positional.push(word);
+  }
+  // Names come from the server the command line would talk to; none when there is none.
+  const ask = async (kind: string | undefined): Promise<string[]> => {
+    if (!kind) return [];
+    try {
+      const target = resolveTarget(given);
+      const client = new AcaciaClient({ baseUrl: target.url, ...(target.apiKey ? { apiKey: target.apiKey } : {}) });
+      return await namesOf(kind, given, client);
+    } catch {
+      return [];
+    }
+  };
+
+  let candidates: string[];
+  const last = before.at(-1);
+  const valueOf = last?.startsWith('-') && !last.includes('=') ? findOption(cmd, last) : undefined;
+  if (valueOf && (valueOf.required || valueOf.optional))
+    candidates = valueOf.argChoices ?? (await ask(VALUE_KINDS[valueOf.long ?? '']));
+  else if (current.startsWith('-'))
+    candidates = [
+      ...new Set(optionsOf(cmd).flatMap((o) => [o.long, o.short].filter((f): f is string => !!f))),
+      '--help',
+    ];
+  else if (visible(cmd).length > 0 && positional.length === 0)
+    candidates = visible(cmd).flatMap((c) => [c.name(), ...c.aliases()]);
+  else {
+    const arg: Argument | undefined = cmd.registeredArguments[positional.length];
+    if (!arg) candidates = [];
+    else if (arg.argChoices) candidates = arg.argChoices;
+    // `acacia wait <kind> <name>`: the names of that kind.
+    else if (cmd.name() === 'wait') candidates = await ask(positional[0]);
+    else candidates = await ask(VALUE_KINDS[arg.name()]);
+  }
+  return [...new Set(candidates)].filter((c) => c.startsWith(current));
 }
 
 export function completionCommand(program: Command): void {
@@ -98,7 +197,6 @@ export function completionCommand(program: Command): void {
     .description('Print a shell completion script: source <(acacia completion bash)')
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
     .action((shell: 'bash' | 'zsh' | 'fish') => {
-      const nodes = tree(program);
-      process.stdout.write({ bash, zsh, fish }[shell](nodes));
+      process.stdout.write({ bash, zsh, fish }[shell]());
     });
 }

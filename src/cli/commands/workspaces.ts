@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
-import { apiGroup } from '../api-command.js';
-import type { View } from '../output.js';
+import { resultOf, type WorkspaceRecord } from '../../client/index.js';
+import { apiCommand, apiGroup } from '../api-command.js';
+import { contextOf } from '../context.js';
+import { render, type View } from '../output.js';
+import { allWorkgroups, findWorkgroup } from '../resolve.js';
 
 export const workspaceView: View = {
   id: (w) => w.workspace_id,
@@ -16,12 +19,11 @@ export const workspaceView: View = {
 };
 
 export function workspaceCommands(program: Command): void {
-  apiGroup(
+  const group = apiGroup(
     program,
     'workspaces',
     'Workspaces: compute attached to a database (create, resize, pause, resume, delete)',
     [
-      { verb: 'list', endpoint: 'listWorkspaces', aliases: ['ls'] },
       { verb: 'get', endpoint: 'getWorkspace', args: ['workspaceID'] },
       { verb: 'create', endpoint: 'createWorkspace' },
       { verb: 'update', endpoint: 'updateWorkspace', args: ['workspaceID'] },
@@ -37,4 +39,26 @@ export function workspaceCommands(program: Command): void {
     ],
     workspaceView,
   ).alias('workspace');
+  listCommand(group);
+}
+
+/**
+ * `workspaces list`: the workgroup's with -g, else every workspace of the organisation, as
+ * `get` looks for a name everywhere (the workgroups read a page at a time).
+ */
+function listCommand(group: Command): void {
+  apiCommand(group, { verb: 'list', endpoint: 'listWorkspaces', aliases: ['ls'], view: workspaceView })
+    .description('List the workspaces of a workgroup (-g), or of every workgroup')
+    .action(async (opts: { workgroup?: string }, command: Command) => {
+      const ctx = contextOf(command);
+      const all: WorkspaceRecord[] = [];
+      if (opts.workgroup) {
+        const wg = await findWorkgroup(ctx.client, opts.workgroup);
+        all.push(...resultOf(await ctx.client.workspaces.list(wg.workgroup_id)));
+      } else for await (const g of allWorkgroups(ctx.client)) all.push(...g.workspaces);
+      render(ctx, all, workspaceView);
+    });
+  // Shown first in the help, as the other groups show theirs.
+  const commands = group.commands as Command[];
+  commands.unshift(commands.pop()!);
 }

@@ -25,8 +25,9 @@ export const operationEndpoints = {
     path: `${API_PREFIX}/operations`,
     summary: 'List operations',
     description:
-      "The organisation's operations, oldest first; `resource_id` keeps those of one workspace, backup or " +
-      "cloud provider. With `limit`, a page at a time: the next page's cursor is in X-Next-Cursor.",
+      "The organisation's operations, oldest first; `resource_id` keeps those of one workspace (with those " +
+      "of its backups), backup or cloud provider. With `limit`, a page at a time: the next page's cursor is " +
+      'in X-Next-Cursor.',
     tags,
     query: OperationsQuery,
     result: Type.Array(Ref(OperationRecord)),

@@ -79,7 +79,21 @@ export async function listOperations(
   after?: CursorPosition,
 ): Promise<PageResult<Operation>> {
   let query = db.selectFrom('operations').selectAll().where('org_id', '=', orgId);
-  if (resourceId) query = query.where('resource_id', '=', resourceId);
+  // A workspace's operations include those of its backups: taking one is a change to it too.
+  if (resourceId)
+    query = query.where((eb) =>
+      eb.or([
+        eb('resource_id', '=', resourceId),
+        eb.and([
+          eb('resource_type', '=', 'backup'),
+          eb(
+            'resource_id',
+            'in',
+            eb.selectFrom('backups').select('backups.id').where('backups.workspace_id', '=', resourceId),
+          ),
+        ]),
+      ]),
+    );
   const rows = await keyset(query, limit, after).execute();
   return toPage(rows.map(fromRow), limit);
 }
