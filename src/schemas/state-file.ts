@@ -48,8 +48,12 @@ export const StateAddon = Body({
   enable: Type.Boolean(),
 });
 
-/** Graph contents for the local driver; paths are relative to the state file. */
+/**
+ * Graph contents for the local driver, loaded through the gateway into a workspace the apply
+ * makes, as one of its db users; paths are relative to the state file.
+ */
 export const StateGraph = Body({
+  as_user: Type.String({ minLength: 1, maxLength: 64, description: "one of the workspace's db_users" }),
   gsql: Opt(Type.String({ minLength: 1, maxLength: 1024, description: 'a file of GSQL DDL statements' })),
   load: Opt(
     Type.Array(
@@ -61,6 +65,8 @@ export const StateGraph = Body({
     ),
   ),
 });
+
+export type StateGraph = Static<typeof StateGraph>;
 
 export const StateWorkspace = Body({
   name: Name,

@@ -1,6 +1,7 @@
 import { resultOf, type AcaciaClient } from '../../client/index.js';
 import type { StateWorkspace } from '../../schemas/state-file.js';
 import { StateFileError } from './file.js';
+import { loadGraph, readGraphInput, type GraphInput } from './graph.js';
 import type { Change, Plan, Step } from './plan.js';
 import { nameKey, type LiveState } from './read.js';
 
@@ -10,17 +11,34 @@ type Of<K extends Step['kind']> = Extract<Step, { kind: K }>;
 export function secretsOf(plan: Plan, source: string, env: NodeJS.ProcessEnv = process.env): Map<string, string> {
   const secrets = new Map<string, string>();
   for (const c of plan.changes) {
-    if (c.step.kind !== 'db_user' || c.action !== 'create' || !c.step.passwordEnv) continue;
-    const value = env[c.step.passwordEnv];
+    const { step } = c;
+    if ((step.kind !== 'db_user' && step.kind !== 'graph') || c.action !== 'create' || !step.passwordEnv) continue;
+    const value = env[step.passwordEnv];
+    const user = step.kind === 'db_user' ? step.username : step.graph.as_user;
     if (value === undefined || value === '')
       throw new StateFileError(
         source,
-        c.step.at,
-        `the environment variable ${c.step.passwordEnv} (the password of db user "${c.step.username}") is not set`,
+        step.at,
+        `the environment variable ${step.passwordEnv} (the password of db user "${user}") is not set`,
       );
-    secrets.set(c.step.passwordEnv, value);
+    secrets.set(step.passwordEnv, value);
   }
   return secrets;
+}
+
+/** The files of the graph sections a plan loads, read before anything is changed. */
+export function graphInputsOf(plan: Plan, source: string): Map<Change, GraphInput> {
+  const inputs = new Map<Change, GraphInput>();
+  for (const c of plan.changes)
+    if (c.step.kind === 'graph' && c.action === 'create')
+      inputs.set(c, readGraphInput(c.step.graph, source, c.step.at));
+  return inputs;
+}
+
+/** What applying a plan needs besides the plan: read from the environment and files first. */
+export interface ApplyInputs {
+  secrets: Map<string, string>;
+  graphs: Map<Change, GraphInput>;
 }
 
 /**
@@ -33,7 +51,7 @@ export async function applyPlan(
   client: AcaciaClient,
   plan: Plan,
   live: LiveState,
-  secrets: Map<string, string>,
+  { secrets, graphs }: ApplyInputs,
   progress: (change: Change) => void = () => {},
 ): Promise<void> {
   const wgIds = new Map(live.workgroups.map((w) => [nameKey(w.record.name), w.record.workgroup_id]));
@@ -133,6 +151,12 @@ export async function applyPlan(
         password,
       }),
     );
+  }
+  for (const c of pick('graph', 'create')) {
+    progress(c);
+    const credentials = { username: c.step.graph.as_user, password: secrets.get(c.step.passwordEnv!)! };
+    const ws = wsId(c.step.workgroup, c.step.workspace);
+    await loadGraph(live.server!.gatewayUrl, ws, credentials, graphs.get(c)!, c.name);
   }
   for (const c of pick('schedule', 'create')) {
     progress(c);

@@ -3,6 +3,7 @@ import { parseDocument } from 'yaml';
 import Ajv from 'ajv';
 import { STATE_API_VERSION, STATE_KIND, StateFile } from '../../schemas/state-file.js';
 import { exitCodes, UsageError } from '../exit-codes.js';
+import { nameKey } from './read.js';
 
 /** A state file that cannot be applied: the path in the file and why. */
 export class StateFileError extends UsageError {
@@ -47,7 +48,7 @@ function checkNames(state: StateFile, source: string): void {
   const unique = (names: string[], where: string, field: string) => {
     const seen = new Map<string, number>();
     names.forEach((n, i) => {
-      const key = n.normalize('NFC').toLowerCase();
+      const key = nameKey(n);
       const first = seen.get(key);
       if (first !== undefined)
         throw new StateFileError(source, `${where}[${i}].${field}`, `"${n}" is also ${where}[${first}]'s ${field}`);
@@ -93,6 +94,9 @@ function checkNames(state: StateFile, source: string): void {
         `${at}.db_users`,
         'username',
       );
+      const asUser = ws.graph?.as_user;
+      if (asUser !== undefined && !(ws.db_users ?? []).some((u) => nameKey(u.username) === nameKey(asUser)))
+        throw new StateFileError(source, `${at}.graph.as_user`, `"${asUser}" is not one of the workspace's db_users`);
     });
   });
   unique(

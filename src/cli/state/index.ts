@@ -1,6 +1,6 @@
 import type { AcaciaClient } from '../../client/index.js';
 import type { StateFile } from '../../schemas/state-file.js';
-import { applyPlan, secretsOf } from './apply.js';
+import { applyPlan, graphInputsOf, secretsOf } from './apply.js';
 import { hasChanges, planState, type Change, type Plan } from './plan.js';
 import { readLiveState } from './read.js';
 
@@ -43,8 +43,8 @@ export async function applyState(
 ): Promise<Plan> {
   const live = await readLiveState(client);
   const plan = planState(file, live, { source: opts.source, prune: opts.prune === true });
-  const secrets = secretsOf(plan, opts.source);
+  const inputs = { secrets: secretsOf(plan, opts.source), graphs: graphInputsOf(plan, opts.source) };
   opts.onPlan?.(plan);
-  if (!opts.dryRun && hasChanges(plan)) await applyPlan(client, plan, live, secrets, opts.progress);
+  if (!opts.dryRun && hasChanges(plan)) await applyPlan(client, plan, live, inputs, opts.progress);
   return plan;
 }

@@ -184,4 +184,29 @@ describe('the plan of a state file', () => {
     );
     assert.equal(secretsOf(plan, 's.yaml', { PW: 'secret' }).get('PW'), 'secret');
   });
+
+  it('loads a graph only into a workspace it makes, and only on a server whose workspaces hold graphs', () => {
+    const graph = { as_user: 'u', gsql: 'schema.gsql' };
+    const wanted = file([
+      {
+        name: 'demo',
+        provider: 'aws/us-east-1',
+        workspaces: [{ name: 'w', db_users: [{ username: 'u', password_env: 'PW' }], graph }],
+      },
+    ]);
+    const local = { driver: 'local', gatewayUrl: 'http://127.0.0.1:14240' };
+    const graphOf = (state: LiveState) => brief(planState(wanted, state)).filter((c) => c.includes(' graph '));
+    assert.deepEqual(graphOf({ ...live(), server: local }), ['create graph demo/w/graph (u)']);
+    assert.deepEqual(graphOf({ ...live([workspace('w')]), server: local }), [
+      'skip graph demo/w/graph (the workspace exists: its graph is left as it is)',
+    ]);
+    assert.deepEqual(graphOf({ ...live(), server: { ...local, driver: 'simulated' } }), [
+      "skip graph demo/w/graph (the server's driver (simulated) keeps no graph)",
+    ]);
+    // The user it loads as needs its password, as its creation does.
+    assert.throws(
+      () => secretsOf(planState(wanted, { ...live(), server: local }), 's.yaml', {}),
+      (err: unknown) => err instanceof StateFileError && err.at.endsWith('password_env'),
+    );
+  });
 });

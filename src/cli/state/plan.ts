@@ -2,6 +2,7 @@ import type { CloudProviderRecord } from '../../client/index.js';
 import type {
   StateBackupSchedule,
   StateFile,
+  StateGraph,
   StateSchedule,
   StateWebhook,
   StateWorkgroup,
@@ -23,7 +24,7 @@ export type Step =
   | { kind: 'db_user'; workgroup: string; workspace: string; username: string; passwordEnv?: string; at: string }
   | { kind: 'schedule'; workgroup: string; workspace: string; schedule: StateSchedule; id?: string }
   | { kind: 'backup_schedule'; workgroup: string; workspace: string; body: StateBackupSchedule }
-  | { kind: 'graph'; workgroup: string; workspace: string }
+  | { kind: 'graph'; workgroup: string; workspace: string; graph: StateGraph; passwordEnv?: string; at: string }
   | { kind: 'database'; workgroup: string; id?: string }
   | { kind: 'addon'; addonsId: string; enabled: boolean }
   | { kind: 'webhook'; url: string; body?: StateWebhook; id?: string };
@@ -78,6 +79,7 @@ class Planner {
   constructor(
     private readonly source: string,
     private readonly prune: boolean,
+    private readonly server: LiveState['server'],
   ) {}
 
   add(action: Action, step: Step, name: string, detail?: string) {
@@ -257,13 +259,33 @@ class Planner {
         have && changed.length ? changed.join(', ') : undefined,
       );
     }
-    if (want.graph !== undefined)
-      this.add(
-        'skip',
-        { kind: 'graph', ...base },
-        `${name}/graph`,
-        'graph contents are loaded through the gateway, not by apply',
-      );
+    if (want.graph !== undefined) this.graph(base, want.graph, live, `${at}.graph`, want);
+  }
+
+  /**
+   * A graph is loaded once, into a workspace this apply makes (its graph is empty then), and
+   * only where workspaces hold graphs: a later apply leaves the data to the applications.
+   */
+  graph(
+    base: { workgroup: string; workspace: string },
+    graph: StateGraph,
+    live: LiveWorkspace | undefined,
+    at: string,
+    want: StateWorkspace,
+  ) {
+    const name = `${base.workgroup}/${base.workspace}/graph`;
+    const user = want.db_users?.find((u) => nameKey(u.username) === nameKey(graph.as_user));
+    const step = {
+      kind: 'graph' as const,
+      ...base,
+      graph,
+      at,
+      ...(user?.password_env ? { passwordEnv: user.password_env } : {}),
+    };
+    if (live !== undefined) this.add('skip', step, name, 'the workspace exists: its graph is left as it is');
+    else if (this.server?.driver !== 'local')
+      this.add('skip', step, name, `the server's driver (${this.server?.driver ?? 'unknown'}) keeps no graph`);
+    else this.add('create', step, name, graph.as_user);
   }
 
   /** Databases: those listed must be there; with prune, those no workspace of the file uses go. */
@@ -347,7 +369,7 @@ class Planner {
  * what a listed section does not name is deleted, and workgroups the file does not name too.
  */
 export function planState(file: StateFile, live: LiveState, opts: { prune?: boolean; source?: string } = {}): Plan {
-  const p = new Planner(opts.source ?? 'state file', opts.prune === true);
+  const p = new Planner(opts.source ?? 'state file', opts.prune === true, live.server);
   p.addons(file.addons, live);
   const liveWgs = new Map(live.workgroups.map((w) => [nameKey(w.record.name), w]));
   const wanted = file.workgroups ?? [];

@@ -37,6 +37,8 @@ export interface LiveState {
   workgroups: LiveWorkgroup[];
   webhooks: WebhookRecord[];
   providers: CloudProviderRecord[];
+  /** The server's driver and gateway, when it says (GET /_status): where a graph section goes. */
+  server?: { driver: string; gatewayUrl: string };
 }
 
 /** Names compare as the API compares them: Unicode NFC, ignoring case. */
@@ -87,7 +89,11 @@ export async function readLiveState(client: AcaciaClient): Promise<LiveState> {
       workspaces,
     });
   }
+  const status = await client.serverStatus();
   return {
+    ...(status.status === 200
+      ? { server: { driver: resultOf(status).driver, gatewayUrl: resultOf(status).gateway_url } }
+      : {}),
     catalog: resultOf(await client.addons.catalog()),
     installed: resultOf(await client.addons.installed()),
     workgroups,
