@@ -255,7 +255,13 @@ describe(`HTTP contract (${storeName})`, () => {
       `DELETE ${API}/apikeys`,
       'GET /healthz',
       'GET /readyz',
+      'GET /_status',
       'GET /metrics',
+      'POST /_test/reset',
+      'POST /_test/chaos',
+      'GET /_test/chaos',
+      'DELETE /_test/chaos',
+      'DELETE /_test/chaos/{chaos_rule_id}',
     ];
     const app = server.running.app;
     const served = (route: string) => {

@@ -28,7 +28,7 @@ describe(`README.md (${storeName})`, () => {
     assert.deepEqual(tableRows(tableIn(readme, 'routes')), tableRows(routeTable()));
   });
 
-  it('has a CLI command for every endpoint but the by-workspace-id twins, health and the test clock', () => {
+  it('has a CLI command for every endpoint but the by-workspace-id twins and health', () => {
     const without = tableRows(routeTable())
       .filter((cells) => cells[2] === '—')
       .map((cells) => `${cells[0]} ${cells[1]}`);
@@ -43,7 +43,6 @@ describe(`README.md (${storeName})`, () => {
         'deleteApiKey',
         'health',
         'ready',
-        'moveTestClock',
       ] as EndpointId[]
     ).map((id) => `${apiEndpoints[id].method} \`${apiEndpoints[id].path.replace('/controller/v4/v2', '')}\``);
     assert.deepEqual(without.sort(), expected.sort());

@@ -47,6 +47,9 @@ export const WorkgroupRecord = Component(
 );
 export type WorkgroupRecord = Static<typeof WorkgroupRecord>;
 
+/** The shape's bound on a relative expiry: ten years; ACACIA_WORKGROUP_MAX_TTL_HOURS decides within it. */
+const EXPIRY_SECONDS_MAX = 87_600 * 3600;
+
 export const CreateWorkgroupBody = Component(
   'CreateWorkgroupBody',
   Body({
@@ -69,6 +72,7 @@ export const CreateWorkgroupBody = Component(
     expires_in_seconds: Type.Optional(
       Type.Integer({
         minimum: 1,
+        maximum: EXPIRY_SECONDS_MAX,
         description: "expires_at as seconds from the server's clock (an extension; not with expires_at)",
       }),
     ),
@@ -97,6 +101,7 @@ export const UpdateWorkgroupBody = Component(
     expires_in_seconds: Type.Optional(
       Type.Integer({
         minimum: 1,
+        maximum: EXPIRY_SECONDS_MAX,
         description: "expires_at as seconds from the server's clock (an extension; not with expires_at)",
       }),
     ),
