@@ -12,7 +12,9 @@ const root = path.resolve(import.meta.dirname, '..');
  */
 export const layers = {
   // The workspace process: runs apart from the control plane and imports none of it.
-  dataplane: { files: ['src/dataplane/'], may: [] },
+  // Whether a process id runs: the data plane's launcher and the CLI's status and stop ask it.
+  process: { files: ['src/process-alive.ts'], may: [] },
+  dataplane: { files: ['src/dataplane/'], may: ['process'] },
   // Shapes of the API (TypeBox), of records and of the catalog.
   schemas: { files: ['src/schemas/'], may: [] },
   // IP addresses and ranges, for the store, the rules, the listeners and the settings.
@@ -44,7 +46,7 @@ export const layers = {
   // Talks to a server over HTTP: knows its shapes only.
   client: { files: ['src/client/'], may: ['schemas'] },
   // The `acacia` command talks HTTP through the client, and builds `acacia serve`'s flags from the settings.
-  cli: { files: ['src/cli/'], may: ['cli in-process', 'client', 'schemas', 'config'] },
+  cli: { files: ['src/cli/'], may: ['cli in-process', 'client', 'schemas', 'config', 'process'] },
   // Its commands that run the server's code in this process: serve starts it, admin opens the store.
   'cli in-process': {
     files: ['src/cli/commands/serve.ts', 'src/cli/commands/admin.ts', 'src/cli/startup-errors.ts'],

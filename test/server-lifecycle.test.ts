@@ -7,7 +7,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AcaciaClient, resultOf } from '../src/client/index.js';
 import { readProfiles } from '../src/cli/profiles.js';
-import { isAlive, until } from '../src/cli/server-state.js';
+import { until } from '../src/cli/server-state.js';
+import { isPidAlive } from '../src/process-alive.js';
 import { cleanEnv, cliCommand, listeningUrl, runCli, storeEnv } from './helpers/cli.js';
 import { stopProcess } from './helpers/serve.js';
 import { freshStore, storeName, type StoreLocation } from './helpers/server.js';
@@ -56,7 +57,7 @@ describe(`serve --detach, status, stop (${storeName})`, () => {
     const gatewayUrl = info.gateway_url as string;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.match(gatewayUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.ok(isAlive(info.pid as number));
+    assert.ok(isPidAlive(info.pid as number));
 
     // Ready means usable: the store, the engine and the gateway.
     const ready = await new AcaciaClient({ baseUrl: url }).ready();
@@ -102,7 +103,7 @@ describe(`serve --detach, status, stop (${storeName})`, () => {
     const stopped = await runCli(['stop', '-o', 'json'], env);
     assert.equal(stopped.code, 0, stopped.stderr);
     assert.deepEqual(json(stopped.stdout), { stopped: true, pid: info.pid, url, gateway_url: gatewayUrl });
-    assert.equal(isAlive(info.pid as number), false);
+    assert.equal(isPidAlive(info.pid as number), false);
     assert.equal(existsSync(stateFile), false, 'the state file is removed');
     assert.equal(await portFree(url), true, 'the API port is free');
     assert.equal(await portFree(gatewayUrl), true, 'the gateway port is free');
@@ -168,7 +169,7 @@ describe(`serve --detach, status, stop (${storeName})`, () => {
     const { pid } = resultOf(await new AcaciaClient({ baseUrl: url }).serverStatus());
     assert.notEqual(pid, wrapper.pid);
     await stopProcess(wrapper, 'SIGKILL');
-    assert.ok(await until(() => !isAlive(pid), 30_000), 'the server exits once its parent is gone');
+    assert.ok(await until(() => !isPidAlive(pid), 30_000), 'the server exits once its parent is gone');
     assert.equal(await portFree(url), true);
     assert.equal(await portFree(gatewayUrl), true);
     assert.equal(existsSync(path.join(store.dataDir, 'server.json')), false);

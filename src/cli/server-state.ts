@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync }
 import { connect } from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { isPidAlive } from '../process-alive.js';
 
 /**
  * The server a data directory runs: `acacia serve` records it in `server.json` there (mode
@@ -80,20 +81,10 @@ export function removeState(dataDir: string, pid?: number): void {
   rmSync(statePath(dataDir), { force: true });
 }
 
-/** Whether a process of that id exists (EPERM: it does, someone else's). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The record of a live server of the directory, or undefined (a stale record is left to be replaced). */
 export function runningState(dataDir: string): ServerState | undefined {
   const state = readState(dataDir);
-  return state && isAlive(state.pid) ? state : undefined;
+  return state && isPidAlive(state.pid) ? state : undefined;
 }
 
 /** Whether something accepts connections at the URL's host and port. */

@@ -9,6 +9,7 @@ import { buildSurface, type ApiResponse, type ClientSurface, type RequestOptions
 import { AcaciaApiError } from './errors.js';
 import { waitForChange, type Clock, type WaitOptions, type WaitTarget } from './wait.js';
 import { openEventStream, type EventStreamReader } from './event-stream.js';
+import { SNAPSHOT_PATH, type SnapshotSummary } from '../schemas/snapshot.js';
 
 export type { AddonConfigRecord, AddonRecord, InstalledAddonRecord } from '../schemas/addon.js';
 export type { AllowListEntryRecord, CurrentIpRecord } from '../schemas/allow-list.js';
@@ -31,20 +32,9 @@ export type { Clock, WaitOptions, WaitTarget } from './wait.js';
 export { AcaciaOperationFailedError, AcaciaWaitTimeoutError, AcaciaWorkspaceFailedError } from './wait.js';
 export { isConnectionLoss } from './errors.js';
 export { AcaciaApiError, API_PREFIX };
+export type { SnapshotSummary };
 
 /** The Result of a successful response; throws AcaciaApiError otherwise. */
-/** Where snapshots are saved (GET) and loaded (PUT). */
-export const SNAPSHOT_PATH = '/_admin/snapshot';
-
-/** What a loaded snapshot held. */
-export interface SnapshotSummary {
-  created_at: string;
-  schema: string;
-  store: string;
-  rows: number;
-  files: number;
-}
-
 export function resultOf<T>(response: ApiResponse<T>): T {
   if (response.status !== 200 || response.body.Error) throw new AcaciaApiError(response);
   return (response.body as SuccessEnvelope<T>).Result;

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DATA_PLANE_SECRET_HEADER } from './http-server.js';
-import { isPidAlive } from './process-alive.js';
+import { isPidAlive } from '../process-alive.js';
 
 export { isPidAlive };
 

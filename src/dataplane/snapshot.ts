@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readCounts, type GraphStore, type StoreCounts } from './graph-store.js';
-import { isPidAlive } from './process-alive.js';
+import { isPidAlive } from '../process-alive.js';
 import { checkFormat, openStoreFile, privateStoreFile, storeTables } from './store-file.js';
 
 export type { StoreCounts };

@@ -21,6 +21,7 @@ import {
   type StateTable,
 } from '../store/repositories/instance.js';
 import type { Store } from '../store/store.js';
+import type { SnapshotSummary } from '../schemas/snapshot.js';
 
 /**
  * An instance snapshot (docs/snapshots.md): gzip'd JSON lines. The first line is the header,
@@ -56,14 +57,7 @@ const GRAPH_FILE =
   /^graphs\/[A-Za-z0-9][A-Za-z0-9._-]{0,127}\/(graph\.db|(snapshots|backups)\/[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.db)$/;
 const COLUMN = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** What a verified snapshot holds. */
-export interface SnapshotSummary {
-  created_at: string;
-  schema: string;
-  store: string;
-  rows: number;
-  files: number;
-}
+export type { SnapshotSummary };
 
 /** The refusal of a snapshot file, whole: nothing was changed. */
 const refused = (reason: string) => new AppError('invalid', { field: 'snapshot', reason });

@@ -50,6 +50,26 @@ export type WorkgroupRecord = Static<typeof WorkgroupRecord>;
 /** The shape's bound on a relative expiry: ten years; ACACIA_WORKGROUP_MAX_TTL_HOURS decides within it. */
 const EXPIRY_SECONDS_MAX = 87_600 * 3600;
 
+/** A workgroup's expiry, as creation and update take it (docs/workgroup-expiry.md). */
+const expiryFields = {
+  expires_at: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'date-time',
+        maxLength: 64,
+        description: 'when the engine deletes the workgroup and everything in it; in the future; null: never',
+      }),
+    ),
+  ),
+  expires_in_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: EXPIRY_SECONDS_MAX,
+      description: "expires_at as seconds from the server's clock (an extension; not with expires_at)",
+    }),
+  ),
+};
+
 export const CreateWorkgroupBody = Component(
   'CreateWorkgroupBody',
   Body({
@@ -60,22 +80,7 @@ export const CreateWorkgroupBody = Component(
     }),
     enable_application_log: Type.Optional(Type.Boolean()),
     enable_encryption: Type.Optional(Type.Boolean({ description: 'true encrypts data at rest (TMK)' })),
-    expires_at: Type.Optional(
-      Nullable(
-        Type.String({
-          format: 'date-time',
-          maxLength: 64,
-          description: 'when the engine deletes the workgroup and everything in it; in the future; null: never',
-        }),
-      ),
-    ),
-    expires_in_seconds: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: EXPIRY_SECONDS_MAX,
-        description: "expires_at as seconds from the server's clock (an extension; not with expires_at)",
-      }),
-    ),
+    ...expiryFields,
     name: Type.Optional(Name),
     platform: Type.Optional(Platform),
     region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
@@ -89,22 +94,7 @@ export const UpdateWorkgroupBody = Component(
   Body({
     enable_application_log: Type.Optional(Type.Boolean()),
     encryption_method: Type.Optional(StringEnum(encryptionMethods)),
-    expires_at: Type.Optional(
-      Nullable(
-        Type.String({
-          format: 'date-time',
-          maxLength: 64,
-          description: 'when the engine deletes the workgroup and everything in it; in the future; null: never',
-        }),
-      ),
-    ),
-    expires_in_seconds: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: EXPIRY_SECONDS_MAX,
-        description: "expires_at as seconds from the server's clock (an extension; not with expires_at)",
-      }),
-    ),
+    ...expiryFields,
     workgroup_name: Type.Optional(Name),
   }),
 );

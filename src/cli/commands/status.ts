@@ -5,7 +5,8 @@ import { commandOf } from '../api-command.js';
 import { outputOf, resolveTarget, type GlobalOptions } from '../context.js';
 import { describeFailure, exitCodes } from '../exit-codes.js';
 import { render } from '../output.js';
-import { dataDirOf, isAlive, readState, statePath, type ServerState } from '../server-state.js';
+import { dataDirOf, readState, statePath, type ServerState } from '../server-state.js';
+import { isPidAlive } from '../../process-alive.js';
 
 /** A status that never waits long on a server that does not answer. */
 const PATIENCE_MS = 5000;
@@ -47,7 +48,7 @@ export function statusCommand(program: Command): void {
       } catch (err) {
         const failure = describeFailure(err, { url, hasKey: false });
         if (failure.code !== exitCodes.unreachable && !isTimeout(err)) throw err;
-        const recorded = ours && isAlive(state.pid);
+        const recorded = ours && isPidAlive(state.pid);
         const reason = recorded
           ? `process ${state.pid} runs but nothing answers at ${url}`
           : `nothing answers at ${url}`;

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { outputOf } from '../context.js';
 import { exitCodes, UsageError } from '../exit-codes.js';
-import { accepting, dataDirOf, isAlive, readState, removeState, statePath, until } from '../server-state.js';
+import { accepting, dataDirOf, readState, removeState, statePath, until } from '../server-state.js';
+import { isPidAlive } from '../../process-alive.js';
 
 export function stopCommand(program: Command): void {
   program
@@ -20,7 +21,7 @@ export function stopCommand(program: Command): void {
       const state = readState(dataDir);
       if (state === undefined)
         throw new UsageError(`no server runs from ${dataDir} (no ${statePath(dataDir)})`, exitCodes.down);
-      if (!isAlive(state.pid)) {
+      if (!isPidAlive(state.pid)) {
         removeState(dataDir, state.pid);
         throw new UsageError(
           `no server runs from ${dataDir}: process ${state.pid} is gone (its record is removed)`,
@@ -28,7 +29,7 @@ export function stopCommand(program: Command): void {
         );
       }
       process.kill(state.pid, 'SIGTERM');
-      if (!(await until(() => !isAlive(state.pid), timeoutMs)))
+      if (!(await until(() => !isPidAlive(state.pid), timeoutMs)))
         throw new UsageError(
           `process ${state.pid} did not exit within ${opts.timeout} s; it may still be finishing requests ` +
             `(\`kill -KILL ${state.pid}\` ends it at once)`,

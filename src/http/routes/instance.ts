@@ -12,6 +12,7 @@ import type { Clock } from '../../domain/clock.js';
 import { iso } from '../../domain/time.js';
 import { ok } from '../envelope.js';
 import { serveEndpoint } from '../serve-endpoint.js';
+import { SNAPSHOT_PATH } from '../../schemas/snapshot.js';
 
 /** What a loaded snapshot held. */
 export interface SnapshotLoaded {
@@ -35,9 +36,6 @@ export interface InstanceAdmin {
   /** Replaces the whole instance with the file's snapshot, or refuses it whole. */
   load(file: string): Promise<SnapshotLoaded>;
 }
-
-/** The path of the snapshot: GET saves one, PUT loads one. */
-export const SNAPSHOT_PATH = '/_admin/snapshot';
 
 /** A file of this process's own for a snapshot on its way, removed by the caller. */
 const scratchFile = () => path.join(tmpdir(), `acacia-snapshot-${randomBytes(8).toString('hex')}.gz`);
