@@ -37,9 +37,11 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
       (err: unknown) => {
         if (mine !== generation.current) return;
         const error = asApiError(err);
-        // Unreachable with data in hand: the data stays, as it is (the shell's banner says it
-        // may be stale), and the next reload replaces it once the server answers again.
-        setState((s) => (error.status === 0 && s.key === key && s.data !== undefined ? s : { ...s, key, error }));
+        // Unreachable, or unable to serve for now (a server stopping answers 503), with data in
+        // hand: the data stays, as it is (the shell's banner says it may be stale), and the next
+        // reload replaces it once the server answers again.
+        const passing = error.status === 0 || (error.status >= 502 && error.status <= 504);
+        setState((s) => (passing && s.key === key && s.data !== undefined ? s : { ...s, key, error }));
       },
     );
   }, [key]);
