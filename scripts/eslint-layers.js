@@ -50,7 +50,7 @@ export const layers = {
   // Its commands that run the server's code in this process: serve starts it, admin opens the store.
   'cli in-process': {
     files: ['src/cli/commands/serve.ts', 'src/cli/commands/admin.ts', 'src/cli/startup-errors.ts'],
-    may: ['cli', 'client', 'schemas', 'config', 'main', 'http', 'listener', 'domain', 'store'],
+    may: ['cli', 'client', 'schemas', 'config', 'main', 'http', 'listener', 'domain', 'store', 'process'],
   },
   // The web console, in the browser: the client and the shapes, as any client of the API.
   console: { files: ['console/'], may: ['client', 'schemas'] },
