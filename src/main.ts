@@ -232,8 +232,13 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   };
 
   try {
-    await app.listen({ host: config.host, port: config.port, listenTextResolver: () => '' });
-    await gateway.listen({ host: config.host, port: config.gatewayPort, listenTextResolver: () => '' });
+    // Fastify logs each address it listens on; the line after these sums both up.
+    await app.listen({ host: config.host, port: config.port, listenTextResolver: (a) => `API listening at ${a}` });
+    await gateway.listen({
+      host: config.host,
+      port: config.gatewayPort,
+      listenTextResolver: (a) => `gateway listening at ${a}`,
+    });
   } catch (err) {
     await shutdown();
     throw err;
