@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { AcaciaClient, resultOf } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { Role } from '../../src/schemas/api-key.js';
@@ -112,6 +113,12 @@ export async function startTestServer(
     async restart() {
       const port = new URL(running.url).port;
       await running.close();
+      // This process's pooled connections to the old server may not have seen it close them
+      // yet: a request sent on one fails with "other side closed". Later requests (clients
+      // take the global dispatcher at each call) open fresh connections to the new server.
+      const stale = getGlobalDispatcher();
+      setGlobalDispatcher(new Agent());
+      void stale.close();
       running = await start(port);
     },
     async close() {
