@@ -138,18 +138,50 @@ export class AcaciaClient {
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await undiciRequest(url, {
-      method,
-      headers,
-      body,
-      ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
-    });
+    return this.envelopeOf<T>(await this.send(url, { method, headers, body }));
+  }
+
+  /** Sends one request through this client's dispatcher. */
+  private send(
+    url: URL,
+    init: { method: Dispatcher.HttpMethod; headers: Record<string, string>; body?: string | Readable },
+  ) {
+    return undiciRequest(url, { ...init, ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}) });
+  }
+
+  /** An answer's status, headers and envelope. */
+  private async envelopeOf<T>(res: Dispatcher.ResponseData): Promise<ApiResponse<T>> {
     const text = await res.body.text();
     return {
       status: res.statusCode,
       headers: res.headers,
       body: text ? (JSON.parse(text) as SuccessEnvelope<T> | ErrorEnvelope) : (undefined as never),
     };
+  }
+
+  /**
+   * GET /_admin/snapshot: the whole instance as a gzip'd snapshot (docs/snapshots.md), to be
+   * read from `body` as it arrives; an error answers its envelope instead.
+   */
+  async downloadSnapshot(): Promise<
+    { status: 200; body: AsyncIterable<Uint8Array> } | { status: number; error: ApiResponse<never> }
+  > {
+    const res = await this.send(new URL(SNAPSHOT_PATH, this.options.baseUrl), {
+      method: 'GET',
+      headers: this.authHeaders(),
+    });
+    if (res.statusCode === 200) return { status: 200, body: res.body };
+    return { status: res.statusCode, error: await this.envelopeOf<never>(res) };
+  }
+
+  /** PUT /_admin/snapshot: replaces the whole instance with a snapshot (test mode only), sent as it is read. */
+  async uploadSnapshot(body: Readable): Promise<ApiResponse<SnapshotSummary>> {
+    const res = await this.send(new URL(SNAPSHOT_PATH, this.options.baseUrl), {
+      method: 'PUT',
+      headers: { ...this.authHeaders(), 'content-type': 'application/gzip' },
+      body,
+    });
+    return this.envelopeOf<SnapshotSummary>(res);
   }
 
   /**
@@ -163,42 +195,6 @@ export class AcaciaClient {
    * Past `timeoutMs` (default 10 minutes) it rejects with AcaciaWaitTimeoutError naming the
    * last state seen, never with a half-done record. `onProgress` sees every state read.
    */
-  /**
-   * GET /_admin/snapshot: the whole instance as a gzip'd snapshot (docs/snapshots.md), to be
-   * read from `body` as it arrives; an error answers its envelope instead.
-   */
-  async downloadSnapshot(): Promise<
-    { status: 200; body: AsyncIterable<Uint8Array> } | { status: number; error: ApiResponse<never> }
-  > {
-    const res = await undiciRequest(new URL(SNAPSHOT_PATH, this.options.baseUrl), {
-      method: 'GET',
-      headers: this.authHeaders(),
-      ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
-    });
-    if (res.statusCode === 200) return { status: 200, body: res.body };
-    const text = await res.body.text();
-    return {
-      status: res.statusCode,
-      error: { status: res.statusCode, headers: res.headers, body: JSON.parse(text) as ErrorEnvelope },
-    };
-  }
-
-  /** PUT /_admin/snapshot: replaces the whole instance with a snapshot (test mode only), sent as it is read. */
-  async uploadSnapshot(body: Readable): Promise<ApiResponse<SnapshotSummary>> {
-    const res = await undiciRequest(new URL(SNAPSHOT_PATH, this.options.baseUrl), {
-      method: 'PUT',
-      headers: { ...this.authHeaders(), 'content-type': 'application/gzip' },
-      body,
-      ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
-    });
-    const text = await res.body.text();
-    return {
-      status: res.statusCode,
-      headers: res.headers,
-      body: JSON.parse(text) as SuccessEnvelope<SnapshotSummary> | ErrorEnvelope,
-    };
-  }
-
   waitFor(target: { operation: string }, options?: WaitOptions<OperationRecord>): Promise<OperationRecord>;
   waitFor(
     target: { workgroup: string; workspace: string; status: 'Deleted' },
