@@ -9,7 +9,7 @@ import { ensureConsoleBuilt } from './helpers/console-build.js';
 import { gatewayRequest } from './helpers/gateway.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { suiteUnless } from './helpers/skip.js';
-import { prefixTarget, TigerGraphReplay, type Auth } from './helpers/tigergraph-client.js';
+import { prefixTarget, TigerGraphReplay, type Auth, socialSchema } from './helpers/tigergraph-client.js';
 import { newWorkgroup } from './helpers/workspaces.js';
 
 const TIMEOUT = 15_000;
@@ -28,12 +28,6 @@ const alice = { username: 'alice', password: 'Graph-Secret-42' };
 const basic: Auth = { auth: alice };
 // Real workspaces: each Active one is a data-plane process holding its graph, so the page has counts to show.
 const localEnv = { ACACIA_DRIVER: 'local', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0', ACACIA_LOG_LEVEL: 'warn' };
-
-const schema = [
-  'CREATE VERTEX Person (PRIMARY_ID id STRING, age INT) WITH PRIMARY_ID_AS_ATTRIBUTE="true"',
-  'CREATE UNDIRECTED EDGE Knows (FROM Person, TO Person, since INT)',
-  'CREATE GRAPH social (Person, Knows)',
-].join('\n');
 
 /** Polls the workspace until `until` accepts it: a data-plane process starts in real time. */
 async function waitFor(
@@ -105,7 +99,7 @@ describe(`web console: a workspace's page (${storeName})`, () => {
     resultOf(await c.dbUsers.create(wg, ws.workspace_id!, alice));
     // A graph of 3 vertices and 2 edges, loaded through the gateway; the reconciler's next look counts it.
     const tg = new TigerGraphReplay(prefixTarget(server.running.gatewayUrl, ws.workspace_id!));
-    const defined = await tg.gsql4(basic, schema);
+    const defined = await tg.gsql4(basic, socialSchema);
     assert.equal(defined.status, 200, defined.text);
     const person = (age: number) => ({ age: { value: age } });
     const upserted = await tg.request(

@@ -17,7 +17,7 @@ import { serveProcess, stopProcess, type ServeProcess } from './helpers/serve.js
 import { freshStore, newKeyText, startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { suiteUnless } from './helpers/skip.js';
 import { openStoreOf } from './helpers/store-snapshot.js';
-import { hostTarget, TigerGraphReplay, type Auth } from './helpers/tigergraph-client.js';
+import { hostTarget, TigerGraphReplay, type Auth, socialSchema } from './helpers/tigergraph-client.js';
 import { newWorkgroup } from './helpers/workspaces.js';
 
 /**
@@ -29,12 +29,6 @@ import { newWorkgroup } from './helpers/workspaces.js';
 const alice = { username: 'alice', password: 'Graph-Secret-42' };
 const basic: Auth = { auth: alice };
 const localEnv = { ACACIA_DRIVER: 'local', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0', ACACIA_GSQL_OUTPUT_MB: '1' };
-
-const schema = [
-  'CREATE VERTEX Person (PRIMARY_ID id STRING, age INT) WITH PRIMARY_ID_AS_ATTRIBUTE="true"',
-  'CREATE UNDIRECTED EDGE Knows (FROM Person, TO Person, since INT)',
-  'CREATE GRAPH social (Person, Knows)',
-].join('\n');
 
 const people = (ids: Record<string, number>) =>
   Object.fromEntries(Object.entries(ids).map(([id, age]) => [id, { age: { value: age } }]));
@@ -96,7 +90,7 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
   });
 
   it('defines a schema with GSQL, upserts vertices and edges, reads them back, and records the figures', async () => {
-    const defined = await tg.gsql4(basic, schema);
+    const defined = await tg.gsql4(basic, socialSchema);
     assert.equal(defined.status, 200, defined.text);
     assert.match(defined.text, /The graph social is created/);
 
@@ -430,7 +424,7 @@ describe(`local driver: a workspace whose owner died is taken over (${storeName}
     const gsql = await request(`http://${first.host}:${first.port}/gsql/v1/statements`, {
       method: 'POST',
       headers: { [DATA_PLANE_SECRET_HEADER]: dataPlaneSecret(location.dataDir, id) },
-      body: schema,
+      body: socialSchema,
     });
     assert.equal(gsql.statusCode, 200, await gsql.body.text());
     const wrote = await direct(location.dataDir, first, 'POST', '/restpp/graph/social', {

@@ -134,3 +134,10 @@ export function assertRefusal(res: GatewayTextResponse, status: number, code: st
   assert.equal(typeof res.json.message, 'string');
   if (message) assert.match(String(res.json.message), message);
 }
+
+/** The small social graph the local-driver tests define: Person vertices, undirected Knows edges. */
+export const socialSchema = [
+  'CREATE VERTEX Person (PRIMARY_ID id STRING, age INT) WITH PRIMARY_ID_AS_ATTRIBUTE="true"',
+  'CREATE UNDIRECTED EDGE Knows (FROM Person, TO Person, since INT)',
+  'CREATE GRAPH social (Person, Knows)',
+].join('\n');
