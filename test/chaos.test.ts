@@ -213,8 +213,8 @@ describe(`chaos rules (${storeName})`, () => {
     );
     assert.equal(listed[2]!.latency_max_ms, 5);
     const refused = await cli('chaos', 'add', '--endpoint', 'createWorkspace', '--error-rate', '2', '--ttl', '1m');
-    assert.notEqual(refused.code, 0);
-    assert.match(refused.stderr, /error_rate/);
+    assert.equal(refused.code, 4, refused.stderr);
+    assert.match(refused.stderr, /error: Bad-Request: error_rate: .*\(HTTP 400\)/);
     const one = await cli('chaos', 'clear', rule.chaos_rule_id);
     assert.equal(one.code, 0, one.stderr);
     assert.equal((JSON.parse(one.stdout) as { chaos_rule_id: string }).chaos_rule_id, rule.chaos_rule_id);

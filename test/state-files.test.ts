@@ -375,7 +375,8 @@ describe(`state files: export, apply and seed (${storeName})`, () => {
         ACACIA_PORT: '0',
         ACACIA_GATEWAY_PORT: '0',
       });
-      assert.notEqual(res.code, 0);
+      // A state file's problem is a bad request (exit 4), named by its file and path.
+      assert.equal(res.code, 4, res.stderr);
       assert.match(res.stderr, /bad-seed\.yaml: workgroups\[0\]\.size: is not a known field/);
       assert.doesNotMatch(res.stderr, /Acacia listening/);
     });
