@@ -11,6 +11,11 @@ export interface OrganisationsTable {
   name_key: string;
   tier: string;
   created_at: number;
+  display_name: string | null;
+  logo_url: string | null;
+  /** JSON array of `{name, enabled}`. */
+  feature_flags: string | null;
+  delinquent_since: number | null;
 }
 
 export interface ApiKeysTable {

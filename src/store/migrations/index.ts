@@ -23,6 +23,7 @@ import * as retentionIndexes from './0034-retention-indexes.js';
 import * as operationAsks from './0035-operation-asks.js';
 import * as workgroupExpiry from './0036-workgroup-expiry.js';
 import * as chaosRules from './0037-chaos-rules.js';
+import * as organisationProfile from './0038-organisation-profile.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0035-operation-asks': operationAsks,
   '0036-workgroup-expiry': workgroupExpiry,
   '0037-chaos-rules': chaosRules,
+  '0038-organisation-profile': organisationProfile,
 };
