@@ -104,7 +104,8 @@ describe(`the vendor's API description, every operation (${storeName})`, () => {
 
   setUp(async () => {
     expect = expectations(doc!);
-    server = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' });
+    // One warm pooled workgroup for `pooled-workgroups/acquire` to hand out.
+    server = await startTestServer({ ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0', ACACIA_POOL_SIZE: '1' });
   });
   tearDown(() => server?.close());
 

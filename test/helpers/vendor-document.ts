@@ -67,9 +67,17 @@ const isBareObject = (s: unknown) =>
  * The envelope as the vendor README says to read it: `allOf: [Response, {Result: X}]` is the
  * envelope with `Result` of type X; `Response.Result` is typed `object`, which would contradict
  * every X that is not one, so the envelope's own `Result` is left unconstrained, as is a `Result`
- * typed only as a bare `object` (it says nothing of its shape). `GET /org/api-keys` lists keys.
+ * typed only as a bare `object` (it says nothing of its shape). `GET /org/api-keys` lists keys,
+ * and `GET /users` users.
  */
 function envelopeSchema(key: string, schema: Schema): Schema {
+  // `GET /users` is typed as one bare OrgListUserResponse: read as the envelope listing them, as
+  // every list is answered (all of that schema's fields are optional, so the bare reading would
+  // accept any object at all).
+  if (key === 'GET /users')
+    schema = {
+      allOf: [{ $ref: '#/definitions/Response' }, { properties: { Result: { type: 'array', items: schema } } }],
+    };
   const parts = (schema.allOf as Schema[] | undefined) ?? [schema];
   const envelope = parts.find((p) => p.$ref === '#/definitions/Response');
   if (!envelope) return schema;
