@@ -338,9 +338,11 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.backups.restoreStatus(ws.workspace_id, job));
     await c.waitFor({ operation: job }, { intervalMs: 20, timeoutMs: 20_000 });
     assertOk(await c.backups.restoreStatus(ws.workspace_id, job));
+    assertOk(await c.backups.status(wg, ws.workspace_id, job));
     assertOk(await c.backups.setSchedule(wg, ws.workspace_id, { schedule: '0 2 * * *' }));
     assertOk(await c.backups.setScheduleShort(ws.workspace_id, { max_retry: 2 }));
     assertOk(await c.backups.getSchedule(ws.workspace_id));
+    assertOk(await c.backups.schedule(wg, ws.workspace_id));
     assertOk(await c.backups.delete(wg, ws.workspace_id, { backup_id: backup.id }));
     assertOk(await c.operations.get(job));
     // The changes above as events, one page.

@@ -40,6 +40,7 @@ const pathParams: Record<string, { name: string; option?: string; help: string }
   configID: { name: 'config-id', help: 'configuration id' },
   key_name: { name: 'key-name', help: 'API key name' },
   jobID: { name: 'job', help: 'restore job id' },
+  job: { name: 'job', help: 'restore job id' },
   webhook_id: { name: 'webhook', help: 'webhook id' },
 };
 
