@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import parsePrometheusText, { type ParsedFamily } from 'parse-prometheus-text-format';
 import { request } from 'undici';
 import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
+import { prometheusText } from '../src/http/prometheus-text.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { runCli } from './helpers/cli.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
@@ -49,6 +50,33 @@ function histogram(text: string, name: string) {
   }
   return series;
 }
+
+describe('the Prometheus text', () => {
+  it('escapes HELP and label values so a parser reads them back as they were', () => {
+    const awkward = 'a "quoted" back\\slash\nand a line feed';
+    const text = prometheusText([
+      {
+        name: 'tigergraph_test',
+        help: 'help with a back\\slash\nand a line feed',
+        type: 'gauge',
+        samples: [
+          { name: 'tigergraph_test', labels: { odd: awkward }, value: 1.5 },
+          { name: 'tigergraph_test', labels: { odd: 'plain' }, value: Infinity },
+        ],
+      },
+    ]);
+    assert.equal(text.split('\n').length, 5, 'four lines: no raw line feed inside one');
+    const [family] = parsePrometheusText(text);
+    assert.equal(family!.type, 'GAUGE');
+    assert.deepEqual(
+      family!.metrics.map((m) => [m.labels?.odd, m.value]),
+      [
+        [awkward, '1.5'],
+        ['plain', '+Inf'],
+      ],
+    );
+  });
+});
 
 describe(`workspace metrics, simulated driver (${storeName})`, () => {
   let server: TestServer;
