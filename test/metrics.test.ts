@@ -4,6 +4,8 @@ import parsePrometheusText, { type ParsedFamily } from 'parse-prometheus-text-fo
 import { request } from 'undici';
 import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
 import { prometheusText } from '../src/http/prometheus-text.js';
+import { WorkspaceMetricsService, summary } from '../src/domain/workspace-metrics.js';
+import type { Principal } from '../src/domain/principal.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { runCli } from './helpers/cli.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
@@ -166,6 +168,45 @@ describe(`workspace metrics, simulated driver (${storeName})`, () => {
     assert.equal(value(families, 'tigergraph_uptime_seconds'), 0);
     assert.equal(resultOf(await c.workspaces.get(wg, paused.workspace_id!)).status, 'Stopped');
     assertOk(await c.workspaces.delete(wg, paused.workspace_id!));
+  });
+
+  it('a reading that does not come in time reports the workspace down, and one reading serves the window', async () => {
+    const { services } = server.running;
+    let calls = 0;
+    // A runtime that never answers and ignores its signal.
+    const hanging = () => {
+      calls++;
+      return new Promise<never>(() => undefined);
+    };
+    const metrics = new WorkspaceMetricsService(
+      services.store,
+      services.clock,
+      services.catalog,
+      services.workgroups,
+      hanging,
+      {
+        cacheMs: 2000,
+        timeoutMs: 50,
+      },
+    );
+    const p: Principal = {
+      orgId: ws.org_id!,
+      orgName: 'default',
+      tier: 'enterprise',
+      keyId: 'k',
+      keyName: 'k',
+      role: 'viewer',
+      workgroupIds: [],
+      workspaceIds: [],
+    };
+    const first = summary(await metrics.workspace(p, wg, ws.workspace_id!));
+    assert.equal(first.tigergraph_up!.avgValue, 0);
+    assert.equal(first.tigergraph_service_status!.avgValue, 27);
+    await Promise.all([1, 2, 3].map(() => metrics.workspace(p, wg, ws.workspace_id!)));
+    assert.equal(calls, 1, 'the failed reading serves its window');
+    await advance(2);
+    await metrics.workspace(p, wg, ws.workspace_id!);
+    assert.equal(calls, 2);
   });
 
   it('refuses what the key may not read: 404 for unknown or foreign resources, 401 without a key', async () => {

@@ -151,7 +151,12 @@ export class WorkspaceMetricsService {
       for (const [id, c] of this.cache) if (!(now >= c.at && now - c.at < this.settings.cacheMs)) this.cache.delete(id);
       if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
     }
-    const reading = this.read(ws, AbortSignal.timeout(this.settings.timeoutMs)).catch(() => undefined);
+    // Bounded here too: a reader that ignores its signal must not hold the scrape.
+    const signal = AbortSignal.timeout(this.settings.timeoutMs);
+    const late = new Promise<never>((_resolve, reject) =>
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+    );
+    const reading = Promise.race([this.read(ws, signal), late]).catch(() => undefined);
     this.cache.set(ws.id, { at: now, reading });
     return reading;
   }
