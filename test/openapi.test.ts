@@ -240,6 +240,12 @@ describe(`the OpenAPI document (${storeName})`, () => {
       seen.set(`${method.toUpperCase()} ${path}`, statuses.add(String(res.status)));
       const response = op.responses[String(res.status)];
       if (!response) return problems.push(`${method} ${path}: status ${res.status} is not declared`);
+      // A text answer (Prometheus metrics) is the client's Result as it came.
+      const text = response.content?.['text/plain']?.schema;
+      if (text) {
+        const result = (res.body as { Result?: unknown }).Result;
+        return ajv.compile(text)(result) || problems.push(`${method} ${path} ${res.status}: not its text`);
+      }
       const schema = response.content?.['application/json']?.schema;
       if (!schema) return res.body === undefined || problems.push(`${method} ${path} ${res.status}: a body`);
       const validate = ajv.compile(schema);
@@ -285,6 +291,8 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.databases.get(wg, db.database_id));
     assertOk(await c.databases.rename(wg, db.database_id, { tg_database_name: 'doc-db' }));
     assertOk(await c.meta());
+    assertOk(await c.metrics.workspace(wg, ws.workspace_id));
+    assertOk(await c.metrics.workgroup(wg));
 
     // Schedules, allow list, database users.
     const schedule = assertOk(
