@@ -38,8 +38,6 @@ const pending: Record<string, string> = {
   'GET /cloud-providers/all': 'platform administrators',
   'POST /workgroups/{workgroupID}/workspaces/{workspaceID}/upgrade': 'upgrades',
   'GET /workspaces/upgrade-next-window': 'upgrades',
-  'GET /metrics/{workgroupID}/{workspaceID}': 'metrics',
-  'GET /observability/{workgroupID}/metrics': 'metrics',
   'GET /billing/credit': 'billing',
   'GET /billing/credit-cards': 'billing',
   'DELETE /billing/credit-cards/{cardID}': 'billing',
