@@ -136,6 +136,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     webhooks,
     chaos,
     workgroupExpiry: { maxTtlMs: config.workgroupMaxTtlMs, defaultTtlMs: config.workgroupDefaultTtlMs },
+    billing: { paymentProcessorUrl: config.paymentProcessorUrl, assistantUrl: config.assistantUrl },
   });
 
   try {

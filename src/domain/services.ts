@@ -7,6 +7,7 @@ import { AllowListService } from './allow-list.js';
 import { ApiKeyService } from './api-keys.js';
 import { BackupScheduleService } from './backup-schedules.js';
 import { BackupService } from './backups.js';
+import { BillingService, type BillingSettings } from './billing.js';
 import type { RoleVerifier } from './cloud-provider-operations.js';
 import { CloudProviderService } from './cloud-providers.js';
 import { AppError } from './errors.js';
@@ -53,6 +54,7 @@ export interface Services {
   events: EventFeed;
   webhooks: WebhookService;
   chaos: ChaosService;
+  billing: BillingService;
 }
 
 export interface ServiceSettings {
@@ -69,6 +71,8 @@ export interface ServiceSettings {
   workgroupExpiry?: WorkgroupExpirySettings;
   /** Request-level chaos rules (fault injection), shared with the engine; off unless given. */
   chaos?: ChaosService;
+  /** The outside services behind payments and the onboarding chat (none unless given). */
+  billing?: BillingSettings;
 }
 
 const noWebhookKey: WebhookSettings = {
@@ -125,5 +129,6 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     events: new EventFeed(store),
     webhooks: new WebhookService(store, clock, catalog, settings.webhooks ?? noWebhookKey),
     chaos,
+    billing: new BillingService(store, clock, catalog, settings.billing),
   };
 }
