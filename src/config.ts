@@ -42,6 +42,18 @@ const seconds =
       throw new ConfigError(name, `must be a number of seconds from ${min} to ${max} (got "${raw}")`);
     return n;
   };
+/** An http(s) URL, kept as given. */
+const httpUrl: Parse<string> = (name, raw) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol)) throw new ConfigError(name, 'must be an http or https URL');
+  return raw;
+};
+
 const text: Parse<string> = (name, raw) => {
   if (raw.trim() === '') throw new ConfigError(name, 'must not be empty');
   return raw;
@@ -498,6 +510,26 @@ export const settings = [
     },
     // None given, none allowed.
     unset: [],
+  },
+  {
+    key: 'paymentProcessorUrl',
+    env: 'ACACIA_PAYMENT_PROCESSOR_URL',
+    flag: 'payment-processor-url',
+    def: undefined,
+    help:
+      'the payment processor behind the card, invoice and checkout-session routes; unset, they answer ' +
+      '501 API-Disabled',
+    see: 'billing.md#payment-processing',
+    parse: httpUrl,
+  },
+  {
+    key: 'assistantUrl',
+    env: 'ACACIA_ASSISTANT_URL',
+    flag: 'assistant-url',
+    def: undefined,
+    help: 'the assistant behind the onboarding chat; unset, it answers 501 API-Disabled',
+    see: 'billing.md#payment-processing',
+    parse: httpUrl,
   },
   {
     key: 'gsqlOutputLimit',

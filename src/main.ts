@@ -138,6 +138,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     chaos,
     readMetrics: metricsReader(drivers, config.catalog, clock),
     workgroupExpiry: { maxTtlMs: config.workgroupMaxTtlMs, defaultTtlMs: config.workgroupDefaultTtlMs },
+    billing: { paymentProcessorUrl: config.paymentProcessorUrl, assistantUrl: config.assistantUrl },
   });
 
   try {

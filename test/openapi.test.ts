@@ -399,6 +399,29 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertError(await c.workgroups.get('no-such-workgroup'), 404, 'Not-Found', 'workgroupID');
     assertError(await c.workgroups.delete(wg), 409, 'Bad-Request', 'workgroupID');
     assertOk(await c.moveClock({ advance_seconds: 1 }));
+    // Billing: the price sheet and the account; the seams to outside services answer 501 here.
+    assertOk(await c.billing.pricing());
+    assertOk(await c.billing.credit());
+    assertOk(await c.billing.status());
+    assertOk(await c.billing.validation());
+    assertOk(await c.billing.account());
+    const seam = 'ACACIA_PAYMENT_PROCESSOR_URL';
+    assertError(await c.billing.cards(), 501, 'API-Disabled', seam);
+    assertError(await c.billing.deleteCard('card_1'), 501, 'API-Disabled', seam);
+    assertError(await c.billing.setDefaultCard('card_1'), 501, 'API-Disabled', seam);
+    assertError(
+      await c.billing.payInvoice({ year: 2026, month: 1, day: 1, productPlanId: 'p' }),
+      501,
+      'API-Disabled',
+      seam,
+    );
+    assertError(await c.billing.session(), 501, 'API-Disabled', seam);
+    assertError(
+      await c.workspaces.onboardingChat(wg, ws.workspace_id, { message: 'hi', thread_id: 't' }),
+      501,
+      'API-Disabled',
+      'ACACIA_ASSISTANT_URL',
+    );
     // Chaos rules (what one injects is off the contract by design: test/chaos.test.ts).
     const rule = assertOk(await c.chaos.add({ endpoint: 'getWorkspaceMeta', error_rate: 0, ttl_seconds: 60 }));
     assertOk(await c.chaos.list());
@@ -427,9 +450,13 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.reset());
 
     assert.deepEqual(problems, []);
-    // Every operation of the document was answered with 200 at least once.
+    // Every operation of the document was answered with 200 at least once; a seam to an outside
+    // service that is not configured (501) with its 501.
     const unanswered = operations()
       .filter(({ path }) => path !== '/metrics')
+      .filter(
+        ({ path, method, op }) => !('501' in op.responses && seen.get(`${method.toUpperCase()} ${path}`)?.has('501')),
+      )
       .map(({ path, method }) => `${method.toUpperCase()} ${path}`)
       .filter((name) => !seen.get(name)?.has('200'));
     assert.deepEqual(unanswered, []);

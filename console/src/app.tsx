@@ -4,6 +4,7 @@ import type { LiveMode } from './live/feed.js';
 import { AddonsPage } from './pages/addons.js';
 import { AllowListPage } from './pages/allow-list.js';
 import { ApiKeysPage } from './pages/api-keys.js';
+import { BillingPage } from './pages/billing.js';
 import { CloudProvidersPage } from './pages/cloud-providers.js';
 import { SignInPage } from './pages/sign-in.js';
 import { WorkgroupPage } from './pages/workgroup.js';
@@ -18,6 +19,7 @@ const nav = [
   { to: '/addons', label: 'Add-ons' },
   { to: '/cloud-providers', label: 'Cloud providers' },
   { to: '/api-keys', label: 'API keys' },
+  { to: '/billing', label: 'Billing' },
 ];
 
 function Page({ path }: { path: string }) {
@@ -29,6 +31,7 @@ function Page({ path }: { path: string }) {
   if (path === '/addons') return <AddonsPage />;
   if (path === '/cloud-providers') return <CloudProvidersPage />;
   if (path === '/api-keys') return <ApiKeysPage />;
+  if (path === '/billing') return <BillingPage />;
   return (
     <>
       <PageHeader title="Page not found" />

@@ -6,6 +6,7 @@ import { adminCommands } from './commands/admin.js';
 import { addonCommands } from './commands/addons.js';
 import { allowListCommands } from './commands/allow-list.js';
 import { apiKeyCommands } from './commands/apikeys.js';
+import { billingCommands } from './commands/billing.js';
 import { backupCommands } from './commands/backups.js';
 import { clockCommands } from './commands/clock.js';
 import { completeWords, completionCommand } from './commands/completion.js';
@@ -68,6 +69,7 @@ export function buildCli(): Command {
   webhookCommands(program);
   apiKeyCommands(program);
   metricsCommands(program);
+  billingCommands(program);
   chaosCommands(program);
   stateCommands(program);
   adminCommands(program);

@@ -1,5 +1,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import { platforms, type Catalog, type ConfigFile, type Platform } from '../schemas/catalog.js';
+import { defaultBilling } from './pricing.js';
 
 export type { Catalog, Platform };
 export type { Tier } from '../schemas/catalog.js';
@@ -132,6 +133,7 @@ export const defaultCatalog: Catalog = {
     // Each webhook is a sender's worth of the deliverer's time for every event: few per organisation.
     webhooks_per_organisation: 20,
   },
+  billing: defaultBilling,
 };
 
 export function mergeCatalog(base: Catalog, override: ConfigFile | undefined): Catalog {

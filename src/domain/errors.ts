@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'quota'
   | 'rate-limited'
   | 'disabled' // feature off for the organisation's tier
+  | 'not-configured' // a seam to an outside service (payments, the assistant) whose setting is unset
+  | 'delinquent' // the organisation is out of credit
   | 'unavailable'
   | 'store-unavailable' // the database could not be reached, or the connection was lost mid-request
   | 'internal';

@@ -128,6 +128,8 @@ function gone(c: NotedChange, data: unknown): Resolved | undefined {
  * schema, so a kind added there does not compile until its source is here.
  */
 const eventSources: { [K in EventResourceKind]: EventSource } = {
+  // Billing's changes of standing carry what they say (src/store/repositories/billing.ts).
+  organisation: async (c) => gone(c, { org_id: c.id }),
   allow_list_entry: async (c, { tx }) => {
     // The domain offers the entry's record with every change; a deletion carries its id.
     const offered = c.change === 'deleted' ? undefined : tx.offeredRecord(c.kind, c.id);

@@ -7,6 +7,7 @@ import { AllowListService } from './allow-list.js';
 import { ApiKeyService } from './api-keys.js';
 import { BackupScheduleService } from './backup-schedules.js';
 import { BackupService } from './backups.js';
+import { BillingService, type BillingSettings } from './billing.js';
 import type { RoleVerifier } from './cloud-provider-operations.js';
 import { CloudProviderService } from './cloud-providers.js';
 import { AppError } from './errors.js';
@@ -55,6 +56,7 @@ export interface Services {
   webhooks: WebhookService;
   chaos: ChaosService;
   metrics: WorkspaceMetricsService;
+  billing: BillingService;
 }
 
 export interface ServiceSettings {
@@ -74,6 +76,8 @@ export interface ServiceSettings {
   /** Reads a running workspace's figures (the driver); without it running workspaces report down. */
   readMetrics?: ReadWorkspaceMetrics;
   metrics?: MetricsSettings;
+  /** The outside services behind payments and the onboarding chat (none unless given). */
+  billing?: BillingSettings;
 }
 
 const noMetricsReader: ReadWorkspaceMetrics = async () => {
@@ -142,5 +146,6 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
       settings.readMetrics ?? noMetricsReader,
       settings.metrics,
     ),
+    billing: new BillingService(store, clock, catalog, settings.billing),
   };
 }

@@ -1,4 +1,5 @@
 import { workspaceVersion } from '../store/repositories/record-views.js';
+import { refuseWhileDelinquent } from './billing.js';
 import { newId } from './ids.js';
 import type { Executor, Store, Tx } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
@@ -90,6 +91,7 @@ export class WorkspaceService {
       problems.add('database_name', 'applies only when a new database is created');
     problems.throwIfAny();
     checkTierSize(this.catalog, p, 'workspace_type_name', size);
+    await refuseWhileDelinquent(this.store.reader(tx), p.orgId);
 
     const now = this.clock.now();
     const id = newId();

@@ -10,6 +10,7 @@ import { ManualClock, type Clock } from '../domain/clock.js';
 import type { Drivers } from './drivers/driver.js';
 import { allKinds } from './kinds/index.js';
 import { observeKinds, type EngineObserver } from './observer.js';
+import { Meter } from './meter.js';
 import { Pruner } from './pruner.js';
 import { Reconciler } from './reconciler.js';
 import { Scheduler } from './scheduler.js';
@@ -53,7 +54,8 @@ const MAX_SETTLE_MS = 60_000;
 
 /**
  * The background engine of one process: the operations worker, the schedulers (workspace
- * and backup), the reconciler, the pruner, the webhook deliverer and the workgroup expirer, polled on an interval
+ * and backup), the reconciler, the pruner, the webhook deliverer, the workgroup expirer and the
+ * meter, polled on an interval
  * and woken at once when the API enqueues work.
  */
 export class Engine {
@@ -65,6 +67,7 @@ export class Engine {
   private readonly backupScheduler: BackupScheduler;
   private readonly deliverer: WebhookDeliverer;
   private readonly expirer: WorkgroupExpirer;
+  private readonly meter: Meter;
   private readonly parts: ReadonlyArray<readonly [string, { tick(): Promise<number> }]>;
   private readonly pollMs: number;
   private loop?: Promise<void>;
@@ -133,10 +136,12 @@ export class Engine {
       this.stopping.signal,
     );
     this.expirer = new WorkgroupExpirer(store, clock, logger);
+    this.meter = new Meter(store, clock, catalog, logger, this.owner);
     this.parts = [
       ['workgroup expirer', this.expirer],
       ['scheduler', this.scheduler],
       ['backup scheduler', this.backupScheduler],
+      ['meter', this.meter],
       ['worker', this.worker],
       ['pruner', this.pruner],
       ['reconciler', this.reconciler],
@@ -233,7 +238,7 @@ export class Engine {
   /** Whether any part has work now: one statement, unless a time-kept pass is due anyway. */
   private async anythingDue(): Promise<boolean> {
     const now = this.options.clock.now();
-    if (this.pruner.periodicDue(now) || this.reconciler.periodicDue(now)) return true;
+    if (this.pruner.periodicDue(now) || this.reconciler.periodicDue(now) || this.meter.periodicDue(now)) return true;
     const at = await earliestDueAt(this.options.store.db);
     return at !== undefined && at <= now;
   }
@@ -309,6 +314,7 @@ export class Engine {
       await this.backupScheduler.nextDueAt(after),
       await this.deliverer.nextDueAt(after),
       await this.expirer.nextDueAt(after),
+      await this.meter.nextDueAt(after),
     ].filter((t): t is number => t !== undefined);
     return times.length ? Math.min(...times) : undefined;
   }

@@ -38,6 +38,7 @@ import { addonRoutes } from './routes/addons.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { backupRoutes } from './routes/backups.js';
+import { billingRoutes } from './routes/billing.js';
 import { cloudProviderRoutes } from './routes/cloud-providers.js';
 import { operabilityRoutes, type ReadinessChecks, type StatusReport } from './routes/operability.js';
 import { testClockRoutes, type TestClock } from './routes/test-clock.js';
@@ -252,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cloudProviderRoutes(api, services);
     addonRoutes(api, services);
     apiKeyRoutes(api, services);
+    billingRoutes(api, services);
     webhookRoutes(api, services);
     metricsRoutes(api, services);
   });

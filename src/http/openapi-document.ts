@@ -124,6 +124,12 @@ const documentedErrors: Partial<
     description: 'An error on the server; the log has the details under the same RequestID.',
     ...INTERNAL_ERROR,
   },
+  'not-configured': {
+    name: 'NotConfigured',
+    description: 'The feature needs an outside service whose setting is unset; FieldName names the setting.',
+    field: 'ACACIA_PAYMENT_PROCESSOR_URL',
+    reason: 'no payment processor is configured',
+  },
   unavailable: {
     name: 'Unavailable',
     description: 'A part of the service is not ready; each one is named.',

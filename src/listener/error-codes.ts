@@ -35,6 +35,16 @@ export const errorCodes: Record<ErrorCode, { type: ErrorType; status: number; me
       status: 403,
       message: "This feature is not available on the organisation's tier.",
     },
+    'not-configured': {
+      type: 'API-Disabled',
+      status: 501,
+      message: 'This feature needs an outside service that is not configured here.',
+    },
+    delinquent: {
+      type: 'Forbidden',
+      status: 403,
+      message: 'The organisation is out of credit.',
+    },
     unavailable: { type: 'Internal-Error', status: 503, message: 'The service is unavailable.' },
     'store-unavailable': {
       type: 'Internal-Error',

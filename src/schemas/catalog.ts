@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './helpers.js';
+import { BillingCatalog } from './pricing.js';
 
 export const platforms = ['aws', 'azure', 'gcp'] as const;
 export const tiers = ['free', 'paid', 'premium', 'enterprise'] as const;
@@ -65,6 +66,8 @@ export const Catalog = Type.Object(
     addons: Type.Array(AddonCatalogEntry),
     tiers: Type.Object({ free: TierLimits, paid: TierLimits, premium: TierLimits, enterprise: TierLimits }, Strict),
     limits: CountLimits,
+    /** Prices, and the grace periods of an organisation out of credit (docs/billing.md). */
+    billing: BillingCatalog,
   },
   Strict,
 );

@@ -345,8 +345,57 @@ export interface ChaosRulesTable {
   hits: Generated<number>;
 }
 
+/** An organisation's credit (0041); money in integer millionths of the currency unit. */
+export interface BillingAccountsTable {
+  org_id: string;
+  balance_micros: number;
+  granted_micros: number;
+  charged_micros: number;
+  updated_at: number;
+}
+
+/** A grant (positive) or an hour's charge of one workspace (negative) (0041). */
+export interface CreditLedgerTable {
+  id: string;
+  org_id: string;
+  kind: string;
+  amount_micros: number;
+  workspace_id: string | null;
+  period_start: number | null;
+  compute_micros: number | null;
+  addon_micros: number | null;
+  storage_micros: number | null;
+  running_ms: number | null;
+  note: string | null;
+  created_at: number;
+}
+
+/** The hours metered, claimed once each (0041). */
+export interface MeteringPeriodsTable {
+  period_start: number;
+  metered_at: number;
+  owner: string;
+}
+
+/** Each workspace as the meter last saw it (0041); addons is a JSON array of priced add-on names. */
+export interface MeteringStateTable {
+  workspace_id: string;
+  org_id: string;
+  running: number;
+  size: string;
+  enable_ha: number;
+  platform: string;
+  region: string;
+  addons: string;
+  storage_bytes: number;
+}
+
 export interface DB {
   organisations: OrganisationsTable;
+  billing_accounts: BillingAccountsTable;
+  credit_ledger: CreditLedgerTable;
+  metering_periods: MeteringPeriodsTable;
+  metering_state: MeteringStateTable;
   api_keys: ApiKeysTable;
   cloud_providers: CloudProvidersTable;
   workgroups: WorkgroupsTable;

@@ -163,6 +163,25 @@ function keyCommands(keys: Command): void {
   });
 }
 
+function creditCommands(credit: Command): void {
+  addSettingFlags(
+    credit
+      .command('add')
+      .description(
+        "Add credit to an organisation's balance; a balance above zero ends its delinquency (docs/billing.md)",
+      )
+      .requiredOption('--org <name>', 'organisation name')
+      .requiredOption('--amount <units>', 'credit to add, in the catalog currency (e.g. 250 or 12.5)', (v) => Number(v))
+      .option('--note <text>', 'why, kept in the ledger'),
+    storeFlags,
+  ).action(async (flags: Flags & { amount: number; note?: string }) => {
+    const result = await withServices(flags, (services) =>
+      services.billing.grant(flags.org!, flags.amount, flags.note),
+    ).catch(domainError);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  });
+}
+
 export function adminCommands(program: Command): void {
   const admin = program
     .command('admin')
@@ -172,6 +191,7 @@ export function adminCommands(program: Command): void {
       .command('keys')
       .description('API keys of any organisation: the first key of a new organisation, a lost admin key'),
   );
+  creditCommands(admin.command('credit').description("Organisations' billing credit"));
   // `acacia keys …` before `admin` existed: kept, hidden, for one release.
   const old = program.command('keys', { hidden: true }).description('Renamed: acacia admin keys');
   old.hook('preAction', () => {

@@ -4,6 +4,7 @@ import { apiKeyEndpoints } from './api-keys.js';
 import { chaosEndpoints } from './chaos.js';
 import { operationEndpoints } from './operations.js';
 import { backupEndpoints } from './backups.js';
+import { billingEndpoints } from './billing.js';
 import { cloudProviderEndpoints } from './cloud-providers.js';
 import { databaseEndpoints } from './databases.js';
 import { eventEndpoints } from './events.js';
@@ -36,6 +37,7 @@ export const apiEndpoints = {
   ...addonEndpoints,
   ...apiKeyEndpoints,
   ...metricsEndpoints,
+  ...billingEndpoints,
   ...operabilityEndpoints,
   ...chaosEndpoints,
 } as const;
@@ -59,6 +61,7 @@ export const endpointTags: ReadonlyArray<{ name: string; description: string }> 
   { name: 'Webhooks', description: "Endpoints the organisation's events are POSTed to, and their deliveries." },
   { name: 'API keys', description: "The organisation's API keys." },
   { name: 'Metrics', description: "Workspaces' figures: Prometheus text, and a workgroup's summary." },
+  { name: 'Billing', description: 'Prices, metered usage and the credit it is charged to.' },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   {
     name: 'Testing',

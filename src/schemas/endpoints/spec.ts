@@ -6,7 +6,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * Error statuses an endpoint may answer with besides those every API endpoint may
  * (400, 401, 429 and 500; 413 and 415 where it takes a body).
  */
-export type ErrorStatus = 403 | 404 | 409 | 412 | 503;
+export type ErrorStatus = 403 | 404 | 409 | 412 | 501 | 503;
 
 /** How the client follows an asynchronous change to its end. */
 export type Follow =

@@ -33,12 +33,22 @@ export const stateTables = [
   'events',
   'webhooks',
   'webhook_deliveries',
+  'billing_accounts',
+  'credit_ledger',
 ] as const satisfies readonly (keyof DB)[];
 
 export type StateTable = (typeof stateTables)[number];
 
-/** Tables emptied along with the state though no snapshot carries them. */
-const transientTables = ['idempotency_keys', 'workspace_runtimes'] as const satisfies readonly (keyof DB)[];
+/**
+ * Tables emptied along with the state though no snapshot carries them. The meter's hours and
+ * states start again from the state loaded: hours before it are not charged again.
+ */
+const transientTables = [
+  'idempotency_keys',
+  'workspace_runtimes',
+  'metering_periods',
+  'metering_state',
+] as const satisfies readonly (keyof DB)[];
 
 /** What survives emptying the instance: one organisation and one of its keys, by name. */
 export interface Kept {
@@ -89,7 +99,8 @@ export type Row = Record<string, unknown>;
 
 /** The columns that order a table's rows and page through them (its primary key). */
 function orderOf(table: StateTable): readonly string[] {
-  return table === 'webhook_deliveries' ? ['webhook_id', 'event_id'] : ['id'];
+  if (table === 'webhook_deliveries') return ['webhook_id', 'event_id'];
+  return table === 'billing_accounts' ? ['org_id'] : ['id'];
 }
 
 /**
