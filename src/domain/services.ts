@@ -25,6 +25,7 @@ import { WorkgroupService, type WorkgroupExpirySettings } from './workgroups.js'
 import { WebhookService, type WebhookSettings } from './webhooks.js';
 import { resolveByDns } from './webhook-targets.js';
 import { WorkspaceService } from './workspaces.js';
+import { UpgradeService } from './upgrades.js';
 import { faultInjectionOff, type TestEnvCheck } from './test-env.js';
 
 /** The domain, wired to one store and one clock. */
@@ -39,6 +40,7 @@ export interface Services {
   addonConfigs: AddonConfigService;
   workgroups: WorkgroupService;
   workspaces: WorkspaceService;
+  upgrades: UpgradeService;
   schedules: ScheduleService;
   databases: DatabaseService;
   allowList: AllowListService;
@@ -111,6 +113,7 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     addonConfigs: new AddonConfigService(store, clock, catalog, addons),
     workgroups,
     workspaces,
+    upgrades: new UpgradeService(store, clock, catalog, workspaces, notify),
     schedules: new ScheduleService(store, clock, catalog, workspaces),
     databases: new DatabaseService(store, clock, workgroups),
     allowList: new AllowListService(store, clock, catalog, workgroups),

@@ -135,10 +135,11 @@ export class Reconciler {
         this.store.transaction(async (trx) => {
           if (ready) {
             const params: WorkspaceOpParams = {
-              op: 'update',
-              actions: ['upgrade'],
+              op: 'upgrade',
               tg_version: ws.desired_tg_version!,
+              from_version: ws.tg_version,
               maintenance: true,
+              reason: 'maintenance',
             };
             await beginWorkspaceOperation(trx, ws, params, now, { maintenance_due_at: null });
             this.logger.info({ workspace: ws.id, tg_version: ws.desired_tg_version }, 'maintenance window: upgrading');

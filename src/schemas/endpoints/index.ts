@@ -13,6 +13,7 @@ import { scheduleEndpoints } from './schedules.js';
 import { workgroupEndpoints } from './workgroups.js';
 import { webhookEndpoints } from './webhooks.js';
 import { workspaceEndpoints } from './workspaces.js';
+import { upgradeEndpoints } from './upgrades.js';
 
 export type { EndpointSpec, ErrorStatus, Follow, HttpMethod } from './spec.js';
 
@@ -23,6 +24,7 @@ export type { EndpointSpec, ErrorStatus, Follow, HttpMethod } from './spec.js';
 export const apiEndpoints = {
   ...workgroupEndpoints,
   ...workspaceEndpoints,
+  ...upgradeEndpoints,
   ...databaseEndpoints,
   ...scheduleEndpoints,
   ...allowListEndpoints,
