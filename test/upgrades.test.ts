@@ -366,6 +366,55 @@ describe(`workspace upgrades (${storeName})`, () => {
   });
 });
 
+// The rules are checked again when the window opens: a version that reached its end of life
+// since the upgrade was asked for is not installed.
+describe(`a scheduled upgrade whose version reached its end of life meanwhile (${storeName})`, () => {
+  let server: TestServer;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'acacia-upgrades-eol-'));
+    const config = path.join(dir, 'catalog.json');
+    const endOfLife = new Date(Date.now() + 2 * HOUR).toISOString();
+    writeFileSync(config, JSON.stringify({ tg_versions: ['4.1.0', { name: '4.2.0', end_of_life: endOfLife }] }));
+    server = await startTestServer({ ACACIA_CONFIG: config, ACACIA_SIM_SPEED: '0', ACACIA_CLOCK: 'manual' });
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is dropped at the window, the workspace left at its version with the reason', async () => {
+    const c = await server.orgClient('upgrades-eol');
+    const wg = await newWorkgroup(c, 'upgrades-eol');
+    const clock = Date.parse(assertOk(await c.moveClock({ advance_seconds: 0 })).now);
+    const tomorrow = new Date(clock + 24 * HOUR);
+    const ws = await activeWorkspace(c, wg, {
+      name: 'eol',
+      tg_version: '4.1.0',
+      maintenance_window_day_of_week: tomorrow.getUTCDay(),
+      maintenance_window_hour_of_day: tomorrow.getUTCHours(),
+      maintenance_window_time_zone: 'UTC',
+    });
+    const id = ws.workspace_id!;
+    const waiting = assertOk(await c.workspaces.upgrade(wg, id, { desired_version: '4.2.0', scheduled: true }));
+    const start = Date.parse(waiting.upgrade_window_start!);
+    assert.ok(start > clock + 2 * HOUR, 'the window opens after the end of life');
+    assertOk(await c.moveClock({ now: new Date(start).toISOString() }));
+    const dropped = await c.waitForWorkspace(wg, id, (w) => w.desired_tg_version === undefined);
+    assert.equal(dropped?.status, 'Active');
+    assert.equal(dropped?.tg_version, '4.1.0');
+    assert.match(
+      dropped!.err_message!,
+      /scheduled upgrade to 4\.2\.0 was dropped: version 4\.2\.0 reached its end of life/,
+    );
+    const upgrades = resultOf(await c.operations.list({ resource_id: id })).filter(
+      (o) => o.kind === 'workspace.upgrade',
+    );
+    assert.deepEqual(upgrades, []);
+    assert.deepEqual(assertOk(await c.workspaces.upgradeNextWindow()), []);
+  });
+});
+
 // The local driver runs each Active workspace as a data-plane process: an upgrade restarts it
 // at the new version. Process start-up is real time, so the waits poll.
 describe(`workspace upgrades under the local driver (${storeName})`, () => {

@@ -91,11 +91,17 @@ export function checkUpgradeTarget(
   to: string,
   now: number,
 ): void {
+  const refusal = upgradeRefusal(catalog, org, from, to, now);
+  if (refusal !== undefined) problems.add(field, refusal);
+}
+
+/** Why a workspace running `from` may not move to `to`; undefined when it may. */
+export function upgradeRefusal(catalog: Catalog, org: Org, from: string, to: string, now: number): string | undefined {
   const v = known(catalog, org, to);
-  if (!v) problems.add(field, `must be one of ${names(upgradeTargets(catalog, org, now, from))}`);
-  else if (compareVersions(to, from) < 0) problems.add(field, `must not be older than the running version ${from}`);
-  else if (pastEndOfLife(v, now)) problems.add(field, `version ${to} reached its end of life on ${v.end_of_life}`);
-  else if (!v.allow_upgrade) problems.add(field, `version ${to} is not offered as an upgrade`);
-  else if (v.incompatible_upgrades_from.includes(from))
-    problems.add(field, `version ${to} cannot be upgraded to in place from ${from}`);
+  if (!v) return `must be one of ${names(upgradeTargets(catalog, org, now, from))}`;
+  if (compareVersions(to, from) < 0) return `must not be older than the running version ${from}`;
+  if (pastEndOfLife(v, now)) return `version ${to} reached its end of life on ${v.end_of_life}`;
+  if (!v.allow_upgrade) return `version ${to} is not offered as an upgrade`;
+  if (v.incompatible_upgrades_from.includes(from)) return `version ${to} cannot be upgraded to in place from ${from}`;
+  return undefined;
 }
