@@ -16,6 +16,7 @@ import { InstanceControl } from './engine/instance-control.js';
 import { FaultInjection } from './engine/fault-injection/index.js';
 import { withRegionOutages } from './engine/fault-injection/region-outages.js';
 import { roleVerifier } from './engine/role-verifier.js';
+import { metricsReader } from './engine/workspace-metrics.js';
 import { loadManualClock, syncManualClock } from './engine/shared-clock.js';
 import { buildApp } from './http/app.js';
 import { CONSOLE_PATH } from './http/console.js';
@@ -135,6 +136,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     testEnv: faults,
     webhooks,
     chaos,
+    readMetrics: metricsReader(drivers, config.catalog, clock),
     workgroupExpiry: { maxTtlMs: config.workgroupMaxTtlMs, defaultTtlMs: config.workgroupDefaultTtlMs },
   });
 

@@ -132,6 +132,7 @@ describe(`backups (${storeName})`, () => {
     const { c, wg } = await org('paid');
     const id = (await activeWorkspace(c, wg, { name: 'bk-sched-rules' })).workspace_id!;
     assertError(await c.backups.getSchedule(id), 404, 'Not-Found', 'workspaceID');
+    assertError(await c.backups.schedule(wg, id), 404, 'Not-Found', 'workspaceID');
     assertError(await c.backups.setSchedule(wg, id, { max_retry: 1 }), 400, 'Bad-Request', 'schedule');
     for (const schedule of ['0 * * *', '0 0 * * * *', '61 * * * *', '@daily', 'every hour']) {
       assertError(await c.backups.setSchedule(wg, id, { schedule }), 400, 'Bad-Request', 'schedule');
@@ -171,6 +172,7 @@ describe(`backups (${storeName})`, () => {
     assert.equal(saved.timezone, 'UTC');
     assert.equal(saved.next_run_at, undefined, 'a paused schedule has no next run');
     assert.deepEqual(assertOk(await c.backups.getSchedule(id)), saved);
+    assert.deepEqual(assertOk(await c.backups.schedule(wg, id)), saved);
     // Updates merge: unpausing keeps the rest and computes the next 02:30 UTC.
     const running = assertOk(await c.backups.setSchedule(wg, id, { pause: false }));
     assert.equal(running.max_backup_files, 3);
@@ -321,6 +323,11 @@ describe(`backups (${storeName})`, () => {
     assert.equal(finished.status, 'Succeeded');
     assert.ok(finished.finished_at);
     assertError(await c.backups.restoreStatus(id, backup.id), 404, 'Not-Found', 'jobID');
+    // The real service's long form, under the workgroup: the same record, the same refusals.
+    assert.deepEqual(assertOk(await c.backups.status(wg, id, job_id)), finished);
+    assertError(await c.backups.status(wg, id, backup.id), 404, 'Not-Found', 'job');
+    const otherWg = await newWorkgroup(c, 'bk-restore-other');
+    assertError(await c.backups.status(otherWg, id, job_id), 404, 'Not-Found', 'workspaceID');
   });
 
   it('restore refusals: unknown backup 404, a Failed backup 409, another workspace 404', async () => {

@@ -240,6 +240,12 @@ describe(`the OpenAPI document (${storeName})`, () => {
       seen.set(`${method.toUpperCase()} ${path}`, statuses.add(String(res.status)));
       const response = op.responses[String(res.status)];
       if (!response) return problems.push(`${method} ${path}: status ${res.status} is not declared`);
+      // A text answer (Prometheus metrics) is the client's Result as it came.
+      const text = response.content?.['text/plain']?.schema;
+      if (text) {
+        const result = (res.body as { Result?: unknown }).Result;
+        return ajv.compile(text)(result) || problems.push(`${method} ${path} ${res.status}: not its text`);
+      }
       const schema = response.content?.['application/json']?.schema;
       if (!schema) return res.body === undefined || problems.push(`${method} ${path} ${res.status}: a body`);
       const validate = ajv.compile(schema);
@@ -292,6 +298,8 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.workspaces.upgrade(wg, older.workspace_id, { desired_version: '4.2.0', scheduled: true }));
     assert.equal(assertOk(await c.workspaces.upgradeNextWindow()).length, 1);
     assertError(await c.workspaces.upgrade(wg, ws.workspace_id, {}), 400, 'Bad-Request', 'desired_version');
+    assertOk(await c.metrics.workspace(wg, ws.workspace_id));
+    assertOk(await c.metrics.workgroup(wg));
 
     // Schedules, allow list, database users.
     const schedule = assertOk(
@@ -345,9 +353,11 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.backups.restoreStatus(ws.workspace_id, job));
     await c.waitFor({ operation: job }, { intervalMs: 20, timeoutMs: 20_000 });
     assertOk(await c.backups.restoreStatus(ws.workspace_id, job));
+    assertOk(await c.backups.status(wg, ws.workspace_id, job));
     assertOk(await c.backups.setSchedule(wg, ws.workspace_id, { schedule: '0 2 * * *' }));
     assertOk(await c.backups.setScheduleShort(ws.workspace_id, { max_retry: 2 }));
     assertOk(await c.backups.getSchedule(ws.workspace_id));
+    assertOk(await c.backups.schedule(wg, ws.workspace_id));
     assertOk(await c.backups.delete(wg, ws.workspace_id, { backup_id: backup.id }));
     assertOk(await c.operations.get(job));
     // The changes above as events, one page.

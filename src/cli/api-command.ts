@@ -40,6 +40,7 @@ const pathParams: Record<string, { name: string; option?: string; help: string }
   configID: { name: 'config-id', help: 'configuration id' },
   key_name: { name: 'key-name', help: 'API key name' },
   jobID: { name: 'job', help: 'restore job id' },
+  job: { name: 'job', help: 'restore job id' },
   webhook_id: { name: 'webhook', help: 'webhook id' },
 };
 
@@ -171,6 +172,8 @@ export function apiCommand(group: Command, spec: CommandSpec): Command {
     const res = await methodOf(ctx.client, endpoint)(...call, options);
     const result = resultOf(res);
     if (endpoint.paginated) noteNextPage(ctx, res);
+    // Text (Prometheus metrics) is printed as it came, whatever the output format.
+    if (endpoint.produces && typeof result === 'string') return ctx.out(result.replace(/\n$/, ''));
     if (!opts.wait) return render(ctx, result, spec.view);
     const final = await followChange(
       ctx,

@@ -15,6 +15,7 @@ import { dbUserCommands } from './commands/db-users.js';
 import { operationCommands } from './commands/operations.js';
 import { eventCommands } from './commands/events.js';
 import { instanceCommands } from './commands/instance.js';
+import { metricsCommands } from './commands/metrics.js';
 import { webhookCommands } from './commands/webhooks.js';
 import { chaosCommands } from './commands/chaos.js';
 import { providerCommands } from './commands/providers.js';
@@ -66,6 +67,7 @@ export function buildCli(): Command {
   waitCommand(program);
   webhookCommands(program);
   apiKeyCommands(program);
+  metricsCommands(program);
   chaosCommands(program);
   stateCommands(program);
   adminCommands(program);

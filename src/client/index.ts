@@ -152,6 +152,22 @@ export class AcaciaClient {
   /** An answer's status, headers and envelope. */
   private async envelopeOf<T>(res: Dispatcher.ResponseData): Promise<ApiResponse<T>> {
     const text = await res.body.text();
+    const type = res.headers['content-type'];
+    // A text answer (Prometheus metrics) is its Result as it is; its errors are envelopes.
+    if (res.statusCode < 300 && typeof type === 'string' && type.startsWith('text/plain')) {
+      const id = res.headers['x-request-id'];
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: {
+          Error: false,
+          ErrorDetails: [],
+          Message: 'OK',
+          RequestID: typeof id === 'string' ? id : '',
+          Result: text as T,
+        },
+      };
+    }
     return {
       status: res.statusCode,
       headers: res.headers,

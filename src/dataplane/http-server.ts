@@ -3,6 +3,7 @@ import http from 'node:http';
 import FindMyWay from 'find-my-way';
 import { DataPlaneError } from './errors.js';
 import type { GraphStore } from './graph-store.js';
+import type { RequestFigures } from './request-figures.js';
 
 /** Header that carries the secret shared by the gateway and one data-plane process. */
 export const DATA_PLANE_SECRET_HEADER = 'x-acacia-data-plane-secret';
@@ -19,6 +20,8 @@ export interface ServerOptions {
   gsqlOutputLimit: number;
   /** Where unexpected errors are reported (never request contents). */
   logError: (message: string, err: unknown) => void;
+  /** Counts each answered request and its latency by route pattern. */
+  figures?: RequestFigures;
 }
 
 export interface RequestContext {
@@ -41,9 +44,26 @@ type Method = 'GET' | 'POST' | 'DELETE' | 'PUT';
 
 const unused = () => undefined;
 
+/** What a route keeps in find-my-way's store: its handler, and its pattern for the request figures. */
+interface Routed {
+  handler: Handler;
+  /** `GET /restpp/graph/{graph}`: the method and the pattern, parameters in braces; undefined: not counted. */
+  endpoint: string | undefined;
+}
+
 /** Adds a route; the handler rides in find-my-way's route store, since requests are dispatched by `find`. */
-export function route(router: Router, method: Method | Method[], path: string, handler: Handler): void {
-  router.on(method, path, unused, handler);
+export function route(
+  router: Router,
+  method: Method | Method[],
+  path: string,
+  handler: Handler,
+  opts: { counted?: boolean } = {},
+): void {
+  const pattern = path.replace(/:(\w+)/g, '{$1}');
+  for (const m of Array.isArray(method) ? method : [method]) {
+    const endpoint = opts.counted === false ? undefined : `${m} ${pattern}`;
+    router.on(m, path, unused, { handler, endpoint } satisfies Routed);
+  }
 }
 
 /** REST++'s `version` block: the schema version moves with every schema change. */
@@ -171,7 +191,14 @@ export function createServer(options: ServerOptions, register: (router: Router) 
       store,
       body: () => readBody(req, options.bodyLimit),
     };
-    await (found.store as Handler)(ctx);
+    const routed = found.store as Routed;
+    const { figures } = options;
+    if (figures && routed.endpoint !== undefined) {
+      const endpoint = routed.endpoint;
+      const started = performance.now();
+      res.once('finish', () => figures.record(endpoint, performance.now() - started));
+    }
+    await routed.handler(ctx);
   };
 
   const server = http.createServer((req, res) => {

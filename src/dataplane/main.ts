@@ -16,7 +16,9 @@ import { parseArgs } from 'node:util';
 import { GraphStore } from './graph-store.js';
 import { registerGsql } from './gsql-routes.js';
 import { createServer } from './http-server.js';
+import { RequestFigures } from './request-figures.js';
 import { registerRestpp } from './restpp-routes.js';
+import { registerStats } from './stats-route.js';
 
 function log(level: 'info' | 'error', msg: string, extra: Record<string, unknown> = {}): void {
   process.stderr.write(
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
   }
 
   const store = GraphStore.open(values.store!, { readOnly: values['read-only'] });
+  const figures = new RequestFigures();
   const server = createServer(
     {
       store,
@@ -76,10 +79,12 @@ async function main(): Promise<void> {
       bodyLimit,
       gsqlOutputLimit,
       logError: (msg, err) => log('error', msg, errorInfo(err)),
+      figures,
     },
     (router) => {
       registerRestpp(router);
       registerGsql(router);
+      registerStats(router, figures);
     },
   );
 

@@ -49,8 +49,9 @@ export class BackupScheduleService {
     private readonly workspaces: WorkspaceService,
   ) {}
 
-  async get(p: Principal, workspaceId: string): Promise<BackupScheduleRecord> {
-    const ws = await this.workspaces.find(p, undefined, workspaceId);
+  /** The workspace may be named by its id alone (no workgroup). */
+  async get(p: Principal, workgroupId: string | undefined, workspaceId: string): Promise<BackupScheduleRecord> {
+    const ws = await this.workspaces.find(p, workgroupId, workspaceId);
     const schedule = await repo.findBackupScheduleOfWorkspace(this.store.db, ws.id);
     if (!schedule) throw notFound('workspaceID', `workspace ${ws.id} has no backup schedule`);
     return backupScheduleRecord(schedule);

@@ -135,12 +135,21 @@ export class BackupService {
     return operationId;
   }
 
-  /** GET /workspaces/{ws}/backups/restore/{job}/status. */
-  async restoreStatus(p: Principal, workspaceId: string, jobId: string): Promise<RestoreStatusRecord> {
-    const ws = await this.workspaces.find(p, undefined, workspaceId);
+  /**
+   * GET /workspaces/{ws}/backups/restore/{jobID}/status, and the long form under the workgroup
+   * (`…/backups/{job}/status`), whose path parameter `field` names.
+   */
+  async restoreStatus(
+    p: Principal,
+    workgroupId: string | undefined,
+    workspaceId: string,
+    jobId: string,
+    field = 'jobID',
+  ): Promise<RestoreStatusRecord> {
+    const ws = await this.workspaces.find(p, workgroupId, workspaceId);
     const op = await findOperation(this.store.db, p.orgId, jobId);
     if (!op || op.kind !== RESTORE_KIND || op.resource_id !== ws.id)
-      throw notFound('jobID', `no restore job "${jobId}" of workspace ${ws.id}`);
+      throw notFound(field, `no restore job "${jobId}" of workspace ${ws.id}`);
     const status = unfinished(op.state) ? 'InProgress' : op.state === 'succeeded' ? 'Succeeded' : 'Failed';
     const backupId = String(op.params.backup_id ?? '');
     const output = {

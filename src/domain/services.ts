@@ -26,6 +26,7 @@ import { WebhookService, type WebhookSettings } from './webhooks.js';
 import { resolveByDns } from './webhook-targets.js';
 import { WorkspaceService } from './workspaces.js';
 import { UpgradeService } from './upgrades.js';
+import { WorkspaceMetricsService, type MetricsSettings, type ReadWorkspaceMetrics } from './workspace-metrics.js';
 import { faultInjectionOff, type TestEnvCheck } from './test-env.js';
 
 /** The domain, wired to one store and one clock. */
@@ -55,6 +56,7 @@ export interface Services {
   events: EventFeed;
   webhooks: WebhookService;
   chaos: ChaosService;
+  metrics: WorkspaceMetricsService;
 }
 
 export interface ServiceSettings {
@@ -71,7 +73,14 @@ export interface ServiceSettings {
   workgroupExpiry?: WorkgroupExpirySettings;
   /** Request-level chaos rules (fault injection), shared with the engine; off unless given. */
   chaos?: ChaosService;
+  /** Reads a running workspace's figures (the driver); without it running workspaces report down. */
+  readMetrics?: ReadWorkspaceMetrics;
+  metrics?: MetricsSettings;
 }
+
+const noMetricsReader: ReadWorkspaceMetrics = async () => {
+  throw new Error('no provisioner is available to read workspace metrics');
+};
 
 const noWebhookKey: WebhookSettings = {
   allowPrivate: false,
@@ -128,5 +137,13 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     events: new EventFeed(store),
     webhooks: new WebhookService(store, clock, catalog, settings.webhooks ?? noWebhookKey),
     chaos,
+    metrics: new WorkspaceMetricsService(
+      store,
+      clock,
+      catalog,
+      workgroups,
+      settings.readMetrics ?? noMetricsReader,
+      settings.metrics,
+    ),
   };
 }

@@ -47,6 +47,7 @@ import { instanceRoutes, type InstanceAdmin } from './routes/instance.js';
 import { databaseRoutes } from './routes/databases.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { dbUserRoutes } from './routes/db-users.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { operationRoutes } from './routes/operations.js';
 import { eventRoutes } from './routes/events.js';
 import { eventSignals } from '../store/event-signals.js';
@@ -254,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     addonRoutes(api, services);
     apiKeyRoutes(api, services);
     webhookRoutes(api, services);
+    metricsRoutes(api, services);
   });
 
   // Outside the API's scope, so no rule can keep its owner from ending it.

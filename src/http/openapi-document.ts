@@ -305,6 +305,48 @@ function exampleResult(id: string, endpoint: EndpointSpec): unknown {
   return undefined;
 }
 
+/** A success in the envelope: its Result is the endpoint's. */
+function envelopeContent(endpoint: EndpointSpec, example: unknown): Json {
+  return {
+    'application/json': {
+      schema: jsonSchema({
+        type: 'object',
+        required: ['Error', 'ErrorDetails', 'Message', 'RequestID', 'Result'],
+        properties: {
+          Error: { const: false, type: 'boolean' },
+          ErrorDetails: { type: 'array', maxItems: 0, items: { $ref: 'ErrorDetail' } },
+          Message: { type: 'string' },
+          RequestID: { type: 'string' },
+          Result: endpoint.result,
+        },
+      } as unknown as TSchema),
+      ...(example === undefined
+        ? {}
+        : {
+            example: {
+              Error: false,
+              ErrorDetails: [],
+              Message: endpoint.message ?? 'OK',
+              RequestID: REQUEST_ID,
+              Result: example,
+            },
+          }),
+    },
+  };
+}
+
+/** A success that is not the envelope (Prometheus text): its media type without parameters. */
+function textContent(id: string, endpoint: EndpointSpec): Json {
+  const mediaType = endpoint.produces!.split(';')[0]!.trim();
+  const example = resultExamples[id];
+  return {
+    [mediaType]: {
+      schema: jsonSchema(endpoint.result),
+      ...(typeof example === 'string' ? { example } : {}),
+    },
+  };
+}
+
 function operationObject(id: string, endpoint: EndpointSpec): Json {
   const api = !endpoint.outsideApi;
   const secured = !endpoint.public;
@@ -337,32 +379,7 @@ function operationObject(id: string, endpoint: EndpointSpec): Json {
     200: {
       description: endpoint.summary,
       headers: responseHeaders(endpoint, api),
-      content: {
-        'application/json': {
-          schema: jsonSchema({
-            type: 'object',
-            required: ['Error', 'ErrorDetails', 'Message', 'RequestID', 'Result'],
-            properties: {
-              Error: { const: false, type: 'boolean' },
-              ErrorDetails: { type: 'array', maxItems: 0, items: { $ref: 'ErrorDetail' } },
-              Message: { type: 'string' },
-              RequestID: { type: 'string' },
-              Result: endpoint.result,
-            },
-          } as unknown as TSchema),
-          ...(example === undefined
-            ? {}
-            : {
-                example: {
-                  Error: false,
-                  ErrorDetails: [],
-                  Message: endpoint.message ?? 'OK',
-                  RequestID: REQUEST_ID,
-                  Result: example,
-                },
-              }),
-        },
-      },
+      content: endpoint.produces ? textContent(id, endpoint) : envelopeContent(endpoint, example),
     },
   };
   if (endpoint.etag && endpoint.method === 'GET')

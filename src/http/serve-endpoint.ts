@@ -95,7 +95,12 @@ export function serveEndpoint<K extends EndpointId, P = undefined>(
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
-      response: { 200: Envelope(endpoint.result), '4xx': errorReply, '5xx': errorReply },
+      // A text answer is sent as the handler gives it; only the errors are serialised.
+      response: {
+        ...(endpoint.produces ? {} : { 200: Envelope(endpoint.result) }),
+        '4xx': errorReply,
+        '5xx': errorReply,
+      },
     },
     ...(etag && endpoint.method === 'GET' ? { onSend: answerNotModified } : {}),
     handler: (async (request: FastifyRequest, reply: FastifyReply) => {
@@ -109,6 +114,7 @@ export function serveEndpoint<K extends EndpointId, P = undefined>(
       }
       if (prepare) await prepare(request);
       const result = await handler(typed, reply, prepared.get(request) as P);
+      if (endpoint.produces) return reply.header('content-type', endpoint.produces).send(result);
       if (etag) {
         const version = (result as { version_number?: number }).version_number;
         if (version !== undefined) reply.header('etag', `"${version}"`);

@@ -112,3 +112,5 @@ export const BackupScheduleRecord = Component(
 export type BackupScheduleRecord = Static<typeof BackupScheduleRecord>;
 
 export const RestoreStatusParams = Type.Object({ workspaceID: Id, jobID: Id });
+/** The real service's long form of the restore status: `…/workspaces/{workspaceID}/backups/{job}/status`. */
+export const BackupJobParams = Type.Object({ workgroupID: Id, workspaceID: Id, job: Id });

@@ -95,6 +95,15 @@ const backup = {
 };
 
 export const componentExamples: Record<string, unknown> = {
+  WorkgroupMetric: {
+    workgroupID: workgroupId,
+    workspaceMetrics: [
+      {
+        workspaceID: workspaceId,
+        metrics: { tigergraph_cpu_usage: { avgValue: 4.2 }, tigergraph_vertex_count: { avgValue: 1200 } },
+      },
+    ],
+  },
   WorkspaceRecord: workspace,
   DatabaseRecord: database,
   FolderStatistics: folderStatistics,
@@ -237,6 +246,15 @@ export const componentExamples: Record<string, unknown> = {
 
 /** Results that are no component, by operationId. */
 export const resultExamples: Record<string, unknown> = {
+  workspaceMetrics: [
+    '# HELP tigergraph_up Whether the workspace runs and answered this reading (1) or not (0)',
+    '# TYPE tigergraph_up gauge',
+    `tigergraph_up{workgroup_id="${workgroupId}",workspace_id="${workspaceId}",host_id="m1"} 1`,
+    '# HELP tigergraph_vertex_count Vertices in the graph',
+    '# TYPE tigergraph_vertex_count gauge',
+    `tigergraph_vertex_count{workgroup_id="${workgroupId}",workspace_id="${workspaceId}",host_id="m1"} 1200`,
+    '',
+  ].join('\n'),
   deleteBackup: backup.id,
   restoreBackup: '7e8f9a0b-1c2d-4e3f-8a4b-5c6d7e8f9a0b',
   updateSchedule: '2f3a4b5c-6d7e-4f80-9a1b-2c3d4e5f6a7b',

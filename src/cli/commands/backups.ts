@@ -36,7 +36,7 @@ export function backupCommands(program: Command): void {
       { verb: 'create', endpoint: 'createBackup' },
       { verb: 'delete', endpoint: 'deleteBackup', bodyArgs: ['backup_id'], aliases: ['rm'] },
       { verb: 'restore', endpoint: 'restoreBackup', bodyArgs: ['backup_id'] },
-      { verb: 'restore-status', endpoint: 'getRestoreStatus', args: ['jobID'] },
+      { verb: 'restore-status', endpoint: 'getBackupJobStatus', args: ['job'] },
     ],
     view,
   ).alias('backup');
@@ -45,7 +45,7 @@ export function backupCommands(program: Command): void {
     'backup-schedule',
     "A workspace's backup schedule",
     [
-      { verb: 'get', endpoint: 'getBackupSchedule' },
+      { verb: 'get', endpoint: 'getWorkspaceBackupSchedule' },
       { verb: 'set', endpoint: 'setBackupSchedule' },
     ],
     scheduleView,

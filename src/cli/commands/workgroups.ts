@@ -30,6 +30,7 @@ export function workgroupCommands(program: Command): void {
         durations: { expires_in_seconds: 'expires-in' },
       },
       { verb: 'delete', endpoint: 'deleteWorkgroup', args: ['workgroupID'], aliases: ['rm'] },
+      { verb: 'metrics', endpoint: 'workgroupMetrics', args: ['workgroupID'] },
     ],
     view,
   ).alias('workgroup');

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
 import type { AccountAction, UpdateAction, WorkspaceAction } from '../../domain/actions.js';
+import type { WorkspaceReading } from '../../domain/workspace-metrics.js';
 
 /**
  * The provisioner seam. A driver turns a plain desired spec into infrastructure and reports
@@ -107,6 +108,12 @@ export interface ObserveContext {
   testEnv?: string | undefined;
 }
 
+export interface MetricsContext {
+  now: number;
+  /** Aborted when the reading has taken too long: stop and throw. */
+  signal: AbortSignal;
+}
+
 export interface WorkspaceDriver {
   /**
    * One step toward `spec` for `actions`: a single action, or for an update several of
@@ -130,6 +137,11 @@ export interface WorkspaceDriver {
    * read-only workspace may still attach to a database without a read-write one.
    */
   removeDatabase(ref: { databaseId: string }, ctx: StepContext): Promise<StepOutcome<Record<string, never>>>;
+  /**
+   * The figures of a running workspace (CPU, memory, disk, counts, request latency) for its
+   * metrics. Answers a request: read quickly, and throw when the runtime does not answer.
+   */
+  metrics(spec: WorkspaceSpec, ctx: MetricsContext): Promise<WorkspaceReading>;
 }
 
 export interface BackupSpec {
@@ -250,4 +262,4 @@ export interface Drivers {
 }
 
 /** Re-exported so drivers need import only this module. */
-export type { AccountAction, UpdateAction, WorkspaceAction };
+export type { AccountAction, UpdateAction, WorkspaceAction, WorkspaceReading };

@@ -29,6 +29,7 @@ export function withRegionOutages(drivers: Drivers, chaos: ChaosService, store: 
         (await outage(spec.workspaceId)) ?? drivers.workspace.apply(actions, spec, ctx),
       observe: (spec, ctx) => drivers.workspace.observe(spec, ctx),
       removeDatabase: (ref, ctx) => drivers.workspace.removeDatabase(ref, ctx),
+      metrics: (spec, ctx) => drivers.workspace.metrics(spec, ctx),
     },
     backup: {
       ...drivers.backup,

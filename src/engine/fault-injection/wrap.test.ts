@@ -30,6 +30,10 @@ function recordingDrivers() {
         calls.push({ what: 'remove database', ctx });
         return done({});
       },
+      async metrics(_spec, ctx) {
+        calls.push({ what: 'metrics', ctx });
+        return { cpuPercent: 0, memoryBytes: 0, diskBytes: 0, vertexCount: 0, edgeCount: 0, endpoints: [] };
+      },
     },
     backup: {
       async backup(_spec, ctx) {

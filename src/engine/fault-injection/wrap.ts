@@ -57,6 +57,7 @@ function workspaceDriver(inner: WorkspaceDriver, limits: DirectiveLimits): Works
       return inner.observe(spec, rest);
     },
     removeDatabase: (ref, { testEnv: _, ...ctx }) => inner.removeDatabase(ref, ctx),
+    metrics: (spec, ctx) => inner.metrics(spec, ctx),
   };
 }
 

@@ -21,7 +21,10 @@ export function backupRoutes(api: FastifyInstance, services: Services): void {
     backups.restore(principal, params.workgroupID, params.workspaceID, body.backup_id, tx),
   );
   serve(api, 'getRestoreStatus', async ({ principal, params }) =>
-    backups.restoreStatus(principal, params.workspaceID, params.jobID),
+    backups.restoreStatus(principal, undefined, params.workspaceID, params.jobID),
+  );
+  serve(api, 'getBackupJobStatus', async ({ principal, params }) =>
+    backups.restoreStatus(principal, params.workgroupID, params.workspaceID, params.job, 'job'),
   );
   serve(api, 'setBackupSchedule', async ({ principal, params, body, tx }) =>
     backupSchedules.set(principal, params.workgroupID, params.workspaceID, body, tx),
@@ -29,5 +32,10 @@ export function backupRoutes(api: FastifyInstance, services: Services): void {
   serve(api, 'setBackupScheduleShort', async ({ principal, params, body, tx }) =>
     backupSchedules.set(principal, undefined, params.workspaceID, body, tx),
   );
-  serve(api, 'getBackupSchedule', async ({ principal, params }) => backupSchedules.get(principal, params.workspaceID));
+  serve(api, 'getBackupSchedule', async ({ principal, params }) =>
+    backupSchedules.get(principal, undefined, params.workspaceID),
+  );
+  serve(api, 'getWorkspaceBackupSchedule', async ({ principal, params }) =>
+    backupSchedules.get(principal, params.workgroupID, params.workspaceID),
+  );
 }

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import {
+  BackupJobParams,
   BackupRecord,
   BackupScheduleBody,
   BackupScheduleRecord,
@@ -97,13 +98,26 @@ export const backupEndpoints = {
   getRestoreStatus: endpoint({
     method: 'GET',
     path: `${short}/restore/{jobID}/status`,
-    summary: 'Status of a restore job',
+    summary: 'Status of a restore job (by workspace id)',
     description: 'InProgress, then Succeeded or Failed (with `error`).',
     tags,
     params: RestoreStatusParams,
     result: Ref(RestoreStatusRecord),
     errors: [404],
     client: 'backups.restoreStatus',
+  }),
+  getBackupJobStatus: endpoint({
+    method: 'GET',
+    path: `${path}/{job}/status`,
+    summary: 'Status of a restore job',
+    description:
+      'The same as GET /workspaces/{workspaceID}/backups/restore/{jobID}/status, at the path the real ' +
+      'service documents: `job` is the restore job id the restore answered.',
+    tags,
+    params: BackupJobParams,
+    result: Ref(RestoreStatusRecord),
+    errors: [404],
+    client: 'backups.status',
   }),
   setBackupSchedule: endpoint({
     method: 'POST',
@@ -134,12 +148,23 @@ export const backupEndpoints = {
   getBackupSchedule: endpoint({
     method: 'GET',
     path: `${short}/schedule`,
-    summary: 'Get the backup schedule',
+    summary: 'Get the backup schedule (by workspace id)',
     description: "The workspace's backup schedule, its next run and its last firing.",
     tags,
     params: WorkspaceIdParams,
     result: Ref(BackupScheduleRecord),
     errors: [404],
     client: 'backups.getSchedule',
+  }),
+  getWorkspaceBackupSchedule: endpoint({
+    method: 'GET',
+    path: `${path}/schedule`,
+    summary: 'Get the backup schedule',
+    description: "The workspace's backup schedule, its next run and its last firing; 404 while it has none.",
+    tags,
+    params: WorkspaceParams,
+    result: Ref(BackupScheduleRecord),
+    errors: [404],
+    client: 'backups.schedule',
   }),
 } as const;

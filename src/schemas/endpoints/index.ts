@@ -8,6 +8,7 @@ import { cloudProviderEndpoints } from './cloud-providers.js';
 import { databaseEndpoints } from './databases.js';
 import { eventEndpoints } from './events.js';
 import { dbUserEndpoints } from './db-users.js';
+import { metricsEndpoints } from './metrics.js';
 import { operabilityEndpoints } from './operability.js';
 import { scheduleEndpoints } from './schedules.js';
 import { workgroupEndpoints } from './workgroups.js';
@@ -36,6 +37,7 @@ export const apiEndpoints = {
   ...cloudProviderEndpoints,
   ...addonEndpoints,
   ...apiKeyEndpoints,
+  ...metricsEndpoints,
   ...operabilityEndpoints,
   ...chaosEndpoints,
 } as const;
@@ -58,6 +60,7 @@ export const endpointTags: ReadonlyArray<{ name: string; description: string }> 
   { name: 'Events', description: 'Every change to a resource, as a stream or in pages.' },
   { name: 'Webhooks', description: "Endpoints the organisation's events are POSTed to, and their deliveries." },
   { name: 'API keys', description: "The organisation's API keys." },
+  { name: 'Metrics', description: "Workspaces' figures: Prometheus text, and a workgroup's summary." },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   {
     name: 'Testing',

@@ -33,8 +33,13 @@ export interface EndpointSpec {
   readonly params?: TObject;
   readonly query?: TObject;
   readonly body?: TSchema;
-  /** The envelope's Result on success. */
+  /** The envelope's Result on success; with `produces`, the body's schema. */
   readonly result: TSchema;
+  /**
+   * The Content-Type of a success that is not the JSON envelope (Prometheus text): the body
+   * is the handler's string, sent as it is; errors are still the envelope.
+   */
+  readonly produces?: string;
   /** The Result type the seed spec declares for this endpoint's 400 and 500 (none is ever sent). */
   readonly errorResult?: TSchema;
   readonly errors: readonly ErrorStatus[];

@@ -40,7 +40,7 @@ export function localDrivers({ config, logger, store, clock, runtimeLost }: Driv
   );
   return {
     name: 'local',
-    workspace: new LocalWorkspaceDriver(layout, runtimes, jobs),
+    workspace: new LocalWorkspaceDriver(layout, runtimes, jobs, config.dataDir),
     backup: new LocalBackupDriver(layout, jobs),
     account: new SimulatedAccountDriver(0),
     quiesce: () => runtimes.stopAll(),

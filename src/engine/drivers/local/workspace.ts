@@ -4,6 +4,7 @@ import type { StoreJobs } from '../../../dataplane/index.js';
 import {
   done,
   failed,
+  type MetricsContext,
   type Observation,
   type ObserveContext,
   type StepContext,
@@ -13,6 +14,7 @@ import {
   type WorkspaceSpec,
 } from '../driver.js';
 import { snapshotName, type Layout } from './layout.js';
+import { readProcessMetrics } from './metrics.js';
 import { runtimeShape } from './resources.js';
 import type { LocalRuntimes } from './runtimes.js';
 
@@ -29,6 +31,8 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
     private readonly layout: Layout,
     private readonly runtimes: LocalRuntimes,
     private readonly jobs: StoreJobs,
+    /** Where each process's secret derives from. */
+    private readonly dataDir: string,
   ) {}
 
   async apply(actions: readonly WorkspaceAction[], spec: WorkspaceSpec, ctx: StepContext) {
@@ -83,6 +87,10 @@ export class LocalWorkspaceDriver implements WorkspaceDriver {
       kind: 'running',
       observed: { ...(file && fs.existsSync(file) ? await this.figures(file) : {}), endpoint: seen.endpoint },
     };
+  }
+
+  async metrics(spec: WorkspaceSpec, ctx: MetricsContext) {
+    return readProcessMetrics(this.dataDir, spec, ctx.signal);
   }
 
   async removeDatabase(ref: { databaseId: string }) {

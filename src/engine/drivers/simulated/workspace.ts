@@ -1,5 +1,13 @@
 import type { WorkspaceAction } from '../../../domain/actions.js';
-import { done, type Observation, type StepContext, type WorkspaceDriver, type WorkspaceSpec } from '../driver.js';
+import {
+  done,
+  type MetricsContext,
+  type Observation,
+  type StepContext,
+  type WorkspaceDriver,
+  type WorkspaceSpec,
+} from '../driver.js';
+import { simulatedReading } from './metrics.js';
 import { stillWorking, workspaceSeconds } from './timing.js';
 
 /**
@@ -30,5 +38,9 @@ export class SimulatedWorkspaceDriver implements WorkspaceDriver {
 
   async removeDatabase() {
     return done({});
+  }
+
+  async metrics(spec: WorkspaceSpec, ctx: MetricsContext) {
+    return simulatedReading(spec, ctx.now);
   }
 }
