@@ -120,7 +120,17 @@ describe('loadConfig', () => {
       JSON.stringify({ tg_versions: ['5.0.0'], regions: { aws: ['us-east-1'], gcp: [], azure: [] } }),
     );
     const c = loadConfig({ ACACIA_CONFIG: good });
-    assert.deepEqual(c.catalog.tg_versions, ['5.0.0']);
+    // A plain name is a stable version anyone may create and upgrade to.
+    assert.deepEqual(c.catalog.tg_versions, [
+      {
+        name: '5.0.0',
+        channel: 'stable',
+        allow_create: true,
+        allow_upgrade: true,
+        incompatible_upgrades_from: [],
+        orgs: [],
+      },
+    ]);
     assert.deepEqual(c.catalog.regions.aws, ['us-east-1']);
     assert.equal(c.catalog.workspace_sizes.length, 15, 'parts not given keep their defaults');
 
@@ -134,5 +144,16 @@ describe('loadConfig', () => {
       JSON.stringify({ workspace_sizes: [{ typeName: 'S', cpu: 1, memory_gb: 1, partition: 1, max_topology_gb: 1 }] }),
     );
     assert.throws(() => loadConfig({ ACACIA_CONFIG: badTier }), /tier max_size "TG-4" that is not in workspace_sizes/);
+
+    const badVersion = path.join(dir, 'version.json');
+    writeFileSync(badVersion, JSON.stringify({ tg_versions: [{ name: '5.0.0', end_of_life: 'some day soon' }] }));
+    assert.throws(
+      () => loadConfig({ ACACIA_CONFIG: badVersion }),
+      /5\.0\.0's end_of_life "some day soon" is not a date/,
+    );
+    writeFileSync(badVersion, JSON.stringify({ tg_versions: ['5.0.0', { name: '5.0.0', channel: 'lts' }] }));
+    assert.throws(() => loadConfig({ ACACIA_CONFIG: badVersion }), /a version is listed twice/);
+    writeFileSync(badVersion, JSON.stringify({ tg_versions: [{ name: '5.0.0', channel: 'nightly' }] }));
+    assert.throws(() => loadConfig({ ACACIA_CONFIG: badVersion }), /ACACIA_CONFIG is invalid at \/tg_versions\/0/);
   });
 });

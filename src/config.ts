@@ -577,7 +577,13 @@ function loadConfigFile(file: string): ConfigFile {
 }
 
 function loadCatalog(configFile: string | undefined): Catalog {
-  const catalog = mergeCatalog(defaultCatalog, configFile ? loadConfigFile(configFile) : undefined);
+  let catalog: Catalog;
+  try {
+    catalog = mergeCatalog(defaultCatalog, configFile ? loadConfigFile(configFile) : undefined);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError('ACACIA_CONFIG', (err as Error).message);
+  }
   for (const tier of Object.values(catalog.tiers)) {
     if (!catalog.workspace_sizes.some((s) => s.typeName === tier.max_size)) {
       throw new ConfigError('ACACIA_CONFIG', `names tier max_size "${tier.max_size}" that is not in workspace_sizes`);

@@ -291,6 +291,13 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.databases.get(wg, db.database_id));
     assertOk(await c.databases.rename(wg, db.database_id, { tg_database_name: 'doc-db' }));
     assertOk(await c.meta());
+    assertOk(await c.meta({ upgrade: 'true' }));
+
+    // Upgrades: one waiting for the window, listed; a workspace at the newest version has none to make.
+    const older = assertOk(await c.workspaces.create(wg, { name: 'doc-older', tg_version: '4.1.0' }));
+    assertOk(await c.workspaces.upgrade(wg, older.workspace_id, { desired_version: '4.2.0', scheduled: true }));
+    assert.equal(assertOk(await c.workspaces.upgradeNextWindow()).length, 1);
+    assertError(await c.workspaces.upgrade(wg, ws.workspace_id, {}), 400, 'Bad-Request', 'desired_version');
     assertOk(await c.metrics.workspace(wg, ws.workspace_id));
     assertOk(await c.metrics.workgroup(wg));
 
@@ -441,7 +448,7 @@ describe(`the OpenAPI document (${storeName})`, () => {
       await c.schedules.create(wg, ws.workspace_id, { ...body, action: 'pause', workspace_id: ws.workspace_id }),
     );
     assertOk(await c.schedules.deleteShort(ws.workspace_id, again.id));
-    for (const id of [ro.workspace_id, failed.workspace_id, ws.workspace_id]) {
+    for (const id of [ro.workspace_id, failed.workspace_id, older.workspace_id, ws.workspace_id]) {
       assertOk(await c.workspaces.delete(wg, id));
       await c.waitFor({ workgroup: wg, workspace: id, status: 'Deleted' }, { intervalMs: 20 });
     }

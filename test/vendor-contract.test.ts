@@ -36,8 +36,6 @@ const pending: Record<string, string> = {
   'GET /users': 'users',
   'PUT /users/{userId}/roles': 'users',
   'GET /cloud-providers/all': 'platform administrators',
-  'POST /workgroups/{workgroupID}/workspaces/{workspaceID}/upgrade': 'upgrades',
-  'GET /workspaces/upgrade-next-window': 'upgrades',
   'GET /pooled-workgroups/acquire': 'pooled workgroups',
   'GET /addons/meta': 'add-ons',
   'POST /addons/request': 'add-ons',
@@ -489,7 +487,12 @@ describe(`the vendor's API description, every operation (${storeName})`, () => {
     () => workspaceIs('workspace', 'Active'),
   );
 
-  // Upgrades, metrics and the onboarding assistant of the read-write workspace.
+  // Upgrades, metrics and the onboarding assistant of the read-write workspace: an upgrade
+  // scheduled for the maintenance window is listed, then one now replaces it.
+  step('POST /workgroups/{workgroupID}/workspaces/{workspaceID}/upgrade', () => ({
+    params: wsParams(),
+    body: { desired_version: need('newVersion'), scheduled: true },
+  }));
   step('GET /workspaces/upgrade-next-window', () => ({}));
   step(
     'POST /workgroups/{workgroupID}/workspaces/{workspaceID}/upgrade',

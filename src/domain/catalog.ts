@@ -1,8 +1,15 @@
 import { v5 as uuidv5 } from 'uuid';
-import { platforms, type Catalog, type ConfigFile, type Platform } from '../schemas/catalog.js';
+import {
+  platforms,
+  type Catalog,
+  type ConfigFile,
+  type Platform,
+  type TgVersion,
+  type TgVersionInput,
+} from '../schemas/catalog.js';
 import { defaultBilling } from './pricing.js';
 
-export type { Catalog, Platform };
+export type { Catalog, Platform, TgVersion };
 export type { Tier } from '../schemas/catalog.js';
 
 const GiB = 1024 ** 3;
@@ -46,7 +53,7 @@ export const defaultCatalog: Catalog = {
     gcp: ['us-central1', 'europe-west1'],
     azure: ['eastus', 'westeurope'],
   },
-  tg_versions: ['4.1.0', '4.1.2', '4.1.3', '4.2.0', '4.2.1'],
+  tg_versions: ['4.1.0', '4.1.2', '4.1.3', '4.2.0', '4.2.1'].map((name) => versionRecord(name)),
   addons: [
     {
       addons_id: 'e6203cf6-196b-4954-b15b-15e442c0c781',
@@ -136,8 +143,42 @@ export const defaultCatalog: Catalog = {
   billing: defaultBilling,
 };
 
+/**
+ * A version as the catalog holds it. A plain name (the config file's older form) is a stable
+ * release anyone may create and upgrade to, without end of life; an object's omitted fields
+ * take the same defaults. An end of life is kept as ISO time.
+ */
+export function versionRecord(input: TgVersionInput): TgVersion {
+  const v = typeof input === 'string' ? { name: input } : input;
+  let endOfLife: string | undefined;
+  if (v.end_of_life !== undefined) {
+    const at = Date.parse(v.end_of_life);
+    if (Number.isNaN(at)) throw new Error(`tg_versions: ${v.name}'s end_of_life "${v.end_of_life}" is not a date`);
+    endOfLife = new Date(at).toISOString();
+  }
+  return {
+    name: v.name,
+    channel: v.channel ?? 'stable',
+    ...(endOfLife !== undefined ? { end_of_life: endOfLife } : {}),
+    allow_create: v.allow_create ?? true,
+    allow_upgrade: v.allow_upgrade ?? true,
+    incompatible_upgrades_from: v.incompatible_upgrades_from ?? [],
+    orgs: v.orgs ?? [],
+  };
+}
+
 export function mergeCatalog(base: Catalog, override: ConfigFile | undefined): Catalog {
-  return { ...base, ...(override ?? {}), limits: { ...base.limits, ...(override?.limits ?? {}) } };
+  const versions = override?.tg_versions?.map(versionRecord);
+  if (versions) {
+    const names = new Set(versions.map((v) => v.name));
+    if (names.size !== versions.length) throw new Error('tg_versions: a version is listed twice');
+  }
+  return {
+    ...base,
+    ...(override ?? {}),
+    tg_versions: versions ?? base.tg_versions,
+    limits: { ...base.limits, ...(override?.limits ?? {}) },
+  };
 }
 
 /** Namespace for the deterministic ids of public cloud providers, so every process agrees on them. */
@@ -170,8 +211,12 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** The newest version of the catalog (the default of callers that have no organisation). */
 export function newestVersion(catalog: Catalog): string {
-  return [...catalog.tg_versions].sort(compareVersions).at(-1)!;
+  return catalog.tg_versions
+    .map((v) => v.name)
+    .sort(compareVersions)
+    .at(-1)!;
 }
 
 export function findSize(catalog: Catalog, typeName: string) {

@@ -1,19 +1,26 @@
 import type { MetaRecord } from '../schemas/meta.js';
-import { bytesFromGb, compareVersions, newestVersion, sizesAllowed, type Catalog } from './catalog.js';
+import { bytesFromGb, newestVersion, sizesAllowed, type Catalog, type TgVersion } from './catalog.js';
 import type { Principal } from './principal.js';
 import { platforms } from '../schemas/catalog.js';
+import { creatableVersions, defaultCreateVersion, upgradeTargets, versionImage } from './versions.js';
 
-/** The catalogs as the caller's organisation sees them. */
-export function describeCatalog(catalog: Catalog, p: Principal): MetaRecord {
+const versionShown = (v: TgVersion) => ({ ...v, image: versionImage(v.name) });
+
+/**
+ * The catalogs as the caller's organisation sees them at `now`. The versions are those it may
+ * create workspaces at, or with `upgrade` those it may upgrade to (each workspace's own
+ * running version narrows that further: POST …/upgrade says which).
+ */
+export function describeCatalog(catalog: Catalog, p: Principal, now: number, upgrade = false): MetaRecord {
   const limits = catalog.tiers[p.tier];
   const allowed = new Set(sizesAllowed(catalog, limits.max_size).map((s) => s.typeName));
   const sizes = sizesAllowed(catalog, limits.max_size);
-  const versions = [...catalog.tg_versions].sort(compareVersions);
+  const versions = upgrade ? upgradeTargets(catalog, p, now) : creatableVersions(catalog, p, now);
   return {
     regions: platforms.flatMap((platform) =>
       catalog.regions[platform].map((name) => ({ name, description: `${platform} ${name}`, platform })),
     ),
-    tgVersions: versions.map((name) => ({ name, image: `tigergraph/tigergraph:${name}` })),
+    tgVersions: versions.map(versionShown),
     workspaceTypes: sizes.map((s) => ({
       typeName: s.typeName,
       cpu: String(s.cpu),
@@ -29,8 +36,8 @@ export function describeCatalog(catalog: Catalog, p: Principal): MetaRecord {
       max_topology_size_bytes: bytesFromGb(s.max_topology_gb),
       allowed: allowed.has(s.typeName),
     })),
-    tg_versions: versions,
-    default_tg_version: newestVersion(catalog),
+    tg_versions: versions.map((v) => v.name),
+    default_tg_version: defaultCreateVersion(catalog, p, now) ?? newestVersion(catalog),
     regions_by_platform: catalog.regions,
     addons: catalog.addons,
     tier: p.tier,

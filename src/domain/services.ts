@@ -26,6 +26,7 @@ import { WorkgroupService, type WorkgroupExpirySettings } from './workgroups.js'
 import { WebhookService, type WebhookSettings } from './webhooks.js';
 import { resolveByDns } from './webhook-targets.js';
 import { WorkspaceService } from './workspaces.js';
+import { UpgradeService } from './upgrades.js';
 import { WorkspaceMetricsService, type MetricsSettings, type ReadWorkspaceMetrics } from './workspace-metrics.js';
 import { faultInjectionOff, type TestEnvCheck } from './test-env.js';
 
@@ -41,6 +42,7 @@ export interface Services {
   addonConfigs: AddonConfigService;
   workgroups: WorkgroupService;
   workspaces: WorkspaceService;
+  upgrades: UpgradeService;
   schedules: ScheduleService;
   databases: DatabaseService;
   allowList: AllowListService;
@@ -124,6 +126,7 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     addonConfigs: new AddonConfigService(store, clock, catalog, addons),
     workgroups,
     workspaces,
+    upgrades: new UpgradeService(store, clock, catalog, workspaces, notify),
     schedules: new ScheduleService(store, clock, catalog, workspaces),
     databases: new DatabaseService(store, clock, workgroups),
     allowList: new AllowListService(store, clock, catalog, workgroups),

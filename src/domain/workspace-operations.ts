@@ -101,8 +101,9 @@ export async function completeWorkspaceOperation(
 /**
  * Records a workspace operation's final failure: Failed with the driver's message, the
  * operation kept for a retry (resume re-runs it, asking again what it asked), and what it
- * asked put back, so the record shows what the workspace runs at. `params` is undefined when
- * the stored parameters did not fit the kind.
+ * asked put back, so the record shows what the workspace runs at. A kind that `failsTo` a
+ * stable status instead leaves the workspace there, with the message and nothing to retry.
+ * `params` is undefined when the stored parameters did not fit the kind.
  */
 export async function failWorkspaceOperation(
   trx: Tx,
@@ -113,11 +114,11 @@ export async function failWorkspaceOperation(
   now: number,
 ): Promise<void> {
   await applyWorkspaceOutcome(trx, op.resource_id, now, () => ({
-    ...(params && kind.failed?.(params, message)),
-    status: 'Failed',
+    status: kind.failsTo ?? 'Failed',
     condition_type: NORMAL_CONDITION,
     err_message: message,
-    failed_operation_id: op.id,
+    failed_operation_id: kind.failsTo ? null : op.id,
+    ...(params && kind.failed?.(params, message)),
     ...nothingAsked,
   }));
 }

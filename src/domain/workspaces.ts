@@ -10,7 +10,8 @@ import { findOperationById } from '../store/repositories/operations.js';
 import { lockOrganisation } from '../store/repositories/organisations.js';
 import type { Clock } from './clock.js';
 import type { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceRecord } from '../schemas/workspace.js';
-import { compareVersions, findSize, newestVersion, topologyMisfit, type Catalog } from './catalog.js';
+import { findSize, topologyMisfit, type Catalog } from './catalog.js';
+import { checkCreateVersion, checkUpgradeTarget, defaultCreateVersion } from './versions.js';
 import { AppError, Problems, conflict, invalid, notFound, refusedByReference } from './errors.js';
 import { isTimeZone } from './maintenance.js';
 import { authorize } from './permissions.js';
@@ -76,12 +77,13 @@ export class WorkspaceService {
     const addonLists = addonListsOf(body);
     const addons = addonLists.flatMap((l) => l.refs);
     const problems = new Problems();
+    const now = this.clock.now();
     const givenName = acceptName(problems, 'name', body.name);
     const databaseName = acceptName(problems, 'database_name', body.database_name);
     this.checkSize(problems, 'workspace_type_name', size);
-    if (body.tg_version !== undefined && !this.catalog.tg_versions.includes(body.tg_version)) {
-      problems.add('tg_version', `must be one of ${this.catalog.tg_versions.join(', ')}`);
-    }
+    // A read-only workspace runs its database's version, whatever the catalog says of it now.
+    if (body.tg_version !== undefined && body.tg_database_id === undefined)
+      checkCreateVersion(problems, 'tg_version', this.catalog, p, body.tg_version, now);
     this.checkWindowZone(problems, body.maintenance_window_time_zone);
     this.checkTestEnv(problems, body.x_test_env);
     await this.checkAddons(problems, p, addonLists, tx);
@@ -93,7 +95,6 @@ export class WorkspaceService {
     checkTierSize(this.catalog, p, 'workspace_type_name', size);
     await refuseWhileDelinquent(this.store.reader(tx), p.orgId);
 
-    const now = this.clock.now();
     const id = newId();
     const name = givenName ?? `workspace-${id.slice(-8)}`;
     const autoStop =
@@ -171,7 +172,7 @@ export class WorkspaceService {
    * carries the same record. With `newDatabase`, the workspace's database was created with it,
    * and its record is built from the same read and offered too.
    */
-  private async recordOffered(
+  async recordOffered(
     trx: Tx,
     p: Principal,
     workgroupId: string,
@@ -229,12 +230,17 @@ export class WorkspaceService {
         : undefined;
       if (misfit) problems.add('workspace_type_name', misfit);
     }
-    if (body.desired_tg_version !== undefined) {
-      if (!this.catalog.tg_versions.includes(body.desired_tg_version))
-        problems.add('desired_tg_version', `must be one of ${this.catalog.tg_versions.join(', ')}`);
-      else if (compareVersions(body.desired_tg_version, ws.tg_version) < 0)
-        problems.add('desired_tg_version', `must not be older than the running version ${ws.tg_version}`);
-    }
+    // Asking for the running version cancels a waiting upgrade; any other is checked as POST …/upgrade checks it.
+    if (upgrade)
+      checkUpgradeTarget(
+        problems,
+        'desired_tg_version',
+        this.catalog,
+        p,
+        ws.tg_version,
+        body.desired_tg_version!,
+        this.clock.now(),
+      );
     if (body.pause !== undefined && (resize || haChange || upgradeNow)) {
       problems.add('pause', 'cannot be combined with a resize, an HA change or an immediate upgrade in one request');
     }
@@ -419,6 +425,8 @@ export class WorkspaceService {
       }
       return database;
     }
+    const defaultVersion = body.tg_version ?? defaultCreateVersion(this.catalog, p, ws.now);
+    if (defaultVersion === undefined) throw invalid('tg_version', 'no version is offered for new workspaces');
     // The organisation is locked (create): databases are counted one creation after another.
     const limit = this.catalog.limits.databases_per_workgroup;
     checkCount('workgroupID', await dbRepo.countDatabases(trx.db, workgroupId), limit, 'databases per workgroup');
@@ -428,7 +436,7 @@ export class WorkspaceService {
       org_id: p.orgId,
       workgroup_id: workgroupId,
       name,
-      tg_version: body.tg_version ?? newestVersion(this.catalog),
+      tg_version: defaultVersion,
       rw_workspace_id: ws.id,
       created_at: ws.now,
       updated_at: ws.now,
@@ -593,7 +601,9 @@ function metadataChanges(
     ...(body.agent_config !== undefined ? { agent_config: { ...(row.agent_config ?? {}), ...body.agent_config } } : {}),
     ...(body.x_test_env !== undefined ? { x_test_env: body.x_test_env || null } : {}),
     ...(body.desired_tg_version !== undefined
-      ? { desired_tg_version: pendingUpgrade ? body.desired_tg_version : null }
+      ? pendingUpgrade
+        ? { desired_tg_version: body.desired_tg_version, upgrade_requested_at: now, upgrade_requested_by: p.keyName }
+        : { desired_tg_version: null, upgrade_requested_at: null, upgrade_requested_by: null }
       : {}),
   };
   changes.maintenance_due_at = maintenanceDueAt({ ...row, ...changes }, now);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Store } from '../store/store.js';
+import type { Executor, Store } from '../store/store.js';
 import * as wsRepo from '../store/repositories/workspaces.js';
 import { AppError } from '../domain/errors.js';
 import {
@@ -10,6 +10,8 @@ import {
   type WorkspaceOpParams,
 } from '../domain/workspace-operations.js';
 import type { Catalog } from '../domain/catalog.js';
+import { upgradeRefusal } from '../domain/versions.js';
+import { findOrganisationById } from '../store/repositories/organisations.js';
 import type { Clock } from '../domain/clock.js';
 import type { WorkspaceDriver } from './drivers/driver.js';
 import { SpecError, observedChanges, workspaceSpec } from './specs.js';
@@ -133,12 +135,29 @@ export class Reconciler {
       const ready = ws.status === 'Active' && ws.desired_tg_version && ws.auto_upgrade_state !== 'disabled';
       const done = await this.attempt(() =>
         this.store.transaction(async (trx) => {
-          if (ready) {
+          const refusal = ready ? await this.refusalAtWindow(trx.db, ws, now) : undefined;
+          if (refusal !== undefined) {
+            // The catalog changed since the upgrade was asked for (an end of life came, say).
+            const dropped = {
+              desired_tg_version: null,
+              maintenance_due_at: null,
+              upgrade_requested_at: null,
+              upgrade_requested_by: null,
+              err_message: `the scheduled upgrade to ${ws.desired_tg_version} was dropped: ${refusal}`,
+            };
+            if (!(await wsRepo.updateWorkspace(trx, ws, dropped, now)))
+              throw new AppError('conflict', { field: 'version_number', reason: 'changed meanwhile' });
+            this.logger.warn(
+              { workspace: ws.id, tg_version: ws.desired_tg_version, refusal },
+              'scheduled upgrade dropped',
+            );
+          } else if (ready) {
             const params: WorkspaceOpParams = {
-              op: 'update',
-              actions: ['upgrade'],
+              op: 'upgrade',
               tg_version: ws.desired_tg_version!,
+              from_version: ws.tg_version,
               maintenance: true,
+              reason: 'maintenance',
             };
             await beginWorkspaceOperation(trx, ws, params, now, { maintenance_due_at: null });
             this.logger.info({ workspace: ws.id, tg_version: ws.desired_tg_version }, 'maintenance window: upgrading');
@@ -152,6 +171,14 @@ export class Reconciler {
       if (done) changed++;
     }
     return changed;
+  }
+
+  /** Why the catalog no longer lets the workspace move to its scheduled version; undefined when it does. */
+  private async refusalAtWindow(db: Executor, ws: wsRepo.Workspace, now: number): Promise<string | undefined> {
+    const org = await findOrganisationById(db, ws.org_id);
+    if (!org) return undefined;
+    const who = { orgId: org.id, orgName: org.name };
+    return upgradeRefusal(this.observing.catalog, who, ws.tg_version, ws.desired_tg_version!, now);
   }
 
   /** Runs a compare-and-set; a conflict means another process or request got there first. */

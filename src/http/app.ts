@@ -53,6 +53,7 @@ import { operationRoutes } from './routes/operations.js';
 import { eventRoutes } from './routes/events.js';
 import { eventSignals } from '../store/event-signals.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { upgradeRoutes } from './routes/upgrades.js';
 import { workgroupRoutes } from './routes/workgroups.js';
 import { validatorCompiler } from './validation.js';
 import { allowCors } from './cors.js';
@@ -235,6 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     idempotentPosts(api, services);
     workgroupRoutes(api, services);
     workspaceRoutes(api, services);
+    upgradeRoutes(api, services);
     scheduleRoutes(api, services);
     databaseRoutes(api, services);
     allowListRoutes(api, services);

@@ -34,6 +34,49 @@ export const TierLimits = Type.Object({
 
 const Strict = { additionalProperties: false } as const;
 
+const VersionName = Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$', maxLength: 32 });
+
+/** Release channels: LTS and stable releases as the vendor's lifecycle policy names them, previews ahead of them. */
+export const versionChannels = ['stable', 'lts', 'preview'] as const;
+// Literals, not StringEnum: the config file is checked with TypeBox's own checker, which knows them.
+const Channel = Type.Union(versionChannels.map((c) => Type.Literal(c)));
+
+/** One version workspaces may run (the real service's TGVersion), as the catalog holds it. */
+export const TgVersion = Type.Object(
+  {
+    name: VersionName,
+    channel: Channel,
+    /** ISO date or time; from then on the version is neither created nor upgraded to. */
+    end_of_life: Type.Optional(Type.String({ minLength: 10, maxLength: 32 })),
+    allow_create: Type.Boolean(),
+    allow_upgrade: Type.Boolean(),
+    /** Running versions that cannot move to this one in place. */
+    incompatible_upgrades_from: Type.Array(VersionName, { maxItems: 256 }),
+    /** A custom build: only these organisations (by id or name) see it; empty for every organisation. */
+    orgs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 256 }),
+  },
+  Strict,
+);
+export type TgVersion = Static<typeof TgVersion>;
+
+/** A version in the config file: its name alone (stable, allowed everywhere), or the record with defaults. */
+export const TgVersionInput = Type.Union([
+  VersionName,
+  Type.Object(
+    {
+      name: VersionName,
+      channel: Type.Optional(Channel),
+      end_of_life: Type.Optional(Type.String({ minLength: 10, maxLength: 32 })),
+      allow_create: Type.Optional(Type.Boolean()),
+      allow_upgrade: Type.Optional(Type.Boolean()),
+      incompatible_upgrades_from: Type.Optional(Type.Array(VersionName, { maxItems: 256 })),
+      orgs: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 256 })),
+    },
+    Strict,
+  ),
+]);
+export type TgVersionInput = Static<typeof TgVersionInput>;
+
 /** How many of each child resource one parent may hold, on every tier (403 Quota-Exceed past it). */
 export const CountLimits = Type.Object(
   {
@@ -62,7 +105,7 @@ export const Catalog = Type.Object(
       { aws: Type.Array(Type.String()), azure: Type.Array(Type.String()), gcp: Type.Array(Type.String()) },
       Strict,
     ),
-    tg_versions: Type.Array(Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$' }), { minItems: 1 }),
+    tg_versions: Type.Array(TgVersion, { minItems: 1 }),
     addons: Type.Array(AddonCatalogEntry),
     tiers: Type.Object({ free: TierLimits, paid: TierLimits, premium: TierLimits, enterprise: TierLimits }, Strict),
     limits: CountLimits,
@@ -75,7 +118,14 @@ export type Catalog = Static<typeof Catalog>;
 
 /** Contents of the ACACIA_CONFIG file: any catalog part, replaced whole, except `limits`, merged limit by limit. */
 export const ConfigFile = Type.Partial(
-  Type.Object({ ...Catalog.properties, limits: Type.Partial(CountLimits, Strict) }, Strict),
+  Type.Object(
+    {
+      ...Catalog.properties,
+      tg_versions: Type.Array(TgVersionInput, { minItems: 1 }),
+      limits: Type.Partial(CountLimits, Strict),
+    },
+    Strict,
+  ),
   Strict,
 );
 export type ConfigFile = Static<typeof ConfigFile>;

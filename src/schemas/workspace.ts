@@ -15,6 +15,7 @@ export const conditionTypes = [
   'Pause',
   'Resume',
   'Update',
+  'Upgrade',
   'Restore',
   'Refresh',
   'Recover',
@@ -116,6 +117,11 @@ export const WorkspaceRecord = Component(
       workspace_type: Ref(WorkspaceType),
       tg_version: Type.String(),
       desired_tg_version: Opt(Type.String({ description: 'an upgrade waiting for its maintenance window' })),
+      upgrade_window_start: Opt(
+        Type.String({ description: 'RFC 3339: when the waiting upgrade runs, the start of its maintenance window' }),
+      ),
+      upgrade_requested_at: Opt(Type.String({ description: 'RFC 3339: when the waiting upgrade was asked for' })),
+      upgrade_requested_by: Opt(Type.String({ description: 'the API key that asked for the waiting upgrade' })),
       // Extension: while an update changes size or HA, what it asks for; workspace_type is what runs.
       desired_workspace_type: Opt(Ref(WorkspaceType)),
       update_strategy: StringEnum(updateStrategies),

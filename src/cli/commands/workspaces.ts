@@ -18,6 +18,18 @@ export const workspaceView: View = {
   ],
 };
 
+const scheduledUpgradeView: View = {
+  id: (u) => u.workspace_id,
+  columns: [
+    ['WORKSPACE_ID', (u) => u.workspace_id],
+    ['NAME', (u) => u.workspace_name],
+    ['STATUS', (u) => u.status],
+    ['VERSION', (u) => u.tg_version],
+    ['UPGRADE_TO', (u) => u.desired_version],
+    ['WINDOW_START', (u) => u.window_start],
+  ],
+};
+
 export function workspaceCommands(program: Command): void {
   const group = apiGroup(
     program,
@@ -31,6 +43,18 @@ export function workspaceCommands(program: Command): void {
       { verb: 'resume', endpoint: 'resumeWorkspace', args: ['workspaceID'] },
       { verb: 'refresh', endpoint: 'refreshWorkspace', args: ['workspaceID'] },
       { verb: 'delete', endpoint: 'deleteWorkspace', args: ['workspaceID'], aliases: ['rm'] },
+      {
+        verb: 'upgrade',
+        endpoint: 'upgradeWorkspace',
+        args: ['workspaceID'],
+        description: 'Upgrade a workspace now, or with --scheduled in its next maintenance window',
+      },
+      {
+        verb: 'upgrades',
+        endpoint: 'listScheduledUpgrades',
+        description: 'Workspaces that will upgrade in their next maintenance window',
+        view: scheduledUpgradeView,
+      },
       {
         verb: 'meta',
         endpoint: 'getWorkspaceMeta',

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { WorkspaceOperationKind } from './kind.js';
+import { workspaceUpgrade } from './workspace-upgrade.js';
 import { workspaceCreate } from './workspace-create.js';
 import { workspaceDelete } from './workspace-delete.js';
 import { workspacePause } from './workspace-pause.js';
@@ -18,6 +19,7 @@ export const workspaceOperationKinds = [
   workspacePause,
   workspaceResume,
   workspaceUpdate,
+  workspaceUpgrade,
   workspaceRefresh,
   workspaceRestore,
   workspaceRecover,

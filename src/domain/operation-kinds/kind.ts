@@ -51,7 +51,12 @@ export interface WorkspaceOperationKind<
     observed: WorkspaceChanges,
     now: number,
   ): WorkspaceChanges | Promise<WorkspaceChanges>;
-  /** Changes on failure beyond Failed and nothing asked any longer. */
+  /**
+   * The stable status a final failure leaves the workspace in, for a kind that changes nothing
+   * the workspace runs until it succeeds; Failed (and resume retries it) when absent.
+   */
+  readonly failsTo?: WorkspaceStatus;
+  /** Changes on failure beyond the status, the driver's message and nothing asked any longer. */
   failed?(params: Static<S>, message: string): WorkspaceChanges;
   /** Replaces the whole completion (delete removes the row). */
   complete?(trx: Tx, workspaceId: string): Promise<void>;

@@ -38,5 +38,7 @@ export function workspaceRoutes(api: FastifyInstance, services: Services): void 
       return workspaces.act(request.principal, workgroupID, workspaceID, action, requestContext(request), request.tx);
     });
   }
-  serve(api, 'getWorkspaceMeta', async (request) => describeCatalog(services.catalog, request.principal));
+  serve(api, 'getWorkspaceMeta', async (request) =>
+    describeCatalog(services.catalog, request.principal, services.clock.now(), request.query.upgrade === 'true'),
+  );
 }

@@ -15,6 +15,7 @@ import { scheduleEndpoints } from './schedules.js';
 import { workgroupEndpoints } from './workgroups.js';
 import { webhookEndpoints } from './webhooks.js';
 import { workspaceEndpoints } from './workspaces.js';
+import { upgradeEndpoints } from './upgrades.js';
 
 export type { EndpointSpec, ErrorStatus, Follow, HttpMethod } from './spec.js';
 
@@ -25,6 +26,7 @@ export type { EndpointSpec, ErrorStatus, Follow, HttpMethod } from './spec.js';
 export const apiEndpoints = {
   ...workgroupEndpoints,
   ...workspaceEndpoints,
+  ...upgradeEndpoints,
   ...databaseEndpoints,
   ...scheduleEndpoints,
   ...allowListEndpoints,

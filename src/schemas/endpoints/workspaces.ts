@@ -3,7 +3,7 @@ import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
 import { WorkgroupParams } from '../workgroup.js';
 import { CreateWorkspaceBody, UpdateWorkspaceBody, WorkspaceParams, WorkspaceRecord } from '../workspace.js';
-import { MetaRecord } from '../meta.js';
+import { MetaQuery, MetaRecord } from '../meta.js';
 import { endpoint } from './spec.js';
 
 const tags = ['Workspaces'] as const;
@@ -128,8 +128,11 @@ export const workspaceEndpoints = {
     summary: 'Sizes, versions and regions',
     description:
       "The regions, versions and workspace sizes the organisation may use (the real service's " +
-      '`regions`, `tgVersions`, `workspaceTypes`), with every size, the add-on catalog and the tier limits.',
+      '`regions`, `tgVersions`, `workspaceTypes`), with every size, the add-on catalog and the tier limits. ' +
+      '`tgVersions` lists the versions a new workspace may run; `?upgrade=true` lists those the organisation ' +
+      'may upgrade to instead.',
     tags,
+    query: MetaQuery,
     result: Ref(MetaRecord),
     errors: [],
     client: 'meta',

@@ -65,7 +65,9 @@ const fields = {
   update_strategy: spec(text(32), { default: 'maintenance_window', shown: shown('update_strategy') }),
   auto_upgrade_state: spec(text(16), { default: 'enabled', shown: shown('auto_upgrade_state') }),
   /** When the waiting upgrade is due, from the window (null: none waits). */
-  maintenance_due_at: status(nullable(bigint())),
+  maintenance_due_at: status(nullable(bigint()), {
+    shown: shown('upgrade_window_start', { whenSet: true, time: true }),
+  }),
   last_maintenance: status(nullable(bigint()), { shown: shown('last_maintenance', { whenSet: true, time: true }) }),
   auto_stop_minutes: spec(integer(), { default: 0, shown: shown('auto_stop_minutes') }),
   enable_auto_start: spec(flag(), { default: false, shown: shown('enable_auto_start') }),
@@ -108,6 +110,13 @@ const fields = {
   upgrade_tg_version: spec(nullable(text(32)), { target: 'tg_version' }),
   /** The backup whose data a running restore brings back. */
   restore_backup_id: spec(nullable(text(36)), { asked: true }),
+  // Added by migration 0040.
+  /** When the waiting upgrade was asked for (null: none waits, or it was asked before this was kept). */
+  upgrade_requested_at: metadata(nullable(bigint()), {
+    shown: shown('upgrade_requested_at', { whenSet: true, time: true }),
+  }),
+  /** The API key that asked for it. */
+  upgrade_requested_by: metadata(nullable(text(64)), { shown: shown('upgrade_requested_by', { whenSet: true }) }),
 };
 
 export const workspaceModel = model('workspaces', fields);

@@ -270,3 +270,17 @@ export async function nextMaintenanceAt(db: Executor, after: number): Promise<nu
     .executeTakeFirst();
   return row?.at == null ? undefined : Number(row.at);
 }
+
+/** The organisation's workspaces with an upgrade waiting for a maintenance window, soonest first; at most `limit`. */
+export async function scheduledUpgrades(db: Executor, orgId: string, limit: number): Promise<Workspace[]> {
+  const rows = await db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('maintenance_due_at', 'is not', null)
+    .orderBy('maintenance_due_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(workspaceFromRow);
+}
