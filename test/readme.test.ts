@@ -41,6 +41,10 @@ describe(`README.md (${storeName})`, () => {
         'listWorkspaceBackups',
         'setBackupScheduleShort',
         'deleteApiKey',
+        // /org/api-keys: the real service's path to the keys `acacia apikeys` manages.
+        'listOrgApiKeys',
+        'createOrgApiKey',
+        'deleteOrgApiKey',
         'health',
         'ready',
       ] as EndpointId[]

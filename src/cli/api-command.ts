@@ -41,6 +41,7 @@ const pathParams: Record<string, { name: string; option?: string; help: string }
   key_name: { name: 'key-name', help: 'API key name' },
   jobID: { name: 'job', help: 'restore job id' },
   webhook_id: { name: 'webhook', help: 'webhook id' },
+  userId: { name: 'user', help: 'user id' },
 };
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());

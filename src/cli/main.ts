@@ -6,6 +6,7 @@ import { adminCommands } from './commands/admin.js';
 import { addonCommands } from './commands/addons.js';
 import { allowListCommands } from './commands/allow-list.js';
 import { apiKeyCommands } from './commands/apikeys.js';
+import { orgCommands, userCommands } from './commands/users.js';
 import { backupCommands } from './commands/backups.js';
 import { clockCommands } from './commands/clock.js';
 import { completeWords, completionCommand } from './commands/completion.js';
@@ -66,6 +67,8 @@ export function buildCli(): Command {
   waitCommand(program);
   webhookCommands(program);
   apiKeyCommands(program);
+  orgCommands(program);
+  userCommands(program);
   chaosCommands(program);
   stateCommands(program);
   adminCommands(program);

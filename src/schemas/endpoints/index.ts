@@ -9,6 +9,7 @@ import { databaseEndpoints } from './databases.js';
 import { eventEndpoints } from './events.js';
 import { dbUserEndpoints } from './db-users.js';
 import { operabilityEndpoints } from './operability.js';
+import { orgEndpoints } from './org.js';
 import { scheduleEndpoints } from './schedules.js';
 import { workgroupEndpoints } from './workgroups.js';
 import { webhookEndpoints } from './webhooks.js';
@@ -34,6 +35,7 @@ export const apiEndpoints = {
   ...cloudProviderEndpoints,
   ...addonEndpoints,
   ...apiKeyEndpoints,
+  ...orgEndpoints,
   ...operabilityEndpoints,
   ...chaosEndpoints,
 } as const;
@@ -56,6 +58,7 @@ export const endpointTags: ReadonlyArray<{ name: string; description: string }> 
   { name: 'Events', description: 'Every change to a resource, as a stream or in pages.' },
   { name: 'Webhooks', description: "Endpoints the organisation's events are POSTed to, and their deliveries." },
   { name: 'API keys', description: "The organisation's API keys." },
+  { name: 'Organisation', description: 'The organisation, its quota, and its users and their roles.' },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   {
     name: 'Testing',

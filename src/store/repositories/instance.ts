@@ -14,6 +14,7 @@ import { nameKey } from '../name-key.js';
  */
 export const stateTables = [
   'organisations',
+  'users',
   'api_keys',
   'cloud_providers',
   'workgroups',
@@ -68,6 +69,16 @@ export async function emptyInstance(db: Executor, kept?: Kept): Promise<void> {
               eb.selectFrom('organisations').select('id').where('name_key', '=', nameKey(kept.organisation)),
             ),
           ]),
+        )
+        .execute();
+    } else if (table === 'users' && kept) {
+      // The kept key's user stays with it (the keys are emptied before their users).
+      await db
+        .deleteFrom('users')
+        .where((eb) =>
+          eb.not(
+            eb.exists(eb.selectFrom('api_keys').select('api_keys.id').whereRef('api_keys.user_id', '=', 'users.id')),
+          ),
         )
         .execute();
     } else if (table === 'cloud_providers' && kept) {
