@@ -5,6 +5,7 @@ import { AddonsPage } from './pages/addons.js';
 import { AllowListPage } from './pages/allow-list.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { CloudProvidersPage } from './pages/cloud-providers.js';
+import { OrganisationPage } from './pages/organisation.js';
 import { SignInPage } from './pages/sign-in.js';
 import { WorkgroupPage } from './pages/workgroup.js';
 import { WorkgroupsPage } from './pages/workgroups.js';
@@ -18,6 +19,7 @@ const nav = [
   { to: '/addons', label: 'Add-ons' },
   { to: '/cloud-providers', label: 'Cloud providers' },
   { to: '/api-keys', label: 'API keys' },
+  { to: '/organisation', label: 'Organisation' },
 ];
 
 function Page({ path }: { path: string }) {
@@ -29,6 +31,7 @@ function Page({ path }: { path: string }) {
   if (path === '/addons') return <AddonsPage />;
   if (path === '/cloud-providers') return <CloudProvidersPage />;
   if (path === '/api-keys') return <ApiKeysPage />;
+  if (path === '/organisation') return <OrganisationPage />;
   return (
     <>
       <PageHeader title="Page not found" />
