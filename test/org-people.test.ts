@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AcaciaClient } from '../src/client/index.js';
+import { AcaciaClient } from '../src/client/index.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
@@ -18,14 +18,17 @@ describe(`organisation, users and roles (${storeName})`, () => {
   after(() => server.close());
 
   /** Invites `email` with the roles and accepts: the new user's client and id. */
-  async function invited(email: string, roles: string[] = []): Promise<{ client: AcaciaClient; userId: string }> {
+  async function invited(
+    email: string,
+    roles: string[] = [],
+  ): Promise<{ client: AcaciaClient; userId: string; key: string }> {
     const invitation = assertOk(await admin.users.invite({ email, roles }));
     assert.match(invitation.invite_token, /^acacia_inv_/);
     assert.equal(invitation.user.status, 'invited');
     const anonymous = admin.withKey(undefined);
     const key = assertOk(await anonymous.users.accept({ token: invitation.invite_token, firstName: 'Ada' }));
     assert.equal(key.user_id, invitation.user.id);
-    return { client: admin.withKey(key.plaintext_key!), userId: invitation.user.id };
+    return { client: admin.withKey(key.plaintext_key!), userId: invitation.user.id, key: key.plaintext_key! };
   }
 
   it('tells the story: invited, accepted, given one workspace, limited to it, then refused', async () => {
@@ -97,6 +100,22 @@ describe(`organisation, users and roles (${storeName})`, () => {
     assert.equal(found?.status, 'active');
     assert.equal(found?.lastName, 'Lovelace');
     assert.ok(listed.some((u) => u.username === 'owner' && u.roles.some((r) => r.name === 'org-admin')));
+  });
+
+  it("refuses a disabled user's key at once on another server of the same store", async () => {
+    const other = await startTestServer({ ACACIA_CLOCK: 'manual' }, server.store);
+    try {
+      const { key, userId } = await invited('elsewhere@example.com');
+      const there = new AcaciaClient({ baseUrl: other.url, apiKey: key });
+      // Read once through the other server, so that its process keeps the key (PostgreSQL).
+      assertOk(await there.workgroups.list());
+      assertOk(await admin.users.update(userId, { enabled: false }));
+      assertError(await there.workgroups.list(), 401, 'Unauthorized', 'x-api-key');
+      assertOk(await admin.users.update(userId, { enabled: true }));
+      assertOk(await there.workgroups.list());
+    } finally {
+      await other.close();
+    }
   });
 
   it('lets a workgroup admin create workspaces in its workgroup only', async () => {
