@@ -17,6 +17,10 @@ export const redactedPaths = [
   '*.key_hash',
   'password',
   'plaintext_key',
+  // An invitation's token admits whoever holds it until it is spent.
+  '*.invite_token',
+  '*.invite_hash',
+  'invite_token',
 ];
 
 export type LogFormat = 'auto' | 'json' | 'text';

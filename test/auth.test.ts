@@ -186,7 +186,11 @@ describe(`authentication and API keys (${storeName})`, () => {
         life_time_in_seconds: 3600,
       }),
     );
-    const own = assertOk(await server.client.withKey(created.plaintext_key!).apiKeys.current());
+    // Beside the record, the key's user's grants: what the key may do is what both allow.
+    const { user_grants: grants, ...own } = assertOk(
+      await server.client.withKey(created.plaintext_key!).apiKeys.current(),
+    );
+    assert.deepEqual(grants, [{ role: 'org-admin', resource_id: null }]);
     const { plaintext_key: _shown, ...listed } = created;
     assert.deepEqual(own, listed, 'the same record GET /apikeys lists');
     assert.equal(own.plaintext_key, undefined);

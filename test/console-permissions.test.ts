@@ -4,6 +4,7 @@ import { can } from '../console/src/permissions.js';
 import { isAllowed } from '../src/domain/permissions.js';
 import type { Principal } from '../src/domain/principal.js';
 import { roles, type Action } from '../src/schemas/api-key.js';
+import type { Grant } from '../src/schemas/user.js';
 
 const actions: Action[] = ['org:admin', 'workgroup:edit', 'workspace:create', 'workspace:edit', 'workspace:delete'];
 const targets = [
@@ -15,9 +16,19 @@ const targets = [
   { workgroupId: 'wg-out', workspaceId: 'ws-in' },
 ];
 
+/** Users' grants a key may act for: its role and theirs both bound it. */
+const userGrants: Grant[][] = [
+  [{ role: 'org-admin', resource_id: null }],
+  [],
+  [{ role: 'workgroup-admin', resource_id: 'wg-in' }],
+  [{ role: 'workspace-admin', resource_id: 'ws-in' }],
+  [{ role: 'workspace-member', resource_id: 'ws-in' }],
+  [{ role: 'billing-viewer', resource_id: null }],
+];
+
 describe('console permissions', () => {
   it('offers exactly what the server allows, for every role, action and target', () => {
-    for (const role of roles) {
+    for (const [role, grants] of roles.flatMap((r) => userGrants.map((g) => [r, g] as const))) {
       const scope = {
         workgroup_ids: role === 'workgroup-admin' ? ['wg-in'] : [],
         workspace_ids: role === 'workspace-admin' ? ['ws-in'] : [],
@@ -31,13 +42,15 @@ describe('console permissions', () => {
         role,
         workgroupIds: scope.workgroup_ids,
         workspaceIds: scope.workspace_ids,
+        grants,
+        platformAdmin: false,
       };
       for (const action of actions)
         for (const target of targets)
           assert.equal(
-            can({ role, ...scope }, action, target),
+            can({ role, ...scope, user_grants: grants }, action, target),
             isAllowed(principal, action, target),
-            `${role} ${action} ${JSON.stringify(target)}`,
+            `${role} ${JSON.stringify(grants)} ${action} ${JSON.stringify(target)}`,
           );
     }
   });

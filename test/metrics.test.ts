@@ -198,6 +198,8 @@ describe(`workspace metrics, simulated driver (${storeName})`, () => {
       role: 'viewer',
       workgroupIds: [],
       workspaceIds: [],
+      grants: [],
+      platformAdmin: false,
     };
     const first = summary(await metrics.workspace(p, wg, ws.workspace_id!));
     assert.equal(first.tigergraph_up!.avgValue, 0);

@@ -438,6 +438,22 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.ready());
     assertOk(await c.serverStatus());
 
+    // The organisation, its users and roles, the keys at the real service's path, every provider.
+    assertOk(await c.org.show());
+    assertOk(await c.org.update({ orgDisplayName: 'Doc journey' }));
+    assertOk(await c.org.quota());
+    const orgKey = assertOk(await c.org.createApiKey({ description: 'doc journey' }));
+    assertOk(await c.org.listApiKeys());
+    assertOk(await c.org.deleteApiKey({ key_name: orgKey.key_name }));
+    const invitation = assertOk(await c.users.invite({ email: 'doc@example.com' }));
+    assertOk(await record(c.withKey(undefined)).users.accept({ token: invitation.invite_token }));
+    assertOk(await c.users.list({ limit: 10 }));
+    assertOk(await c.users.setRoles(invitation.user.id, { roles: [`workspace-admin:${ws.workspace_id}`] }));
+    assertOk(await c.users.update(invitation.user.id, { enabled: false }));
+    const home = (await server.running.services.organisations.find('default'))!;
+    const ops = await server.running.services.users.create(home.id, { email: 'ops@example.com', platformAdmin: true });
+    assertOk(await record(c.withKey(ops.key.plaintext_key!)).cloudProviders.listAll());
+
     // Pause, resume, and delete everything.
     assertOk(await c.workspaces.pause(wg, ws.workspace_id));
     await c.waitFor({ workgroup: wg, workspace: ws.workspace_id, status: 'Stopped' }, { intervalMs: 20 });

@@ -43,6 +43,10 @@ describe(`README.md (${storeName})`, () => {
         'setBackupScheduleShort',
         'getBackupSchedule',
         'deleteApiKey',
+        // /org/api-keys: the real service's path to the keys `acacia apikeys` manages.
+        'listOrgApiKeys',
+        'createOrgApiKey',
+        'deleteOrgApiKey',
         'health',
         'ready',
       ] as EndpointId[]

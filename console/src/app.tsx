@@ -6,6 +6,7 @@ import { AllowListPage } from './pages/allow-list.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { BillingPage } from './pages/billing.js';
 import { CloudProvidersPage } from './pages/cloud-providers.js';
+import { OrganisationPage } from './pages/organisation.js';
 import { SignInPage } from './pages/sign-in.js';
 import { WorkgroupPage } from './pages/workgroup.js';
 import { WorkgroupsPage } from './pages/workgroups.js';
@@ -20,6 +21,7 @@ const nav = [
   { to: '/cloud-providers', label: 'Cloud providers' },
   { to: '/api-keys', label: 'API keys' },
   { to: '/billing', label: 'Billing' },
+  { to: '/organisation', label: 'Organisation' },
 ];
 
 function Page({ path }: { path: string }) {
@@ -32,6 +34,7 @@ function Page({ path }: { path: string }) {
   if (path === '/cloud-providers') return <CloudProvidersPage />;
   if (path === '/api-keys') return <ApiKeysPage />;
   if (path === '/billing') return <BillingPage />;
+  if (path === '/organisation') return <OrganisationPage />;
   return (
     <>
       <PageHeader title="Page not found" />

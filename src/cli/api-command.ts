@@ -43,6 +43,7 @@ const pathParams: Record<string, { name: string; option?: string; help: string }
   job: { name: 'job', help: 'restore job id' },
   webhook_id: { name: 'webhook', help: 'webhook id' },
   cardID: { name: 'card', help: 'payment card id' },
+  userId: { name: 'user', help: 'user id' },
 };
 
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());

@@ -7,6 +7,7 @@ import { addonCommands } from './commands/addons.js';
 import { allowListCommands } from './commands/allow-list.js';
 import { apiKeyCommands } from './commands/apikeys.js';
 import { billingCommands } from './commands/billing.js';
+import { orgCommands, userCommands } from './commands/users.js';
 import { backupCommands } from './commands/backups.js';
 import { clockCommands } from './commands/clock.js';
 import { completeWords, completionCommand } from './commands/completion.js';
@@ -70,6 +71,8 @@ export function buildCli(): Command {
   apiKeyCommands(program);
   metricsCommands(program);
   billingCommands(program);
+  orgCommands(program);
+  userCommands(program);
   chaosCommands(program);
   stateCommands(program);
   adminCommands(program);

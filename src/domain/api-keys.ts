@@ -17,6 +17,8 @@ import type { Principal } from './principal.js';
 import { checkCount } from './quotas.js';
 import { acceptName } from './names.js';
 import { iso, isoOrUndefined } from './time.js';
+import { findOwner, findUserById } from '../store/repositories/users.js';
+import type { Grant } from '../schemas/user.js';
 
 /** Readable prefix so secret scanners can recognise leaked keys. */
 export const KEY_PREFIX = 'acacia_sk_';
@@ -47,6 +49,9 @@ function toPrincipal(key: KeyForAuthentication): Principal {
     role: key.role as Role,
     workgroupIds: key.workgroup_ids,
     workspaceIds: key.workspace_ids,
+    ...(key.user_id !== null ? { userId: key.user_id } : {}),
+    grants: key.user_roles as Grant[],
+    platformAdmin: key.platform_admin === 1,
   };
 }
 
@@ -60,6 +65,8 @@ export interface NewKey {
   lifetimeSeconds?: number | undefined;
   createdBy?: string | undefined;
   plaintext?: string | undefined;
+  /** The user the key acts for; the organisation's owner when not given. */
+  userId?: string | undefined;
 }
 
 /**
@@ -90,6 +97,7 @@ export function toApiKeyRecord(key: ApiKey, plaintext?: string): ApiKeyRecord {
     org_id: key.org_id,
     redacted_key: key.redacted_key,
     ...(key.created_by != null ? { created_by: key.created_by, creator: key.created_by } : {}),
+    ...(key.user_id != null ? { user_id: key.user_id } : {}),
     created_at: iso(key.created_at),
     ...(key.expires_at != null ? { expires_at: isoOrUndefined(key.expires_at)! } : {}),
     ...(plaintext ? { plaintext_key: plaintext } : {}),
@@ -141,10 +149,13 @@ export class ApiKeyService {
       created_at: now,
       expires_at: input.lifetimeSeconds ? now + input.lifetimeSeconds * 1000 : null,
       revoked_at: null,
+      user_id: null,
     };
     const limit = this.catalog.limits.api_keys_per_organisation;
     const insert = async (db: Executor) => {
       await lockRow(db, 'organisations', input.orgId);
+      key.user_id = input.userId ?? (await findOwner(db, input.orgId))?.id ?? null;
+      if (key.user_id === null) throw new Error(`issue: organisation ${input.orgId} has no owner user`);
       checkCount('key_name', await keysRepo.countActiveApiKeys(db, input.orgId), limit, 'API keys per organisation');
       await keysRepo.insertApiKey(db, key);
     };
@@ -160,7 +171,7 @@ export class ApiKeyService {
   async create(p: Principal, body: CreateApiKeyBody, tx?: Tx): Promise<ApiKeyRecord> {
     authorize(p, 'org:admin');
     const problems = new Problems();
-    const key = newKeyFrom(body, p.orgId, p.keyName, p.role);
+    const key = { ...newKeyFrom(body, p.orgId, p.keyName, p.role), userId: p.userId };
     checkScope(key, problems);
     problems.throwIfAny();
     const missing = new Problems();
@@ -200,7 +211,8 @@ export class ApiKeyService {
     const key = await keysRepo.findApiKeyById(this.store.db, p.orgId, p.keyId);
     // Authentication found this key a moment ago; a revocation since then is the same 401.
     if (!key || key.revoked_at !== null) throw unauthenticated('the API key has been revoked');
-    return toApiKeyRecord(key);
+    // The user's grants too: what the key may do is what both allow (a console offers by it).
+    return { ...toApiKeyRecord(key), user_grants: [...p.grants] };
   }
 
   async revoke(p: Principal, keyName: string): Promise<ApiKeyRecord> {
@@ -237,7 +249,8 @@ export class ApiKeyService {
    */
   async standing(p: Principal): Promise<{ refusal?: string; expiresAt: number | null }> {
     const key = await keysRepo.findApiKeyById(this.store.db, p.orgId, p.keyId);
-    const refusal = this.refusal(key);
+    const user = key?.user_id != null ? await findUserById(this.store.db, key.user_id) : undefined;
+    const refusal = this.refusal(key && { ...key, user_enabled: user?.enabled ?? null });
     return { ...(refusal !== undefined ? { refusal } : {}), expiresAt: key?.expires_at ?? null };
   }
 
@@ -248,10 +261,15 @@ export class ApiKeyService {
   }
 
   /** Why a key does not admit its caller now, or undefined when it does. */
-  private refusal(key: Pick<ApiKey, 'revoked_at' | 'expires_at'> | undefined): string | undefined {
+  private refusal(
+    key: (Pick<ApiKey, 'revoked_at' | 'expires_at'> & { user_enabled: number | null }) | undefined,
+  ): string | undefined {
     if (!key) return 'the API key is not valid';
     if (key.revoked_at !== null) return 'the API key has been revoked';
     if (key.expires_at !== null && key.expires_at <= this.clock.now()) return 'the API key has expired';
+    // A key acts for its user: none (a row gone) or a disabled one admits nobody.
+    if (key.user_enabled === null) return "the API key's user no longer exists";
+    if (key.user_enabled !== 1) return "the API key's user is disabled";
     return undefined;
   }
 }

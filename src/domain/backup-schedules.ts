@@ -14,7 +14,7 @@ import type { Principal } from './principal.js';
 import { iso, isoOrUndefined } from './time.js';
 import type { WorkspaceService } from './workspaces.js';
 
-const DEFAULT_RESERVED_DAYS = 7;
+export const DEFAULT_RESERVED_DAYS = 7;
 const DEFAULT_RETRIES = 3;
 
 export function backupScheduleRecord(s: BackupSchedule): BackupScheduleRecord {

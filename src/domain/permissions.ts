@@ -1,5 +1,6 @@
 import { forbidden } from './errors.js';
 import type { Action } from '../schemas/api-key.js';
+import type { Grant } from '../schemas/user.js';
 import type { Principal } from './principal.js';
 
 export interface Target {
@@ -15,12 +16,8 @@ const describe: Record<Action, string> = {
   'workspace:delete': 'delete workspaces or databases in this workgroup',
 };
 
-/**
- * Whether the principal's role allows the action (a change) on the target. Reads are open to
- * every role of the organisation; the organisation boundary itself is enforced by scoping
- * every lookup to principal.orgId.
- */
-export function isAllowed(p: Principal, action: Action, target: Target = {}): boolean {
+/** Whether the key's role and scope allow the action on the target. */
+function keyAllows(p: Principal, action: Action, target: Target): boolean {
   switch (p.role) {
     case 'org-admin':
       return true;
@@ -35,9 +32,45 @@ export function isAllowed(p: Principal, action: Action, target: Target = {}): bo
   }
 }
 
+/**
+ * Whether one of the user's grants allows the action on the target, as the real service's
+ * access-management tables have it: a workgroup admin edits its workgroup and creates, edits
+ * and deletes workspaces in it; a workspace admin edits its workspace; billing roles and
+ * workspace members change none of these.
+ */
+function grantAllows(grant: Grant, action: Action, target: Target): boolean {
+  switch (grant.role) {
+    case 'org-admin':
+      return true;
+    case 'workgroup-admin':
+      return action !== 'org:admin' && target.workgroupId !== undefined && grant.resource_id === target.workgroupId;
+    case 'workspace-admin':
+      return (
+        action === 'workspace:edit' && target.workspaceId !== undefined && grant.resource_id === target.workspaceId
+      );
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether the principal may perform the action (a change) on the target: its key's role and
+ * its user's grants must both allow it, so a key never does more than its user may. Reads
+ * are open to every key of the organisation; the organisation boundary itself is enforced
+ * by scoping every lookup to principal.orgId.
+ */
+export function isAllowed(p: Principal, action: Action, target: Target = {}): boolean {
+  return keyAllows(p, action, target) && p.grants.some((g) => grantAllows(g, action, target));
+}
+
+/** Whether the principal's user holds one of the organisation roles (billing's, say). */
+export function hasOrgRole(p: Principal, ...roles: Grant['role'][]): boolean {
+  return p.grants.some((g) => roles.includes(g.role) && g.resource_id === null);
+}
+
 /** Throws Forbidden unless the principal may perform the action on the target. */
 export function authorize(p: Principal, action: Action, target: Target = {}): void {
-  if (!isAllowed(p, action, target)) {
-    throw forbidden('x-api-key', `a ${p.role} key may not ${describe[action]}`);
-  }
+  if (!keyAllows(p, action, target)) throw forbidden('x-api-key', `a ${p.role} key may not ${describe[action]}`);
+  if (!p.grants.some((g) => grantAllows(g, action, target)))
+    throw forbidden('x-api-key', `the key's user has no role that may ${describe[action]}`);
 }

@@ -26,6 +26,21 @@ const memoryOf = (catalog: Catalog, w: QuotaShape) =>
 /** Whether the change asks for more memory than the workspace runs with (a resize down never does). */
 const raisesMemory = (catalog: Catalog, w: QuotaShape) => memoryOf(catalog, w) > memoryAt(catalog, w.size, w.enable_ha);
 
+/** What the organisation uses of its tier's workspace quotas now, counted as the checks below count it. */
+export async function quotaUsage(
+  db: Executor,
+  catalog: Catalog,
+  orgId: string,
+): Promise<{ rw: number; ro: number; memoryGb: number }> {
+  const all = await workspaceUsage(db, orgId);
+  const count = (rw: boolean) => all.filter((w) => w.is_rw === rw).reduce((sum, w) => sum + w.count, 0);
+  return {
+    rw: count(true),
+    ro: count(false),
+    memoryGb: all.reduce((sum, w) => sum + memoryOf(catalog, w) * w.count, 0),
+  };
+}
+
 /**
  * Quota-Exceed (403) naming `field` when a parent already holds `max` children (`what`, e.g.
  * "allow-list entries per workgroup"). Call inside the transaction that inserts the child,

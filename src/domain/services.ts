@@ -21,6 +21,7 @@ import { GatewayService } from './gateway.js';
 import { IdempotencyService } from './idempotency.js';
 import { OperationService } from './operations.js';
 import { OrganisationService } from './organisations.js';
+import { UserService } from './users.js';
 import { ScheduleService } from './schedules.js';
 import { WorkgroupService, type WorkgroupExpirySettings } from './workgroups.js';
 import { WebhookService, type WebhookSettings } from './webhooks.js';
@@ -37,6 +38,7 @@ export interface Services {
   store: Store;
   apiKeys: ApiKeyService;
   organisations: OrganisationService;
+  users: UserService;
   cloudProviders: CloudProviderService;
   addons: AddonService;
   addonConfigs: AddonConfigService;
@@ -120,7 +122,8 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     clock,
     store,
     apiKeys,
-    organisations: new OrganisationService(store, clock, apiKeys),
+    organisations: new OrganisationService(store, clock, apiKeys, catalog),
+    users: new UserService(store, clock, apiKeys),
     cloudProviders: new CloudProviderService(store, clock, catalog, settings.roles ?? noRoleVerifier, notify, testEnv),
     addons,
     addonConfigs: new AddonConfigService(store, clock, catalog, addons),

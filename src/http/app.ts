@@ -25,6 +25,7 @@ import {
 import { instrument } from './metrics.js';
 import { requestLog } from '../listener/request-log.js';
 import { consoleRoutes } from './console.js';
+import { invitationRoutes, orgRoutes } from './routes/org.js';
 import { registerOpenApi } from './openapi.js';
 import { appendRouteHook } from './route-hooks.js';
 import { limitRequestRate } from './rate-limit.js';
@@ -256,9 +257,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     addonRoutes(api, services);
     apiKeyRoutes(api, services);
     billingRoutes(api, services);
+    orgRoutes(api, services);
     webhookRoutes(api, services);
     metricsRoutes(api, services);
   });
+
+  // Without an API key: the invitation's token is what admits it.
+  await app.register(async (scope) => invitationRoutes(scope, services));
 
   // Outside the API's scope, so no rule can keep its owner from ending it.
   await app.register(async (scope) => {

@@ -27,6 +27,12 @@ export const ApiKeyRecord = Component(
       redacted_key: Type.String({ description: 'the prefix and the first and last 4 characters' }),
       created_by: Type.Optional(Type.String({ description: 'name of the key that created it' })),
       creator: Type.Optional(Type.String({ description: "created_by under the real service's name" })),
+      user_id: Type.Optional(Type.String({ description: 'the user the key acts for: it does at most what they may' })),
+      user_grants: Type.Optional(
+        Type.Array(Type.Object({ role: Type.String(), resource_id: Type.Union([Type.String(), Type.Null()]) }), {
+          description: "the key's user's role grants; in GET /apikeys/current only",
+        }),
+      ),
       created_at: Timestamp,
       expires_at: Type.Optional(Timestamp),
       plaintext_key: Type.Optional(

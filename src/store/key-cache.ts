@@ -22,6 +22,12 @@ export interface KeyForAuthentication {
   revoked_at: number | null;
   org_name: string;
   org_tier: string;
+  /** The key's user (null only for a key its user's row is missing for) and what it may do. */
+  user_id: string | null;
+  user_enabled: number | null;
+  /** The user's grants (JSON text in the row, parsed by the lookup). */
+  user_roles: Array<{ role: string; resource_id: string | null }>;
+  platform_admin: number | null;
 }
 
 export interface KeyCacheOptions {

@@ -32,6 +32,31 @@ export interface ApiKeysTable {
   created_at: number;
   expires_at: number | null;
   revoked_at: number | null;
+  /** Added by 0039: the user the key acts for (null only on a store before it). */
+  user_id: string | null;
+}
+
+export interface UsersTable {
+  id: string;
+  org_id: string;
+  email: string | null;
+  /** The email in lower case: unique per organisation. */
+  email_key: string | null;
+  first_name: string;
+  last_name: string;
+  enabled: number;
+  is_owner: number;
+  platform_admin: number;
+  /** JSON array of `{role, resource_id}`. */
+  roles: string;
+  /** SHA-256 of the invitation token, until it is accepted. */
+  invite_hash: string | null;
+  invited_at: number | null;
+  invite_expires_at: number | null;
+  accepted_at: number | null;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface CloudProvidersTable {
@@ -397,6 +422,7 @@ export interface DB {
   metering_periods: MeteringPeriodsTable;
   metering_state: MeteringStateTable;
   api_keys: ApiKeysTable;
+  users: UsersTable;
   cloud_providers: CloudProvidersTable;
   workgroups: WorkgroupsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -15,6 +15,8 @@ export type { CreateAddonConfigBody } from '../../../src/schemas/addon.js';
 export type { DbUserBody, DbUserRecord } from '../../../src/schemas/db-user.js';
 export type { ErrorDetail, ErrorEnvelope, SuccessEnvelope } from '../../../src/schemas/envelope.js';
 export type { MetaRecord } from '../../../src/schemas/meta.js';
+export type { OrgQuota, Organization } from '../../../src/schemas/organisation.js';
+export type { OrgUser } from '../../../src/schemas/user.js';
 export type { OperationRecord } from '../../../src/schemas/operation.js';
 export type { ScheduleBody, ScheduleRecord } from '../../../src/schemas/schedule.js';
 export type { CreateWorkgroupBody, UpdateWorkgroupBody, WorkgroupRecord } from '../../../src/schemas/workgroup.js';

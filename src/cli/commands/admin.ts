@@ -182,6 +182,64 @@ function creditCommands(credit: Command): void {
   });
 }
 
+function userCommands(users: Command): void {
+  addSettingFlags(
+    users
+      .command('add')
+      .description(
+        'Add a user to an organisation without an invitation, with its roles; prints its first API key once, on stdout',
+      )
+      .requiredOption('--org <name>', 'organisation name (created when it does not exist)')
+      .requiredOption('--email <email>', "the user's email")
+      .option('--first-name <name>', 'first name')
+      .option('--last-name <name>', 'last name')
+      .option('--roles <roles>', 'comma-separated roles: org-admin, workspace-admin:<workspace id>, …', list)
+      .option('--platform-admin', "make the user a platform administrator (sees every organisation's providers)")
+      .option('--json', 'print the user and the key record as JSON'),
+    storeFlags,
+  ).action(
+    async (
+      flags: Flags & {
+        email: string;
+        firstName?: string;
+        lastName?: string;
+        roles?: string[];
+        platformAdmin?: boolean;
+        json?: boolean;
+      },
+    ) => {
+      const made = await withServices(flags, async (services) => {
+        const org = await services.organisations.ensure(flags.org!);
+        return services.users.create(org.id, {
+          email: flags.email,
+          firstName: flags.firstName,
+          lastName: flags.lastName,
+          roles: flags.roles,
+          platformAdmin: flags.platformAdmin === true,
+        });
+      }).catch(domainError);
+      process.stdout.write(flags.json ? `${JSON.stringify(made, null, 2)}\n` : `${made.key.plaintext_key}\n`);
+    },
+  );
+
+  addSettingFlags(
+    users
+      .command('platform-admin')
+      .description("Grant (or with --off take back) a user's platform administrator flag")
+      .requiredOption('--org <name>', "the user's organisation")
+      .requiredOption('--email <email>', "the user's email")
+      .option('--off', 'take the flag back'),
+    storeFlags,
+  ).action(async (flags: Flags & { email: string; off?: boolean }) => {
+    const user = await withServices(flags, async (services) => {
+      const org = await services.organisations.find(flags.org!);
+      if (!org) throw new UsageError(`no organisation "${flags.org}" in this store`, exitCodes['Not-Found']);
+      return services.users.setPlatformAdmin(org.id, flags.email, flags.off !== true);
+    }).catch(domainError);
+    process.stdout.write(`${user.email}: platform administrator ${user.platform_admin ? 'granted' : 'taken back'}\n`);
+  });
+}
+
 export function adminCommands(program: Command): void {
   const admin = program
     .command('admin')
@@ -192,6 +250,11 @@ export function adminCommands(program: Command): void {
       .description('API keys of any organisation: the first key of a new organisation, a lost admin key'),
   );
   creditCommands(admin.command('credit').description("Organisations' billing credit"));
+  userCommands(
+    admin
+      .command('users')
+      .description('Users of any organisation: one added without an invitation, the platform administrator flag'),
+  );
   // `acacia keys …` before `admin` existed: kept, hidden, for one release.
   const old = program.command('keys', { hidden: true }).description('Renamed: acacia admin keys');
   old.hook('preAction', () => {

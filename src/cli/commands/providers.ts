@@ -27,6 +27,11 @@ export function providerCommands(program: Command): void {
       { verb: 'update', endpoint: 'updateCloudProvider', args: ['cloudProviderID'] },
       { verb: 'upgrade', endpoint: 'upgradeCloudProvider', args: ['cloudProviderID'] },
       { verb: 'delete', endpoint: 'deleteCloudProvider', args: ['cloudProviderID'], aliases: ['rm'] },
+      {
+        verb: 'list-all',
+        endpoint: 'listEveryCloudProvider',
+        description: "Every organisation's providers (platform administrators)",
+      },
     ],
     view,
   ).alias('provider');

@@ -11,6 +11,7 @@ import { eventEndpoints } from './events.js';
 import { dbUserEndpoints } from './db-users.js';
 import { metricsEndpoints } from './metrics.js';
 import { operabilityEndpoints } from './operability.js';
+import { orgEndpoints } from './org.js';
 import { scheduleEndpoints } from './schedules.js';
 import { workgroupEndpoints } from './workgroups.js';
 import { webhookEndpoints } from './webhooks.js';
@@ -40,6 +41,7 @@ export const apiEndpoints = {
   ...apiKeyEndpoints,
   ...metricsEndpoints,
   ...billingEndpoints,
+  ...orgEndpoints,
   ...operabilityEndpoints,
   ...chaosEndpoints,
 } as const;
@@ -64,6 +66,7 @@ export const endpointTags: ReadonlyArray<{ name: string; description: string }> 
   { name: 'API keys', description: "The organisation's API keys." },
   { name: 'Metrics', description: "Workspaces' figures: Prometheus text, and a workgroup's summary." },
   { name: 'Billing', description: 'Prices, metered usage and the credit it is charged to.' },
+  { name: 'Organisation', description: 'The organisation, its quota, and its users and their roles.' },
   { name: 'Health', description: 'Liveness and readiness, without an API key.' },
   {
     name: 'Testing',

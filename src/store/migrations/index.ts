@@ -24,6 +24,7 @@ import * as operationAsks from './0035-operation-asks.js';
 import * as workgroupExpiry from './0036-workgroup-expiry.js';
 import * as chaosRules from './0037-chaos-rules.js';
 import * as organisationProfile from './0038-organisation-profile.js';
+import * as users from './0039-users.js';
 import * as scheduledUpgrades from './0040-scheduled-upgrades.js';
 import * as billing from './0041-billing.js';
 
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0036-workgroup-expiry': workgroupExpiry,
   '0037-chaos-rules': chaosRules,
   '0038-organisation-profile': organisationProfile,
+  '0039-users': users,
   '0040-scheduled-upgrades': scheduledUpgrades,
   '0041-billing': billing,
 };

@@ -25,15 +25,17 @@ export async function insertApiKey(db: Executor, key: ApiKey): Promise<void> {
     .execute();
 }
 
-type KeyForAuthenticationRow = Omit<KeyForAuthentication, 'workgroup_ids' | 'workspace_ids'> & {
+type KeyForAuthenticationRow = Omit<KeyForAuthentication, 'workgroup_ids' | 'workspace_ids' | 'user_roles'> & {
   workgroup_ids: string;
   workspace_ids: string;
+  user_roles: string | null;
 };
 
 function byHash(db: Executor, keyHash: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('organisations', 'organisations.id', 'api_keys.org_id')
+    .leftJoin('users', 'users.id', 'api_keys.user_id')
     .select([
       'api_keys.id',
       'api_keys.org_id',
@@ -45,6 +47,10 @@ function byHash(db: Executor, keyHash: string) {
       'api_keys.revoked_at',
       'organisations.name as org_name',
       'organisations.tier as org_tier',
+      'api_keys.user_id',
+      'users.enabled as user_enabled',
+      'users.roles as user_roles',
+      'users.platform_admin',
     ])
     .where('api_keys.key_hash', '=', keyHash);
 }
@@ -55,6 +61,7 @@ function parsed(row: KeyForAuthenticationRow | undefined): KeyForAuthentication 
   const key = row as unknown as KeyForAuthentication;
   key.workgroup_ids = JSON.parse(row.workgroup_ids);
   key.workspace_ids = JSON.parse(row.workspace_ids);
+  key.user_roles = row.user_roles === null ? [] : JSON.parse(row.user_roles);
   return key;
 }
 

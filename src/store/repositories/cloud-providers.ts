@@ -4,6 +4,7 @@ import { lockedForUpdate } from '../capabilities.js';
 import type { Executor } from '../store.js';
 import { nameKey } from '../name-key.js';
 import { countRows } from '../count-rows.js';
+import { keyset, type CursorPosition } from '../pagination.js';
 
 /** Sizes of one node group of a BYOC cluster. */
 export interface NodeGroup {
@@ -246,4 +247,14 @@ export async function syncPublicProviders(db: Executor, seeds: PublicProviderSee
       seeds.map((s) => s.id),
     );
   await retire.execute();
+}
+
+/** A page of every organisation's providers and the public ones, in creation order (limit + 1 rows: see toPage). */
+export async function listAllProviders(
+  db: Executor,
+  limit: number,
+  after: CursorPosition | undefined,
+): Promise<CloudProviderRow[]> {
+  const rows = await keyset(db.selectFrom('cloud_providers').selectAll(), limit, after).execute();
+  return rows.map(providerFromRow);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Insertable } from 'kysely';
 import { dialectOf } from '../dialect-of.js';
 import { migrations } from '../migrations/index.js';
@@ -14,6 +15,7 @@ import { nameKey } from '../name-key.js';
  */
 export const stateTables = [
   'organisations',
+  'users',
   'api_keys',
   'cloud_providers',
   'workgroups',
@@ -78,6 +80,16 @@ export async function emptyInstance(db: Executor, kept?: Kept): Promise<void> {
               eb.selectFrom('organisations').select('id').where('name_key', '=', nameKey(kept.organisation)),
             ),
           ]),
+        )
+        .execute();
+    } else if (table === 'users' && kept) {
+      // The kept key's user stays with it (the keys are emptied before their users).
+      await db
+        .deleteFrom('users')
+        .where((eb) =>
+          eb.not(
+            eb.exists(eb.selectFrom('api_keys').select('api_keys.id').whereRef('api_keys.user_id', '=', 'users.id')),
+          ),
         )
         .execute();
     } else if (table === 'cloud_providers' && kept) {
@@ -154,11 +166,65 @@ export async function afterLoad(db: Executor): Promise<void> {
     (select count(*) from allow_list_entries e where e.workgroup_id = workgroups.id)`.execute(db);
   await db.updateTable('operations').set({ lease_owner: null, lease_expires_at: null }).execute();
   await db.updateTable('webhook_deliveries').set({ lease_owner: null }).execute();
+  await giveKeysOwners(db);
   if (dialectOf(db) === 'postgres')
     await sql`select setval(pg_get_serial_sequence('events', 'id'),
       greatest((select coalesce(max(id), 0) from events), nextval(pg_get_serial_sequence('events', 'id'))))`.execute(
       db,
     );
+}
+
+/**
+ * A snapshot saved before users (migration 0039) holds keys of no user: as the migration did,
+ * each organisation without an owner gets one, holding org-admin, and its keys without a
+ * user are given to its owner.
+ */
+async function giveKeysOwners(db: Executor): Promise<void> {
+  const orphans = await db
+    .selectFrom('organisations')
+    .select(['id', 'created_at'])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('users')
+            .select('users.id')
+            .whereRef('users.org_id', '=', 'organisations.id')
+            .where('is_owner', '=', 1),
+        ),
+      ),
+    )
+    .execute();
+  for (const org of orphans) {
+    const id = randomUUID();
+    await db
+      .insertInto('users')
+      .values({
+        id,
+        org_id: org.id,
+        email: null,
+        email_key: null,
+        first_name: 'Organisation',
+        last_name: 'owner',
+        enabled: 1,
+        is_owner: 1,
+        platform_admin: 0,
+        roles: JSON.stringify([{ role: 'org-admin', resource_id: null }]),
+        invite_hash: null,
+        invited_at: null,
+        invite_expires_at: null,
+        accepted_at: null,
+        created_by: null,
+        created_at: Number(org.created_at),
+        updated_at: Number(org.created_at),
+      })
+      .execute();
+    await db
+      .updateTable('api_keys')
+      .set({ user_id: id })
+      .where('org_id', '=', org.id)
+      .where('user_id', 'is', null)
+      .execute();
+  }
 }
 
 /**

@@ -51,3 +51,27 @@ export async function findOrganisationById(db: Executor, id: string): Promise<Or
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+/** The organisation's profile columns (migration 0038) with its record. */
+export interface OrganisationProfile extends Organisation {
+  display_name: string | null;
+  logo_url: string | null;
+  feature_flags: string | null;
+  delinquent_since: number | null;
+}
+
+export async function findOrganisationProfile(db: Executor, id: string): Promise<OrganisationProfile | undefined> {
+  return db
+    .selectFrom('organisations')
+    .select(['id', 'name', 'tier', 'created_at', 'display_name', 'logo_url', 'feature_flags', 'delinquent_since'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function updateOrganisationProfile(
+  db: Executor,
+  id: string,
+  changes: { display_name?: string | null; logo_url?: string | null },
+): Promise<void> {
+  await db.updateTable('organisations').set(changes).where('id', '=', id).execute();
+}
