@@ -345,6 +345,14 @@ export interface ChaosRulesTable {
   hits: Generated<number>;
 }
 
+/** Each hand-over of a pooled workgroup to an organisation (0042); counted against its hourly cap. */
+export interface PoolAcquisitionsTable {
+  id: string;
+  org_id: string;
+  workgroup_id: string;
+  acquired_at: number;
+}
+
 export interface DB {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -370,4 +378,5 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   workspace_runtimes: WorkspaceRuntimesTable;
   chaos_rules: ChaosRulesTable;
+  pool_acquisitions: PoolAcquisitionsTable;
 }

@@ -33,6 +33,7 @@ export const stateTables = [
   'events',
   'webhooks',
   'webhook_deliveries',
+  'pool_acquisitions',
 ] as const satisfies readonly (keyof DB)[];
 
 export type StateTable = (typeof stateTables)[number];
