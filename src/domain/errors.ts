@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'rate-limited'
   | 'disabled' // feature off for the organisation's tier
   | 'unavailable'
+  | 'pool-empty' // no pooled workgroup is ready to hand over; the engine is refilling
   | 'store-unavailable' // the database could not be reached, or the connection was lost mid-request
   | 'internal';
 

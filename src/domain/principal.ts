@@ -11,4 +11,10 @@ export interface Principal {
   role: Role;
   workgroupIds: readonly string[];
   workspaceIds: readonly string[];
+  /**
+   * The engine acting for the workgroup pool's own organisation (src/domain/workgroup-pool.ts):
+   * its size is ACACIA_POOL_SIZE, not a tier's, so tier quotas do not apply to it. No API key
+   * carries it.
+   */
+  quotaExempt?: true;
 }

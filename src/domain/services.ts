@@ -25,6 +25,7 @@ import { WorkgroupService, type WorkgroupExpirySettings } from './workgroups.js'
 import { WebhookService, type WebhookSettings } from './webhooks.js';
 import { resolveByDns } from './webhook-targets.js';
 import { WorkspaceService } from './workspaces.js';
+import { WorkgroupPool, poolOff, type PoolSettings } from './workgroup-pool.js';
 import { faultInjectionOff, type TestEnvCheck } from './test-env.js';
 
 /** The domain, wired to one store and one clock. */
@@ -53,6 +54,7 @@ export interface Services {
   events: EventFeed;
   webhooks: WebhookService;
   chaos: ChaosService;
+  pool: WorkgroupPool;
 }
 
 export interface ServiceSettings {
@@ -69,6 +71,10 @@ export interface ServiceSettings {
   workgroupExpiry?: WorkgroupExpirySettings;
   /** Request-level chaos rules (fault injection), shared with the engine; off unless given. */
   chaos?: ChaosService;
+  /** The workgroup pool (ACACIA_POOL_*); off unless given. */
+  pool?: PoolSettings;
+  /** Asks the engine to refill the pool after an acquisition. */
+  poolRefill?: () => void;
 }
 
 const noWebhookKey: WebhookSettings = {
@@ -125,5 +131,14 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     events: new EventFeed(store),
     webhooks: new WebhookService(store, clock, catalog, settings.webhooks ?? noWebhookKey),
     chaos,
+    pool: new WorkgroupPool(
+      store,
+      clock,
+      catalog,
+      workgroups,
+      workspaces,
+      settings.pool ?? poolOff,
+      settings.poolRefill ?? (() => undefined),
+    ),
   };
 }

@@ -30,6 +30,11 @@ export function workgroupCommands(program: Command): void {
         durations: { expires_in_seconds: 'expires-in' },
       },
       { verb: 'delete', endpoint: 'deleteWorkgroup', args: ['workgroupID'], aliases: ['rm'] },
+      {
+        verb: 'acquire',
+        endpoint: 'acquirePooledWorkgroup',
+        description: 'Take one of the workgroups the server keeps warm, its workspace already Active',
+      },
     ],
     view,
   ).alias('workgroup');
