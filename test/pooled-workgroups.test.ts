@@ -186,6 +186,35 @@ describe(`pooled workgroups not ready, or off (${storeName})`, () => {
     assert.equal(assertOk(await c.workgroups.acquire()).workspaces[0]!.status, 'Active');
   });
 
+  it('keeps members from the default life of workgroups, and gives an acquired one that life', async () => {
+    const ttl = await startTestServer({
+      ACACIA_CLOCK: 'manual',
+      ACACIA_SIM_SPEED: '0',
+      ACACIA_POOL_SIZE: '1',
+      ACACIA_WORKGROUP_DEFAULT_TTL_HOURS: '1',
+    });
+    try {
+      const members = async () =>
+        (
+          await ttl.running.services.store.db
+            .selectFrom('workgroups')
+            .select('id')
+            .where('org_id', 'in', (eb) => eb.selectFrom('organisations').select('id').where('name', '=', '_pool'))
+            .execute()
+        ).length;
+      await until(() => ttl.running.services.pool.ready(), 1, 'ready pooled workgroups');
+      for (let i = 0; i < 3; i++) {
+        assertOk(await ttl.client.moveClock({ advance_seconds: 31 }));
+        assert.equal(await members(), 1, 'a member does not expire, and is not made twice');
+      }
+      const now = Date.parse(assertOk(await ttl.client.moveClock({ advance_seconds: 0 })).now);
+      const got = assertOk(await ttl.client.workgroups.acquire());
+      assert.equal(Date.parse(got.expires_at!), now + 3_600_000);
+    } finally {
+      await ttl.close();
+    }
+  });
+
   it('answers API-Disabled naming ACACIA_POOL_SIZE when the server keeps no pool', async () => {
     const off = await startTestServer({ ACACIA_CLOCK: 'manual' });
     try {

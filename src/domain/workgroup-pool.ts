@@ -95,7 +95,9 @@ export class WorkgroupPool {
       const missing = size - (await poolRepo.countPoolMembers(trx.db, orgId));
       const p = this.principal(orgId);
       for (let i = 0; i < missing; i++) {
-        const wg = await this.workgroups.create(p, { cloud_provider_id: this.providerId() }, engineContext, trx);
+        // Never expiring while pooled, whatever the default life: a member is counted while it lives.
+        const body = { cloud_provider_id: this.providerId(), expires_at: null };
+        const wg = await this.workgroups.create(p, body, engineContext, trx);
         await this.workspaces.create(
           p,
           wg.workgroup_id,
@@ -177,6 +179,8 @@ export class WorkgroupPool {
           creator: p.keyName,
           now,
           autoStopMinutes: p.tier === 'free' ? FREE_TIER_AUTO_STOP_MINUTES : undefined,
+          // The life a workgroup the organisation created now would have.
+          expiresAt: this.workgroups.defaultExpiresAt(now),
         });
         await poolRepo.insertAcquisition(trx.db, {
           id: newId(),

@@ -149,6 +149,8 @@ export interface HandOver {
   now: number;
   /** The auto-stop the receiving tier imposes (the free tier's), or undefined to keep the member's. */
   autoStopMinutes?: number | undefined;
+  /** When the workgroup expires in its new organisation (its default life), or null. */
+  expiresAt: number | null;
 }
 
 /**
@@ -174,6 +176,7 @@ export async function handOverMember(tx: Tx, wg: Workgroup, to: HandOver): Promi
       name: to.name,
       name_key: nameKey(to.name),
       creator: to.creator,
+      expires_at: to.expiresAt,
       created_at: to.now,
       updated_at: to.now,
       version_number: wg.version_number + 1,
