@@ -386,6 +386,53 @@ export const settings = [
     parse: inUnits(int(0, 87_600), HOUR_MS),
   },
   {
+    key: 'poolSize',
+    env: 'ACACIA_POOL_SIZE',
+    flag: 'pool-size',
+    def: '0',
+    help:
+      'workgroups, each with an Active workspace, the engine keeps warm for GET /pooled-workgroups/acquire ' +
+      'to hand over at once (0 = no pool)',
+    see: 'pooled-workgroups.md',
+    parse: int(0, 50),
+  },
+  {
+    key: 'poolProvider',
+    env: 'ACACIA_POOL_PROVIDER',
+    flag: 'pool-provider',
+    def: 'aws/us-east-1',
+    help: "the public provider (platform/region) of the pool's workgroups",
+    see: 'pooled-workgroups.md',
+    parse: text,
+  },
+  {
+    key: 'poolWorkspaceType',
+    env: 'ACACIA_POOL_WORKSPACE_TYPE',
+    flag: 'pool-workspace-type',
+    def: 'TG-00',
+    help: "the size of each pooled workgroup's read-write workspace",
+    see: 'pooled-workgroups.md',
+    parse: text,
+  },
+  {
+    key: 'poolTgVersion',
+    env: 'ACACIA_POOL_TG_VERSION',
+    flag: 'pool-tg-version',
+    def: undefined,
+    help: "the TigerGraph version of the pool's workspaces; default: the catalog's newest",
+    see: 'pooled-workgroups.md',
+    parse: text,
+  },
+  {
+    key: 'poolAcquiresPerHour',
+    env: 'ACACIA_POOL_ACQUIRES_PER_HOUR',
+    flag: 'pool-acquires-per-hour',
+    def: '10',
+    help: 'pooled workgroups one organisation may acquire in an hour (0 = no cap); more answer 429',
+    see: 'pooled-workgroups.md',
+    parse: int(0, 1_000_000),
+  },
+  {
     key: 'keyCache',
     env: 'ACACIA_KEY_CACHE',
     flag: 'key-cache',
@@ -592,6 +639,26 @@ function loadCatalog(configFile: string | undefined): Catalog {
   return catalog;
 }
 
+/** The pool's template must name what the catalog has: a public provider, a size and a version. */
+function checkPoolTemplate(config: Config): void {
+  const { catalog } = config;
+  const [platform, region, rest] = config.poolProvider.split('/');
+  const regions = (catalog.regions as Record<string, readonly string[] | undefined>)[platform ?? ''];
+  if (rest !== undefined || region === undefined || !regions?.includes(region))
+    throw new ConfigError(
+      'ACACIA_POOL_PROVIDER',
+      `must be platform/region of the catalog (got "${config.poolProvider}")`,
+    );
+  if (!catalog.workspace_sizes.some((s) => s.typeName === config.poolWorkspaceType))
+    throw new ConfigError(
+      'ACACIA_POOL_WORKSPACE_TYPE',
+      `must be one of ${catalog.workspace_sizes.map((s) => s.typeName).join(', ')}`,
+    );
+  const versions = catalog.tg_versions.map((v) => v.name);
+  if (config.poolTgVersion !== undefined && !versions.includes(config.poolTgVersion))
+    throw new ConfigError('ACACIA_POOL_TG_VERSION', `must be one of ${versions.join(', ')}`);
+}
+
 /** Parses and validates the whole configuration once; the result is frozen and passed down. */
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const values = Object.fromEntries(settings.map((s) => [s.key, read(env, s)])) as Omit<
@@ -599,6 +666,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     'catalog' | 'bodyLimit'
   >;
   const config: Config = { ...values, catalog: loadCatalog(values.configFile), bodyLimit: BODY_LIMIT };
+  checkPoolTemplate(config);
   // Node refuses a headers timeout longer than the request timeout it is part of.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError(

@@ -125,6 +125,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     eventRetentionMs: config.eventRetentionMs,
     operationRetentionMs: config.operationRetentionMs,
     webhooks,
+    // The services are made below, with the engine's wake; the pool is refilled once both exist.
+    ...(config.poolSize > 0 ? { pool: { refill: () => services.pool.refill() } } : {}),
   });
   // Every transaction's noted changes become events in it (src/domain/events.ts).
   store.recordEventsWith(eventWriter(clock, { catalog: config.catalog, baseDomain: config.baseDomain }));
@@ -139,6 +141,14 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     readMetrics: metricsReader(drivers, config.catalog, clock),
     workgroupExpiry: { maxTtlMs: config.workgroupMaxTtlMs, defaultTtlMs: config.workgroupDefaultTtlMs },
     billing: { paymentProcessorUrl: config.paymentProcessorUrl, assistantUrl: config.assistantUrl },
+    pool: {
+      size: config.poolSize,
+      provider: config.poolProvider,
+      workspaceType: config.poolWorkspaceType,
+      tgVersion: config.poolTgVersion,
+      acquiresPerHour: config.poolAcquiresPerHour,
+    },
+    poolRefill: () => engine.refillPool(),
   });
 
   try {

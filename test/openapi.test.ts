@@ -62,6 +62,7 @@ describe(`the OpenAPI document (${storeName})`, () => {
       ACACIA_CLOCK: 'manual',
       ACACIA_SIM_SPEED: '0',
       ACACIA_WEBHOOK_ALLOW_PRIVATE: 'on',
+      ACACIA_POOL_SIZE: '1',
     });
     raw = (await (await request(`${server.url}/openapi.json`)).body.json()) as Doc;
     doc = resolveRefs(raw);
@@ -470,6 +471,10 @@ describe(`the OpenAPI document (${storeName})`, () => {
     }
     for (const d of assertOk(await c.databases.list(wg))) assertOk(await c.databases.delete(wg, d.database_id));
     assertOk(await c.workgroups.delete(wg));
+    // The pooled workgroup the server keeps warm, once the engine has it ready.
+    for (let i = 0; i < 500 && (await server.running.services.pool.ready()) < 1; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    assertOk(await c.workgroups.acquire());
     assertOk(await c.reset());
 
     assert.deepEqual(problems, []);

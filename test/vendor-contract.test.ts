@@ -28,7 +28,6 @@ const {
 /** Operations other parts of the current work are building; each names its area. */
 const pending: Record<string, string> = {
   'PUT /users/{userId}/roles': 'users',
-  'GET /pooled-workgroups/acquire': 'pooled workgroups',
   'GET /addons/meta': 'add-ons',
   'POST /addons/request': 'add-ons',
   'GET /installed-addons/{installedAddonsID}': 'add-ons',

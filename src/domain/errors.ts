@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'not-configured' // a seam to an outside service (payments, the assistant) whose setting is unset
   | 'delinquent' // the organisation is out of credit
   | 'unavailable'
+  | 'pool-empty' // no pooled workgroup is ready to hand over; the engine is refilling
   | 'store-unavailable' // the database could not be reached, or the connection was lost mid-request
   | 'internal';
 

@@ -21,4 +21,10 @@ export interface Principal {
   grants: readonly Grant[];
   /** A platform administrator sees every organisation's providers (GET /cloud-providers/all). */
   platformAdmin: boolean;
+  /**
+   * The engine acting for the workgroup pool's own organisation (src/domain/workgroup-pool.ts):
+   * its size is ACACIA_POOL_SIZE, not a tier's, so tier quotas do not apply to it. No API key
+   * carries it.
+   */
+  quotaExempt?: true;
 }

@@ -29,6 +29,7 @@ import { resolveByDns } from './webhook-targets.js';
 import { WorkspaceService } from './workspaces.js';
 import { UpgradeService } from './upgrades.js';
 import { WorkspaceMetricsService, type MetricsSettings, type ReadWorkspaceMetrics } from './workspace-metrics.js';
+import { WorkgroupPool, poolOff, type PoolSettings } from './workgroup-pool.js';
 import { faultInjectionOff, type TestEnvCheck } from './test-env.js';
 
 /** The domain, wired to one store and one clock. */
@@ -61,6 +62,7 @@ export interface Services {
   chaos: ChaosService;
   metrics: WorkspaceMetricsService;
   billing: BillingService;
+  pool: WorkgroupPool;
 }
 
 export interface ServiceSettings {
@@ -82,6 +84,10 @@ export interface ServiceSettings {
   metrics?: MetricsSettings;
   /** The outside services behind payments and the onboarding chat (none unless given). */
   billing?: BillingSettings;
+  /** The workgroup pool (ACACIA_POOL_*); off unless given. */
+  pool?: PoolSettings;
+  /** Asks the engine to refill the pool after an acquisition. */
+  poolRefill?: () => void;
 }
 
 const noMetricsReader: ReadWorkspaceMetrics = async () => {
@@ -153,5 +159,14 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
       settings.metrics,
     ),
     billing: new BillingService(store, clock, catalog, settings.billing),
+    pool: new WorkgroupPool(
+      store,
+      clock,
+      catalog,
+      workgroups,
+      workspaces,
+      settings.pool ?? poolOff,
+      settings.poolRefill ?? (() => undefined),
+    ),
   };
 }

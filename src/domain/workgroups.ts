@@ -114,8 +114,7 @@ export class WorkgroupService {
     const name = acceptName(problems, 'name', body.name);
     const now = this.clock.now();
     const asked = this.expiresAt(problems, body, now);
-    const expiresAt =
-      asked !== undefined ? asked : this.expiry.defaultTtlMs > 0 ? now + this.expiry.defaultTtlMs : null;
+    const expiresAt = asked !== undefined ? asked : this.defaultExpiresAt(now);
     if (body.platform !== undefined && body.platform !== provider.platform) {
       problems.add('platform', `must be "${provider.platform}", the platform of cloud provider ${provider.id}`);
     }
@@ -178,6 +177,11 @@ export class WorkgroupService {
       },
       this.recordContext(ctx),
     );
+  }
+
+  /** The `expires_at` a workgroup created now without one gets (ACACIA_WORKGROUP_DEFAULT_TTL_HOURS), or null. */
+  defaultExpiresAt(now: number): number | null {
+    return this.expiry.defaultTtlMs > 0 ? now + this.expiry.defaultTtlMs : null;
   }
 
   /** The version_number the workgroup's record would carry, or undefined (the read then says why). */

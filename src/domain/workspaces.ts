@@ -34,7 +34,8 @@ import { newWorkspace } from '../store/models/workspace.js';
 import { checkIfMatch, type RequestContext, type WorkgroupService } from './workgroups.js';
 
 export const DEFAULT_SIZE = 'TG-00';
-const FREE_TIER_AUTO_STOP_MINUTES = 60;
+/** The auto-stop the free tier imposes on its workspaces. */
+export const FREE_TIER_AUTO_STOP_MINUTES = 60;
 
 /** The status and condition a new workspace is inserted in: its creation's. */
 const creating = workspaceOperationKindOf('create').transition;

@@ -18,6 +18,7 @@ import { saveManualClock, syncManualClock } from './shared-clock.js';
 import { Worker } from './worker.js';
 import { WebhookDeliverer } from './webhook-deliverer.js';
 import { WorkgroupExpirer } from './workgroup-expirer.js';
+import { PoolKeeper, type PoolRefill } from './pool-keeper.js';
 import type { WebhookSettings } from '../domain/webhooks.js';
 import { resolveByDns } from '../domain/webhook-targets.js';
 
@@ -43,6 +44,8 @@ export interface EngineOptions {
   operationRetentionMs?: number;
   /** Whether webhooks may reach private addresses, and the key their secrets derive from. */
   webhooks?: WebhookSettings;
+  /** The workgroup pool to keep filled (ACACIA_POOL_SIZE); none when absent. */
+  pool?: PoolRefill;
 }
 
 /** A bound on work done in one call, so a bug cannot spin forever. */
@@ -54,9 +57,8 @@ const MAX_SETTLE_MS = 60_000;
 
 /**
  * The background engine of one process: the operations worker, the schedulers (workspace
- * and backup), the reconciler, the pruner, the webhook deliverer, the workgroup expirer and the
- * meter, polled on an interval
- * and woken at once when the API enqueues work.
+ * and backup), the reconciler, the pruner, the webhook deliverer, the workgroup expirer, the
+ * meter and the pool keeper, polled on an interval and woken at once when the API enqueues work.
  */
 export class Engine {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -68,6 +70,7 @@ export class Engine {
   private readonly deliverer: WebhookDeliverer;
   private readonly expirer: WorkgroupExpirer;
   private readonly meter: Meter;
+  private readonly poolKeeper?: PoolKeeper;
   private readonly parts: ReadonlyArray<readonly [string, { tick(): Promise<number> }]>;
   private readonly pollMs: number;
   private loop?: Promise<void>;
@@ -137,8 +140,10 @@ export class Engine {
     );
     this.expirer = new WorkgroupExpirer(store, clock, logger);
     this.meter = new Meter(store, clock, catalog, logger, this.owner);
+    if (options.pool) this.poolKeeper = new PoolKeeper(options.pool, clock);
     this.parts = [
       ['workgroup expirer', this.expirer],
+      ...(this.poolKeeper ? [['pool keeper', this.poolKeeper] as const] : []),
       ['scheduler', this.scheduler],
       ['backup scheduler', this.backupScheduler],
       ['meter', this.meter],
@@ -173,6 +178,12 @@ export class Engine {
     this.wake();
   }
 
+  /** A pooled workgroup was handed over: refill the pool now rather than at the next check. */
+  refillPool(): void {
+    this.poolKeeper?.refillSoon();
+    this.wake();
+  }
+
   /** Work was enqueued: run it now rather than at the next poll. */
   wake(): void {
     this.woken = true;
@@ -203,6 +214,8 @@ export class Engine {
     try {
       return await run;
     } finally {
+      // The new state may hold another pool than the one kept: count it again.
+      this.poolKeeper?.refillSoon();
       this.runtimeLost();
     }
   }
@@ -239,6 +252,8 @@ export class Engine {
   private async anythingDue(): Promise<boolean> {
     const now = this.options.clock.now();
     if (this.pruner.periodicDue(now) || this.reconciler.periodicDue(now) || this.meter.periodicDue(now)) return true;
+    if (this.pruner.periodicDue(now) || this.reconciler.periodicDue(now)) return true;
+    if (this.poolKeeper?.periodicDue(now)) return true;
     const at = await earliestDueAt(this.options.store.db);
     return at !== undefined && at <= now;
   }

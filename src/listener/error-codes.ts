@@ -46,6 +46,12 @@ export const errorCodes: Record<ErrorCode, { type: ErrorType; status: number; me
       message: 'The organisation is out of credit.',
     },
     unavailable: { type: 'Internal-Error', status: 503, message: 'The service is unavailable.' },
+    'pool-empty': {
+      type: 'Internal-Error',
+      status: 503,
+      message: 'No pooled workgroup is ready; the pool is being refilled.',
+      retryAfter: 5,
+    },
     'store-unavailable': {
       type: 'Internal-Error',
       status: 503,

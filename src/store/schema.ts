@@ -415,6 +415,14 @@ export interface MeteringStateTable {
   storage_bytes: number;
 }
 
+/** Each hand-over of a pooled workgroup to an organisation (0042); counted against its hourly cap. */
+export interface PoolAcquisitionsTable {
+  id: string;
+  org_id: string;
+  workgroup_id: string;
+  acquired_at: number;
+}
+
 export interface DB {
   organisations: OrganisationsTable;
   billing_accounts: BillingAccountsTable;
@@ -445,4 +453,5 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   workspace_runtimes: WorkspaceRuntimesTable;
   chaos_rules: ChaosRulesTable;
+  pool_acquisitions: PoolAcquisitionsTable;
 }

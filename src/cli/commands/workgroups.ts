@@ -31,6 +31,11 @@ export function workgroupCommands(program: Command): void {
       },
       { verb: 'delete', endpoint: 'deleteWorkgroup', args: ['workgroupID'], aliases: ['rm'] },
       { verb: 'metrics', endpoint: 'workgroupMetrics', args: ['workgroupID'] },
+      {
+        verb: 'acquire',
+        endpoint: 'acquirePooledWorkgroup',
+        description: 'Take one of the workgroups the server keeps warm, its workspace already Active',
+      },
     ],
     view,
   ).alias('workgroup');

@@ -5,7 +5,7 @@ import { pageItems } from '../responses.js';
 import { serveEndpoint as serve } from '../serve-endpoint.js';
 
 export function workgroupRoutes(api: FastifyInstance, services: Services): void {
-  const { workgroups } = services;
+  const { workgroups, pool } = services;
   serve(api, 'createWorkgroup', async (request) =>
     workgroups.create(request.principal, request.body, requestContext(request), request.tx),
   );
@@ -28,4 +28,5 @@ export function workgroupRoutes(api: FastifyInstance, services: Services): void 
     async (request) =>
       (await workgroups.delete(request.principal, request.params.workgroupID, requestContext(request))).workgroup_id,
   );
+  serve(api, 'acquirePooledWorkgroup', async (request) => pool.acquire(request.principal, requestContext(request)));
 }

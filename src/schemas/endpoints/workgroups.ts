@@ -89,4 +89,21 @@ export const workgroupEndpoints = {
     message: 'Workgroup deleted.',
     client: 'workgroups.delete',
   }),
+  acquirePooledWorkgroup: endpoint({
+    method: 'GET',
+    path: `${API_PREFIX}/pooled-workgroups/acquire`,
+    summary: 'Acquire a pooled workgroup',
+    description:
+      "Hands one of the workgroups the server keeps warm to the caller's organisation at once: the workgroup " +
+      'with its database and read-write workspace, already Active (docs/pooled-workgroups.md). The events of ' +
+      "a created workgroup, database and workspace follow in the organisation's feed. The tier's quotas apply " +
+      'as to a creation (403 Quota-Exceed, nothing moved); 403 API-Disabled when the server keeps no pool ' +
+      '(ACACIA_POOL_SIZE); 503 with Retry-After while none is ready; 429 past ACACIA_POOL_ACQUIRES_PER_HOUR. ' +
+      'For org-admin keys.',
+    tags,
+    result: Ref(WorkgroupRecord),
+    errors: [403, 409, 503],
+    message: 'Pooled workgroup acquired.',
+    client: 'workgroups.acquire',
+  }),
 } as const;

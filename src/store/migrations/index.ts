@@ -27,6 +27,7 @@ import * as organisationProfile from './0038-organisation-profile.js';
 import * as users from './0039-users.js';
 import * as scheduledUpgrades from './0040-scheduled-upgrades.js';
 import * as billing from './0041-billing.js';
+import * as workgroupPool from './0042-workgroup-pool.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0039-users': users,
   '0040-scheduled-upgrades': scheduledUpgrades,
   '0041-billing': billing,
+  '0042-workgroup-pool': workgroupPool,
 };

@@ -37,6 +37,7 @@ export const stateTables = [
   'webhook_deliveries',
   'billing_accounts',
   'credit_ledger',
+  'pool_acquisitions',
 ] as const satisfies readonly (keyof DB)[];
 
 export type StateTable = (typeof stateTables)[number];
