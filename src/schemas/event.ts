@@ -11,6 +11,7 @@ export const eventResourceKinds = [
   'schedule',
   'operation',
   'allow_list_entry',
+  'addon_request',
 ] as const;
 export type EventResourceKind = (typeof eventResourceKinds)[number];
 
@@ -42,6 +43,7 @@ export const eventTypes = [
   'allow_list_entry.created',
   'allow_list_entry.updated',
   'allow_list_entry.deleted',
+  'addon_request.created',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

@@ -24,6 +24,7 @@ import * as operationAsks from './0035-operation-asks.js';
 import * as workgroupExpiry from './0036-workgroup-expiry.js';
 import * as chaosRules from './0037-chaos-rules.js';
 import * as organisationProfile from './0038-organisation-profile.js';
+import * as addonRequests from './0043-addon-requests.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0036-workgroup-expiry': workgroupExpiry,
   '0037-chaos-rules': chaosRules,
   '0038-organisation-profile': organisationProfile,
+  '0043-addon-requests': addonRequests,
 };
