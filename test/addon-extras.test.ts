@@ -5,6 +5,7 @@ import { defaultCatalog } from '../src/domain/catalog.js';
 import type { EventRecord } from '../src/schemas/event.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
+import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
 
 const [graphstudio, insights] = defaultCatalog.addons.map((a) => a.addons_id) as [string, string];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -181,5 +182,59 @@ describe(`add-on extras (${storeName})`, () => {
         .map((p) => p.id)
         .sort(),
     );
+  });
+
+  it('replicates an HA workspace 3 times up to TG-8 and twice from TG-16, in its record and the metadata', async () => {
+    const c = await server.orgClient('ha-org', { tier: 'enterprise' });
+    const wg = await newWorkgroup(c);
+    const small = await activeWorkspace(c, wg, { name: 'ha-small', workspace_type_name: 'TG-8', enable_ha: true });
+    assert.deepEqual([small.replicas, small.workspace_type?.ha], [3, 3]);
+    const large = await activeWorkspace(c, wg, { name: 'ha-large', workspace_type_name: 'TG-16', enable_ha: true });
+    assert.deepEqual([large.replicas, large.workspace_type?.ha], [2, 2]);
+    const single = await activeWorkspace(c, wg, { name: 'ha-none', workspace_type_name: 'TG-8' });
+    assert.deepEqual([single.replicas, single.workspace_type?.ha], [1, 1]);
+
+    const meta = assertOk(await c.meta());
+    const of = (name: string) => meta.workspaceTypes.find((t) => t.typeName === name)!;
+    assert.deepEqual([of('TG-00').ha_replicas, of('TG-8').ha_replicas, of('TG-16').ha_replicas], [3, 3, 2]);
+    assert.equal(of('TG-8').ha, 1, 'ha stays the replicas without high availability');
+  });
+
+  it('counts memory × the replication factor against the tier', async () => {
+    // free: 768 GB, at most TG-4 (256 GB). TG-4 with HA is 3 × 256 = 768 GB: the whole quota.
+    const c = await server.orgClient('ha-quota-org', { tier: 'free' });
+    const wg = await newWorkgroup(c);
+    const rw = await activeWorkspace(c, wg, { name: 'ha-quota', workspace_type_name: 'TG-4', enable_ha: true });
+    assert.equal(rw.replicas, 3);
+    const more = await c.workspaces.create(wg, {
+      name: 'ha-quota-ro',
+      is_rw: false,
+      tg_database_id: rw.database_id!,
+      workspace_type_name: 'TG-00',
+    });
+    assert.match(assertError(more, 403, 'Quota-Exceed', 'workspace_type_name').Reason, /784 GB/);
+    assert.equal(assertOk(await c.workspaces.list(wg)).length, 1, 'nothing was created');
+  });
+
+  it('installs a solution on a read-write workspace only', async () => {
+    const c = await server.orgClient('solution-org');
+    const wg = await newWorkgroup(c);
+    const solution = { solution_catalog_id: 'transaction-fraud', name: 'fraud', data_source_origin: 'sample' };
+    const rw = await activeWorkspace(c, wg, { name: 'solution-rw', solution_install_request: solution });
+    assert.equal(rw.solution_catalog_id, 'transaction-fraud');
+    const refused = await c.workspaces.create(wg, {
+      name: 'solution-ro',
+      is_rw: false,
+      tg_database_id: rw.database_id!,
+      solution_install_request: solution,
+    });
+    assertError(refused, 400, 'Bad-Request', 'solution_install_request');
+    assert.deepEqual(
+      assertOk(await c.workspaces.list(wg)).map((w) => w.name),
+      ['solution-rw'],
+      'nothing was created',
+    );
+    // Without a solution the same read-only workspace is made.
+    assertOk(await c.workspaces.create(wg, { name: 'solution-ro', is_rw: false, tg_database_id: rw.database_id! }));
   });
 });

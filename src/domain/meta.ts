@@ -1,5 +1,5 @@
 import type { MetaRecord } from '../schemas/meta.js';
-import { bytesFromGb, compareVersions, newestVersion, sizesAllowed, type Catalog } from './catalog.js';
+import { bytesFromGb, compareVersions, newestVersion, replicasOf, sizesAllowed, type Catalog } from './catalog.js';
 import type { Principal } from './principal.js';
 import { platforms } from '../schemas/catalog.js';
 
@@ -20,6 +20,7 @@ export function describeCatalog(catalog: Catalog, p: Principal): MetaRecord {
       memory: `${s.memory_gb}Gi`,
       partition: s.partition,
       ha: 1,
+      ha_replicas: replicasOf(catalog, s.typeName, true),
     })),
     workspace_types: catalog.workspace_sizes.map((s) => ({
       typeName: s.typeName,
