@@ -48,7 +48,7 @@ describe(`desired and observed size (${storeName})`, () => {
       cpu: '16',
       memory: '128Gi',
       partition: 1,
-      ha: 2,
+      ha: 3,
     });
     // Asking, mid-resize, for the size it still runs at is a new change, refused while busy.
     assertError(await c.workspaces.update(wg, id, { workspace_type_name: 'TG-1' }), 409, 'Bad-Request', 'status');
@@ -56,8 +56,8 @@ describe(`desired and observed size (${storeName})`, () => {
     assert.equal(still.desired_workspace_type?.typeName, 'TG-2', 'the refused request changed nothing');
     await advance(60);
     const done = await waitForStatus(c, wg, id, 'Active');
-    assert.deepEqual(done.workspace_type, { typeName: 'TG-2', cpu: '16', memory: '128Gi', partition: 1, ha: 2 });
-    assert.deepEqual([done.enable_ha, done.replicas], [true, 2]);
+    assert.deepEqual(done.workspace_type, { typeName: 'TG-2', cpu: '16', memory: '128Gi', partition: 1, ha: 3 });
+    assert.deepEqual([done.enable_ha, done.replicas], [true, 3]);
     assert.equal(done.desired_workspace_type, undefined, 'nothing is asked beyond what runs');
   });
 

@@ -147,8 +147,8 @@ describe(`workspace lifecycle (${storeName})`, () => {
     const ha = assertOk(await c.workspaces.update(wg, id, { enable_ha: true }));
     assert.equal(ha.status, 'Updating');
     const withHa = await waitForStatus(c, wg, id, 'Active');
-    assert.equal(withHa.replicas, 2);
-    assert.equal(withHa.workspace_type?.ha, 2);
+    assert.equal(withHa.replicas, 3);
+    assert.equal(withHa.workspace_type?.ha, 3);
 
     const upgrading = assertOk(
       await c.workspaces.update(wg, id, { desired_tg_version: '4.2.1', update_strategy: 'immediate' }),

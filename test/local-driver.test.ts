@@ -122,6 +122,22 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     assert.equal(folder?.size, seen.graph_topology_size_bytes);
   });
 
+  it('admits a GSQL secret sent as `Authorization: GSQL-Secret <secret>`, the documented REST scheme', async () => {
+    const created = await tg.createSecretV4(basic, 'rest_scheme');
+    assert.equal(created.status, 200, created.text);
+    const secret = (created.json.results as { value: string }).value;
+    const scheme = (value: string): Auth => ({ headers: { authorization: `GSQL-Secret ${value}` } });
+    const read = await tg.request('GET', '/restpp/graph/social/vertices/Person?limit=5&select=age', scheme(secret));
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual((read.json.results as { v_id: string }[]).map((v) => v.v_id).sort(), ['ann', 'bob', 'cat']);
+    // The same rules as the secret in Basic auth: an unknown one is refused, and it makes no secret.
+    const unknown = await tg.request('GET', '/restpp/graph/social/vertices/Person', scheme('x'.repeat(32)));
+    assert.equal(unknown.status, 401, unknown.text);
+    assert.equal(unknown.json.code, 'unauthenticated');
+    const minted = await tg.createSecretV4(scheme(secret), 'from_a_secret');
+    assert.equal(minted.status, 403, minted.text);
+  });
+
   it('a GSQL request prints at most ACACIA_GSQL_OUTPUT_MB, the statements after not run', async () => {
     // 300 vertex types make LS print some 30 KB: 300 of them would print 9 MB.
     const types = Array.from({ length: 300 }, (_, i) => `T${i}`);
@@ -253,7 +269,7 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
 
     assertOk(await c.workspaces.update(wg, id, { enable_ha: true }));
     const ha = await waitFor(c, wg, id, (w) => w.status === 'Active' && w.enable_ha === true, 'HA');
-    assert.equal(ha.replicas, 2);
+    assert.equal(ha.replicas, 3);
     assert.notEqual((await runtimeOf(store, id)).pid, after.pid, 'restarted for HA');
     assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan']);
   });

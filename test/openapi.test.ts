@@ -379,10 +379,16 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.addons.workspaces(addon.addons_id));
     const config = assertOk(await c.addons.createConfig(installed.id, { config_name: 'doc', config_value: 'v' }));
     assertOk(await c.addons.listConfigs(installed.id, 'doc'));
+    assertOk(await c.addons.updateConfig(installed.id, config, { config_value: 'w' }));
+    assertOk(await c.addons.getInstalled(installed.id));
+    assertOk(await c.addons.meta());
+    assertOk(await c.addons.request({ addon_name: addon.unique_name, message: 'doc' }));
+    assertOk(await c.addons.requests());
     assertOk(await c.addons.deleteConfig(installed.id, config));
 
     // Cloud providers.
     const providers = assertOk(await c.cloudProviders.list());
+    assertOk(await c.cloudProviders.listPublic());
     assertOk(await c.cloudProviders.get(providers[0]!.id));
     assertOk(await c.cloudProviders.validate({ platform: 'aws', region: 'us-east-1', role_arn: ARN }));
     const byoc = assertOk(await c.cloudProviders.create({ platform: 'aws', region: 'us-east-1', role_arn: ARN }));

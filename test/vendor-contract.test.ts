@@ -28,11 +28,6 @@ const {
 /** Operations other parts of the current work are building; each names its area. */
 const pending: Record<string, string> = {
   'PUT /users/{userId}/roles': 'users',
-  'GET /addons/meta': 'add-ons',
-  'POST /addons/request': 'add-ons',
-  'GET /installed-addons/{installedAddonsID}': 'add-ons',
-  'PUT /add-ons/{installedAddonsID}/configs/{configID}': 'add-ons',
-  'GET /cloud-providers/public': 'cloud providers',
 };
 
 /**

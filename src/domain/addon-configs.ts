@@ -1,7 +1,13 @@
 import { newId } from './ids.js';
 import type { Store, Tx } from '../store/store.js';
 import * as addonsRepo from '../store/repositories/installed-addons.js';
-import { MAX_CONFIG_VALUE_BYTES, type AddonConfigRecord, type CreateAddonConfigBody } from '../schemas/addon.js';
+import type { AddonConfig } from '../store/repositories/installed-addons.js';
+import {
+  MAX_CONFIG_VALUE_BYTES,
+  type AddonConfigRecord,
+  type CreateAddonConfigBody,
+  type UpdateAddonConfigBody,
+} from '../schemas/addon.js';
 import { lockRow } from '../store/repositories/row-locks.js';
 import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
@@ -11,6 +17,20 @@ import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { checkCount } from './quotas.js';
 import { iso } from './time.js';
+
+/** The rule of a config value beyond its schema: at most 64 KiB in UTF-8 (a string's length counts UTF-16 units). */
+function checkValue(value: string): void {
+  const bytes = Buffer.byteLength(value, 'utf8');
+  if (bytes > MAX_CONFIG_VALUE_BYTES)
+    throw invalid('config_value', `must be at most ${MAX_CONFIG_VALUE_BYTES} bytes (64 KiB); it is ${bytes}`);
+}
+
+const configRecord = (c: AddonConfig): AddonConfigRecord => ({
+  id: c.id,
+  config_name: c.config_name,
+  config_value: c.config_value,
+  created_at: iso(c.created_at),
+});
 
 /** Name/value configurations of an installed add-on (operations 15–17). */
 export class AddonConfigService {
@@ -25,9 +45,7 @@ export class AddonConfigService {
   async create(p: Principal, installedId: string, body: CreateAddonConfigBody, tx?: Tx): Promise<string> {
     authorize(p, 'org:admin');
     const addon = await this.addons.loadInstalled(this.store.reader(tx), p, installedId);
-    const bytes = Buffer.byteLength(body.config_value, 'utf8');
-    if (bytes > MAX_CONFIG_VALUE_BYTES)
-      throw invalid('config_value', `must be at most ${MAX_CONFIG_VALUE_BYTES} bytes (64 KiB); it is ${bytes}`);
+    checkValue(body.config_value);
     const id = newId();
     const limit = this.catalog.limits.configs_per_addon;
     await this.store.unit(tx, async (trx) => {
@@ -54,12 +72,28 @@ export class AddonConfigService {
   async listByName(p: Principal, installedId: string, name: string): Promise<AddonConfigRecord[]> {
     const addon = await this.addons.loadInstalled(this.store.db, p, installedId);
     const rows = await addonsRepo.listAddonConfigsByName(this.store.db, addon.id, name);
-    return rows.map((c) => ({
-      id: c.id,
-      config_name: c.config_name,
-      config_value: c.config_value,
-      created_at: iso(c.created_at),
-    }));
+    return rows.map(configRecord);
+  }
+
+  /**
+   * Sets a config's value, validated as its creation is; its name and id stay. 404 naming
+   * installedAddonsID or configID for one not the organisation's.
+   */
+  async update(
+    p: Principal,
+    installedId: string,
+    configId: string,
+    body: UpdateAddonConfigBody,
+    tx?: Tx,
+  ): Promise<AddonConfigRecord> {
+    authorize(p, 'org:admin');
+    const addon = await this.addons.loadInstalled(this.store.reader(tx), p, installedId);
+    checkValue(body.config_value);
+    const updated = await this.store.unit(tx, (trx) =>
+      addonsRepo.updateAddonConfig(trx.db, addon.id, configId, body.config_value),
+    );
+    if (!updated) throw notFound('configID', `no config "${configId}" on installed add-on ${addon.id}`);
+    return configRecord(updated);
   }
 
   /** Operation 17. */

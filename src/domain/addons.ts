@@ -6,7 +6,12 @@ import type { InstalledAddon } from '../store/repositories/installed-addons.js';
 import { lockOrganisation } from '../store/repositories/organisations.js';
 import { listWorkgroups } from '../store/repositories/workgroups.js';
 import type { Workspace } from '../store/repositories/workspaces.js';
-import type { AddonRecord, InstalledAddonRecord } from '../schemas/addon.js';
+import {
+  MAX_CONFIG_VALUE_BYTES,
+  type AddonRecord,
+  type AddonsMetaRecord,
+  type InstalledAddonRecord,
+} from '../schemas/addon.js';
 import type { WorkspaceRecord } from '../schemas/workspace.js';
 import type { Clock } from './clock.js';
 import type { Catalog } from './catalog.js';
@@ -64,6 +69,27 @@ export class AddonService {
         ...(addon ? { installed_addons_id: addon.id } : {}),
       };
     });
+  }
+
+  /** `GET /addons/meta`: the catalog's add-ons and the limits of their configurations. */
+  meta(): AddonsMetaRecord {
+    return {
+      addons: this.catalog.addons.map(({ addons_id, unique_name, title, is_free, description }) => ({
+        addons_id,
+        unique_name,
+        title,
+        is_free,
+        description,
+      })),
+      max_configs_per_addon: this.catalog.limits.configs_per_addon,
+      max_config_value_bytes: MAX_CONFIG_VALUE_BYTES,
+    };
+  }
+
+  /** One installed add-on of the caller's organisation (404 naming installedAddonsID otherwise). */
+  async getInstalled(p: Principal, id: string): Promise<InstalledAddonRecord> {
+    const addon = await this.loadInstalled(this.store.db, p, id);
+    return installedRecord(addon, this.entry(addon.addons_id));
   }
 
   async listInstalled(p: Principal): Promise<InstalledAddonRecord[]> {

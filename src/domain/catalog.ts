@@ -223,6 +223,18 @@ export function findSize(catalog: Catalog, typeName: string) {
   return catalog.workspace_sizes.find((s) => s.typeName === typeName);
 }
 
+/**
+ * The replication factor of a workspace of this size: 1, or with high availability 3 for the
+ * sizes up to TG-8 and 2 from TG-16 (the managed service's FAQ). Those are the single-partition
+ * sizes and the partitioned ones, which is how a catalog of other sizes is read too; a size the
+ * catalog no longer has keeps the smaller factor.
+ */
+export function replicasOf(catalog: Catalog, typeName: string, ha: boolean): number {
+  if (!ha) return 1;
+  const size = findSize(catalog, typeName);
+  return size !== undefined && size.partition <= 1 ? 3 : 2;
+}
+
 /** Why a workspace holding `graphBytes` cannot shrink to `typeName`, or undefined when it fits. */
 export function topologyMisfit(catalog: Catalog, typeName: string, graphBytes: number): string | undefined {
   const target = findSize(catalog, typeName);

@@ -108,6 +108,11 @@ export class CloudProviderService {
     return (await providersRepo.listVisibleProviders(this.store.db, p.orgId)).map(toCloudProviderRecord);
   }
 
+  /** The service-owned providers, apart from the organisation's own (`GET /cloud-providers/public`). */
+  async listPublic(): Promise<CloudProviderRecord[]> {
+    return (await providersRepo.listPublicProviders(this.store.db)).map(toCloudProviderRecord);
+  }
+
   async get(p: Principal, id: string, tx?: Tx): Promise<CloudProviderRecord> {
     return toCloudProviderRecord(await this.load(p, id, tx));
   }

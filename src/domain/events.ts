@@ -1,5 +1,6 @@
 import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
 import type { OperationRecord } from '../schemas/operation.js';
+import type { AddonRequestRecord } from '../schemas/addon.js';
 import type { EventWriter, Executor, NotedChange, Tx } from '../store/store.js';
 import { insertEvents, type EventRow, type NewEvent } from '../store/repositories/events.js';
 import { findBackupById } from '../store/repositories/backups.js';
@@ -11,6 +12,7 @@ import { findWorkgroupById } from '../store/repositories/workgroups.js';
 import { findWorkspaceById } from '../store/repositories/workspaces.js';
 import type { EventRecord, EventResourceKind, EventType } from '../schemas/event.js';
 import type { Clock } from './clock.js';
+import { addonRequestOf } from './addon-requests.js';
 import { backupRecord } from './backups.js';
 import { operationRecord } from './operations.js';
 import {
@@ -130,6 +132,14 @@ function gone(c: NotedChange, data: unknown): Resolved | undefined {
 const eventSources: { [K in EventResourceKind]: EventSource } = {
   // Billing's changes of standing carry what they say (src/store/repositories/billing.ts).
   organisation: async (c) => gone(c, { org_id: c.id }),
+  addon_request: async (c, { tx }) => {
+    const record =
+      (tx.offeredRecord(c.kind, c.id) as AddonRequestRecord | undefined) ?? (await addonRequestOf(tx.db, c.id));
+    if (!record) return undefined;
+    // The stream is open to every role; the message is for the admins, who read it with the request.
+    const { message: _message, ...told } = record;
+    return { orgId: record.org_id, workgroupId: null, workspaceId: null, data: told };
+  },
   allow_list_entry: async (c, { tx }) => {
     // The domain offers the entry's record with every change; a deletion carries its id.
     const offered = c.change === 'deleted' ? undefined : tx.offeredRecord(c.kind, c.id);

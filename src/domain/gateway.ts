@@ -120,7 +120,7 @@ export class GatewayService {
       throw new GatewayRefusal(
         'unauthenticated',
         'credentials of a database user of this workspace are required: Basic auth with its password or a secret ' +
-          '(user __GSQL__secret), or Authorization: Bearer <token>',
+          '(user __GSQL__secret), Authorization: GSQL-Secret <secret>, or Authorization: Bearer <token>',
       );
     const client = clientOf(ip) ?? ip;
     switch (credentials.kind) {

@@ -1,5 +1,13 @@
 import type { MetaRecord } from '../schemas/meta.js';
-import { bytesFromGb, newestVersion, sizesAllowed, type Catalog, type TgVersion } from './catalog.js';
+import {
+  bytesFromGb,
+  compareVersions,
+  newestVersion,
+  replicasOf,
+  sizesAllowed,
+  type Catalog,
+  type TgVersion,
+} from './catalog.js';
 import type { Principal } from './principal.js';
 import { platforms } from '../schemas/catalog.js';
 import { creatableVersions, defaultCreateVersion, upgradeTargets, versionImage } from './versions.js';
@@ -27,6 +35,7 @@ export function describeCatalog(catalog: Catalog, p: Principal, now: number, upg
       memory: `${s.memory_gb}Gi`,
       partition: s.partition,
       ha: 1,
+      ha_replicas: replicasOf(catalog, s.typeName, true),
     })),
     workspace_types: catalog.workspace_sizes.map((s) => ({
       typeName: s.typeName,

@@ -1,6 +1,6 @@
 import type { Executor } from '../store/store.js';
 import { workspaceUsage } from '../store/repositories/workspaces.js';
-import { findSize, sizesAllowed, type Catalog } from './catalog.js';
+import { findSize, replicasOf, sizesAllowed, type Catalog } from './catalog.js';
 import { AppError } from './errors.js';
 import type { Principal } from './principal.js';
 
@@ -13,8 +13,9 @@ export interface QuotaShape {
   desired_enable_ha?: boolean | null;
 }
 
+/** Memory × replicas: each copy of a highly available workspace holds the graph. */
 const memoryAt = (catalog: Catalog, size: string, ha: boolean) =>
-  (findSize(catalog, size)?.memory_gb ?? 0) * (ha ? 2 : 1);
+  (findSize(catalog, size)?.memory_gb ?? 0) * replicasOf(catalog, size, ha);
 
 /** What it runs at, or while an update runs the larger of that and what it asks for. */
 const memoryOf = (catalog: Catalog, w: QuotaShape) =>

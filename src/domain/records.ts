@@ -10,7 +10,7 @@ import type { Workspace } from '../store/repositories/workspaces.js';
 import type { Database } from '../store/repositories/databases.js';
 import type { WorkgroupRecord } from '../schemas/workgroup.js';
 import type { DatabaseRecord, WorkspaceRecord } from '../schemas/workspace.js';
-import { findSize, type Catalog } from './catalog.js';
+import { findSize, replicasOf, type Catalog } from './catalog.js';
 import { displayStatus, type WorkspaceStatus } from './workspace-lifecycle.js';
 import { iso } from './time.js';
 import { asksForChange, desired, workspaceModel } from '../store/models/workspace.js';
@@ -135,7 +135,7 @@ function workspaceType(
   return {
     typeName,
     ...(size ? { cpu: String(size.cpu), memory: `${size.memory_gb}Gi`, partition: size.partition } : {}),
-    ha: ha ? 2 : 1,
+    ha: replicasOf(catalog, typeName, ha),
   };
 }
 
@@ -163,7 +163,7 @@ export function workspaceRecord(ws: Workspace, view: WorkgroupView, ctx: RecordC
         }
       : {}),
     display_status: displayStatus[ws.status as WorkspaceStatus],
-    replicas: ws.enable_ha ? 2 : 1,
+    replicas: replicasOf(ctx.catalog, ws.size, ws.enable_ha),
     workspace_type: workspaceType(ctx.catalog, ws.size, ws.enable_ha),
     ...(asksForChange(ws, 'size', 'enable_ha')
       ? { desired_workspace_type: workspaceType(ctx.catalog, desired(ws, 'size'), desired(ws, 'enable_ha')) }

@@ -2,6 +2,7 @@ import type { Executor, Store, Tx } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { Catalog } from './catalog.js';
 import { AddonConfigService } from './addon-configs.js';
+import { AddonRequestService } from './addon-requests.js';
 import { AddonService } from './addons.js';
 import { AllowListService } from './allow-list.js';
 import { ApiKeyService } from './api-keys.js';
@@ -43,6 +44,7 @@ export interface Services {
   cloudProviders: CloudProviderService;
   addons: AddonService;
   addonConfigs: AddonConfigService;
+  addonRequests: AddonRequestService;
   workgroups: WorkgroupService;
   workspaces: WorkspaceService;
   upgrades: UpgradeService;
@@ -133,6 +135,7 @@ export function createServices(store: Store, clock: Clock, catalog: Catalog, set
     cloudProviders: new CloudProviderService(store, clock, catalog, settings.roles ?? noRoleVerifier, notify, testEnv),
     addons,
     addonConfigs: new AddonConfigService(store, clock, catalog, addons),
+    addonRequests: new AddonRequestService(store, clock, catalog),
     workgroups,
     workspaces,
     upgrades: new UpgradeService(store, clock, catalog, workspaces, notify),

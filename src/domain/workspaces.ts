@@ -90,6 +90,9 @@ export class WorkspaceService {
     await this.checkAddons(problems, p, addonLists, tx);
     if (!isRw && body.tg_database_id === undefined)
       problems.add('tg_database_id', 'is required for a read-only workspace: it attaches to an existing database');
+    // A solution writes its schema, queries and data: the service installs solutions on read-write workspaces only.
+    if (!isRw && body.solution_install_request !== undefined)
+      problems.add('solution_install_request', 'a solution installs only on a read-write workspace (is_rw true)');
     if (body.tg_database_id !== undefined && body.database_name !== undefined)
       problems.add('database_name', 'applies only when a new database is created');
     problems.throwIfAny();

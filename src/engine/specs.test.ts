@@ -38,12 +38,12 @@ describe('workspace specs', () => {
 
   it('is what runs when nothing more is asked, and read-only for a read-only workspace', () => {
     const spec = workspaceSpec(row({ is_rw: false, enable_ha: true }), defaultCatalog);
-    assert.deepEqual([spec.size.name, spec.replicas, spec.version, spec.readOnly], ['TG-1', 2, '4.2.0', true]);
+    assert.deepEqual([spec.size.name, spec.replicas, spec.version, spec.readOnly], ['TG-1', 3, '4.2.0', true]);
   });
 
   it('asks for the version an upgrade moves to', () => {
     const spec = workspaceSpec(row({ is_rw: false, enable_ha: true, upgrade_tg_version: '4.2.1' }), defaultCatalog);
-    assert.deepEqual([spec.size.name, spec.replicas, spec.version, spec.readOnly], ['TG-1', 2, '4.2.1', true]);
+    assert.deepEqual([spec.size.name, spec.replicas, spec.version, spec.readOnly], ['TG-1', 3, '4.2.1', true]);
   });
 
   it('cannot be built for a size the catalog no longer has', () => {

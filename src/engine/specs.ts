@@ -1,4 +1,4 @@
-import { findSize, type Catalog } from '../domain/catalog.js';
+import { findSize, replicasOf, type Catalog } from '../domain/catalog.js';
 import type { CloudProviderRow } from '../store/repositories/cloud-providers.js';
 import type { Workspace, WorkspaceChanges } from '../store/repositories/workspaces.js';
 import { desired } from '../store/models/workspace.js';
@@ -18,7 +18,7 @@ export function observedOf(ws: Workspace, catalog: Catalog): WorkspaceObserved {
   const size = resolveSize(catalog, ws.size);
   return {
     ...(size ? { size } : {}),
-    replicas: ws.enable_ha ? 2 : 1,
+    replicas: replicasOf(catalog, ws.size, ws.enable_ha),
     version: ws.tg_version,
     topologyBytes: ws.graph_topology_size_bytes,
     ...(ws.data_observed_at !== null ? { vertexCount: ws.vertex_count, edgeCount: ws.edge_count } : {}),
@@ -48,7 +48,7 @@ export function workspaceSpec(ws: Workspace, catalog: Catalog, sources: SpecSour
     databaseId: ws.database_id,
     readOnly: !ws.is_rw,
     size,
-    replicas: desired(ws, 'enable_ha') ? 2 : 1,
+    replicas: replicasOf(catalog, sizeName, desired(ws, 'enable_ha')),
     version: desired(ws, 'tg_version'),
     ...sources,
     observed: observedOf(ws, catalog),

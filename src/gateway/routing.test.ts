@@ -62,6 +62,12 @@ describe('credentialsFrom', () => {
   it('reads the user __GSQL__secret as a secret and Bearer as a token', () => {
     assert.deepEqual(credentialsFrom(header('__GSQL__secret:abc123')), { kind: 'secret', secret: 'abc123' });
     assert.deepEqual(credentialsFrom('Bearer abc123'), { kind: 'token', token: 'abc123' });
+    assert.deepEqual(credentialsFrom('GSQL-Secret fc6p0i2ijjt031n0sja6m9ci70p232h7'), {
+      kind: 'secret',
+      secret: 'fc6p0i2ijjt031n0sja6m9ci70p232h7',
+    });
+    assert.deepEqual(credentialsFrom('gsql-secret  abc123 '), { kind: 'secret', secret: 'abc123' });
+    assert.equal(credentialsFrom('GSQL-Secret'), undefined);
     assert.deepEqual(credentialsFrom('bearer  abc123 '), { kind: 'token', token: 'abc123' });
   });
   it('ignores other schemes and malformed values', () => {

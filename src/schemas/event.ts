@@ -12,6 +12,7 @@ export const eventResourceKinds = [
   'operation',
   'allow_list_entry',
   'organisation',
+  'addon_request',
 ] as const;
 export type EventResourceKind = (typeof eventResourceKinds)[number];
 
@@ -45,6 +46,7 @@ export const eventTypes = [
   'allow_list_entry.deleted',
   'organisation.delinquent',
   'organisation.reinstated',
+  'addon_request.created',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

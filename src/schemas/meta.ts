@@ -65,6 +65,9 @@ export const MetaRecord = Component(
           memory: Type.String(),
           partition: Type.Integer(),
           ha: Type.Integer({ description: 'replicas of a workspace of this size without high availability' }),
+          ha_replicas: Type.Integer({
+            description: 'replicas with high availability: 3 up to TG-8, 2 from TG-16',
+          }),
         }),
         { description: "the sizes within the organisation's tier" },
       ),

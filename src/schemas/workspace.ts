@@ -77,7 +77,7 @@ export const WorkspaceType = Component(
       cpu: Opt(Type.String({ description: 'vCPUs' })),
       memory: Opt(Type.String({ description: 'memory, e.g. 32Gi' })),
       partition: Opt(Type.Integer()),
-      ha: Type.Integer({ description: 'replicas: 1, or 2 with high availability' }),
+      ha: Type.Integer({ description: 'replicas: 1, or with high availability 3 up to TG-8 and 2 from TG-16' }),
     },
     {
       description: 'The size of a workspace. cpu, memory and partition are absent for a size no longer in the catalog.',

@@ -232,6 +232,16 @@ export interface AddonConfigsTable {
   created_at: number;
 }
 
+export interface AddonRequestsTable {
+  id: string;
+  org_id: string;
+  addon_name: string;
+  addons_id: string | null;
+  message: string;
+  requested_by: string;
+  created_at: number;
+}
+
 export interface BackupsTable {
   id: string;
   org_id: string;
@@ -446,6 +456,7 @@ export interface DB {
   db_tokens: DbTokensTable;
   installed_addons: InstalledAddonsTable;
   addon_configs: AddonConfigsTable;
+  addon_requests: AddonRequestsTable;
   backups: BackupsTable;
   backup_schedules: BackupSchedulesTable;
   events: EventsTable;

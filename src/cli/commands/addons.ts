@@ -24,6 +24,17 @@ const configView: View = {
   ],
 };
 
+const requestView: View = {
+  id: (r) => r.id,
+  columns: [
+    ['REQUEST_ID', (r) => r.id],
+    ['ADDON', (r) => r.addon_name],
+    ['BY', (r) => r.requested_by],
+    ['CREATED_AT', (r) => r.created_at],
+    ['MESSAGE', (r) => r.message],
+  ],
+};
+
 export function addonCommands(program: Command): void {
   const addons = apiGroup(
     program,
@@ -32,6 +43,7 @@ export function addonCommands(program: Command): void {
     [
       { verb: 'list', endpoint: 'listAddons', aliases: ['ls'], description: 'The add-on catalog' },
       { verb: 'installed', endpoint: 'listInstalledAddons' },
+      { verb: 'get-installed', endpoint: 'getInstalledAddon', args: ['installedAddonsID'] },
       {
         verb: 'install',
         endpoint: 'installAddon',
@@ -43,6 +55,9 @@ export function addonCommands(program: Command): void {
     ],
     view,
   ).alias('addon');
+  apiCommand(addons, { verb: 'meta', endpoint: 'getAddonsMeta' });
+  apiCommand(addons, { verb: 'request', endpoint: 'requestAddon' });
+  apiCommand(addons, { verb: 'requests', endpoint: 'listAddonRequests', view: requestView });
   const configs = addons.command('configs').description('Configurations of an installed add-on');
   apiCommand(configs, {
     verb: 'list',
@@ -51,5 +66,11 @@ export function addonCommands(program: Command): void {
     view: configView,
   });
   apiCommand(configs, { verb: 'create', endpoint: 'createAddonConfig', args: ['installedAddonsID'], view: configView });
+  apiCommand(configs, {
+    verb: 'update',
+    endpoint: 'updateAddonConfig',
+    args: ['installedAddonsID', 'configID'],
+    view: configView,
+  });
   apiCommand(configs, { verb: 'delete', endpoint: 'deleteAddonConfig', args: ['installedAddonsID', 'configID'] });
 }

@@ -21,6 +21,7 @@ export function providerCommands(program: Command): void {
     'Cloud providers: public ones (one per platform and region) and bring-your-own-cloud accounts',
     [
       { verb: 'list', endpoint: 'listCloudProviders', aliases: ['ls'] },
+      { verb: 'public', endpoint: 'listPublicCloudProviders' },
       { verb: 'get', endpoint: 'getCloudProvider', args: ['cloudProviderID'] },
       { verb: 'validate', endpoint: 'validateCloudProvider' },
       { verb: 'create', endpoint: 'createCloudProvider' },

@@ -15,6 +15,7 @@ export function cloudProviderRoutes(api: FastifyInstance, services: Services): v
     prepare: (request) => cloudProviders.validate(request.principal, request.body),
   });
   serve(api, 'listCloudProviders', async (request) => cloudProviders.list(request.principal));
+  serve(api, 'listPublicCloudProviders', async () => cloudProviders.listPublic());
   serve(api, 'getCloudProvider', async (request) =>
     cloudProviders.get(request.principal, request.params.cloudProviderID),
   );

@@ -1,16 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import { API_PREFIX } from '../envelope.js';
 import { Ref } from '../component.js';
+import { ListQuery } from '../helpers.js';
 import {
   AddonConfigIdParams,
   AddonConfigNameParams,
   AddonConfigRecord,
   AddonParams,
   AddonRecord,
+  AddonRequestRecord,
+  AddonsMetaRecord,
   CreateAddonConfigBody,
   InstallQuery,
   InstalledAddonParams,
   InstalledAddonRecord,
+  RequestAddonBody,
+  UpdateAddonConfigBody,
 } from '../addon.js';
 import { WorkspaceRecord } from '../workspace.js';
 import { endpoint } from './spec.js';
@@ -28,6 +33,45 @@ export const addonEndpoints = {
     result: Type.Array(Ref(AddonRecord)),
     errors: [],
     client: 'addons.catalog',
+  }),
+  getAddonsMeta: endpoint({
+    method: 'GET',
+    path: `${API_PREFIX}/addons/meta`,
+    summary: 'Add-on metadata',
+    description: 'The add-ons of the catalog and the limits of their configurations.',
+    tags,
+    result: Ref(AddonsMetaRecord),
+    errors: [],
+    client: 'addons.meta',
+  }),
+  requestAddon: endpoint({
+    method: 'POST',
+    path: `${API_PREFIX}/addons/request`,
+    summary: 'Ask the organisation’s admins for an add-on',
+    description:
+      'Records the request (an `addon_request.created` event) for the org-admins, who list them at ' +
+      '`GET /addons/requests`. Any key of the organisation may ask; the Result is the request id. ' +
+      'An organisation keeps at most 1000 requests (then 403 Quota-Exceed).',
+    tags,
+    body: Ref(RequestAddonBody),
+    result: Type.String({ description: 'the new request id' }),
+    errors: [403],
+    message: 'Add-on requested.',
+    client: 'addons.request',
+  }),
+  listAddonRequests: endpoint({
+    method: 'GET',
+    path: `${API_PREFIX}/addons/requests`,
+    summary: 'The organisation’s add-on requests',
+    description:
+      'Oldest first, with who asked and their message. With `limit`, a page at a time (X-Next-Cursor). ' +
+      'For org-admin keys.',
+    tags,
+    query: ListQuery,
+    result: Type.Array(Ref(AddonRequestRecord)),
+    errors: [403],
+    paginated: true,
+    client: 'addons.requests',
   }),
   installAddon: endpoint({
     method: 'POST',
@@ -65,6 +109,17 @@ export const addonEndpoints = {
     errors: [],
     client: 'addons.installed',
   }),
+  getInstalledAddon: endpoint({
+    method: 'GET',
+    path: `${API_PREFIX}/installed-addons/{installedAddonsID}`,
+    summary: 'Get an installed add-on',
+    description: "One add-on the organisation installed, enabled or not; another organisation's id is 404.",
+    tags,
+    params: InstalledAddonParams,
+    result: Ref(InstalledAddonRecord),
+    errors: [404],
+    client: 'addons.getInstalled',
+  }),
   createAddonConfig: endpoint({
     method: 'POST',
     path: `${API_PREFIX}/add-ons/{installedAddonsID}/configs`,
@@ -88,6 +143,19 @@ export const addonEndpoints = {
     result: Type.Array(Ref(AddonConfigRecord)),
     errors: [404],
     client: 'addons.listConfigs',
+  }),
+  updateAddonConfig: endpoint({
+    method: 'PUT',
+    path: `${API_PREFIX}/add-ons/{installedAddonsID}/configs/{configID}`,
+    summary: 'Update an add-on configuration',
+    description: 'Sets its value (at most 64 KiB in UTF-8, as on creation); its id and name stay. For org-admin keys.',
+    tags,
+    params: AddonConfigIdParams,
+    body: Ref(UpdateAddonConfigBody),
+    result: Ref(AddonConfigRecord),
+    errors: [403, 404],
+    message: 'Configuration updated.',
+    client: 'addons.updateConfig',
   }),
   deleteAddonConfig: endpoint({
     method: 'DELETE',

@@ -53,6 +53,16 @@ export const cloudProviderEndpoints = {
     errors: [],
     client: 'cloudProviders.list',
   }),
+  listPublicCloudProviders: endpoint({
+    method: 'GET',
+    path: `${all}/public`,
+    summary: 'List the public cloud providers',
+    description: 'The service-owned providers only: one per platform and region of the catalog, each Active.',
+    tags,
+    result: Type.Array(Ref(CloudProviderRecord)),
+    errors: [],
+    client: 'cloudProviders.listPublic',
+  }),
   getCloudProvider: endpoint({
     method: 'GET',
     path: one,

@@ -28,6 +28,7 @@ import * as users from './0039-users.js';
 import * as scheduledUpgrades from './0040-scheduled-upgrades.js';
 import * as billing from './0041-billing.js';
 import * as workgroupPool from './0042-workgroup-pool.js';
+import * as addonRequests from './0043-addon-requests.js';
 
 /** Every migration in order; names sort in the order they must run. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0040-scheduled-upgrades': scheduledUpgrades,
   '0041-billing': billing,
   '0042-workgroup-pool': workgroupPool,
+  '0043-addon-requests': addonRequests,
 };

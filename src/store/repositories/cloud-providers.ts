@@ -97,6 +97,19 @@ export async function listVisibleProviders(db: Executor, orgId: string): Promise
   return rows.map(providerFromRow);
 }
 
+/** The service-owned providers (no organisation's), one per platform and region of the catalog. */
+export async function listPublicProviders(db: Executor): Promise<CloudProviderRow[]> {
+  const rows = await db
+    .selectFrom('cloud_providers')
+    .selectAll()
+    .where('org_id', 'is', null)
+    .orderBy('platform')
+    .orderBy('region')
+    .orderBy('id')
+    .execute();
+  return rows.map(providerFromRow);
+}
+
 /** How many cloud providers the organisation registered (its private ones). */
 export async function countOwnProviders(db: Executor, orgId: string): Promise<number> {
   return countRows(db.selectFrom('cloud_providers').where('org_id', '=', orgId));

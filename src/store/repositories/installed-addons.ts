@@ -90,6 +90,22 @@ export async function listAddonConfigsByName(
     .execute();
 }
 
+/** Sets the config's value if it belongs to the installed add-on: the config as it now is, or undefined. */
+export async function updateAddonConfig(
+  db: Executor,
+  installedAddonId: string,
+  id: string,
+  value: string,
+): Promise<AddonConfig | undefined> {
+  return db
+    .updateTable('addon_configs')
+    .set({ config_value: value })
+    .where('installed_addon_id', '=', installedAddonId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 /** Deletes the config if it belongs to the installed add-on; false when there was none. */
 export async function deleteAddonConfig(db: Executor, installedAddonId: string, id: string): Promise<boolean> {
   const result = await db

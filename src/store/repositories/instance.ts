@@ -28,6 +28,7 @@ export const stateTables = [
   'db_tokens',
   'installed_addons',
   'addon_configs',
+  'addon_requests',
   'backups',
   'backup_schedules',
   'schedules',
