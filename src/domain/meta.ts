@@ -1,13 +1,5 @@
 import type { MetaRecord } from '../schemas/meta.js';
-import {
-  bytesFromGb,
-  compareVersions,
-  newestVersion,
-  replicasOf,
-  sizesAllowed,
-  type Catalog,
-  type TgVersion,
-} from './catalog.js';
+import { bytesFromGb, newestVersion, replicasOf, sizesAllowed, type Catalog, type TgVersion } from './catalog.js';
 import type { Principal } from './principal.js';
 import { platforms } from '../schemas/catalog.js';
 import { creatableVersions, defaultCreateVersion, upgradeTargets, versionImage } from './versions.js';
