@@ -54,14 +54,31 @@ describe(`billing (${storeName})`, () => {
       sheet.data_storage_pricing.find((s) => s.platform === 'aws' && s.region === region)?.price_per_month;
     assert.equal(storage('us-east-1'), 0.025);
     assert.equal(storage('sa-east-1'), 0.044);
-    // Credit and standing are for org admins only.
-    for (const res of [
-      await viewer.billing.credit(),
-      await viewer.billing.status(),
-      await viewer.billing.validation(),
-      await viewer.billing.account(),
-    ])
+  });
+
+  it('shows credit and standing to org admins and billing roles only, payments to the admins', async () => {
+    // A viewer key of an org admin reads; a workgroup-scoped key does not.
+    const viewer = await server.orgClient('billing-roles', { role: 'viewer' });
+    assertOk(await viewer.billing.credit());
+    const wg = await newWorkgroup(await server.orgClient('billing-roles'));
+    const wgAdmin = await server.orgClient('billing-roles', { role: 'workgroup-admin', workgroupIds: [wg] });
+    assertError(await wgAdmin.billing.credit(), 403, 'Forbidden', 'x-api-key');
+    // A billing viewer reads but does not pay; a workspace member does neither.
+    const services = server.running.services;
+    const org = (await services.organisations.find('billing-roles'))!;
+    const asUser = async (email: string, roles: string[]) =>
+      viewer.withKey((await services.users.create(org.id, { email, roles })).key.plaintext_key!);
+    const billingViewer = await asUser('books@example.com', ['billing-viewer']);
+    assert.equal(assertOk(await billingViewer.billing.validation()), false);
+    assertOk(await billingViewer.billing.account());
+    assertError(await billingViewer.billing.cards(), 403, 'Forbidden', 'x-api-key');
+    const billingAdmin = await asUser('payer@example.com', ['billing-admin']);
+    assertError(await billingAdmin.billing.cards(), 501, 'API-Disabled', 'ACACIA_PAYMENT_PROCESSOR_URL');
+    const member = await asUser('dev@example.com', []);
+    for (const res of [await member.billing.credit(), await member.billing.status(), await member.billing.account()])
       assertError(res, 403, 'Forbidden', 'x-api-key');
+    // Prices are public to every key of the organisation.
+    assertOk(await member.billing.pricing());
   });
 
   it('answers API-Disabled naming the setting on the payment and assistant seams; bad input is a 400', async () => {

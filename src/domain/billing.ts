@@ -12,7 +12,7 @@ import type { ResourcePricing } from '../schemas/pricing.js';
 import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import { AppError, invalid, notFound } from './errors.js';
-import { authorize } from './permissions.js';
+import { authorizeBilling } from './permissions.js';
 import type { Principal } from './principal.js';
 import { fromMicros, HOUR_MS, resourcePricing, toMicros } from './pricing.js';
 import { iso } from './time.js';
@@ -58,7 +58,7 @@ export class BillingService {
   }
 
   async account(p: Principal): Promise<BillingAccount> {
-    authorize(p, 'org:admin');
+    authorizeBilling(p, 'read');
     const db = this.store.db;
     const account = await findAccount(db, p.orgId);
     const since = await delinquentSince(db, p.orgId);
@@ -118,7 +118,7 @@ export class BillingService {
 
   /** The payment-processor seam: refused, naming its setting, until one is configured. */
   payments(p: Principal): never {
-    authorize(p, 'org:admin');
+    authorizeBilling(p, 'manage');
     throw new AppError('not-configured', {
       field: 'ACACIA_PAYMENT_PROCESSOR_URL',
       reason: this.settings.paymentProcessorUrl

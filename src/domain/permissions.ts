@@ -74,3 +74,20 @@ export function authorize(p: Principal, action: Action, target: Target = {}): vo
   if (!p.grants.some((g) => grantAllows(g, action, target)))
     throw forbidden('x-api-key', `the key's user has no role that may ${describe[action]}`);
 }
+
+/**
+ * Billing, as the service's access tables give it: org admins and billing admins manage it,
+ * billing viewers read it too. The key must reach the whole organisation (an org-admin key, or
+ * a viewer key to read); a workgroup- or workspace-scoped key sees no bills.
+ */
+export function authorizeBilling(p: Principal, mode: 'read' | 'manage'): void {
+  const orgWide = p.role === 'org-admin' || (mode === 'read' && p.role === 'viewer');
+  if (!orgWide) throw forbidden('x-api-key', `a ${p.role} key may not ${mode} the organisation's billing`);
+  const roles: Grant['role'][] = [
+    'org-admin',
+    'billing-admin',
+    ...(mode === 'read' ? ['billing-viewer' as const] : []),
+  ];
+  if (!hasOrgRole(p, ...roles))
+    throw forbidden('x-api-key', `the key's user has no role that may ${mode} the organisation's billing`);
+}
