@@ -6,7 +6,7 @@ import type { Clock } from './clock.js';
 import { tiers, type Tier } from '../schemas/catalog.js';
 import type { ApiKeyService } from './api-keys.js';
 import { Problems, invalid } from './errors.js';
-import { findOwner, insertUser } from '../store/repositories/users.js';
+import { findOwner, insertUser, ownerRow } from '../store/repositories/users.js';
 import { changeKey } from '../store/repositories/api-keys.js';
 import type { Executor } from '../store/store.js';
 import type { Organization, OrgQuota, OrgRequest } from '../schemas/organisation.js';
@@ -16,7 +16,6 @@ import type { Principal } from './principal.js';
 import { quotaUsage } from './quotas.js';
 import { DEFAULT_RESERVED_DAYS } from './backup-schedules.js';
 import { iso } from './time.js';
-import { ownerRow } from './users.js';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -121,7 +120,7 @@ export class OrganisationService {
 
   /** Gives a new organisation its owner user, the one its first keys belong to. */
   private async addOwner(db: Executor, orgId: string): Promise<void> {
-    if (!(await findOwner(db, orgId))) await insertUser(db, ownerRow(orgId, this.clock.now()));
+    if (!(await findOwner(db, orgId))) await insertUser(db, ownerRow(newId(), orgId, this.clock.now()));
   }
 
   /** Returns the organisation, creating it (with the tier, default free) when missing; a given tier is applied. */

@@ -2,11 +2,9 @@ import { forbidden } from './errors.js';
 import type { Action } from '../schemas/api-key.js';
 import type { Grant } from '../schemas/user.js';
 import type { Principal } from './principal.js';
+import { allows, grantAllows, keyAllows, type Target } from '../schemas/access.js';
 
-export interface Target {
-  workgroupId?: string;
-  workspaceId?: string;
-}
+export type { Target };
 
 const describe: Record<Action, string> = {
   'org:admin': 'perform organisation administration',
@@ -16,43 +14,6 @@ const describe: Record<Action, string> = {
   'workspace:delete': 'delete workspaces or databases in this workgroup',
 };
 
-/** Whether the key's role and scope allow the action on the target. */
-function keyAllows(p: Principal, action: Action, target: Target): boolean {
-  switch (p.role) {
-    case 'org-admin':
-      return true;
-    case 'viewer':
-      return false;
-    case 'workgroup-admin':
-      return action !== 'org:admin' && target.workgroupId !== undefined && p.workgroupIds.includes(target.workgroupId);
-    case 'workspace-admin':
-      return (
-        action === 'workspace:edit' && target.workspaceId !== undefined && p.workspaceIds.includes(target.workspaceId)
-      );
-  }
-}
-
-/**
- * Whether one of the user's grants allows the action on the target, as the real service's
- * access-management tables have it: a workgroup admin edits its workgroup and creates, edits
- * and deletes workspaces in it; a workspace admin edits its workspace; billing roles and
- * workspace members change none of these.
- */
-function grantAllows(grant: Grant, action: Action, target: Target): boolean {
-  switch (grant.role) {
-    case 'org-admin':
-      return true;
-    case 'workgroup-admin':
-      return action !== 'org:admin' && target.workgroupId !== undefined && grant.resource_id === target.workgroupId;
-    case 'workspace-admin':
-      return (
-        action === 'workspace:edit' && target.workspaceId !== undefined && grant.resource_id === target.workspaceId
-      );
-    default:
-      return false;
-  }
-}
-
 /**
  * Whether the principal may perform the action (a change) on the target: its key's role and
  * its user's grants must both allow it, so a key never does more than its user may. Reads
@@ -60,7 +21,7 @@ function grantAllows(grant: Grant, action: Action, target: Target): boolean {
  * by scoping every lookup to principal.orgId.
  */
 export function isAllowed(p: Principal, action: Action, target: Target = {}): boolean {
-  return keyAllows(p, action, target) && p.grants.some((g) => grantAllows(g, action, target));
+  return allows(p, p.grants, action, target);
 }
 
 /** Whether the principal's user holds one of the organisation roles (billing's, say). */

@@ -44,8 +44,6 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-export const ownerGrants: Grant[] = [{ role: 'org-admin', resource_id: null }];
-
 const grantsOf = (row: UserRow): Grant[] => JSON.parse(row.roles) as Grant[];
 
 /** A grant as the API spells it: `org-admin`, `workspace-admin:<id>`. */
@@ -324,27 +322,4 @@ export class UserService {
     const seen = new Set<string>();
     return grants.filter((g) => !seen.has(grantText(g)) && seen.add(grantText(g)));
   }
-}
-
-/** The user a new organisation's keys belong to: enabled, org admin, without an email. */
-export function ownerRow(orgId: string, now: number): UserRow {
-  return {
-    id: newId(),
-    org_id: orgId,
-    email: null,
-    email_key: null,
-    first_name: 'Organisation',
-    last_name: 'owner',
-    enabled: 1,
-    is_owner: 1,
-    platform_admin: 0,
-    roles: JSON.stringify(ownerGrants),
-    invite_hash: null,
-    invited_at: null,
-    invite_expires_at: null,
-    accepted_at: null,
-    created_by: null,
-    created_at: now,
-    updated_at: now,
-  };
 }

@@ -5,6 +5,7 @@ import { migrations } from '../migrations/index.js';
 import type { DB } from '../schema.js';
 import type { Executor } from '../store.js';
 import { nameKey } from '../name-key.js';
+import { ownerRow } from './users.js';
 
 /**
  * The tables that hold the instance's state, parents before children (foreign keys point
@@ -200,25 +201,7 @@ async function giveKeysOwners(db: Executor): Promise<void> {
     const id = randomUUID();
     await db
       .insertInto('users')
-      .values({
-        id,
-        org_id: org.id,
-        email: null,
-        email_key: null,
-        first_name: 'Organisation',
-        last_name: 'owner',
-        enabled: 1,
-        is_owner: 1,
-        platform_admin: 0,
-        roles: JSON.stringify([{ role: 'org-admin', resource_id: null }]),
-        invite_hash: null,
-        invited_at: null,
-        invite_expires_at: null,
-        accepted_at: null,
-        created_by: null,
-        created_at: Number(org.created_at),
-        updated_at: Number(org.created_at),
-      })
+      .values(ownerRow(id, org.id, Number(org.created_at)))
       .execute();
     await db
       .updateTable('api_keys')

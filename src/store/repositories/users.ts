@@ -6,6 +6,33 @@ import { keyset, type CursorPosition } from '../pagination.js';
 
 export type UserRow = Selectable<UsersTable>;
 
+/**
+ * The user an organisation's keys belong to until people are added: enabled, org admin,
+ * without an email. A new organisation gets one, and so does each organisation of a snapshot
+ * taken before there were users.
+ */
+export function ownerRow(id: string, orgId: string, now: number): UserRow {
+  return {
+    id,
+    org_id: orgId,
+    email: null,
+    email_key: null,
+    first_name: 'Organisation',
+    last_name: 'owner',
+    enabled: 1,
+    is_owner: 1,
+    platform_admin: 0,
+    roles: JSON.stringify([{ role: 'org-admin', resource_id: null }]),
+    invite_hash: null,
+    invited_at: null,
+    invite_expires_at: null,
+    accepted_at: null,
+    created_by: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 export async function insertUser(db: Executor, user: UserRow): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
