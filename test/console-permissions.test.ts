@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { can } from '../console/src/permissions.js';
-import { isAllowed } from '../src/domain/permissions.js';
+import { can, canReadBilling } from '../console/src/permissions.js';
+import { authorizeBilling, isAllowed } from '../src/domain/permissions.js';
 import type { Principal } from '../src/domain/principal.js';
 import { roles, type Action } from '../src/schemas/api-key.js';
 import type { Grant } from '../src/schemas/user.js';
@@ -52,6 +52,16 @@ describe('console permissions', () => {
             isAllowed(principal, action, target),
             `${role} ${JSON.stringify(grants)} ${action} ${JSON.stringify(target)}`,
           );
+      // The billing page shows credit exactly to the keys the server lets read it.
+      const reads = (() => {
+        try {
+          authorizeBilling(principal, 'read');
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      assert.equal(canReadBilling({ role, user_grants: grants }), reads, `billing ${role} ${JSON.stringify(grants)}`);
     }
   });
 });

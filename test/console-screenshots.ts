@@ -96,6 +96,16 @@ async function seed(client: AcaciaClient) {
       role_arn: 'arn:aws:iam::123456789012:role/acacia',
     }),
   );
+  resultOf(await client.org.update({ orgDisplayName: 'Graph Analytics Inc.' }));
+  resultOf(
+    await client.users.invite({
+      email: 'grace@example.com',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      roles: [`workgroup-admin:${prod.workgroup_id}`],
+    }),
+  );
+  resultOf(await client.users.invite({ email: 'books@example.com', roles: ['billing-viewer'] }));
   await advance(600);
   return { prod, main, etl, sandbox };
 }
@@ -227,6 +237,8 @@ function pages({ prod, main, etl, sandbox }: Awaited<ReturnType<typeof seed>>): 
         },
       ],
     },
+    { path: '/organisation', shows: 'grace@example.com', name: 'organisation' },
+    { path: '/billing', shows: 'Prices in aws us-east-1', name: 'billing' },
     {
       path: '/api-keys',
       shows: 'Read-only dashboards',
@@ -253,6 +265,7 @@ async function main() {
   const browser = await launchBrowser();
   try {
     const shots = pages(await seed(server.client));
+    await server.running.services.billing.grant('default', 500, 'starter credit');
     for (const [label, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],

@@ -1,5 +1,5 @@
 import type { Action, ApiKeyRecord } from './api/types.js';
-import { allows, type Target } from '../../src/schemas/access.js';
+import { allows, billingGrantAllows, billingKeyAllows, type Target } from '../../src/schemas/access.js';
 
 export type { Target };
 
@@ -15,4 +15,9 @@ export function can(
 ): boolean {
   const scope = { role: key.role, workgroupIds: key.workgroup_ids, workspaceIds: key.workspace_ids };
   return allows(scope, key.user_grants ?? [], action, target);
+}
+
+/** Whether the key may read the organisation's billing (credit and standing), as the server decides. */
+export function canReadBilling(key: Pick<ApiKeyRecord, 'role' | 'user_grants'>): boolean {
+  return billingKeyAllows(key.role, 'read') && billingGrantAllows(key.user_grants ?? [], 'read');
 }

@@ -2,7 +2,14 @@ import { forbidden } from './errors.js';
 import type { Action } from '../schemas/api-key.js';
 import type { Grant } from '../schemas/user.js';
 import type { Principal } from './principal.js';
-import { allows, grantAllows, keyAllows, type Target } from '../schemas/access.js';
+import {
+  allows,
+  billingGrantAllows,
+  billingKeyAllows,
+  grantAllows,
+  keyAllows,
+  type Target,
+} from '../schemas/access.js';
 
 export type { Target };
 
@@ -36,19 +43,10 @@ export function authorize(p: Principal, action: Action, target: Target = {}): vo
     throw forbidden('x-api-key', `the key's user has no role that may ${describe[action]}`);
 }
 
-/**
- * Billing, as the service's access tables give it: org admins and billing admins manage it,
- * billing viewers read it too. The key must reach the whole organisation (an org-admin key, or
- * a viewer key to read); a workgroup- or workspace-scoped key sees no bills.
- */
+/** Throws Forbidden unless the principal may read or manage the organisation's billing (src/schemas/access.ts). */
 export function authorizeBilling(p: Principal, mode: 'read' | 'manage'): void {
-  const orgWide = p.role === 'org-admin' || (mode === 'read' && p.role === 'viewer');
-  if (!orgWide) throw forbidden('x-api-key', `a ${p.role} key may not ${mode} the organisation's billing`);
-  const roles: Grant['role'][] = [
-    'org-admin',
-    'billing-admin',
-    ...(mode === 'read' ? ['billing-viewer' as const] : []),
-  ];
-  if (!hasOrgRole(p, ...roles))
+  if (!billingKeyAllows(p.role, mode))
+    throw forbidden('x-api-key', `a ${p.role} key may not ${mode} the organisation's billing`);
+  if (!billingGrantAllows(p.grants, mode))
     throw forbidden('x-api-key', `the key's user has no role that may ${mode} the organisation's billing`);
 }

@@ -65,3 +65,18 @@ export function grantAllows(grant: GrantLike, action: Action, target: Target): b
 export function allows(key: KeyScope, grants: readonly GrantLike[], action: Action, target: Target = {}): boolean {
   return keyAllows(key, action, target) && grants.some((g) => grantAllows(g, action, target));
 }
+
+/**
+ * Billing, as the service's access tables give it: org admins and billing admins manage it,
+ * billing viewers read it too. The key must reach the whole organisation (an org-admin key, or a
+ * viewer key to read); a workgroup- or workspace-scoped key sees no bills.
+ */
+export function billingKeyAllows(role: Role, mode: 'read' | 'manage'): boolean {
+  return role === 'org-admin' || (mode === 'read' && role === 'viewer');
+}
+
+/** Whether one of the user's organisation-wide grants lets it read or manage billing. */
+export function billingGrantAllows(grants: readonly GrantLike[], mode: 'read' | 'manage'): boolean {
+  const roles = mode === 'read' ? ['org-admin', 'billing-admin', 'billing-viewer'] : ['org-admin', 'billing-admin'];
+  return grants.some((g) => roles.includes(g.role) && g.resource_id === null);
+}

@@ -1,5 +1,6 @@
 import { api } from '../api/endpoints.js';
 import { useTitle } from '../router.js';
+import { canReadBilling } from '../permissions.js';
 import { useSession } from '../session.js';
 import { useLiveLoad, useLoad } from '../ui/data.js';
 import { when } from '../ui/format.js';
@@ -15,10 +16,10 @@ const standing = [
 const money = (amount: number, currency: string) =>
   new Intl.NumberFormat('en', { style: 'currency', currency, maximumFractionDigits: 6 }).format(amount);
 
-/** Credit, standing and the grace periods (org admins), and the price sheet (everyone). */
+/** Credit, standing and the grace periods (org admins and billing roles), and the price sheet (everyone). */
 export function BillingPage() {
   useTitle('Billing');
-  const admin = useSession().can('org:admin');
+  const admin = canReadBilling(useSession().key);
   const account = useLiveLoad(
     'billing-account',
     () => (admin ? api.billing.account() : Promise.resolve(undefined)),
@@ -76,12 +77,12 @@ export function BillingPage() {
             </LoadState>
           </Section>
         ) : (
-          <p className="muted">Only an organisation admin key sees the credit and the standing.</p>
+          <p className="muted">Only org admins and billing admins or viewers see the credit and the standing.</p>
         )}
         <Section title="Prices in aws us-east-1">
           <LoadState error={pricing.error} loading={!pricing.data && !pricing.error}>
-            <table>
-              <caption className="muted">Per hour; high availability and other regions cost more.</caption>
+            <p className="muted">Per hour; high availability and other regions cost more.</p>
+            <table className="table">
               <thead>
                 <tr>
                   <th scope="col">Size</th>
@@ -94,7 +95,7 @@ export function BillingPage() {
                   const addon = insights?.find((i) => i.workspace_type === p.workspace_type)?.price_per_hour ?? 0;
                   return (
                     <tr key={p.workspace_type}>
-                      <th scope="row">{p.workspace_type}</th>
+                      <td>{p.workspace_type}</td>
                       <td>{money(p.price_per_hour, 'USD')}</td>
                       <td>{money(p.price_per_hour + addon, 'USD')}</td>
                     </tr>
