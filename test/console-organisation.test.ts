@@ -47,7 +47,7 @@ describe(`console: the organisation page (${storeName})`, () => {
     assert.match(await page.getByTestId('quota-read-write-workspaces').innerText(), /1 of \d+/);
 
     await page.getByRole('button', { name: 'Edit the roles of grace@example.com' }).click();
-    await page.getByLabel('Roles').fill(`workspace-admin:${ws.workspace_id}`);
+    await page.getByRole('textbox', { name: 'Roles' }).fill(`workspace-admin:${ws.workspace_id}`);
     await page.getByRole('button', { name: 'Save roles' }).click();
     await users.getByText(`Workspace Admin (/workspaces/${ws.workspace_id})`).waitFor({ timeout: TIMEOUT });
     const saved = resultOf(await server.client.users.list()).find((u) => u.id === invited.user.id);

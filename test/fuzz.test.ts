@@ -23,6 +23,7 @@ interface Fixture {
   workgroup: string;
   workspace: string;
   database: string;
+  user: string;
   schedule: string;
   allowListEntry: string;
   backup: string;
@@ -69,6 +70,7 @@ async function buildFixture(client: AcaciaClient): Promise<Fixture> {
     await client.webhooks.create({ url: 'http://127.0.0.1:9/fuzz', event_types: ['schedule.run_skipped'] }),
   ).webhook_id;
   const operation = resultOf(await client.operations.list({ resource_id: workspace }))[0]!.id;
+  const user = resultOf(await client.users.list())[0]!.id;
   return {
     workgroup,
     workspace,
@@ -84,6 +86,7 @@ async function buildFixture(client: AcaciaClient): Promise<Fixture> {
     addonConfig: config,
     keyName: 'fuzz-viewer',
     webhook,
+    user,
   };
 }
 
@@ -130,7 +133,12 @@ function paramValueOf(f: Fixture) {
       case 'id':
         return op.path.includes('/operations/') ? f.operation : f.allowListEntry;
       case 'jobID':
+      case 'job':
         return f.operation;
+      case 'userId':
+        return f.user;
+      case 'cardID':
+        return 'card_1';
       case 'cloudProviderID':
         return f.cloudProvider;
       case 'addonsID':

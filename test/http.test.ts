@@ -253,6 +253,43 @@ describe(`HTTP contract (${storeName})`, () => {
       `GET ${API}/apikeys/current`,
       `DELETE ${API}/apikeys/{key_name}`,
       `DELETE ${API}/apikeys`,
+      // The real service's newer operations (../shared/vendor/savanna-openapi.json) and their companions.
+      `GET ${API}/pooled-workgroups/acquire`,
+      `POST ${ws}/upgrade`,
+      `GET ${API}/workspaces/upgrade-next-window`,
+      `GET ${ws}/backups/{job}/status`,
+      `GET ${ws}/backups/schedule`,
+      `GET ${API}/cloud-providers/public`,
+      'GET /cloud-providers/all',
+      `GET ${API}/addons/meta`,
+      `POST ${API}/addons/request`,
+      `GET ${API}/addons/requests`,
+      `GET ${API}/installed-addons/{installedAddonsID}`,
+      `PUT ${API}/add-ons/{installedAddonsID}/configs/{configID}`,
+      'GET /metrics/{workgroupID}/{workspaceID}',
+      'GET /observability/{workgroupID}/metrics',
+      `GET ${API}/billing/resource-pricing`,
+      `GET ${API}/billing/credit`,
+      `GET ${API}/billing/status`,
+      `GET ${API}/billing/validation`,
+      `GET ${API}/billing/account`,
+      `GET ${API}/billing/credit-cards`,
+      `DELETE ${API}/billing/credit-cards/{cardID}`,
+      `POST ${API}/billing/credit-cards/{cardID}`,
+      `POST ${API}/billing/payment/invoice`,
+      `POST ${API}/billing/session`,
+      `POST ${ws}/onboarding/chat`,
+      `GET ${API}/org/self`,
+      `PUT ${API}/org`,
+      `GET ${API}/org/quota`,
+      `GET ${API}/org/api-keys`,
+      `POST ${API}/org/api-keys`,
+      `DELETE ${API}/org/api-keys`,
+      'GET /users',
+      'POST /users/invitations',
+      'POST /users/invitations/accept',
+      'PUT /users/{userId}/roles',
+      'PUT /users/{userId}',
       'GET /healthz',
       'GET /readyz',
       'GET /_status',
@@ -336,7 +373,15 @@ describe(`HTTP contract (${storeName})`, () => {
     // The real service's shape: regions as {name, description}, tgVersions, workspaceTypes.
     assert.equal(meta.regions.filter((r) => r.platform === 'aws').length, 10);
     assert.ok(meta.regions.some((r) => r.name === 'us-east-1' && r.description.length > 0));
-    assert.deepEqual(meta.tgVersions.at(-1), { name: '4.2.1', image: 'tigergraph/tigergraph:4.2.1' });
+    assert.deepEqual(meta.tgVersions.at(-1), {
+      name: '4.2.1',
+      image: 'tigergraph/tigergraph:4.2.1',
+      channel: 'stable',
+      allow_create: true,
+      allow_upgrade: true,
+      incompatible_upgrades_from: [],
+      orgs: [],
+    });
     assert.deepEqual(
       meta.workspaceTypes.map((t) => t.typeName),
       meta.workspace_types.filter((t) => t.allowed).map((t) => t.typeName),
@@ -349,6 +394,8 @@ describe(`HTTP contract (${storeName})`, () => {
         memory: '64Gi',
         partition: 1,
         ha: 1,
+        // With HA, a single-partition size keeps 3 copies (docs/compatibility.md).
+        ha_replicas: 3,
       },
     );
     assert.deepEqual(
