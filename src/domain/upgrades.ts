@@ -8,6 +8,7 @@ import { Problems, conflict, notFound } from './errors.js';
 import { authorize } from './permissions.js';
 import type { Principal } from './principal.js';
 import { iso, isoOrUndefined } from './time.js';
+import { noneWaiting } from './operation-kinds/workspace-upgrade.js';
 import { checkUpgradeTarget, defaultUpgradeTarget } from './versions.js';
 import { beginWorkspaceOperation, maintenanceDueAt } from './workspace-operations.js';
 import { requireStatus } from './workspace-lifecycle.js';
@@ -17,14 +18,6 @@ import type { WorkspaceService } from './workspaces.js';
 const WINDOW_MS = 3_600_000;
 /** Bound of GET /workspaces/upgrade-next-window; the tier quotas keep an organisation's workspaces far fewer. */
 export const SCHEDULED_UPGRADES_LISTED = 500;
-
-/** Nothing waits any longer: an upgrade started now replaces a scheduled one. */
-const noneWaiting = {
-  desired_tg_version: null,
-  maintenance_due_at: null,
-  upgrade_requested_at: null,
-  upgrade_requested_by: null,
-} as const;
 
 /**
  * Upgrades of a workspace's version (POST …/upgrade), now or in its next maintenance window,

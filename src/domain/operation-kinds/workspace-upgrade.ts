@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { paramsOf, started, workspaceOperationKind } from './kind.js';
 
-/** What a finished or abandoned upgrade leaves of the request that scheduled it: nothing. */
-const noneWaiting = {
+/**
+ * What a finished or abandoned upgrade leaves of the request that scheduled it: nothing. An
+ * upgrade started now (POST …/upgrade) clears a waiting one the same way.
+ */
+export const noneWaiting = {
   desired_tg_version: null,
   maintenance_due_at: null,
   upgrade_requested_at: null,
