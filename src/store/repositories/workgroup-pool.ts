@@ -83,62 +83,39 @@ export async function retirePoolMember(tx: Tx, wg: Workgroup, now: number): Prom
 }
 
 /**
- * Claims the oldest ready member for this transaction: a live workgroup of the pool with at
- * least one workspace, every one of them Active. On PostgreSQL the row is locked and rows
- * another acquisition holds are passed over, so two concurrent acquisitions never claim the
- * same workgroup (the second one's update would find it moved anyway); SQLite runs one
- * writer at a time.
+ * The pool's ready members: live workgroups with at least one workspace, every one of them
+ * Active. One predicate for the claim and the count, so the two never disagree.
  */
-export async function claimReadyMember(tx: Tx, poolOrgId: string): Promise<Workgroup | undefined> {
-  const query = tx.db
+function readyMembers(db: Executor, poolOrgId: string) {
+  return db
     .selectFrom('workgroups')
-    .selectAll()
     .where('org_id', '=', poolOrgId)
     .where('expired_at', 'is', null)
     .where('expires_at', 'is', null)
-    .where((eb) =>
-      eb.and([
-        eb.exists(
-          eb.selectFrom('workspaces').select('workspaces.id').whereRef('workspaces.workgroup_id', '=', 'workgroups.id'),
-        ),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('workspaces')
-              .select('workspaces.id')
-              .whereRef('workspaces.workgroup_id', '=', 'workgroups.id')
-              .where('workspaces.status', '<>', 'Active'),
-          ),
-        ),
-      ]),
-    )
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1);
+    .where((eb) => {
+      const workspaces = eb
+        .selectFrom('workspaces')
+        .select('workspaces.id')
+        .whereRef('workspaces.workgroup_id', '=', 'workgroups.id');
+      return eb.and([eb.exists(workspaces), eb.not(eb.exists(workspaces.where('workspaces.status', '<>', 'Active')))]);
+    });
+}
+
+/**
+ * Claims the oldest ready member for this transaction. On PostgreSQL the row is locked and
+ * rows another acquisition holds are passed over, so two concurrent acquisitions never claim
+ * the same workgroup (the second one's update would find it moved anyway); SQLite runs one
+ * writer at a time.
+ */
+export async function claimReadyMember(tx: Tx, poolOrgId: string): Promise<Workgroup | undefined> {
+  const query = readyMembers(tx.db, poolOrgId).selectAll().orderBy('created_at').orderBy('id').limit(1);
   const row = await claimSkippingLocked(tx.db, query).executeTakeFirst();
   return row && workgroupFromRow(row);
 }
 
 /** How many ready members the pool holds now (for the log and the tests). */
 export async function countReadyMembers(db: Executor, poolOrgId: string): Promise<number> {
-  return countRows(
-    db
-      .selectFrom('workgroups')
-      .where('org_id', '=', poolOrgId)
-      .where('expired_at', 'is', null)
-      .where('expires_at', 'is', null)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('workspaces')
-              .select('workspaces.id')
-              .whereRef('workspaces.workgroup_id', '=', 'workgroups.id')
-              .where('workspaces.status', '<>', 'Active'),
-          ),
-        ),
-      ),
-  );
+  return countRows(readyMembers(db, poolOrgId));
 }
 
 /** What a hand-over changes beyond the organisation: the workgroup's name and creator, the workspaces' settings. */
