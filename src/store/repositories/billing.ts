@@ -203,13 +203,17 @@ export async function delinquentSince(db: Executor, orgId: string): Promise<numb
     : Number(row.delinquent_since);
 }
 
-/** Marks the organisation delinquent from `at`, unless it is already; true when it changed, with its event. */
-export async function markDelinquent(tx: Tx, orgId: string, at: number): Promise<boolean> {
+/**
+ * Marks the organisation delinquent from `at` (null: in good standing again) unless it already
+ * is; true when it changed, with its event. Every role reads events: the standing is told, the
+ * balance is not (billing is for its readers only).
+ */
+async function setDelinquentSince(tx: Tx, orgId: string, at: number | null): Promise<boolean> {
   const result = await tx.db
     .updateTable('organisations')
     .set({ delinquent_since: at })
     .where('id', '=', orgId)
-    .where('delinquent_since', 'is', null)
+    .where('delinquent_since', at === null ? 'is not' : 'is', null)
     .executeTakeFirst();
   const changed = Number(result.numUpdatedRows) === 1;
   if (changed)
@@ -217,32 +221,15 @@ export async function markDelinquent(tx: Tx, orgId: string, at: number): Promise
       kind: 'organisation',
       id: orgId,
       orgId,
-      change: 'delinquent',
-      // Every role reads events: the standing is told, the balance is not (billing is for org admins).
-      data: { org_id: orgId, delinquent_since: new Date(at).toISOString() },
+      change: at === null ? 'reinstated' : 'delinquent',
+      data: { org_id: orgId, delinquent_since: at === null ? null : new Date(at).toISOString() },
     });
   return changed;
 }
 
-/** Ends the organisation's delinquency; true when it was delinquent, with its event. */
-export async function clearDelinquent(tx: Tx, orgId: string): Promise<boolean> {
-  const result = await tx.db
-    .updateTable('organisations')
-    .set({ delinquent_since: null })
-    .where('id', '=', orgId)
-    .where('delinquent_since', 'is not', null)
-    .executeTakeFirst();
-  const changed = Number(result.numUpdatedRows) === 1;
-  if (changed)
-    tx.noteChange({
-      kind: 'organisation',
-      id: orgId,
-      orgId,
-      change: 'reinstated',
-      data: { org_id: orgId, delinquent_since: null },
-    });
-  return changed;
-}
+export const markDelinquent = (tx: Tx, orgId: string, at: number) => setDelinquentSince(tx, orgId, at);
+
+export const clearDelinquent = (tx: Tx, orgId: string) => setDelinquentSince(tx, orgId, null);
 
 export interface MeterableWorkspace {
   id: string;
