@@ -257,26 +257,17 @@ export class UserService {
       const grants = await this.parseGrants(trx, orgId, input.roles ?? []);
       await lockRow(trx, 'organisations', orgId);
       checkCount('email', await usersRepo.countUsers(trx, orgId), USERS_PER_ORGANISATION, 'users per organisation');
-      const row: UserRow = {
+      const row = usersRepo.newUserRow({
         id: newId(),
         org_id: orgId,
+        created_at: now,
         email,
         email_key: email.toLowerCase(),
         first_name: firstName ?? '',
         last_name: lastName ?? '',
-        enabled: 1,
-        is_owner: 0,
-        platform_admin: 0,
         roles: JSON.stringify(grants),
-        invite_hash: null,
-        invited_at: null,
-        invite_expires_at: null,
-        accepted_at: null,
-        created_by: null,
-        created_at: now,
-        updated_at: now,
         ...extra,
-      };
+      });
       await usersRepo.insertUser(trx, row);
       return row;
     };

@@ -6,31 +6,42 @@ import { keyset, type CursorPosition } from '../pagination.js';
 
 export type UserRow = Selectable<UsersTable>;
 
+/** A new user's row: enabled, no invitation, no roles, nothing but `fields` set. */
+export function newUserRow(fields: Pick<UserRow, 'id' | 'org_id' | 'created_at'> & Partial<UserRow>): UserRow {
+  return {
+    email: null,
+    email_key: null,
+    first_name: '',
+    last_name: '',
+    enabled: 1,
+    is_owner: 0,
+    platform_admin: 0,
+    roles: '[]',
+    invite_hash: null,
+    invited_at: null,
+    invite_expires_at: null,
+    accepted_at: null,
+    created_by: null,
+    updated_at: fields.created_at,
+    ...fields,
+  };
+}
+
 /**
  * The user an organisation's keys belong to until people are added: enabled, org admin,
  * without an email. A new organisation gets one, and so does each organisation of a snapshot
  * taken before there were users.
  */
 export function ownerRow(id: string, orgId: string, now: number): UserRow {
-  return {
+  return newUserRow({
     id,
     org_id: orgId,
-    email: null,
-    email_key: null,
+    created_at: now,
     first_name: 'Organisation',
     last_name: 'owner',
-    enabled: 1,
     is_owner: 1,
-    platform_admin: 0,
     roles: JSON.stringify([{ role: 'org-admin', resource_id: null }]),
-    invite_hash: null,
-    invited_at: null,
-    invite_expires_at: null,
-    accepted_at: null,
-    created_by: null,
-    created_at: now,
-    updated_at: now,
-  };
+  });
 }
 
 export async function insertUser(db: Executor, user: UserRow): Promise<void> {
