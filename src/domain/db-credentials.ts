@@ -64,7 +64,8 @@ export function checkGraphName(graph: string): string {
 }
 
 /** A generated alias, in the form pyTigerGraph documents: AUTO_GENERATED_ALIAS_ and 7 characters. */
-export const generatedAlias = (): string => `AUTO_GENERATED_ALIAS_${randomText(7)}`;
+export const GENERATED_ALIAS_PREFIX = 'AUTO_GENERATED_ALIAS_';
+export const generatedAlias = (): string => `${GENERATED_ALIAS_PREFIX}${randomText(7)}`;
 
 /** Token lifetimes: TigerGraph's default of 30 days; at most 10 years, as API keys. */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;

@@ -8,6 +8,7 @@ import {
   checkAlias,
   digest,
   generatedAlias,
+  GENERATED_ALIAS_PREFIX,
   maskSecret,
   newCredential,
   passwordStamp,
@@ -16,8 +17,12 @@ import {
 import { AppError, conflict } from './errors.js';
 import { newId } from './ids.js';
 
-/** Secrets one database user may hold at once. */
-export const SECRETS_PER_USER = 50;
+/**
+ * Secrets one database user may hold at once: far above what clients use (pyTigerGraph's own
+ * tests make one per connection, some hundreds a run, and never drop them), yet a bound on
+ * what one user can store. At the bound a new secret replaces the oldest auto-generated one.
+ */
+export const SECRETS_PER_USER = 10_000;
 
 /** A secret as listings show it: never the secret itself. */
 export interface SecretView {
@@ -80,12 +85,21 @@ export class DbSecretService {
     try {
       await this.store.transaction(async (trx) => {
         await lockRow(trx.db, 'db_users', identity.userId);
-        if ((await repo.listSecrets(trx.db, identity.userId)).some((s) => s.alias === chosen)) throw aliasTaken(chosen);
-        if ((await repo.countSecrets(trx.db, identity.userId)) >= SECRETS_PER_USER)
-          throw new AppError('quota', {
-            field: '',
-            reason: `the limit of ${SECRETS_PER_USER} secrets per database user is reached; drop one first`,
-          });
+        // Counted under the user's row lock, so concurrent creations never pass the bound together.
+        if (await repo.findSecretByAlias(trx.db, identity.userId, chosen)) throw aliasTaken(chosen);
+        if ((await repo.countSecrets(trx.db, identity.userId)) >= SECRETS_PER_USER) {
+          // Clients that make a secret per connection never name them: the oldest of those goes
+          // (its tokens with it). Secrets a user named are only ever dropped by the user.
+          const oldest = await repo.oldestGeneratedSecret(trx.db, identity.userId, GENERATED_ALIAS_PREFIX);
+          if (!oldest)
+            throw new AppError('quota', {
+              field: 'alias',
+              reason:
+                `the limit of ${SECRETS_PER_USER} secrets per database user is reached and all are named; ` +
+                'drop one first',
+            });
+          await repo.deleteSecrets(trx.db, identity.userId, [oldest]);
+        }
         await repo.insertSecret(trx.db, row);
       });
     } catch (err) {

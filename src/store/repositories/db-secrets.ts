@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { DbSecretsTable } from '../schema.js';
 import type { Executor } from '../store.js';
 import { countRows } from '../count-rows.js';
@@ -40,6 +40,32 @@ export async function listSecrets(db: Executor, userId: string): Promise<DbSecre
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+}
+
+export async function findSecretByAlias(db: Executor, userId: string, alias: string): Promise<DbSecret | undefined> {
+  return db
+    .selectFrom('db_secrets')
+    .selectAll()
+    .where('db_user_id', '=', userId)
+    .where('alias', '=', alias)
+    .executeTakeFirst();
+}
+
+/**
+ * The id of the user's oldest secret whose alias starts with `prefix`. Compared by substr, not
+ * LIKE: LIKE ignores case on SQLite and reads `_` as a wildcard.
+ */
+export async function oldestGeneratedSecret(db: Executor, userId: string, prefix: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('db_secrets')
+    .select('id')
+    .where('db_user_id', '=', userId)
+    .where(sql<string>`substr(alias, 1, ${sql.lit(prefix.length)})`, '=', prefix)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
 }
 
 export async function countSecrets(db: Executor, userId: string): Promise<number> {
