@@ -19,6 +19,7 @@ import {
   type RequestContext,
   type Router,
 } from './http-server.js';
+import { findPaths, readPathRequest } from './path-finding.js';
 import { parseFlag } from './query-params.js';
 import { storeStats } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
@@ -163,6 +164,15 @@ async function builtins(ctx: RequestContext): Promise<void> {
   sendResults(ctx, outcome.results);
 }
 
+/** `POST /shortestpath/{graph}` and `POST /allpaths/{graph}`. */
+function paths(all: boolean) {
+  return async (ctx: RequestContext): Promise<void> => {
+    const graph = graphOf(ctx);
+    const req = readPathRequest(ctx.store, graph, await jsonBody(ctx), all);
+    sendResults(ctx, [findPaths(ctx.store, graph, req, all)]);
+  };
+}
+
 function queriesNotSupported(ctx: RequestContext): void {
   ctx.req.resume();
   fail(
@@ -192,6 +202,8 @@ function endpoints(ctx: RequestContext): void {
     'DELETE /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}' +
       '/{edge_type}/{target_vertex_type}/{target_vertex_id}',
     'POST /builtins/{graph_name}',
+    'POST /shortestpath/{graph_name}',
+    'POST /allpaths/{graph_name}',
   ];
   sendJson(ctx.res, 200, Object.fromEntries(list.map((e) => [e, { parameters: {} }])));
 }
@@ -224,6 +236,8 @@ export function registerRestpp(router: Router): void {
     on('DELETE', `/graph/:graph/edges/:stype/:sid${tail}`, removeEdges);
   }
   on('POST', '/builtins/:graph', builtins);
+  on('POST', '/shortestpath/:graph', paths(false));
+  on('POST', '/allpaths/:graph', paths(true));
   on(['GET', 'POST'], '/query/:graph/:query', queriesNotSupported);
   // Not TigerGraph's: the counts and sizes the control plane shows on the workspace record.
   route(router, 'GET', '/_dataplane/stats', (ctx) => sendJson(ctx.res, 200, storeStats(ctx.store)));
