@@ -1,3 +1,4 @@
+import { registerAdmin } from './admin-routes.js';
 import { runBuiltin } from './builtins.js';
 import {
   countEdges,
@@ -204,6 +205,8 @@ function endpoints(ctx: RequestContext): void {
     'POST /builtins/{graph_name}',
     'POST /shortestpath/{graph_name}',
     'POST /allpaths/{graph_name}',
+    'GET /statistics/{graph_name}',
+    'GET /rebuildnow/{graph_name}',
   ];
   sendJson(ctx.res, 200, Object.fromEntries(list.map((e) => [e, { parameters: {} }])));
 }
@@ -239,6 +242,7 @@ export function registerRestpp(router: Router): void {
   on('POST', '/shortestpath/:graph', paths(false));
   on('POST', '/allpaths/:graph', paths(true));
   on(['GET', 'POST'], '/query/:graph/:query', queriesNotSupported);
+  registerAdmin(router, prefixes);
   // Not TigerGraph's: the counts and sizes the control plane shows on the workspace record.
   route(router, 'GET', '/_dataplane/stats', (ctx) => sendJson(ctx.res, 200, storeStats(ctx.store)));
   route(router, 'GET', '/api/ping', (ctx) => sendJson(ctx.res, 200, { error: false, message: 'pong', results: {} }));
