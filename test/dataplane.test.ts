@@ -317,6 +317,12 @@ describe('data-plane process', () => {
     assert.equal(skipped.json.error, true);
     assert.match(skipped.json.message, /stat_edge_attr is skip/);
     assertRefused(
+      await call('POST', '/restpp/builtins/social', { function: 'stat_vertex_number', type: 'Planet' }),
+      400,
+      'GSQL-7004',
+      /vertex type 'Planet' does not exist in graph 'social'/,
+    );
+    assertRefused(
       await call('POST', '/restpp/builtins/social', { function: 'stat_everything', type: 'Person' }),
       400,
       'REST-30000',

@@ -95,6 +95,18 @@ describe('admin endpoints: metrics, statistics, service status, rebuildnow', () 
     refused(await call('POST', '/informant/current-service-status', '{'), 400, 'REST-2001', /not valid JSON/);
   });
 
+  it('lists its endpoints, by kind as getEndpoints() asks', async () => {
+    const all = await call('GET', '/restpp/endpoints/g');
+    assert.equal(all.status, 200);
+    for (const e of ['GET /endpoints/{graph_name}', 'POST /shortestpath/{graph_name}', 'GET /rebuildnow/{graph_name}'])
+      assert.deepEqual(all.json[e], { parameters: {} }, e);
+    assert.deepEqual((await call('GET', '/restpp/endpoints/g?builtin=true')).json, all.json);
+    // No installed queries here, and no static endpoints.
+    assert.deepEqual((await call('GET', '/restpp/endpoints/g?dynamic=true')).json, {});
+    assert.deepEqual((await call('GET', '/restpp/endpoints/g?static=true')).json, {});
+    refused(await call('GET', '/restpp/endpoints/g?dynamic=maybe'), 400, 'REST-30001', /dynamic/);
+  });
+
   it('answers rebuildnow as TigerGraph does, for graphs that exist', async () => {
     const r = await call('GET', '/restpp/rebuildnow/g');
     assert.equal(r.status, 200);

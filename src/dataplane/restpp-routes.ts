@@ -183,13 +183,20 @@ function queriesNotSupported(ctx: RequestContext): void {
   );
 }
 
-/** The endpoints this process serves, in the shape of `GET /endpoints`. */
+/**
+ * The endpoints this process serves, in the shape of `GET /endpoints`. `?builtin=`, `?dynamic=`
+ * and `?static=` choose kinds, as getEndpoints() asks: every endpoint here is built in; there
+ * are no installed queries (dynamic) nor static ones to list.
+ */
 function endpoints(ctx: RequestContext): void {
+  const kinds = ['builtin', 'dynamic', 'static'].map((k) => parseFlag(ctx.query[k], k));
+  if (kinds.some(Boolean) && !kinds[0]) return sendJson(ctx.res, 200, {});
   const list = [
     'GET /echo',
     'POST /echo',
     'GET /version',
     'GET /endpoints',
+    'GET /endpoints/{graph_name}',
     'POST /graph/{graph_name}',
     'GET /graph/{graph_name}/vertices/{vertex_type}',
     'DELETE /graph/{graph_name}/vertices/{vertex_type}',
