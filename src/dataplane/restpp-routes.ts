@@ -10,7 +10,7 @@ import {
   viewsFrom,
   type EdgeSelection,
 } from './edge-ops.js';
-import { DataPlaneError, fail } from './errors.js';
+import { DataPlaneError, fail, type ErrorKind } from './errors.js';
 import {
   restppVersion,
   route,
@@ -63,15 +63,29 @@ function vertexNotFound(type: StoredVertexType, id: string): never {
   );
 }
 
+const upsertRefusals = new Set<ErrorKind>(['invalidPayload', 'invalidVertexType', 'invalidEdgeType']);
+
 async function upsert(ctx: RequestContext): Promise<void> {
   const graph = graphOf(ctx);
   const body = await jsonBody(ctx);
-  const plan = planUpsert(ctx.store, graph, body);
-  const result = writeUpsert(ctx.store, plan, {
+  const opts = {
     newVertexOnly: parseFlag(ctx.query.new_vertex_only, 'new_vertex_only'),
     updateVertexOnly: parseFlag(ctx.query.update_vertex_only, 'update_vertex_only'),
     vertexMustExist: parseFlag(ctx.query.vertex_must_exist, 'vertex_must_exist'),
-  });
+  };
+  // `ack=all|none` asks when to answer; every write here is committed before the answer either way.
+  const ack = ctx.query.ack;
+  if (ack !== undefined && ack !== 'all' && ack !== 'none')
+    fail('invalidParameter', `The parameter 'ack' must be "all" or "none" (got '${ack}').`);
+  let result;
+  try {
+    result = writeUpsert(ctx.store, planUpsert(ctx.store, graph, body), opts);
+  } catch (err) {
+    // TigerGraph 4.x answers every refused payload with one code, which pyTigerGraph's callers test for.
+    if (err instanceof DataPlaneError && upsertRefusals.has(err.kind))
+      throw new DataPlaneError('upsertRejected', err.message);
+    throw err;
+  }
   sendResults(ctx, [result]);
 }
 
