@@ -252,6 +252,19 @@ export const settings = [
     },
   },
   {
+    key: 'gatewayDefaultWorkspace',
+    env: 'ACACIA_GATEWAY_DEFAULT_WORKSPACE',
+    flag: 'gateway-default-workspace',
+    def: undefined,
+    help:
+      'a workspace id: gateway requests that name no workspace (neither proxy_host nor /w/<id>/) go to it, ' +
+      'so a client configured for one TigerGraph server on 127.0.0.1 reaches it (developer machines)',
+    parse: (name, raw) => {
+      if (!/^[A-Za-z0-9-]{1,64}$/.test(raw)) throw new ConfigError(name, `must be a workspace id (got "${raw}")`);
+      return raw;
+    },
+  },
+  {
     key: 'trustProxy',
     env: 'ACACIA_TRUST_PROXY',
     flag: 'trust-proxy',

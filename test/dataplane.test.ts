@@ -317,6 +317,12 @@ describe('data-plane process', () => {
     assert.equal(skipped.json.error, true);
     assert.match(skipped.json.message, /stat_edge_attr is skip/);
     assertRefused(
+      await call('POST', '/restpp/builtins/social', { function: 'stat_vertex_number', type: 'Planet' }),
+      400,
+      'GSQL-7004',
+      /vertex type 'Planet' does not exist in graph 'social'/,
+    );
+    assertRefused(
       await call('POST', '/restpp/builtins/social', { function: 'stat_everything', type: 'Person' }),
       400,
       'REST-30000',
@@ -329,26 +335,32 @@ describe('data-plane process', () => {
     assertRefused(
       await upsert({ vertices: { Person: { erin: {}, frank: { age: { value: 'forty' } } } } }),
       400,
-      'REST-30000',
+      'REST-30200',
       /'age' of vertex type 'Person'.*'forty' is not an INT/,
     );
     assertRefused(
       await upsert({ vertices: { Person: { erin: { joined: { value: '2024-13-01' } } } } }),
       400,
-      'REST-30000',
+      'REST-30200',
       /'joined'.*'2024-13-01' is not a valid date/,
     );
     assertRefused(
       await upsert({ vertices: { Person: { erin: { height: { value: 180 } } } } }),
       400,
-      'REST-30000',
+      'REST-30200',
       /attribute 'height' does not exist in vertex type 'Person'/,
     );
-    assertRefused(await upsert({ vertices: { Robot: { r2: {} } } }), 400, 'REST-2004', /vertex type 'Robot'/);
+    assertRefused(
+      await call('POST', '/restpp/graph/social?ack=some', { vertices: { Person: { erin: {} } } }),
+      400,
+      'REST-30001',
+      /'ack' must be "all" or "none"/,
+    );
+    assertRefused(await upsert({ vertices: { Robot: { r2: {} } } }), 400, 'REST-30200', /vertex type 'Robot'/);
     assertRefused(
       await upsert({ edges: { Person: { erin: { likes: { Person: { bob: {} } } } } } }),
       400,
-      'REST-2005',
+      'REST-30200',
       /edge type 'likes'/,
     );
     assertRefused(await call('POST', '/restpp/graph/social', '{"vertices": '), 400, 'REST-2001', /not valid JSON/);

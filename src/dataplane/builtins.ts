@@ -18,7 +18,13 @@ export function runBuiltin(store: GraphStore, graph: GraphDef, body: unknown): B
   const { function: fn, type, from_type: fromName, to_type: toName } = body as Record<string, unknown>;
   if (typeof type !== 'string') return fail('invalidPayload', 'The builtins payload needs "type": a type name or "*".');
   const { catalog } = store;
-  const vertexNames = () => (type === '*' ? graph.vertexTypes : [store.vertexType(graph, type).name]);
+  const vertexNames = () => {
+    if (type === '*') return graph.vertexTypes;
+    // TigerGraph 4.x counts through GSQL, so an unknown type is GSQL's refusal (getVertexCount() expects GSQL-7004).
+    if (!catalog.vertexTypeIn(graph, type))
+      return fail('unknownStatType', `The vertex type '${type}' does not exist in graph '${graph.name}'.`);
+    return [type];
+  };
   const edgeViews = () =>
     type === '*'
       ? catalog.edgeViewsOf(graph)

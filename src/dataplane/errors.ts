@@ -9,6 +9,10 @@ export const errorKinds = {
   invalidJson: { code: 'REST-2001', status: 400 },
   invalidVertexType: { code: 'REST-2004', status: 400 },
   invalidEdgeType: { code: 'REST-2005', status: 400 },
+  /** An upsert payload REST++ refuses: unknown type or attribute, a value that does not fit (TigerGraph 4.x). */
+  upsertRejected: { code: 'REST-30200', status: 400 },
+  /** A statistics builtin naming a vertex type the graph does not have (TigerGraph 4.x's GSQL-backed builtins). */
+  unknownStatType: { code: 'GSQL-7004', status: 400 },
   /** A vertex id that names no vertex. */
   vertexNotFound: { code: '601', status: 404 },
   graphNotFound: { code: 'REST-1004', status: 404 },

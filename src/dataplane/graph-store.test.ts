@@ -259,7 +259,18 @@ describe('upserts', () => {
       vertices_already_exist: [{ v_type: 'Person', v_id: 'ann' }],
     });
     assert.equal(attrsOf(store, 'ann').age, 30);
-    upsert(store, { vertices: { Person: { ann: v({ age: 31 }), cat: {} } } }, { updateVertexOnly: true });
+    const updated = upsert(
+      store,
+      { vertices: { Person: { ann: v({ age: 31 }), cat: {} } } },
+      { updateVertexOnly: true },
+    );
+    // TigerGraph 4.x names the vertices it skipped, as pyTigerGraph's upsertData(updateVertexOnly=True) expects.
+    assert.deepEqual(updated, {
+      accepted_vertices: 1,
+      accepted_edges: 0,
+      skipped_vertices: 1,
+      vertices_not_exist: [{ v_type: 'Person', v_id: 'cat' }],
+    });
     assert.equal(attrsOf(store, 'ann').age, 31);
     assert.equal(attrsOf(store, 'cat'), null);
   });

@@ -1,3 +1,4 @@
+import { registerAdmin } from './admin-routes.js';
 import { runBuiltin } from './builtins.js';
 import {
   countEdges,
@@ -9,7 +10,7 @@ import {
   viewsFrom,
   type EdgeSelection,
 } from './edge-ops.js';
-import { DataPlaneError, fail } from './errors.js';
+import { DataPlaneError, fail, type ErrorKind } from './errors.js';
 import {
   restppVersion,
   route,
@@ -19,6 +20,7 @@ import {
   type RequestContext,
   type Router,
 } from './http-server.js';
+import { findPaths, readPathRequest } from './path-finding.js';
 import { parseFlag } from './query-params.js';
 import { storeStats } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
@@ -61,15 +63,29 @@ function vertexNotFound(type: StoredVertexType, id: string): never {
   );
 }
 
+const upsertRefusals = new Set<ErrorKind>(['invalidPayload', 'invalidVertexType', 'invalidEdgeType']);
+
 async function upsert(ctx: RequestContext): Promise<void> {
   const graph = graphOf(ctx);
   const body = await jsonBody(ctx);
-  const plan = planUpsert(ctx.store, graph, body);
-  const result = writeUpsert(ctx.store, plan, {
+  const opts = {
     newVertexOnly: parseFlag(ctx.query.new_vertex_only, 'new_vertex_only'),
     updateVertexOnly: parseFlag(ctx.query.update_vertex_only, 'update_vertex_only'),
     vertexMustExist: parseFlag(ctx.query.vertex_must_exist, 'vertex_must_exist'),
-  });
+  };
+  // `ack=all|none` asks when to answer; every write here is committed before the answer either way.
+  const ack = ctx.query.ack;
+  if (ack !== undefined && ack !== 'all' && ack !== 'none')
+    fail('invalidParameter', `The parameter 'ack' must be "all" or "none" (got '${ack}').`);
+  let result;
+  try {
+    result = writeUpsert(ctx.store, planUpsert(ctx.store, graph, body), opts);
+  } catch (err) {
+    // TigerGraph 4.x answers every refused payload with one code, which pyTigerGraph's callers test for.
+    if (err instanceof DataPlaneError && upsertRefusals.has(err.kind))
+      throw new DataPlaneError('upsertRejected', err.message);
+    throw err;
+  }
   sendResults(ctx, [result]);
 }
 
@@ -163,6 +179,15 @@ async function builtins(ctx: RequestContext): Promise<void> {
   sendResults(ctx, outcome.results);
 }
 
+/** `POST /shortestpath/{graph}` and `POST /allpaths/{graph}`. */
+function paths(all: boolean) {
+  return async (ctx: RequestContext): Promise<void> => {
+    const graph = graphOf(ctx);
+    const req = readPathRequest(ctx.store, graph, await jsonBody(ctx), all);
+    sendResults(ctx, [findPaths(ctx.store, graph, req, all)]);
+  };
+}
+
 function queriesNotSupported(ctx: RequestContext): void {
   ctx.req.resume();
   fail(
@@ -172,13 +197,20 @@ function queriesNotSupported(ctx: RequestContext): void {
   );
 }
 
-/** The endpoints this process serves, in the shape of `GET /endpoints`. */
+/**
+ * The endpoints this process serves, in the shape of `GET /endpoints`. `?builtin=`, `?dynamic=`
+ * and `?static=` choose kinds, as getEndpoints() asks: every endpoint here is built in; there
+ * are no installed queries (dynamic) nor static ones to list.
+ */
 function endpoints(ctx: RequestContext): void {
+  const kinds = ['builtin', 'dynamic', 'static'].map((k) => parseFlag(ctx.query[k], k));
+  if (kinds.some(Boolean) && !kinds[0]) return sendJson(ctx.res, 200, {});
   const list = [
     'GET /echo',
     'POST /echo',
     'GET /version',
     'GET /endpoints',
+    'GET /endpoints/{graph_name}',
     'POST /graph/{graph_name}',
     'GET /graph/{graph_name}/vertices/{vertex_type}',
     'DELETE /graph/{graph_name}/vertices/{vertex_type}',
@@ -192,6 +224,10 @@ function endpoints(ctx: RequestContext): void {
     'DELETE /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}' +
       '/{edge_type}/{target_vertex_type}/{target_vertex_id}',
     'POST /builtins/{graph_name}',
+    'POST /shortestpath/{graph_name}',
+    'POST /allpaths/{graph_name}',
+    'GET /statistics/{graph_name}',
+    'GET /rebuildnow/{graph_name}',
   ];
   sendJson(ctx.res, 200, Object.fromEntries(list.map((e) => [e, { parameters: {} }])));
 }
@@ -224,7 +260,10 @@ export function registerRestpp(router: Router): void {
     on('DELETE', `/graph/:graph/edges/:stype/:sid${tail}`, removeEdges);
   }
   on('POST', '/builtins/:graph', builtins);
+  on('POST', '/shortestpath/:graph', paths(false));
+  on('POST', '/allpaths/:graph', paths(true));
   on(['GET', 'POST'], '/query/:graph/:query', queriesNotSupported);
+  registerAdmin(router, prefixes);
   // Not TigerGraph's: the counts and sizes the control plane shows on the workspace record.
   route(router, 'GET', '/_dataplane/stats', (ctx) => sendJson(ctx.res, 200, storeStats(ctx.store)));
   route(router, 'GET', '/api/ping', (ctx) => sendJson(ctx.res, 200, { error: false, message: 'pong', results: {} }));

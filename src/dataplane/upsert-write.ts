@@ -20,6 +20,7 @@ export interface UpsertResult {
   accepted_edges: number;
   skipped_vertices?: number;
   vertices_already_exist?: { v_type: string; v_id: string }[];
+  vertices_not_exist?: { v_type: string; v_id: string }[];
   skipped_edges?: number;
   edge_vertices_not_exist?: { v_type: string; v_id: string }[];
 }
@@ -80,6 +81,7 @@ export function writeUpsert(store: GraphStore, plan: UpsertPlan, opts: UpsertOpt
   return store.write(() => {
     const result: UpsertResult = { accepted_vertices: 0, accepted_edges: 0 };
     if (opts.newVertexOnly) Object.assign(result, { skipped_vertices: 0, vertices_already_exist: [] });
+    if (opts.updateVertexOnly) Object.assign(result, { skipped_vertices: 0, vertices_not_exist: [] });
     if (opts.vertexMustExist) Object.assign(result, { skipped_edges: 0, edge_vertices_not_exist: [] });
 
     for (const v of plan.vertices) {
@@ -92,7 +94,11 @@ export function writeUpsert(store: GraphStore, plan: UpsertPlan, opts: UpsertOpt
           result.vertices_already_exist!.push({ v_type: v.type.name, v_id: v.id });
           continue;
         }
-        if (stored === undefined && opts.updateVertexOnly) continue;
+        if (stored === undefined && opts.updateVertexOnly) {
+          result.skipped_vertices!++;
+          result.vertices_not_exist!.push({ v_type: v.type.name, v_id: v.id });
+          continue;
+        }
         if (stored === undefined) {
           const attrs = merge(store.defaultVertexAttributes(v.type, v.id), v.updates, true, owner);
           insertVertex.run(v.type.id, v.id, JSON.stringify(attrs));

@@ -39,6 +39,8 @@ export interface GatewaySettings extends ListenerTimeouts, ConnectionSettings {
   bodyLimit: number;
   /** The domain of workspaces' proxy_host names, by which a request names its workspace. */
   baseDomain: string;
+  /** The workspace a request naming none goes to (a developer setting); unset, such requests are 404. */
+  gatewayDefaultWorkspace?: string;
 }
 
 export interface GatewayDeps {
@@ -159,7 +161,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
   const admitted = new WeakMap<FastifyRequest, Admitted>();
   app.all('/*', {
     onRequest: async (request, reply) => {
-      const route = routeRequest(request.headers.host, request.url, config.baseDomain);
+      const route = routeRequest(request.headers.host, request.url, config.baseDomain, config.gatewayDefaultWorkspace);
       if (!route) {
         return reply.code(404).send({
           error: true,

@@ -26,6 +26,19 @@ describe('routeRequest', () => {
     assert.deepEqual(routeRequest(undefined, `/w/${id}`, 'localhost'), { workspaceId: id, path: '/' });
   });
 
+  it('routes a request naming no workspace to the default one, when there is one', () => {
+    assert.equal(routeRequest('127.0.0.1:14240', '/restpp/echo', 'localhost'), undefined);
+    assert.deepEqual(routeRequest('127.0.0.1:14240', '/restpp/echo?a=b', 'localhost', id), {
+      workspaceId: id,
+      path: '/restpp/echo',
+    });
+    const other = '3f1c2d4e-0000-4000-8000-000000000002';
+    assert.deepEqual(routeRequest(undefined, `/w/${other}/api/ping`, 'localhost', id), {
+      workspaceId: other,
+      path: '/api/ping',
+    });
+  });
+
   it('cuts the query off in time linear in the URL, whatever follows each ?', () => {
     const url = (n: number) => `/w/${id}/restpp/echo${'?'.repeat(n)}\u2028`;
     assert.deepEqual(routeRequest(undefined, url(3), 'localhost'), { workspaceId: id, path: '/restpp/echo' });

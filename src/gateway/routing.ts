@@ -9,9 +9,16 @@ const PREFIX = /^\/w\/([^/?#]+)(\/[^?#]*)?/;
 
 /**
  * `Host: <workspace_id>.<region>.i.<base domain>` (the workspace's proxy_host) or, for
- * clients that cannot set Host, the path prefix `/w/<workspace_id>/…`. Host wins.
+ * clients that cannot set Host, the path prefix `/w/<workspace_id>/…`. Host wins. A request
+ * naming neither goes to `defaultWorkspace` when one is set: a client that knows only a host
+ * and port, such as a test suite written for one local TigerGraph server, still reaches one.
  */
-export function routeRequest(host: string | undefined, url: string, baseDomain: string): GatewayRoute | undefined {
+export function routeRequest(
+  host: string | undefined,
+  url: string,
+  baseDomain: string,
+  defaultWorkspace?: string,
+): GatewayRoute | undefined {
   // Cut at the first `?` or `#`: `/[?#].*$/` would try again after each one when the rest
   // holds a line break, which `.` does not match — quadratic in the URL's length.
   const end = url.search(/[?#]/);
@@ -24,7 +31,7 @@ export function routeRequest(host: string | undefined, url: string, baseDomain: 
   }
   const m = PREFIX.exec(url);
   if (m) return { workspaceId: decodeURIComponent(m[1]!), path: m[2] || '/' };
-  return undefined;
+  return defaultWorkspace === undefined ? undefined : { workspaceId: defaultWorkspace, path };
 }
 
 /**
