@@ -44,7 +44,8 @@ export type StatementBody =
   | { kind: 'useGlobal' }
   | { kind: 'dropVertex'; names: string[] }
   | { kind: 'dropEdge'; names: string[] }
-  | { kind: 'dropGraph'; name: string }
+  | { kind: 'dropGraph'; name: string; cascade: boolean }
+  | { kind: 'set'; name: string; value: string }
   | { kind: 'dropAll' }
   | { kind: 'clearGraphStore' }
   | { kind: 'ls' }

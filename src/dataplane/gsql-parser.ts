@@ -30,6 +30,8 @@ const unsupportedCreate: Record<string, string> = {
 class Parser {
   /** The next tokens, read ahead for `peek`; the `end` token stays once reached. */
   private readonly ahead: Token[] = [];
+  /** Inside `BEGIN … END`, whose `END` ends the statement as a break would. */
+  private inBlock = false;
 
   constructor(private readonly tokens: Iterator<Token, void>) {}
 
@@ -79,12 +81,20 @@ class Parser {
           at,
           `${word} ${this.peek().kind === 'word' ? this.peek().text.toUpperCase() : ''}`.trim(),
         );
+      case 'BEGIN':
+        return this.block();
+      case 'SET': {
+        const name = this.name().toLowerCase();
+        this.expectPunct('=');
+        const v = this.peek();
+        if (v.kind !== 'word' && v.kind !== 'string' && v.kind !== 'number') this.fail();
+        this.advance();
+        return { ...at, kind: 'set', name, value: v.text };
+      }
       case 'ALTER':
       case 'GRANT':
       case 'REVOKE':
-      case 'BEGIN':
       case 'TYPEDEF':
-      case 'SET':
       case 'IMPORT':
       case 'EXPORT':
       case 'ABORT':
@@ -92,6 +102,20 @@ class Parser {
         return this.unsupported(at, word);
       default:
         return this.fail(start);
+    }
+  }
+
+  /** `BEGIN … END`: the splitter kept the lines between as one statement, which is read as such. */
+  private block(): Statement {
+    if (this.peekKeyword('END')) return this.fail();
+    this.inBlock = true;
+    try {
+      const inner = this.statement();
+      this.acceptPunct(';');
+      this.expectKeyword('END');
+      return inner;
+    } finally {
+      this.inBlock = false;
     }
   }
 
@@ -221,8 +245,7 @@ class Parser {
       }
       case 'GRAPH': {
         const name = this.name();
-        this.acceptKeyword('CASCADE');
-        return { kind: 'dropGraph', name };
+        return { kind: 'dropGraph', name, cascade: this.acceptKeyword('CASCADE') };
       }
       case 'ALL':
         return { kind: 'dropAll' };
@@ -299,8 +322,12 @@ class Parser {
   }
 
   private atStatementEnd(): boolean {
-    const kind = this.peek().kind;
-    return kind === 'break' || kind === 'end';
+    const t = this.peek();
+    if (this.inBlock && t.kind === 'word' && t.text.toUpperCase() === 'END') {
+      const after = this.peek(1).kind;
+      if (after === 'break' || after === 'end') return true;
+    }
+    return t.kind === 'break' || t.kind === 'end';
   }
 
   private unsupported(at: At, what: string): Statement {

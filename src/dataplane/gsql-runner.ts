@@ -42,6 +42,8 @@ const unsupportedReason = (what: string) =>
 
 class Session {
   graph: string | undefined;
+  /** `SET exit_on_error = FALSE`: a refused statement no longer stops the ones after it. */
+  exitOnError = true;
   constructor(
     private readonly store: GraphStore,
     graph: string | undefined,
@@ -65,6 +67,8 @@ class Session {
         return `Successfully created edge types: [${st.decl.name}].`;
       case 'createGraph':
         store.createGraph(graphFromStatement(this.catalog, st.name, st.all, st.types));
+        // As in GSQL's shell, the statements after it work in the new graph.
+        this.graph = st.name;
         return `The graph ${st.name} is created.`;
       case 'useGraph':
         if (!this.catalog.graphs.has(st.name)) throw new CatalogError(`The graph ${st.name} does not exist.`);
@@ -97,9 +101,20 @@ class Session {
         return this.ls();
       case 'show':
         return this.show(st.what, st.name);
+      case 'set':
+        return this.set(st.name, st.value);
       case 'unsupported':
         throw new CatalogError(unsupportedReason(st.what));
     }
+  }
+
+  private set(name: string, value: string): string {
+    if (name !== 'exit_on_error')
+      throw new CatalogError(`The session parameter ${name} is not supported; use exit_on_error.`);
+    const v = value.toUpperCase();
+    if (v !== 'TRUE' && v !== 'FALSE') throw new CatalogError('exit_on_error must be TRUE or FALSE.');
+    this.exitOnError = v === 'TRUE';
+    return '';
   }
 
   private ls(): string {
@@ -153,6 +168,7 @@ export function runGsql(
   const limit = opts.outputLimit ?? Infinity;
   const lines: string[] = [];
   let printed = 0;
+  let failed = false;
   const stop = (line: string): GsqlResult => {
     lines.push(line, `__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`);
     return { ok: false, output: lines.join('\n') };
@@ -162,8 +178,10 @@ export function runGsql(
     try {
       out = session.run(st);
     } catch (err) {
-      if (err instanceof CatalogError || err instanceof DataPlaneError) return stop(failureText(st, err.message));
-      throw err;
+      if (!(err instanceof CatalogError || err instanceof DataPlaneError)) throw err;
+      if (session.exitOnError) return stop(failureText(st, err.message));
+      failed = true;
+      out = failureText(st, err.message);
     }
     if (!out) continue;
     printed += Buffer.byteLength(out) + 1;
@@ -174,5 +192,7 @@ export function runGsql(
       );
     lines.push(out);
   }
+  if (failed) lines.push(`__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`);
+  if (failed) return { ok: false, output: lines.join('\n') };
   return { ok: true, output: lines.join('\n') };
 }
