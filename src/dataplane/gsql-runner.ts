@@ -5,11 +5,14 @@ import {
   checkDropVertex,
   edgeTypeFromDecl,
   graphFromStatement,
+  tupleFromDecl,
   vertexTypeFromDecl,
 } from './catalog.js';
 import { DataPlaneError } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import { GsqlSyntaxError, parseGsql, type Statement } from './gsql-parser.js';
+import { upsertEdgeStatement, upsertVertexStatement } from './gsql-dml.js';
+import { createSchemaJob, dropJobs, runSchemaJob, showJobs } from './schema-change.js';
 import { edgeDdl, graphDdl, lsText, vertexDdl } from './schema-json.js';
 
 /** GSQL's client exit codes, printed on the last line of a failed request. */
@@ -37,8 +40,8 @@ function failureText(st: Statement, reason: string): string {
 }
 
 const unsupportedReason = (what: string) =>
-  `${what} is not supported by this data plane. Installed and interpreted queries, loading jobs and schema ` +
-  `change jobs are out of scope: load data with POST /restpp/graph/{graph} and read it with the REST++ endpoints.`;
+  `${what} is not supported by this data plane. Installed and interpreted queries and loading jobs are out of ` +
+  `scope: load data with POST /restpp/graph/{graph} and read it with the REST++ endpoints.`;
 
 class Session {
   graph: string | undefined;
@@ -87,7 +90,7 @@ class Session {
         return `Successfully dropped edge types: [${st.names.join(', ')}].`;
       case 'dropGraph':
         if (!this.catalog.graphs.has(st.name)) throw new CatalogError(`The graph ${st.name} does not exist.`);
-        store.dropGraph(st.name);
+        store.dropGraph(st.name, st.cascade);
         if (this.graph === st.name) this.graph = undefined;
         return `The graph ${st.name} is dropped.`;
       case 'dropAll':
@@ -103,6 +106,21 @@ class Session {
         return this.show(st.what, st.name);
       case 'set':
         return this.set(st.name, st.value);
+      case 'createSchemaJob':
+        return createSchemaJob(store, st.job, this.graph);
+      case 'runSchemaJob':
+        return runSchemaJob(store, st.name, st.global, this.graph);
+      case 'dropJob':
+        return dropJobs(store, st.names);
+      case 'showJob':
+        return showJobs(store, st.name, this.graph);
+      case 'upsertVertex':
+        return upsertVertexStatement(store, this.graph, st.type, st.values);
+      case 'upsertEdge':
+        return upsertEdgeStatement(store, this.graph, st);
+      case 'typedefTuple':
+        store.createTuple(tupleFromDecl(this.catalog, st.name, st.fields, this.graph));
+        return `Successfully created tuple types: [${st.name}].`;
       case 'unsupported':
         throw new CatalogError(unsupportedReason(st.what));
     }
