@@ -1,4 +1,4 @@
-import type { AttributeTypeName, AttributeValue, PrimaryIdTypeName } from './schema-types.js';
+import type { AttributeTypeName, AttributeValue, PrimaryIdTypeName, ScalarTypeName } from './schema-types.js';
 
 /** A value checked against its attribute type, or the reason it does not fit. */
 export type Checked = { ok: true; value: AttributeValue } | { ok: false; reason: string };
@@ -10,7 +10,7 @@ const bad = (reason: string): Checked => ({ ok: false, reason });
 const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
 /** The value a new vertex or edge gets for an attribute the payload does not give. */
-export function typeDefault(type: AttributeTypeName): AttributeValue {
+export function typeDefault(type: ScalarTypeName): AttributeValue {
   switch (type) {
     case 'INT':
     case 'UINT':
@@ -75,9 +75,18 @@ export function parseDatetime(input: unknown): Checked {
   return ok(formatDatetime(seconds));
 }
 
-/** Checks a JSON value against an attribute type and returns the value to store. */
+/**
+ * Checks a JSON value against a scalar type and returns the value to store; the other types
+ * need their whole definition (typed-values.ts).
+ */
 export function checkValue(type: AttributeTypeName, input: unknown): Checked {
   switch (type) {
+    case 'FIXED_BINARY':
+    case 'UDT':
+    case 'LIST':
+    case 'SET':
+    case 'MAP':
+      return bad(`a ${type} value cannot be used here`);
     case 'INT':
       if (typeof input !== 'number' || !Number.isInteger(input)) return bad(`${describe(input)} is not an INT`);
       if (Math.abs(input) > MAX_EXACT) return bad(`${input} is outside the exact INT range ±${MAX_EXACT}`);
@@ -150,7 +159,7 @@ export function opFits(op: OpCode, type: AttributeTypeName): boolean {
     case 'ignore_if_exists':
       return true;
     case 'add':
-      return numeric || type === 'STRING';
+      return numeric || type === 'STRING' || type === 'LIST' || type === 'SET' || type === 'MAP';
     case 'and':
     case 'or':
       return type === 'BOOL';
@@ -169,6 +178,9 @@ export function applyOp(op: OpCode, current: AttributeValue, incoming: Attribute
     case 'ignore_if_exists':
       return current;
     case 'add':
+      // LIST appends, SET adds the elements it lacks (typed-values.ts dedupes), MAP puts the given keys.
+      if (Array.isArray(current)) return [...current, ...(incoming as AttributeValue[])];
+      if (typeof current === 'object') return { ...current, ...(incoming as Record<string, AttributeValue>) };
       return typeof current === 'string' ? current + String(incoming) : (current as number) + (incoming as number);
     case 'and':
       return Boolean(current) && Boolean(incoming);

@@ -1,14 +1,17 @@
-import { checkValue } from './attribute-values.js';
 import type { AttributeDecl, EdgeDecl, VertexDecl } from './gsql-ast.js';
 import { schemaLimits } from './schema-limits.js';
+import { checkShapedValue } from './typed-values.js';
 import {
-  attributeTypeNames,
   primaryIdTypeNames,
+  scalarTypeNames,
   type AttributeDef,
-  type AttributeTypeName,
   type EdgeTypeDef,
   type GraphDef,
   type PrimaryIdTypeName,
+  type ScalarTypeName,
+  type SchemaJobDef,
+  type TupleDef,
+  type ValueShape,
   type VertexTypeDef,
 } from './schema-types.js';
 
@@ -53,6 +56,10 @@ export class Catalog {
   readonly vertexTypes = new Map<string, StoredVertexType>();
   readonly edgeTypes = new Map<string, StoredEdgeType>();
   readonly graphs = new Map<string, GraphDef>();
+  /** User-defined tuples, global and graph-local (one name space with the types). */
+  readonly tuples = new Map<string, TupleDef>();
+  /** Schema change jobs, by name (a name space of their own). */
+  readonly jobs = new Map<string, SchemaJobDef>();
   /** Reverse edge name → forward edge type name. */
   readonly reverseNames = new Map<string, string>();
   readonly vertexTypesById = new Map<number, StoredVertexType>();
@@ -88,6 +95,15 @@ export class Catalog {
     this.account(g.name, bytes);
   }
 
+  addTuple(t: TupleDef, bytes: number): void {
+    this.tuples.set(t.name, t);
+    this.account(t.name, bytes);
+  }
+
+  removeTuple(name: string): void {
+    if (this.tuples.delete(name)) this.account(name, 0);
+  }
+
   removeVertexType(name: string): void {
     const v = this.vertexTypes.get(name);
     if (!v) return;
@@ -110,7 +126,8 @@ export class Catalog {
   }
 
   clear(): void {
-    for (const map of [this.vertexTypes, this.edgeTypes, this.graphs, this.reverseNames]) map.clear();
+    for (const map of [this.vertexTypes, this.edgeTypes, this.graphs, this.reverseNames, this.tuples]) map.clear();
+    this.jobs.clear();
     this.vertexTypesById.clear();
     this.edgeTypesById.clear();
     this.sizes.clear();
@@ -140,6 +157,7 @@ export class Catalog {
     if (this.edgeTypes.has(name)) return 'edge type';
     if (this.reverseNames.has(name)) return 'reverse edge type';
     if (this.graphs.has(name)) return 'graph';
+    if (this.tuples.has(name)) return 'tuple';
     return undefined;
   }
 
@@ -183,8 +201,17 @@ const pairKey = (from: string, to: string) => `${from}\u0000${to}`;
 export function hasPair(type: EdgeTypeDef, from: string, to: string): boolean {
   let pairs = pairsByType.get(type);
   if (!pairs) pairsByType.set(type, (pairs = new Set(type.pairs.map((p) => pairKey(p.from, p.to)))));
-  return pairs.has(pairKey(from, to));
+  // `FROM *, TO *` and its halves match any vertex type on their side.
+  return (
+    pairs.has(pairKey(from, to)) ||
+    pairs.has(pairKey('*', to)) ||
+    pairs.has(pairKey(from, '*')) ||
+    pairs.has(pairKey('*', '*'))
+  );
 }
+
+/** Whether one side of an edge type's pairs (from `endsOf`) admits a vertex type, `*` admitting any. */
+export const endsHas = (ends: Set<string>, vertexType: string): boolean => ends.has(vertexType) || ends.has('*');
 
 const endsByType = new WeakMap<EdgeTypeDef, { from: Set<string>; to: Set<string> }>();
 
@@ -199,12 +226,67 @@ export function endsOf(type: EdgeTypeDef): { from: Set<string>; to: Set<string> 
 }
 
 /** Names beginning with two underscores are kept for the system (and `__proto__` would break maps). */
-function checkName(name: string, what: string): void {
+export function checkName(name: string, what: string): void {
   if (name.startsWith('__'))
     throw new CatalogError(`The ${what} name ${name} is reserved: names may not begin with "__".`);
 }
 
-function checkAttributes(decls: AttributeDecl[], owner: string): AttributeDef[] {
+/** Types a LIST or SET element, a MAP value and a MAP key may have (besides a tuple for the first two). */
+const elementTypes: ReadonlySet<string> = new Set(['INT', 'DOUBLE', 'STRING', 'DATETIME']);
+const mapKeyTypes: ReadonlySet<string> = new Set(['INT', 'STRING', 'DATETIME']);
+const isScalar = (type: string): type is ScalarTypeName => (scalarTypeNames as readonly string[]).includes(type);
+
+/** A tuple a type may use: a global one, or one of the graph the type belongs to. */
+function tupleFor(catalog: Catalog, name: string, graph: string | undefined): TupleDef | undefined {
+  const t = catalog.tuples.get(name);
+  return t && (t.graph === undefined || t.graph === graph) ? t : undefined;
+}
+
+/** An attribute's declared type → the shape its values are checked against. */
+export function shapeOf(catalog: Catalog, d: AttributeDecl, graph?: string): ValueShape {
+  const unknown = (type: string) =>
+    new CatalogError(
+      `The attribute type ${type} of ${d.name} is not supported; use INT, UINT, FLOAT, DOUBLE, STRING, BOOL, ` +
+        'DATETIME, FIXED_BINARY(n), LIST<…>, SET<…>, MAP<…, …> or a tuple defined with TYPEDEF TUPLE.',
+    );
+  const element = (type: string, allowed: ReadonlySet<string>, what: string): Partial<ValueShape> => {
+    if (allowed.has(type)) return { valueType: type as ScalarTypeName };
+    if (isScalar(type)) throw new CatalogError(`The ${what} of ${d.name} cannot be ${type}.`);
+    const tuple = tupleFor(catalog, type, graph);
+    if (!tuple) throw unknown(type);
+    return { valueType: 'UDT', tuple };
+  };
+  switch (d.type) {
+    case 'LIST':
+    case 'SET':
+      return { type: d.type, ...element(d.valueType!, elementTypes, `${d.type} element type`) };
+    case 'MAP': {
+      if (!mapKeyTypes.has(d.keyType!)) throw new CatalogError(`The MAP key type of ${d.name} cannot be ${d.keyType}.`);
+      return {
+        type: 'MAP',
+        keyType: d.keyType as ScalarTypeName,
+        ...element(d.valueType!, elementTypes, 'MAP value type'),
+      };
+    }
+    case 'FIXED_BINARY':
+      if (!d.size)
+        throw new CatalogError(`FIXED_BINARY needs its size in bytes, as in FIXED_BINARY(8), for ${d.name}.`);
+      return { type: 'FIXED_BINARY', fixedSize: d.size };
+    default: {
+      if (isScalar(d.type)) return { type: d.type };
+      const tuple = tupleFor(catalog, d.type, graph);
+      if (!tuple) throw unknown(d.type);
+      return { type: 'UDT', tuple };
+    }
+  }
+}
+
+export function checkAttributes(
+  catalog: Catalog,
+  decls: AttributeDecl[],
+  owner: string,
+  graph?: string,
+): AttributeDef[] {
   if (decls.length > schemaLimits.attributesPerType)
     throw new CatalogError(
       `The type ${owner} declares ${decls.length} attributes; a type has at most ` +
@@ -215,19 +297,34 @@ function checkAttributes(decls: AttributeDecl[], owner: string): AttributeDef[] 
     checkName(d.name, 'attribute');
     if (seen.has(d.name)) throw new CatalogError(`The attribute ${d.name} is declared more than once in ${owner}.`);
     seen.add(d.name);
-    if (!(attributeTypeNames as readonly string[]).includes(d.type))
-      throw new CatalogError(
-        `The attribute type ${d.type} of ${d.name} is not supported; use one of ${attributeTypeNames.join(', ')}.`,
-      );
-    const type = d.type as AttributeTypeName;
-    const attr: AttributeDef = { name: d.name, type };
+    const attr: AttributeDef = { name: d.name, ...shapeOf(catalog, d, graph) };
     if (d.default) {
-      const checked = checkValue(type, d.default.value);
+      const checked = checkShapedValue(attr, d.default.value);
       if (!checked.ok) throw new CatalogError(`The DEFAULT of ${d.name} does not fit: ${checked.reason}.`);
       attr.default = checked.value;
     }
     return attr;
   });
+}
+
+/** `TYPEDEF TUPLE` → the tuple to store: scalar fields, each named once. */
+export function tupleFromDecl(catalog: Catalog, name: string, fields: AttributeDecl[], graph?: string): TupleDef {
+  checkNewName(catalog, name);
+  if (fields.length > schemaLimits.attributesPerType)
+    throw new CatalogError(`The tuple ${name} has more than ${schemaLimits.attributesPerType} fields.`);
+  const seen = new Set<string>();
+  const tuple: TupleDef = {
+    name,
+    fields: fields.map((f) => {
+      if (seen.has(f.name)) throw new CatalogError(`The field ${f.name} is declared more than once in ${name}.`);
+      seen.add(f.name);
+      if (!isScalar(f.type) || f.valueType !== undefined)
+        throw new CatalogError(`The field ${f.name} of ${name} has type ${f.type}; a tuple field is a scalar type.`);
+      return f.size === undefined ? { name: f.name, type: f.type } : { name: f.name, type: f.type, size: f.size };
+    }),
+  };
+  if (graph !== undefined) tuple.graph = graph;
+  return tuple;
 }
 
 function checkPrimaryIdType(type: string, name: string): PrimaryIdTypeName {
@@ -254,7 +351,7 @@ function checkNewName(catalog: Catalog, name: string): void {
 }
 
 /** `CREATE VERTEX` → the vertex type to store, or a CatalogError naming what is wrong. */
-export function vertexTypeFromDecl(catalog: Catalog, decl: VertexDecl): VertexTypeDef {
+export function vertexTypeFromDecl(catalog: Catalog, decl: VertexDecl, graph?: string): VertexTypeDef {
   checkNewName(catalog, decl.name);
   checkTypeCount(catalog);
   const options: Record<string, string> = {};
@@ -268,26 +365,29 @@ export function vertexTypeFromDecl(catalog: Catalog, decl: VertexDecl): VertexTy
     throw new CatalogError('PRIMARY_ID_AS_ATTRIBUTE must be "true" or "false".');
   const config = { STATS: options.STATS ?? 'OUTDEGREE_BY_EDGETYPE', PRIMARY_ID_AS_ATTRIBUTE: asAttribute };
 
-  if (decl.primaryId && decl.primaryKey !== undefined)
+  const local = graph === undefined ? {} : { graph };
+  if (decl.primaryId && (decl.primaryKey !== undefined || decl.compositeKey))
     throw new CatalogError(`The vertex type ${decl.name} declares both PRIMARY_ID and PRIMARY KEY.`);
   if (decl.primaryId) {
     checkName(decl.primaryId.name, 'primary id');
     const idType = checkPrimaryIdType(decl.primaryId.type, decl.primaryId.name);
-    const attributes = checkAttributes(decl.attributes, decl.name);
+    const attributes = checkAttributes(catalog, decl.attributes, decl.name, graph);
     if (attributes.some((a) => a.name === decl.primaryId!.name))
       throw new CatalogError(`The attribute ${decl.primaryId.name} has the name of the primary id.`);
     if (asAttribute === 'true') attributes.unshift({ name: decl.primaryId.name, type: idType, isPrimaryKey: true });
     return {
       name: decl.name,
+      ...local,
       primaryId: { name: decl.primaryId.name, type: idType },
       primaryKeyForm: false,
       attributes,
       config,
     };
   }
+  if (decl.compositeKey) return compositeKeyType(catalog, decl, config, graph);
   if (decl.primaryKey === undefined)
     throw new CatalogError(`The vertex type ${decl.name} needs a PRIMARY_ID or a PRIMARY KEY.`);
-  const attributes = checkAttributes(decl.attributes, decl.name);
+  const attributes = checkAttributes(catalog, decl.attributes, decl.name, graph);
   const key = attributes.find((a) => a.name === decl.primaryKey);
   if (!key) throw new CatalogError(`The PRIMARY KEY ${decl.primaryKey} is not an attribute of ${decl.name}.`);
   const idType = checkPrimaryIdType(key.type, key.name);
@@ -295,6 +395,7 @@ export function vertexTypeFromDecl(catalog: Catalog, decl: VertexDecl): VertexTy
   key.isPrimaryKey = true;
   return {
     name: decl.name,
+    ...local,
     primaryId: { name: key.name, type: idType },
     primaryKeyForm: true,
     attributes,
@@ -302,18 +403,60 @@ export function vertexTypeFromDecl(catalog: Catalog, decl: VertexDecl): VertexTy
   };
 }
 
+/**
+ * `PRIMARY KEY (a, b, …)`: the key attributes are scalar attributes like the others, and the
+ * vertex id is their values joined by commas, in the key's order (a STRING id).
+ */
+function compositeKeyType(
+  catalog: Catalog,
+  decl: VertexDecl,
+  config: Record<string, string>,
+  graph: string | undefined,
+): VertexTypeDef {
+  const attributes = checkAttributes(catalog, decl.attributes, decl.name, graph);
+  const keys = decl.compositeKey!;
+  const seen = new Set<string>();
+  for (const k of keys) {
+    const attr = attributes.find((a) => a.name === k);
+    if (!attr) throw new CatalogError(`The PRIMARY KEY attribute ${k} is not an attribute of ${decl.name}.`);
+    if (seen.has(k)) throw new CatalogError(`The PRIMARY KEY names ${k} more than once.`);
+    seen.add(k);
+    if (!isScalar(attr.type)) throw new CatalogError(`The PRIMARY KEY attribute ${k} must have a scalar type.`);
+    if (attr.default !== undefined) throw new CatalogError(`The PRIMARY KEY attribute ${k} cannot have a DEFAULT.`);
+  }
+  return {
+    name: decl.name,
+    ...(graph === undefined ? {} : { graph }),
+    primaryId: { name: keys.join(','), type: 'STRING' },
+    primaryKeyForm: true,
+    compositeKey: keys,
+    attributes,
+    config: { ...config, PRIMARY_ID_AS_ATTRIBUTE: 'true' },
+  };
+}
+
+/** A vertex type an edge of `graph` (undefined: a global edge) may use: global, or local to the same graph. */
+function checkEnd(catalog: Catalog, name: string, graph: string | undefined): void {
+  if (name === '*') return;
+  const v = catalog.vertexTypes.get(name);
+  if (!v || (v.graph !== undefined && v.graph !== graph))
+    throw new CatalogError(`The vertex type ${name} does not exist.`);
+}
+
 /** `CREATE … EDGE` → the edge type to store. */
-export function edgeTypeFromDecl(catalog: Catalog, decl: EdgeDecl): EdgeTypeDef {
+export function edgeTypeFromDecl(catalog: Catalog, decl: EdgeDecl, graph?: string): EdgeTypeDef {
   checkNewName(catalog, decl.name);
   checkTypeCount(catalog);
-  for (const { from, to } of decl.pairs)
-    for (const v of [from, to])
-      if (!catalog.vertexTypes.has(v)) throw new CatalogError(`The vertex type ${v} does not exist.`);
+  for (const { from, to } of decl.pairs) {
+    checkEnd(catalog, from, graph);
+    checkEnd(catalog, to, graph);
+  }
   const def: EdgeTypeDef = {
     name: decl.name,
+    ...(graph === undefined ? {} : { graph }),
     directed: decl.directed,
     pairs: decl.pairs,
-    attributes: checkAttributes(decl.attributes, decl.name),
+    attributes: checkAttributes(catalog, decl.attributes, decl.name, graph),
   };
   for (const [key, value] of Object.entries(decl.options)) {
     if (key !== 'REVERSE_EDGE') throw new CatalogError(`The edge option ${key} is not supported; use REVERSE_EDGE.`);
@@ -333,11 +476,18 @@ export function graphFromStatement(catalog: Catalog, name: string, all: boolean,
     throw new CatalogError(
       `A workspace holds at most ${schemaLimits.graphs} graphs, the limit of its schema; drop one first.`,
     );
-  if (all) return { name, vertexTypes: [...catalog.vertexTypes.keys()], edgeTypes: [...catalog.edgeTypes.keys()] };
+  if (all) {
+    // `*` is every global type: another graph's local types stay its own.
+    const global = <T extends { name: string; graph?: string }>(m: Map<string, T>) =>
+      [...m.values()].filter((t) => t.graph === undefined).map((t) => t.name);
+    return { name, vertexTypes: global(catalog.vertexTypes), edgeTypes: global(catalog.edgeTypes) };
+  }
   // Sets, in the order first named: a list of n types is read in time linear in n.
   const vertexTypes = new Set<string>();
   const edgeTypes = new Set<string>();
   for (const t of types) {
+    const local = catalog.vertexTypes.get(t)?.graph ?? catalog.edgeTypes.get(t)?.graph;
+    if (local !== undefined) throw new CatalogError(`The type ${t} is local to the graph ${local}.`);
     if (catalog.vertexTypes.has(t)) vertexTypes.add(t);
     else if (catalog.edgeTypes.has(t)) edgeTypes.add(t);
     else if (catalog.reverseNames.has(t)) edgeTypes.add(catalog.reverseNames.get(t)!);
@@ -346,7 +496,8 @@ export function graphFromStatement(catalog: Catalog, name: string, all: boolean,
   for (const e of edgeTypes)
     for (const { from, to } of catalog.edgeTypes.get(e)!.pairs)
       for (const v of [from, to])
-        if (!vertexTypes.has(v)) throw new CatalogError(`The edge type ${e} needs the vertex type ${v} in the graph.`);
+        if (v !== '*' && !vertexTypes.has(v))
+          throw new CatalogError(`The edge type ${e} needs the vertex type ${v} in the graph.`);
   return { name, vertexTypes: [...vertexTypes], edgeTypes: [...edgeTypes] };
 }
 

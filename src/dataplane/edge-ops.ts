@@ -1,4 +1,4 @@
-import { endsOf, type EdgeView, type StoredVertexType } from './catalog.js';
+import { endsOf, endsHas, type EdgeView, type StoredVertexType } from './catalog.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import {
@@ -61,8 +61,8 @@ export function viewsFrom(store: GraphStore, graph: GraphDef, source: StoredVert
 /** Whether an edge name can leave a vertex of `source`. */
 export function leaves({ type, reversed }: EdgeView, source: StoredVertexType): boolean {
   const { from, to } = endsOf(type);
-  if (!type.directed) return from.has(source.name) || to.has(source.name);
-  return reversed ? to.has(source.name) : from.has(source.name);
+  if (!type.directed) return endsHas(from, source.name) || endsHas(to, source.name);
+  return reversed ? endsHas(to, source.name) : endsHas(from, source.name);
 }
 
 export function readEdgeQuery(views: EdgeView[], q: Record<string, string | undefined>): EdgeQuery {

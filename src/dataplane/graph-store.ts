@@ -1,9 +1,11 @@
 import type Database from 'better-sqlite3';
-import { idAsAttribute, typeDefault } from './attribute-values.js';
+import { idAsAttribute } from './attribute-values.js';
 import { Catalog, type StoredEdgeType, type StoredVertexType } from './catalog.js';
 import { DataPlaneError, fail } from './errors.js';
-import type { AttributeValue, EdgeTypeDef, GraphDef, VertexTypeDef } from './schema-types.js';
+import type { AttributeValue, EdgeTypeDef, GraphDef, SchemaJobDef, TupleDef, VertexTypeDef } from './schema-types.js';
 import { openStoreFile } from './store-file.js';
+import { shapeDefault } from './typed-values.js';
+import { compositeKeyValues } from './composite-key.js';
 
 export interface StoreCounts {
   vertex_count: number;
@@ -58,6 +60,12 @@ export class GraphStore {
       catalog.addEdgeType({ ...(JSON.parse(r.definition) as EdgeTypeDef), id: r.id }, bytesOf(r.definition));
     for (const r of rows('SELECT definition FROM graphs ORDER BY rowid'))
       catalog.addGraph(JSON.parse(r.definition) as GraphDef, bytesOf(r.definition));
+    for (const r of rows(`SELECT definition FROM schema_objects WHERE kind = 'tuple' ORDER BY rowid`))
+      catalog.addTuple(JSON.parse(r.definition) as TupleDef, bytesOf(r.definition));
+    for (const r of rows(`SELECT definition FROM schema_objects WHERE kind = 'job' ORDER BY rowid`)) {
+      const job = JSON.parse(r.definition) as SchemaJobDef;
+      catalog.jobs.set(job.name, job);
+    }
     return catalog;
   }
 
@@ -93,7 +101,7 @@ export class GraphStore {
    * A definition as it is stored, refused (CatalogError) when it would take the schema past
    * its limit in bytes; what a reload reads is its JSON, parsed.
    */
-  private definition(def: VertexTypeDef | EdgeTypeDef | GraphDef): { json: string; bytes: number } {
+  private definition(def: VertexTypeDef | EdgeTypeDef | GraphDef | TupleDef): { json: string; bytes: number } {
     const json = JSON.stringify(def);
     const bytes = bytesOf(json);
     this.catalog.checkRoom(bytes);
@@ -130,10 +138,109 @@ export class GraphStore {
     );
   }
 
-  dropGraph(name: string): void {
+  /** A graph's new definition: the local types a schema change job added to it or dropped. */
+  replaceGraph(def: GraphDef): void {
+    const { json, bytes } = this.definition(def);
     this.changeSchema(
-      () => this.db.prepare('DELETE FROM graphs WHERE name = ?').run(name),
-      (catalog) => catalog.removeGraph(name),
+      () => this.db.prepare('UPDATE graphs SET definition = ? WHERE name = ?').run(json, def.name),
+      (catalog) => catalog.addGraph(JSON.parse(json) as GraphDef, bytes),
+    );
+  }
+
+  createTuple(def: TupleDef): void {
+    const { json, bytes } = this.definition(def);
+    this.changeSchema(
+      () =>
+        this.db
+          .prepare(`INSERT INTO schema_objects (kind, name, definition) VALUES ('tuple', ?, ?)`)
+          .run(def.name, json),
+      (catalog) => catalog.addTuple(JSON.parse(json) as TupleDef, bytes),
+    );
+  }
+
+  dropTuple(name: string): void {
+    this.changeSchema(
+      () => this.db.prepare(`DELETE FROM schema_objects WHERE kind = 'tuple' AND name = ?`).run(name),
+      (catalog) => catalog.removeTuple(name),
+    );
+  }
+
+  /**
+   * Runs `fn` as one transaction whose schema changes stand or fall together: when it throws,
+   * the store rolls back and the schema in memory is read back from it.
+   */
+  schemaTransaction<T>(fn: () => T): T {
+    try {
+      return this.write(fn);
+    } catch (err) {
+      this.catalog = this.loadCatalog();
+      throw err;
+    }
+  }
+
+  saveJob(job: SchemaJobDef): void {
+    const json = JSON.stringify(job);
+    this.catalog.checkRoom(bytesOf(json));
+    this.write(() =>
+      this.db.prepare(`INSERT INTO schema_objects (kind, name, definition) VALUES ('job', ?, ?)`).run(job.name, json),
+    );
+    this.catalog.jobs.set(job.name, JSON.parse(json) as SchemaJobDef);
+  }
+
+  dropJobs(names: string[]): void {
+    this.write(() => {
+      for (const name of names) this.db.prepare(`DELETE FROM schema_objects WHERE kind = 'job' AND name = ?`).run(name);
+    });
+    for (const name of names) this.catalog.jobs.delete(name);
+  }
+
+  /** A type's new definition (same id) after ALTER … ATTRIBUTE; `rows` brings its stored rows in line. */
+  replaceType(table: 'vertex_types' | 'edge_types', def: StoredVertexType | StoredEdgeType, rows: () => void): void {
+    const { id, ...rest } = def;
+    const { json, bytes } = this.definition(rest as VertexTypeDef);
+    this.changeSchema(
+      () => {
+        this.db.prepare(`UPDATE ${table} SET definition = ? WHERE id = ?`).run(json, id);
+        rows();
+      },
+      (catalog) => {
+        if (table === 'vertex_types') catalog.addVertexType({ ...(JSON.parse(json) as VertexTypeDef), id }, bytes);
+        else catalog.addEdgeType({ ...(JSON.parse(json) as EdgeTypeDef), id }, bytes);
+      },
+    );
+  }
+
+  /** Drops a graph; with `cascade`, its local types (and their data) and tuples too. */
+  dropGraph(name: string, cascade = false): void {
+    const c = this.catalog;
+    const local = <T extends { name: string; graph?: string }>(m: Map<string, T>) =>
+      cascade ? [...m.values()].filter((t) => t.graph === name) : [];
+    const edges = local(c.edgeTypes) as StoredEdgeType[];
+    const vertices = local(c.vertexTypes) as StoredVertexType[];
+    const tuples = local(c.tuples);
+    const jobs = local(c.jobs);
+    this.changeSchema(
+      () => {
+        this.db.prepare('DELETE FROM graphs WHERE name = ?').run(name);
+        for (const e of edges) {
+          this.db.prepare('DELETE FROM edges WHERE type_id = ?').run(e.id);
+          this.db.prepare('DELETE FROM edge_types WHERE id = ?').run(e.id);
+        }
+        for (const v of vertices) {
+          this.db.prepare('DELETE FROM vertices WHERE type_id = ?').run(v.id);
+          this.db.prepare('DELETE FROM vertex_types WHERE id = ?').run(v.id);
+        }
+        for (const t of tuples)
+          this.db.prepare(`DELETE FROM schema_objects WHERE kind = 'tuple' AND name = ?`).run(t.name);
+        for (const j of jobs) this.db.prepare(`DELETE FROM schema_objects WHERE kind = 'job' AND name = ?`).run(j.name);
+      },
+      (catalog) => {
+        catalog.removeGraph(name);
+        for (const e of edges) catalog.removeEdgeType(e.name);
+        for (const v of vertices) catalog.removeVertexType(v.name);
+        for (const t of tuples) catalog.removeTuple(t.name);
+        for (const j of jobs) catalog.jobs.delete(j.name);
+      },
     );
   }
 
@@ -168,7 +275,7 @@ export class GraphStore {
   dropAll(): void {
     this.changeSchema(
       () => {
-        for (const table of ['edges', 'vertices', 'graphs', 'edge_types', 'vertex_types'])
+        for (const table of ['edges', 'vertices', 'graphs', 'edge_types', 'vertex_types', 'schema_objects'])
           this.db.prepare(`DELETE FROM ${table}`).run();
       },
       (catalog) => catalog.clear(),
@@ -218,13 +325,17 @@ export class GraphStore {
   defaultVertexAttributes(type: StoredVertexType, id: string): Record<string, AttributeValue> {
     const attrs: Record<string, AttributeValue> = {};
     for (const a of type.attributes)
-      attrs[a.name] = a.isPrimaryKey ? idAsAttribute(type.primaryId.type, id) : (a.default ?? typeDefault(a.type));
+      attrs[a.name] = a.isPrimaryKey ? idAsAttribute(type.primaryId.type, id) : (a.default ?? shapeDefault(a));
+    if (type.compositeKey) {
+      const key = compositeKeyValues(type, id);
+      if (key.ok) Object.assign(attrs, key.values);
+    }
     return attrs;
   }
 
   defaultEdgeAttributes(type: StoredEdgeType): Record<string, AttributeValue> {
     const attrs: Record<string, AttributeValue> = {};
-    for (const a of type.attributes) attrs[a.name] = a.default ?? typeDefault(a.type);
+    for (const a of type.attributes) attrs[a.name] = a.default ?? shapeDefault(a);
     return attrs;
   }
 

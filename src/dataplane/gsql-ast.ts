@@ -6,7 +6,13 @@ export type Literal =
 
 export interface AttributeDecl {
   name: string;
+  /** A built-in type upper-cased (INT, LIST, MAP, FIXED_BINARY, …) or a tuple's name as written. */
   type: string;
+  /** The element type of LIST/SET, the value type of MAP (built-in upper-cased, or a tuple's name). */
+  valueType?: string;
+  keyType?: string;
+  /** The number in brackets: FIXED_BINARY(n), and INT(n)/STRING(n) in tuples. */
+  size?: number;
   default?: Literal;
   primaryKey?: boolean;
 }
@@ -17,6 +23,8 @@ export interface VertexDecl {
   primaryId?: { name: string; type: string };
   /** Name of the attribute that is the PRIMARY KEY (inline or `PRIMARY KEY (a)`). */
   primaryKey?: string;
+  /** `PRIMARY KEY (a, b, …)` of more than one attribute. */
+  compositeKey?: string[];
   attributes: AttributeDecl[];
   options: Record<string, string>;
 }
@@ -27,6 +35,25 @@ export interface EdgeDecl {
   pairs: { from: string; to: string }[];
   attributes: AttributeDecl[];
   options: Record<string, string>;
+}
+
+/** One step of a schema change job. */
+export type JobAction =
+  | { kind: 'addVertex'; decl: VertexDecl }
+  | { kind: 'addEdge'; decl: EdgeDecl }
+  | { kind: 'dropVertex'; names: string[] }
+  | { kind: 'dropEdge'; names: string[] }
+  | { kind: 'alterAdd'; what: 'VERTEX' | 'EDGE'; type: string; attributes: AttributeDecl[] }
+  | { kind: 'alterDrop'; what: 'VERTEX' | 'EDGE'; type: string; names: string[] };
+
+export interface SchemaJobDecl {
+  name: string;
+  global: boolean;
+  /** `FOR GRAPH g`; a local job without it is for the session's graph. */
+  graph?: string;
+  actions: JobAction[];
+  /** The statement as written, which `SHOW JOB` prints. */
+  text: string;
 }
 
 /** Where a statement starts in the request text, for error messages. */
@@ -44,7 +71,15 @@ export type StatementBody =
   | { kind: 'useGlobal' }
   | { kind: 'dropVertex'; names: string[] }
   | { kind: 'dropEdge'; names: string[] }
-  | { kind: 'dropGraph'; name: string }
+  | { kind: 'dropGraph'; name: string; cascade: boolean }
+  | { kind: 'set'; name: string; value: string }
+  | { kind: 'typedefTuple'; name: string; fields: AttributeDecl[] }
+  | { kind: 'createSchemaJob'; job: SchemaJobDecl }
+  | { kind: 'runSchemaJob'; name: string; global: boolean }
+  | { kind: 'dropJob'; names: string[] }
+  | { kind: 'showJob'; name: string }
+  | { kind: 'upsertVertex'; type: string; values: Literal[] }
+  | { kind: 'upsertEdge'; from: string; edge: string; to: string; values: Literal[] }
   | { kind: 'dropAll' }
   | { kind: 'clearGraphStore' }
   | { kind: 'ls' }

@@ -176,4 +176,5 @@ export const statementStarts: ReadonlySet<string> = new Set([
   'EXPORT',
   'ABORT',
   'RESUME',
+  'UPSERT',
 ]);

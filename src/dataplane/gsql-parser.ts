@@ -1,6 +1,16 @@
 import { GsqlSyntaxError, lex, type Token } from './gsql-lexer.js';
 import { statementTokens } from './gsql-split.js';
-import type { AttributeDecl, At, EdgeDecl, Statement, StatementBody, VertexDecl } from './gsql-ast.js';
+import type {
+  AttributeDecl,
+  At,
+  EdgeDecl,
+  JobAction,
+  Literal,
+  SchemaJobDecl,
+  Statement,
+  StatementBody,
+  VertexDecl,
+} from './gsql-ast.js';
 
 export { GsqlSyntaxError };
 export type { Statement };
@@ -11,8 +21,6 @@ const unsupportedCreate: Record<string, string> = {
   OR: 'CREATE OR REPLACE QUERY',
   DISTRIBUTED: 'CREATE DISTRIBUTED QUERY',
   LOADING: 'CREATE LOADING JOB',
-  SCHEMA_CHANGE: 'CREATE SCHEMA_CHANGE JOB',
-  GLOBAL: 'CREATE GLOBAL SCHEMA_CHANGE JOB',
   DATA_SOURCE: 'CREATE DATA_SOURCE',
   USER: 'CREATE USER',
   ROLE: 'CREATE ROLE',
@@ -23,6 +31,21 @@ const unsupportedCreate: Record<string, string> = {
   INDEX: 'CREATE INDEX',
 };
 
+/** Type names GSQL defines; any other name in a type's place is a user-defined tuple. */
+const builtinTypes: ReadonlySet<string> = new Set([
+  'INT',
+  'UINT',
+  'FLOAT',
+  'DOUBLE',
+  'STRING',
+  'BOOL',
+  'DATETIME',
+  'FIXED_BINARY',
+  'LIST',
+  'SET',
+  'MAP',
+]);
+
 /**
  * Reads statements from the splitter's token stream, holding only the token it looks at and
  * the one after: a statement's tokens are never all kept, however many it has.
@@ -30,8 +53,15 @@ const unsupportedCreate: Record<string, string> = {
 class Parser {
   /** The next tokens, read ahead for `peek`; the `end` token stays once reached. */
   private readonly ahead: Token[] = [];
+  /** Where the CREATE of the statement being read starts in the text. */
+  private createStart = 0;
+  /** Inside `BEGIN … END`, whose `END` ends the statement as a break would. */
+  private inBlock = false;
 
-  constructor(private readonly tokens: Iterator<Token, void>) {}
+  constructor(
+    private readonly tokens: Iterator<Token, void>,
+    private readonly text: string,
+  ) {}
 
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -49,6 +79,7 @@ class Parser {
     const word = this.keyword();
     switch (word) {
       case 'CREATE':
+        this.createStart = start.start;
         return { ...at, ...this.create() };
       case 'USE':
         if (this.acceptKeyword('GLOBAL')) return { ...at, kind: 'useGlobal' };
@@ -68,23 +99,43 @@ class Parser {
         return { ...at, kind: 'ls' };
       case 'SHOW': {
         const what = this.keyword();
+        if (what === 'JOB')
+          return { ...at, kind: 'showJob', name: this.isPunct('*') ? (this.advance(), '*') : this.name() };
         if (what !== 'GRAPH' && what !== 'VERTEX' && what !== 'EDGE') return this.unsupported(at, `SHOW ${what}`);
         const name = this.isPunct('*') ? (this.advance(), '*') : this.name();
         return { ...at, kind: 'show', what, name };
       }
-      case 'INSTALL':
       case 'RUN':
+        if (this.peekKeyword('SCHEMA_CHANGE') || (this.peekKeyword('GLOBAL') && this.peekKeyword('SCHEMA_CHANGE', 1))) {
+          const global = this.acceptKeyword('GLOBAL');
+          this.advance();
+          this.expectKeyword('JOB');
+          return { ...at, kind: 'runSchemaJob', name: this.name(), global };
+        }
+        return this.unsupported(at, `RUN ${this.peek().kind === 'word' ? this.peek().text.toUpperCase() : ''}`.trim());
+      case 'INSTALL':
       case 'INTERPRET':
         return this.unsupported(
           at,
           `${word} ${this.peek().kind === 'word' ? this.peek().text.toUpperCase() : ''}`.trim(),
         );
+      case 'BEGIN':
+        return this.block();
+      case 'SET': {
+        const name = this.name().toLowerCase();
+        this.expectPunct('=');
+        const v = this.peek();
+        if (v.kind !== 'word' && v.kind !== 'string' && v.kind !== 'number') this.fail();
+        this.advance();
+        return { ...at, kind: 'set', name, value: v.text };
+      }
+      case 'TYPEDEF':
+        return { ...at, ...this.typedef() };
+      case 'UPSERT':
+        return { ...at, ...this.upsert() };
       case 'ALTER':
       case 'GRANT':
       case 'REVOKE':
-      case 'BEGIN':
-      case 'TYPEDEF':
-      case 'SET':
       case 'IMPORT':
       case 'EXPORT':
       case 'ABORT':
@@ -93,6 +144,56 @@ class Parser {
       default:
         return this.fail(start);
     }
+  }
+
+  /** `BEGIN … END`: the splitter kept the lines between as one statement, which is read as such. */
+  private block(): Statement {
+    if (this.peekKeyword('END')) return this.fail();
+    this.inBlock = true;
+    try {
+      const inner = this.statement();
+      this.acceptPunct(';');
+      this.expectKeyword('END');
+      return inner;
+    } finally {
+      this.inBlock = false;
+    }
+  }
+
+  /** `TYPEDEF TUPLE <f1 INT, f2 STRING(10), …> name`. */
+  private typedef(): StatementBody {
+    this.expectKeyword('TUPLE');
+    this.expectPunct('<');
+    const fields: AttributeDecl[] = [];
+    do fields.push(this.attribute());
+    while (this.acceptPunct(','));
+    this.expectPunct('>');
+    return { kind: 'typedefTuple', name: this.name(), fields };
+  }
+
+  /** `UPSERT v VALUES (id, a, …)` and `UPSERT a -(e)-> b VALUES (from, to, a, …)`. */
+  private upsert(): StatementBody {
+    const first = this.name();
+    if (this.acceptPunct('-')) {
+      this.expectPunct('(');
+      const edge = this.name();
+      this.expectPunct(')');
+      this.expectPunct('-');
+      this.expectPunct('>');
+      const to = this.name();
+      return { kind: 'upsertEdge', from: first, edge, to, values: this.values() };
+    }
+    return { kind: 'upsertVertex', type: first, values: this.values() };
+  }
+
+  private values(): Literal[] {
+    this.expectKeyword('VALUES');
+    this.expectPunct('(');
+    const values: Literal[] = [];
+    do values.push(this.literal());
+    while (this.acceptPunct(','));
+    this.expectPunct(')');
+    return values;
   }
 
   private create(): StatementBody {
@@ -109,6 +210,14 @@ class Parser {
         return { kind: 'createEdge', decl: this.edge(false) };
       case 'GRAPH':
         return this.graph();
+      case 'SCHEMA_CHANGE':
+        return this.schemaJob(false);
+      case 'GLOBAL':
+        if (this.peekKeyword('SCHEMA_CHANGE')) {
+          this.advance();
+          return this.schemaJob(true);
+        }
+        return this.fail();
       default: {
         const label = unsupportedCreate[what];
         if (!label) return this.fail(at);
@@ -116,6 +225,70 @@ class Parser {
         return { kind: 'unsupported', what: label };
       }
     }
+  }
+
+  /** `CREATE [GLOBAL] SCHEMA_CHANGE JOB j [FOR GRAPH g] { action; … }`, after SCHEMA_CHANGE. */
+  private schemaJob(global: boolean): StatementBody {
+    this.expectKeyword('JOB');
+    const job: SchemaJobDecl = { name: this.name(), global, actions: [], text: '' };
+    if (this.acceptKeyword('FOR')) {
+      this.expectKeyword('GRAPH');
+      job.graph = this.name();
+    }
+    this.expectPunct('{');
+    while (!this.isPunct('}')) {
+      if (!this.acceptPunct(';')) job.actions.push(this.jobAction());
+    }
+    const close = this.peek();
+    this.advance();
+    job.text = this.text.slice(this.createStart, close.end);
+    return { kind: 'createSchemaJob', job };
+  }
+
+  private jobAction(): JobAction {
+    const at = this.peek();
+    const verb = this.keyword();
+    if (verb === 'ADD') {
+      const what = this.keyword();
+      if (what === 'VERTEX') return { kind: 'addVertex', decl: this.vertex() };
+      if (what === 'DIRECTED' || what === 'UNDIRECTED') {
+        this.expectKeyword('EDGE');
+        return { kind: 'addEdge', decl: this.edge(what === 'DIRECTED') };
+      }
+      if (what === 'EDGE') return { kind: 'addEdge', decl: this.edge(false) };
+      return this.fail(at);
+    }
+    if (verb === 'DROP') {
+      const what = this.keyword();
+      if (what !== 'VERTEX' && what !== 'EDGE') return this.fail(at);
+      const names = [this.name()];
+      while (this.acceptPunct(',')) names.push(this.name());
+      return { kind: what === 'VERTEX' ? 'dropVertex' : 'dropEdge', names };
+    }
+    if (verb === 'ALTER') {
+      const what = this.keyword();
+      if (what !== 'VERTEX' && what !== 'EDGE') return this.fail(at);
+      const type = this.name();
+      const change = this.keyword();
+      this.expectKeyword('ATTRIBUTE');
+      this.expectPunct('(');
+      if (change === 'ADD') {
+        const attributes: AttributeDecl[] = [];
+        do {
+          const attr = this.attribute();
+          this.defaultClause(attr);
+          attributes.push(attr);
+        } while (this.acceptPunct(','));
+        this.expectPunct(')');
+        return { kind: 'alterAdd', what, type, attributes };
+      }
+      if (change !== 'DROP') return this.fail(at);
+      const names = [this.name()];
+      while (this.acceptPunct(',')) names.push(this.name());
+      this.expectPunct(')');
+      return { kind: 'alterDrop', what, type, names };
+    }
+    return this.fail(at);
   }
 
   private vertex(): VertexDecl {
@@ -130,15 +303,10 @@ class Parser {
         this.expectPunct('(');
         const keys = [this.name()];
         while (this.acceptPunct(',')) keys.push(this.name());
+        if (decl.primaryKey !== undefined || decl.compositeKey) this.fail();
         this.expectPunct(')');
-        if (keys.length > 1)
-          throw new GsqlSyntaxError(
-            `Composite PRIMARY KEY (${keys.join(', ')}) is not supported by this data plane; use one key attribute`,
-            this.peek().line,
-            this.peek().column,
-          );
-        if (decl.primaryKey !== undefined) this.fail();
-        decl.primaryKey = keys[0];
+        if (keys.length > 1) decl.compositeKey = keys;
+        else decl.primaryKey = keys[0];
       } else {
         const attr = this.attribute();
         if (this.peekKeyword('PRIMARY') && this.peekKeyword('KEY', 1)) {
@@ -183,14 +351,9 @@ class Parser {
     return decl;
   }
 
+  /** A vertex type name, or `*` for any vertex type. */
   private vertexRef(): string {
-    if (this.isPunct('*'))
-      throw new GsqlSyntaxError(
-        'FROM * / TO * (any vertex type) is not supported by this data plane; list the vertex type pairs',
-        this.peek().line,
-        this.peek().column,
-      );
-    return this.name();
+    return this.acceptPunct('*') ? '*' : this.name();
   }
 
   private graph(): StatementBody {
@@ -221,13 +384,16 @@ class Parser {
       }
       case 'GRAPH': {
         const name = this.name();
-        this.acceptKeyword('CASCADE');
-        return { kind: 'dropGraph', name };
+        return { kind: 'dropGraph', name, cascade: this.acceptKeyword('CASCADE') };
       }
       case 'ALL':
         return { kind: 'dropAll' };
+      case 'JOB': {
+        const names = [this.name()];
+        while (this.acceptPunct(',')) names.push(this.name());
+        return { kind: 'dropJob', names };
+      }
       case 'QUERY':
-      case 'JOB':
       case 'DATA_SOURCE':
       case 'USER':
       case 'ROLE':
@@ -242,41 +408,70 @@ class Parser {
   }
 
   private attribute(): AttributeDecl {
-    return { name: this.name(), type: this.typeName() };
+    return { name: this.name(), ...this.typeSpec() };
   }
 
   private defaultClause(attr: AttributeDecl): void {
-    if (!this.acceptKeyword('DEFAULT')) return;
+    if (this.acceptKeyword('DEFAULT')) attr.default = this.literal();
+  }
+
+  /** A number (maybe negative), a string or true/false. */
+  private literal(): Literal {
     const t = this.peek();
     const negative = this.acceptPunct('-');
     const v = this.peek();
     if (v.kind === 'number') {
       this.advance();
-      attr.default = { kind: 'number', value: Number(v.text) * (negative ? -1 : 1) };
-    } else if (!negative && v.kind === 'string') {
-      this.advance();
-      attr.default = { kind: 'string', value: v.text };
-    } else if (!negative && v.kind === 'word' && /^(true|false)$/i.test(v.text)) {
-      this.advance();
-      attr.default = { kind: 'bool', value: v.text.toLowerCase() === 'true' };
-    } else {
-      this.fail(t);
+      return { kind: 'number', value: Number(v.text) * (negative ? -1 : 1) };
     }
+    if (!negative && v.kind === 'string') {
+      this.advance();
+      return { kind: 'string', value: v.text };
+    }
+    if (!negative && v.kind === 'word' && /^(true|false)$/i.test(v.text)) {
+      this.advance();
+      return { kind: 'bool', value: v.text.toLowerCase() === 'true' };
+    }
+    return this.fail(t);
   }
 
-  /** A type name; collection and tuple types are refused here, since nothing after them can be read. */
+  /** A primary id's type: a built-in name. */
   private typeName(): string {
-    const t = this.peek();
     const type = this.keyword();
-    if (this.isPunct('<') || ['LIST', 'SET', 'MAP', 'FIXED_BINARY'].includes(type))
-      throw new GsqlSyntaxError(
-        `Attribute type ${type} is not supported by this data plane; ` +
-          `use INT, UINT, FLOAT, DOUBLE, STRING, BOOL or DATETIME`,
-        t.line,
-        t.column,
-      );
     if (type === 'STRING' && this.peekKeyword('COMPRESS')) this.advance();
     return type;
+  }
+
+  /** A built-in type name upper-cased; any other word is a tuple's name, kept as written. */
+  private elementType(): string {
+    const word = this.name();
+    const upper = word.toUpperCase();
+    if (builtinTypes.has(upper)) {
+      if (upper === 'STRING' && this.peekKeyword('COMPRESS')) this.advance();
+      return upper;
+    }
+    return word;
+  }
+
+  /** An attribute's type: `INT`, `STRING(30)`, `FIXED_BINARY(8)`, `LIST<T>`, `SET<T>`, `MAP<K, V>`, a tuple. */
+  private typeSpec(): Omit<AttributeDecl, 'name'> {
+    const type = this.elementType();
+    if (type === 'LIST' || type === 'SET' || type === 'MAP') {
+      this.expectPunct('<');
+      const keyType = type === 'MAP' ? this.elementType() : undefined;
+      if (keyType !== undefined) this.expectPunct(',');
+      const valueType = this.elementType();
+      this.expectPunct('>');
+      return keyType === undefined ? { type, valueType } : { type, keyType, valueType };
+    }
+    if (builtinTypes.has(type) && this.acceptPunct('(')) {
+      const n = this.peek();
+      if (n.kind !== 'number' || !/^\d+$/.test(n.text)) this.fail();
+      this.advance();
+      this.expectPunct(')');
+      return { type, size: Number(n.text) };
+    }
+    return { type };
   }
 
   private withOptions(): Record<string, string> {
@@ -299,8 +494,12 @@ class Parser {
   }
 
   private atStatementEnd(): boolean {
-    const kind = this.peek().kind;
-    return kind === 'break' || kind === 'end';
+    const t = this.peek();
+    if (this.inBlock && t.kind === 'word' && t.text.toUpperCase() === 'END') {
+      const after = this.peek(1).kind;
+      if (after === 'break' || after === 'end') return true;
+    }
+    return t.kind === 'break' || t.kind === 'end';
   }
 
   private unsupported(at: At, what: string): Statement {
@@ -381,5 +580,5 @@ class Parser {
 
 /** Parses a whole GSQL request; a syntax error anywhere means no statement of it runs. */
 export function parseGsql(text: string): Statement[] {
-  return new Parser(statementTokens(lex(text))).parseAll();
+  return new Parser(statementTokens(lex(text)), text).parseAll();
 }

@@ -2,7 +2,7 @@ import { CatalogError, graphFromStatement } from './catalog.js';
 import { DataPlaneError, errorKinds, type ErrorKind } from './errors.js';
 import { runGsql } from './gsql-runner.js';
 import { route, sendJson, sendText, type RequestContext, type Router } from './http-server.js';
-import { edgeTypeJson, graphListJson, graphSchemaJson, vertexTypeJson } from './schema-json.js';
+import { edgeTypeJson, graphListJson, graphSchemaJson, tuplesJson, vertexTypeJson } from './schema-json.js';
 
 /** GSQL server JSON: `{error, message, …}` without REST++'s `version` block. */
 function gsqlError(ctx: RequestContext, kind: ErrorKind, message: string): void {
@@ -100,8 +100,12 @@ function schemaChange(ctx: RequestContext, change: () => string): void {
   }
 }
 
-function noTuples(ctx: RequestContext): void {
-  sendJson(ctx.res, 200, { error: false, message: '', results: [] });
+/** `GET /gsql/v1/udt/tuples?graph=g`: the global tuples and those of graph g. */
+function tuples(ctx: RequestContext): void {
+  const name = ctx.query.graph;
+  if (name !== undefined && !ctx.store.catalog.graphs.has(name))
+    return gsqlError(ctx, 'graphNotFound', `The graph ${name} does not exist.`);
+  sendJson(ctx.res, 200, { error: false, message: '', results: tuplesJson(ctx.store.catalog, name) });
 }
 
 function queriesNotSupported(ctx: RequestContext): void {
@@ -125,8 +129,8 @@ export function registerGsql(router: Router): void {
   route(router, 'GET', '/gsql/v1/schema/graphs/:graph', graphSchema);
   route(router, 'POST', '/gsql/v1/schema/graphs', createGraph);
   route(router, 'DELETE', '/gsql/v1/schema/graphs/:graph', dropGraph);
-  route(router, 'GET', '/gsql/v1/udt/tuples', noTuples);
-  route(router, 'GET', '/gsqlserver/gsql/udtlist', noTuples);
+  route(router, 'GET', '/gsql/v1/udt/tuples', tuples);
+  route(router, 'GET', '/gsqlserver/gsql/udtlist', tuples);
   route(router, 'POST', '/gsql/v1/queries/interpret', queriesNotSupported);
   route(router, 'POST', '/gsqlserver/interpreted_query', queriesNotSupported);
   route(router, ['GET', 'POST', 'PUT', 'DELETE'], '/gsql/v1/queries', queriesNotSupported);

@@ -5,11 +5,14 @@ import {
   checkDropVertex,
   edgeTypeFromDecl,
   graphFromStatement,
+  tupleFromDecl,
   vertexTypeFromDecl,
 } from './catalog.js';
 import { DataPlaneError } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import { GsqlSyntaxError, parseGsql, type Statement } from './gsql-parser.js';
+import { upsertEdgeStatement, upsertVertexStatement } from './gsql-dml.js';
+import { createSchemaJob, dropJobs, runSchemaJob, showJobs } from './schema-change.js';
 import { edgeDdl, graphDdl, lsText, vertexDdl } from './schema-json.js';
 
 /** GSQL's client exit codes, printed on the last line of a failed request. */
@@ -37,11 +40,13 @@ function failureText(st: Statement, reason: string): string {
 }
 
 const unsupportedReason = (what: string) =>
-  `${what} is not supported by this data plane. Installed and interpreted queries, loading jobs and schema ` +
-  `change jobs are out of scope: load data with POST /restpp/graph/{graph} and read it with the REST++ endpoints.`;
+  `${what} is not supported by this data plane. Installed and interpreted queries and loading jobs are out of ` +
+  `scope: load data with POST /restpp/graph/{graph} and read it with the REST++ endpoints.`;
 
 class Session {
   graph: string | undefined;
+  /** `SET exit_on_error = FALSE`: a refused statement no longer stops the ones after it. */
+  exitOnError = true;
   constructor(
     private readonly store: GraphStore,
     graph: string | undefined,
@@ -65,6 +70,8 @@ class Session {
         return `Successfully created edge types: [${st.decl.name}].`;
       case 'createGraph':
         store.createGraph(graphFromStatement(this.catalog, st.name, st.all, st.types));
+        // As in GSQL's shell, the statements after it work in the new graph.
+        this.graph = st.name;
         return `The graph ${st.name} is created.`;
       case 'useGraph':
         if (!this.catalog.graphs.has(st.name)) throw new CatalogError(`The graph ${st.name} does not exist.`);
@@ -83,7 +90,7 @@ class Session {
         return `Successfully dropped edge types: [${st.names.join(', ')}].`;
       case 'dropGraph':
         if (!this.catalog.graphs.has(st.name)) throw new CatalogError(`The graph ${st.name} does not exist.`);
-        store.dropGraph(st.name);
+        store.dropGraph(st.name, st.cascade);
         if (this.graph === st.name) this.graph = undefined;
         return `The graph ${st.name} is dropped.`;
       case 'dropAll':
@@ -97,9 +104,35 @@ class Session {
         return this.ls();
       case 'show':
         return this.show(st.what, st.name);
+      case 'set':
+        return this.set(st.name, st.value);
+      case 'createSchemaJob':
+        return createSchemaJob(store, st.job, this.graph);
+      case 'runSchemaJob':
+        return runSchemaJob(store, st.name, st.global, this.graph);
+      case 'dropJob':
+        return dropJobs(store, st.names);
+      case 'showJob':
+        return showJobs(store, st.name, this.graph);
+      case 'upsertVertex':
+        return upsertVertexStatement(store, this.graph, st.type, st.values);
+      case 'upsertEdge':
+        return upsertEdgeStatement(store, this.graph, st);
+      case 'typedefTuple':
+        store.createTuple(tupleFromDecl(this.catalog, st.name, st.fields, this.graph));
+        return `Successfully created tuple types: [${st.name}].`;
       case 'unsupported':
         throw new CatalogError(unsupportedReason(st.what));
     }
+  }
+
+  private set(name: string, value: string): string {
+    if (name !== 'exit_on_error')
+      throw new CatalogError(`The session parameter ${name} is not supported; use exit_on_error.`);
+    const v = value.toUpperCase();
+    if (v !== 'TRUE' && v !== 'FALSE') throw new CatalogError('exit_on_error must be TRUE or FALSE.');
+    this.exitOnError = v === 'TRUE';
+    return '';
   }
 
   private ls(): string {
@@ -153,6 +186,7 @@ export function runGsql(
   const limit = opts.outputLimit ?? Infinity;
   const lines: string[] = [];
   let printed = 0;
+  let failed = false;
   const stop = (line: string): GsqlResult => {
     lines.push(line, `__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`);
     return { ok: false, output: lines.join('\n') };
@@ -162,8 +196,10 @@ export function runGsql(
     try {
       out = session.run(st);
     } catch (err) {
-      if (err instanceof CatalogError || err instanceof DataPlaneError) return stop(failureText(st, err.message));
-      throw err;
+      if (!(err instanceof CatalogError || err instanceof DataPlaneError)) throw err;
+      if (session.exitOnError) return stop(failureText(st, err.message));
+      failed = true;
+      out = failureText(st, err.message);
     }
     if (!out) continue;
     printed += Buffer.byteLength(out) + 1;
@@ -174,5 +210,7 @@ export function runGsql(
       );
     lines.push(out);
   }
+  if (failed) lines.push(`__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`);
+  if (failed) return { ok: false, output: lines.join('\n') };
   return { ok: true, output: lines.join('\n') };
 }

@@ -165,7 +165,8 @@ export function attributeSql(name: string): string {
 export function conditionSql(conditions: Condition[]): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [];
   const parts = conditions.map((c) => {
-    params.push(typeof c.value === 'boolean' ? Number(c.value) : c.value);
+    // Filters hold scalars only: parseFilter checks them with checkValue, which refuses collections.
+    params.push(typeof c.value === 'boolean' ? Number(c.value) : (c.value as string | number));
     return `${attributeSql(c.attr)} ${c.op} ?`;
   });
   return { sql: parts.join(' AND '), params };

@@ -1,11 +1,23 @@
 import type { Catalog } from './catalog.js';
-import type { AttributeDef, EdgeTypeDef, GraphDef, VertexTypeDef } from './schema-types.js';
+import type { AttributeDef, EdgeTypeDef, GraphDef, TupleDef, ValueShape, VertexTypeDef } from './schema-types.js';
+import { shapeText } from './typed-values.js';
 
 /** Schema as TigerGraph's GSQL server prints it (`getSchema()` and friends parse these shapes). */
 
+/** `AttributeType`: the name, and the parts of collections, tuples and FIXED_BINARY. */
+function attributeTypeJson(a: ValueShape): Record<string, unknown> {
+  const t: Record<string, unknown> = { Name: a.type };
+  if (a.type === 'UDT') t.TupleName = a.tuple!.name;
+  if (a.type === 'FIXED_BINARY') t.FixedSize = a.fixedSize;
+  if (a.keyType !== undefined) t.KeyTypeName = a.keyType;
+  if (a.valueType !== undefined) t.ValueTypeName = a.valueType;
+  if (a.valueType === 'UDT') t.ValueTypeTupleName = a.tuple!.name;
+  return t;
+}
+
 function attributeJson(a: AttributeDef): Record<string, unknown> {
   return {
-    AttributeType: { Name: a.type },
+    AttributeType: attributeTypeJson(a),
     AttributeName: a.name,
     ...(a.default !== undefined ? { DefaultValue: String(a.default) } : {}),
     IsPrimaryKey: a.isPrimaryKey ?? false,
@@ -25,6 +37,7 @@ export function vertexTypeJson(v: VertexTypeDef): Record<string, unknown> {
       ...(v.primaryKeyForm ? { IsPrimaryKey: true } : {}),
     },
     Name: v.name,
+    IsLocal: v.graph !== undefined,
   };
 }
 
@@ -39,7 +52,30 @@ export function edgeTypeJson(e: EdgeTypeDef): Record<string, unknown> {
     FromVertexTypeName: single ? e.pairs[0]!.from : '*',
     EdgePairs: e.pairs.map((p) => ({ From: p.from, To: p.to })),
     Name: e.name,
+    IsLocal: e.graph !== undefined,
   };
+}
+
+/** One user-defined tuple as `/gsql/v1/udt/tuples` lists it. */
+export function tupleJson(t: TupleDef): Record<string, unknown> {
+  return {
+    name: t.name,
+    fields: t.fields.map((f) => ({
+      fieldName: f.name,
+      fieldType: f.type,
+      ...(f.size !== undefined ? { length: f.size } : {}),
+    })),
+  };
+}
+
+/** The tuples a graph sees: the global ones and its own (all global ones without a graph). */
+export function tuplesJson(catalog: Catalog, graph: string | undefined): Record<string, unknown>[] {
+  return [...catalog.tuples.values()].filter((t) => t.graph === undefined || t.graph === graph).map(tupleJson);
+}
+
+export function tupleDdl(t: TupleDef): string {
+  const fields = t.fields.map((f) => `${f.name} ${f.type}${f.size === undefined ? '' : `(${f.size})`}`);
+  return `TYPEDEF TUPLE <${fields.join(', ')}> ${t.name}`;
 }
 
 /** `GET /gsql/v1/schema/graphs/{graph}` → `results`. */
@@ -65,16 +101,18 @@ export function graphListJson(catalog: Catalog): Record<string, unknown>[] {
 function attributeDdl(a: AttributeDef): string {
   const dflt =
     a.default === undefined ? '' : ` DEFAULT ${typeof a.default === 'string' ? JSON.stringify(a.default) : a.default}`;
-  return `${a.name} ${a.type}${dflt}`;
+  return `${a.name} ${shapeText(a)}${dflt}`;
 }
 
 export function vertexDdl(v: VertexTypeDef): string {
-  const parts = v.primaryKeyForm
-    ? v.attributes.map((a) => (a.isPrimaryKey ? `${a.name} ${a.type} PRIMARY KEY` : attributeDdl(a)))
-    : [
-        `PRIMARY_ID ${v.primaryId.name} ${v.primaryId.type}`,
-        ...v.attributes.filter((a) => !a.isPrimaryKey).map(attributeDdl),
-      ];
+  const parts = v.compositeKey
+    ? [...v.attributes.map(attributeDdl), `PRIMARY KEY (${v.compositeKey.join(', ')})`]
+    : v.primaryKeyForm
+      ? v.attributes.map((a) => (a.isPrimaryKey ? `${a.name} ${a.type} PRIMARY KEY` : attributeDdl(a)))
+      : [
+          `PRIMARY_ID ${v.primaryId.name} ${v.primaryId.type}`,
+          ...v.attributes.filter((a) => !a.isPrimaryKey).map(attributeDdl),
+        ];
   const options = [`STATS="${v.config.STATS ?? 'OUTDEGREE_BY_EDGETYPE'}"`];
   if (!v.primaryKeyForm) options.push(`PRIMARY_ID_AS_ATTRIBUTE="${v.config.PRIMARY_ID_AS_ATTRIBUTE ?? 'false'}"`);
   return `VERTEX ${v.name}(${parts.join(', ')}) WITH ${options.join(', ')}`;

@@ -28,10 +28,24 @@ CREATE TABLE IF NOT EXISTS edges (
 CREATE UNIQUE INDEX IF NOT EXISTS edges_by_source ON edges (from_type, from_id, type_id, to_type, to_id);
 CREATE INDEX IF NOT EXISTS edges_by_target ON edges (to_type, to_id, type_id);
 CREATE INDEX IF NOT EXISTS edges_by_type ON edges (type_id);
+CREATE TABLE IF NOT EXISTS schema_objects
+  (kind TEXT NOT NULL, name TEXT NOT NULL, definition TEXT NOT NULL, PRIMARY KEY (kind, name)) STRICT;
 `;
 
-/** Tables copied whole by a restore, in an order that needs no deferred checks. */
-export const storeTables = ['store_meta', 'vertex_types', 'edge_types', 'graphs', 'vertices', 'edges'] as const;
+/**
+ * Tables copied whole by a restore, in an order that needs no deferred checks. `schema_objects`
+ * (tuples and schema change jobs) came later: a snapshot taken before it has none to copy.
+ */
+export const storeTables = [
+  'store_meta',
+  'vertex_types',
+  'edge_types',
+  'graphs',
+  'vertices',
+  'edges',
+  'schema_objects',
+] as const;
+export const laterStoreTables: ReadonlySet<string> = new Set(['schema_objects']);
 
 export class StoreFormatError extends Error {}
 

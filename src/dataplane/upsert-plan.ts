@@ -1,14 +1,16 @@
-import { checkPrimaryId, checkValue, idAsAttribute, opCodes, opFits, type OpCode } from './attribute-values.js';
+import { idAsAttribute, opCodes, opFits, type OpCode } from './attribute-values.js';
 import { hasPair, type EdgeView, type StoredVertexType } from './catalog.js';
+import { checkVertexId } from './composite-key.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
-import type { AttributeDef, AttributeTypeName, AttributeValue, GraphDef } from './schema-types.js';
+import type { AttributeDef, AttributeValue, GraphDef, ValueShape } from './schema-types.js';
+import { checkShapedValue } from './typed-values.js';
 
 /** One attribute of a payload, checked: the value to store and how to combine it. */
 export interface AttributeUpdate {
   name: string;
   /** The attribute's type, which the value of an operation is checked against when it is written. */
-  type: AttributeTypeName;
+  shape: ValueShape;
   value: AttributeValue;
   op?: OpCode;
 }
@@ -59,10 +61,10 @@ function attributeUpdates(
       return fail('invalidPayload', `The attribute ${path}.${name} must be an object {"value": …, "op": …}.`);
     const extra = Object.keys(entry).find((k) => k !== 'value' && k !== 'op');
     if (extra) return fail('invalidPayload', `The attribute ${path}.${name} has the unknown field '${extra}'.`);
-    const checked = checkValue(attr.type, entry.value);
+    const checked = checkShapedValue(attr, entry.value);
     if (!checked.ok)
       return fail('invalidPayload', `The value of attribute '${name}' of ${owner} does not fit: ${checked.reason}.`);
-    const update: AttributeUpdate = { name, type: attr.type, value: checked.value };
+    const update: AttributeUpdate = { name, shape: attr, value: checked.value };
     if (entry.op !== undefined) {
       const op = typeof entry.op === 'string' ? opCodes[entry.op as keyof typeof opCodes] : undefined;
       if (!op)
@@ -84,7 +86,7 @@ function attributeUpdates(
 }
 
 function vertexId(type: StoredVertexType, raw: string, path: string): string {
-  const checked = checkPrimaryId(type.primaryId.type, raw);
+  const checked = checkVertexId(type, raw);
   return checked.ok
     ? String(checked.value)
     : fail('invalidPayload', `The vertex id at ${path} is not valid: ${checked.reason}.`);

@@ -1,4 +1,5 @@
-import { applyOp, checkValue } from './attribute-values.js';
+import { applyOp } from './attribute-values.js';
+import { checkShapedValue, dedupeSet } from './typed-values.js';
 import type { StoredVertexType } from './catalog.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
@@ -36,8 +37,9 @@ function merge(base: Attrs, updates: AttributeUpdate[], isNew: boolean, owner: s
       out[u.name] = u.value;
       continue;
     }
-    const combined = applyOp(u.op, out[u.name]!, u.value);
-    const checked = checkValue(u.type, combined);
+    let combined = applyOp(u.op, out[u.name]!, u.value);
+    if (u.shape.type === 'SET') combined = dedupeSet(combined as AttributeValue[]);
+    const checked = checkShapedValue(u.shape, combined);
     if (!checked.ok)
       fail(
         'invalidPayload',
@@ -47,6 +49,13 @@ function merge(base: Attrs, updates: AttributeUpdate[], isNew: boolean, owner: s
   }
   return out;
 }
+
+/**
+ * Whether an update needs the stored row: an operation code combines with it, and a MAP or
+ * tuple value replaces the stored object, which SQLite's json_patch would merge into instead.
+ */
+const readsRow = (u: AttributeUpdate): boolean =>
+  u.op !== undefined || (typeof u.value === 'object' && !Array.isArray(u.value));
 
 const patchOf = (updates: AttributeUpdate[]): string =>
   JSON.stringify(Object.fromEntries(updates.map((u) => [u.name, u.value])));
@@ -86,7 +95,7 @@ export function writeUpsert(store: GraphStore, plan: UpsertPlan, opts: UpsertOpt
 
     for (const v of plan.vertices) {
       const owner = `vertex type '${v.type.name}'`;
-      const hasOps = v.updates.some((u) => u.op);
+      const hasOps = v.updates.some(readsRow);
       if (opts.newVertexOnly || opts.updateVertexOnly || hasOps) {
         const stored = selectVertex.get(v.type.id, v.id) as string | undefined;
         if (stored !== undefined && opts.newVertexOnly) {
@@ -141,7 +150,7 @@ export function writeUpsert(store: GraphStore, plan: UpsertPlan, opts: UpsertOpt
       const t = e.view.type;
       const key = [e.from.type.id, e.from.id, t.id, e.to.type.id, e.to.id] as const;
       const owner = `edge type '${e.view.name}'`;
-      if (e.updates.some((u) => u.op)) {
+      if (e.updates.some(readsRow)) {
         const stored = selectEdge.get(...key) as string | undefined;
         const base = stored === undefined ? store.defaultEdgeAttributes(t) : (JSON.parse(stored) as Attrs);
         const attrs = merge(base, e.updates, stored === undefined, owner);

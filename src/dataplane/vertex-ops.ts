@@ -1,5 +1,5 @@
-import { checkPrimaryId } from './attribute-values.js';
 import type { StoredVertexType } from './catalog.js';
+import { checkVertexId } from './composite-key.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import {
@@ -34,7 +34,7 @@ export function readVertexQuery(type: StoredVertexType, q: Record<string, string
 
 /** A vertex id from a URL in its stored form; a malformed id is a bad parameter. */
 export function urlVertexId(type: StoredVertexType, raw: string): string {
-  const checked = checkPrimaryId(type.primaryId.type, raw);
+  const checked = checkVertexId(type, raw);
   return checked.ok
     ? String(checked.value)
     : fail('invalidParameter', `The vertex id is not valid: ${checked.reason}.`);
