@@ -29,6 +29,8 @@ export interface EdgeDecl {
   options: Record<string, string>;
 }
 
+import type { QueryStatement } from './query/ast.js';
+
 /** Where a statement starts in the request text, for error messages. */
 export interface At {
   line: number;
@@ -49,6 +51,7 @@ export type StatementBody =
   | { kind: 'clearGraphStore' }
   | { kind: 'ls' }
   | { kind: 'show'; what: 'GRAPH' | 'VERTEX' | 'EDGE'; name: string }
-  | { kind: 'unsupported'; what: string };
+  | { kind: 'unsupported'; what: string }
+  | { kind: 'query'; query: QueryStatement };
 
 export type Statement = At & StatementBody;

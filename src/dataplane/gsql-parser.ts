@@ -1,6 +1,7 @@
 import { GsqlSyntaxError, lex, type Token } from './gsql-lexer.js';
 import { statementTokens } from './gsql-split.js';
 import type { AttributeDecl, At, EdgeDecl, Statement, StatementBody, VertexDecl } from './gsql-ast.js';
+import { parseQueryStatement } from './query/parser.js';
 
 export { GsqlSyntaxError };
 export type { Statement };
@@ -31,7 +32,11 @@ class Parser {
   /** The next tokens, read ahead for `peek`; the `end` token stays once reached. */
   private readonly ahead: Token[] = [];
 
-  constructor(private readonly tokens: Iterator<Token, void>) {}
+  constructor(
+    private readonly tokens: Iterator<Token, void>,
+    /** The request text, which query statements keep as written. */
+    private readonly text = '',
+  ) {}
 
   parseAll(): Statement[] {
     const statements: Statement[] = [];
@@ -46,6 +51,7 @@ class Parser {
   private statement(): Statement {
     const start = this.peek();
     const at = { line: start.line, column: start.column };
+    if (this.isQueryStatement()) return { ...at, kind: 'query', query: this.queryStatement() };
     const word = this.keyword();
     switch (word) {
       case 'CREATE':
@@ -93,6 +99,25 @@ class Parser {
       default:
         return this.fail(start);
     }
+  }
+
+  /** CREATE [OR REPLACE] [DISTRIBUTED] QUERY, INSTALL/RUN/INTERPRET/DROP/SHOW QUERY: the query parser's. */
+  private isQueryStatement(): boolean {
+    if (this.peekKeyword('CREATE'))
+      return this.peekKeyword('QUERY', 1) || this.peekKeyword('OR', 1) || this.peekKeyword('DISTRIBUTED', 1);
+    return (
+      ['INSTALL', 'RUN', 'INTERPRET', 'DROP', 'SHOW'].some((w) => this.peekKeyword(w)) && this.peekKeyword('QUERY', 1)
+    );
+  }
+
+  private queryStatement() {
+    const tokens: Token[] = [];
+    while (!this.atStatementEnd()) {
+      tokens.push(this.peek());
+      this.advance();
+    }
+    tokens.push(this.peek());
+    return parseQueryStatement(tokens, this.text);
   }
 
   private create(): StatementBody {
@@ -381,5 +406,5 @@ class Parser {
 
 /** Parses a whole GSQL request; a syntax error anywhere means no statement of it runs. */
 export function parseGsql(text: string): Statement[] {
-  return new Parser(statementTokens(lex(text))).parseAll();
+  return new Parser(statementTokens(lex(text)), text).parseAll();
 }

@@ -11,6 +11,7 @@ import { DataPlaneError } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import { GsqlSyntaxError, parseGsql, type Statement } from './gsql-parser.js';
 import { edgeDdl, graphDdl, lsText, vertexDdl } from './schema-json.js';
+import { runQueryStatement } from './query/lifecycle.js';
 
 /** GSQL's client exit codes, printed on the last line of a failed request. */
 const SYNTAX_ERROR = 211;
@@ -45,6 +46,7 @@ class Session {
   constructor(
     private readonly store: GraphStore,
     graph: string | undefined,
+    private readonly queryOptions: { timeoutMs?: number; outputLimit?: number } = {},
   ) {
     this.graph = graph;
   }
@@ -99,6 +101,8 @@ class Session {
         return this.show(st.what, st.name);
       case 'unsupported':
         throw new CatalogError(unsupportedReason(st.what));
+      case 'query':
+        return runQueryStatement(store, this.graph, st.query, this.queryOptions);
     }
   }
 
@@ -140,7 +144,7 @@ class Session {
 export function runGsql(
   store: GraphStore,
   text: string,
-  opts: { graph?: string; outputLimit?: number } = {},
+  opts: { graph?: string; outputLimit?: number; timeoutMs?: number } = {},
 ): GsqlResult {
   let statements: Statement[];
   try {
@@ -149,7 +153,7 @@ export function runGsql(
     if (!(err instanceof GsqlSyntaxError)) throw err;
     return { ok: false, output: `Syntax Error: ${err.message}\n__GSQL__RETURN__CODE__,${SYNTAX_ERROR}` };
   }
-  const session = new Session(store, opts.graph);
+  const session = new Session(store, opts.graph, { timeoutMs: opts.timeoutMs, outputLimit: opts.outputLimit });
   const limit = opts.outputLimit ?? Infinity;
   const lines: string[] = [];
   let printed = 0;
@@ -162,6 +166,7 @@ export function runGsql(
     try {
       out = session.run(st);
     } catch (err) {
+      if (err instanceof DataPlaneError && st.kind === 'query') return stop(err.message);
       if (err instanceof CatalogError || err instanceof DataPlaneError) return stop(failureText(st, err.message));
       throw err;
     }

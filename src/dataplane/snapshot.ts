@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readCounts, type GraphStore, type StoreCounts } from './graph-store.js';
 import { isPidAlive } from '../process-alive.js';
-import { checkFormat, openStoreFile, privateStoreFile, storeTables } from './store-file.js';
+import { checkFormat, openStoreFile, optionalStoreTables, privateStoreFile, storeTables } from './store-file.js';
 
 export type { StoreCounts };
 
@@ -153,6 +153,11 @@ export function restoreStore(snapshotFile: string, storeFile: string): void {
           ) + 1;
         for (const table of [...storeTables].reverse()) db.prepare(`DELETE FROM main.${table}`).run();
         for (const table of storeTables) db.prepare(`INSERT INTO main.${table} SELECT * FROM snap.${table}`).run();
+        for (const table of optionalStoreTables) {
+          db.prepare(`DELETE FROM main.${table}`).run();
+          const present = db.prepare(`SELECT 1 FROM snap.sqlite_master WHERE type = 'table' AND name = ?`).get(table);
+          if (present) db.prepare(`INSERT INTO main.${table} SELECT * FROM snap.${table}`).run();
+        }
         db.prepare(`UPDATE main.store_meta SET value = ? WHERE key = 'catalog_version'`).run(String(version));
       }).immediate();
     } finally {

@@ -28,10 +28,17 @@ CREATE TABLE IF NOT EXISTS edges (
 CREATE UNIQUE INDEX IF NOT EXISTS edges_by_source ON edges (from_type, from_id, type_id, to_type, to_id);
 CREATE INDEX IF NOT EXISTS edges_by_target ON edges (to_type, to_id, type_id);
 CREATE INDEX IF NOT EXISTS edges_by_type ON edges (type_id);
+CREATE TABLE IF NOT EXISTS queries (
+  graph TEXT NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL, installed INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (graph, name)
+) STRICT;
 `;
 
 /** Tables copied whole by a restore, in an order that needs no deferred checks. */
 export const storeTables = ['store_meta', 'vertex_types', 'edge_types', 'graphs', 'vertices', 'edges'] as const;
+
+/** Tables a restore copies when the snapshot has them (snapshots of earlier versions may not). */
+export const optionalStoreTables = ['queries'] as const;
 
 export class StoreFormatError extends Error {}
 
