@@ -20,6 +20,7 @@ import {
   type Router,
 } from './http-server.js';
 import { parseFlag } from './query-params.js';
+import { queryEndpoints, registerQueryRoutes } from './query/routes.js';
 import { storeStats } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
 import { versionText } from './version-text.js';
@@ -163,15 +164,6 @@ async function builtins(ctx: RequestContext): Promise<void> {
   sendResults(ctx, outcome.results);
 }
 
-function queriesNotSupported(ctx: RequestContext): void {
-  ctx.req.resume();
-  fail(
-    'notSupported',
-    'Installed and interpreted GSQL queries are not supported by this data plane. ' +
-      'Use the REST++ vertex and edge endpoints to read data.',
-  );
-}
-
 /** The endpoints this process serves, in the shape of `GET /endpoints`. */
 function endpoints(ctx: RequestContext): void {
   const list = [
@@ -193,7 +185,10 @@ function endpoints(ctx: RequestContext): void {
       '/{edge_type}/{target_vertex_type}/{target_vertex_id}',
     'POST /builtins/{graph_name}',
   ];
-  sendJson(ctx.res, 200, Object.fromEntries(list.map((e) => [e, { parameters: {} }])));
+  sendJson(ctx.res, 200, {
+    ...Object.fromEntries(list.map((e) => [e, { parameters: {} }])),
+    ...queryEndpoints(ctx.store, ctx.params.graph),
+  });
 }
 
 export function registerRestpp(router: Router): void {
@@ -224,7 +219,7 @@ export function registerRestpp(router: Router): void {
     on('DELETE', `/graph/:graph/edges/:stype/:sid${tail}`, removeEdges);
   }
   on('POST', '/builtins/:graph', builtins);
-  on(['GET', 'POST'], '/query/:graph/:query', queriesNotSupported);
+  registerQueryRoutes(router);
   // Not TigerGraph's: the counts and sizes the control plane shows on the workspace record.
   route(router, 'GET', '/_dataplane/stats', (ctx) => sendJson(ctx.res, 200, storeStats(ctx.store)));
   route(router, 'GET', '/api/ping', (ctx) => sendJson(ctx.res, 200, { error: false, message: 'pong', results: {} }));
