@@ -183,22 +183,24 @@ describe('data-plane process', () => {
     const ls = await call('POST', '/gsqlserver/gsql/file', body);
     assert.match(ls.text, /^Successfully created vertex types: \[Tag\]\.\n---- Global vertices, edges, and all graphs/);
     assert.match(ls.text, /- Graph social\(Person:v, Company:v, follows:e, followed_by:e, works_at:e\)/);
-    const query = await call('POST', '/gsql/v1/statements', 'CREATE QUERY q() FOR GRAPH social { PRINT 1; }');
+    const query = await call('POST', '/gsql/v1/statements', 'CREATE QUERY q() FOR GRAPH social {\n PRINT 1 +; }');
     assert.equal(query.status, 200);
-    assert.match(query.text, /CREATE QUERY is not supported by this data plane/);
-    assert.match(query.text, /__GSQL__RETURN__CODE__,212$/);
-    for (const [method, p] of [
-      ['GET', '/restpp/query/social/hello'],
-      ['POST', '/restpp/query/social/hello'],
-      ['POST', '/gsql/v1/queries/interpret'],
-      ['POST', '/gsqlserver/interpreted_query'],
-    ] as const)
+    assert.match(query.text, /Syntax Error: Encountered ";" at line 2, column 11\./);
+    assert.match(query.text, /__GSQL__RETURN__CODE__,211$/);
+    for (const method of ['GET', 'POST'] as const)
       assertRefused(
-        await call(method, p, method === 'GET' ? undefined : '{}'),
-        501,
-        'GSQL-7001',
-        /queries are not supported/,
+        await call(method, '/restpp/query/social/hello', method === 'GET' ? undefined : '{}'),
+        404,
+        'REST-1000',
+        /Endpoint is not found from url = '\/restpp\/query\/social\/hello'/,
       );
+    for (const p of ['/gsql/v1/queries/interpret', '/gsqlserver/interpreted_query']) {
+      const reply = await call('POST', p, 'INTERPRET QUERY () FOR GRAPH social {\n  PRINT ; }');
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.json.error, true);
+      assert.equal(reply.json.code, 'GSQL-1001');
+      assert.match(reply.json.message, /Encountered ";" at line 2, column 9\./);
+    }
   });
 
   it('upserts vertices and edges and counts what it accepted', async () => {

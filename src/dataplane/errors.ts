@@ -25,6 +25,12 @@ export const errorKinds = {
   /** Installed and interpreted queries, loading jobs and the like. */
   notSupported: { code: 'GSQL-7001', status: 501 },
   internal: { code: 'REST-10005', status: 500 },
+  /** A query that ran past its timeout (GSQL-TIMEOUT) and was stopped. */
+  queryTimeout: { code: 'REST-3003', status: 408 },
+  /** A query that failed while it ran: RAISE, a bad value, too much output. */
+  queryRuntime: { code: 'REST-3004', status: 400 },
+  /** A query text that does not parse or does not fit the schema. */
+  querySyntax: { code: 'GSQL-1001', status: 400 },
 } as const;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -96,7 +96,7 @@ describe('GSQL schema changes', () => {
       ['USE GRAPH nowhere', /The graph nowhere does not exist\./],
       ['CREATE VERTEX T (PRIMARY_ID id DOUBLE)', /a primary id must be one of STRING, INT, UINT/],
       ['CREATE VERTEX T (PRIMARY_ID id STRING, n INT DEFAULT "x")', /DEFAULT of n does not fit/],
-      ['CREATE QUERY q() FOR GRAPH social { PRINT 1; }', /CREATE QUERY is not supported by this data plane/],
+      ['CREATE QUERY q() FOR GRAPH nowhere { PRINT 1; }', /The graph nowhere does not exist\./],
       ['CREATE VERTEX T (PRIMARY_ID id STRING, __proto__ INT)', /attribute name __proto__ is reserved/],
       ['CREATE VERTEX __T (PRIMARY_ID id STRING)', /name __T is reserved/],
     ];

@@ -21,6 +21,8 @@ export interface StoreCounts {
 export class GraphStore {
   catalog!: Catalog;
   private dataVersion = -1;
+  /** Write transactions this connection committed or tried: a view of the data built before one is stale. */
+  writes = 0;
   private readonly dataVersionStmt: Database.Statement;
 
   private constructor(
@@ -43,6 +45,11 @@ export class GraphStore {
    * Reloads the schema when another connection changed the file (a restore while the process
    * runs); SQLite's data_version moves only for other connections' commits, so this is cheap.
    */
+  /** SQLite's data_version as last read: it moves when another connection (a restore) commits. */
+  get externalVersion(): number {
+    return this.dataVersion;
+  }
+
   refresh(): void {
     const version = this.dataVersionStmt.get() as number;
     if (version === this.dataVersion) return;
@@ -73,6 +80,7 @@ export class GraphStore {
   write<T>(fn: () => T): T {
     if (this.readOnly)
       throw new DataPlaneError('readOnly', 'This graph is read-only: it serves a snapshot and refuses writes.');
+    this.writes++;
     return this.db.transaction(fn).immediate();
   }
 

@@ -1,4 +1,5 @@
 /** The statements the GSQL parser produces. */
+import type { QueryStatement } from './query/ast.js';
 
 /** A literal as written in a `DEFAULT` clause; typed against its attribute when it runs. */
 export type Literal =
@@ -84,6 +85,7 @@ export type StatementBody =
   | { kind: 'clearGraphStore' }
   | { kind: 'ls' }
   | { kind: 'show'; what: 'GRAPH' | 'VERTEX' | 'EDGE'; name: string }
-  | { kind: 'unsupported'; what: string };
+  | { kind: 'unsupported'; what: string }
+  | { kind: 'query'; query: QueryStatement };
 
 export type Statement = At & StatementBody;

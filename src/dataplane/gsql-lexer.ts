@@ -35,8 +35,38 @@ export interface LexOptions {
   lenient?: boolean;
 }
 
-// Longest first, so ">=" is one token and not ">" then "=".
-const puncts = ['>=', '<=', '!=', '(', ')', ',', ';', '=', '<', '>', '*', '|', '{', '}', '.', ':', '-', '+', '@'];
+// Longest first, so ">=" is one token and not ">" then "=". Query bodies add `@@`, `->`, `+=`, `==` and the like;
+// `>>` and `<-` are left out, since `SET<VERTEX<T>>` and `a<-1` must still read as they do.
+const puncts = [
+  '>=',
+  '<=',
+  '!=',
+  '<>',
+  '==',
+  '+=',
+  '-=',
+  '->',
+  '@@',
+  '&&',
+  '||',
+  '..',
+  '(',
+  ')',
+  ',',
+  ';',
+  '=',
+  '<',
+  '>',
+  '*',
+  '|',
+  '{',
+  '}',
+  '.',
+  ':',
+  '-',
+  '+',
+  '@',
+];
 
 const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -97,7 +127,9 @@ export function* lex(text: string, opts: LexOptions = {}): Generator<Token, void
     }
     if (isDigit(c)) {
       let j = i + 1;
-      while (j < n && (isDigit(text.charCodeAt(j)) || text.charCodeAt(j) === 46)) j++;
+      // `1..3` (a hop range) is two numbers around `..`.
+      while (j < n && (isDigit(text.charCodeAt(j)) || (text.charCodeAt(j) === 46 && text.charCodeAt(j + 1) !== 46)))
+        j++;
       const e = text.charCodeAt(j);
       const sign = text.charCodeAt(j + 1);
       if ((e === 69 || e === 101) && (isDigit(sign) || sign === 45 || sign === 43)) {
@@ -106,6 +138,12 @@ export function* lex(text: string, opts: LexOptions = {}): Generator<Token, void
       }
       yield token('number', text.slice(i, j), i, j);
       i = j;
+      continue;
+    }
+    // A quote right after a word is GSQL's previous-value mark (`s.@score'`), not the start of a string.
+    if (c === 39 && i > 0 && isWordChar(text.charCodeAt(i - 1))) {
+      yield token('punct', "'", i, i + 1);
+      i++;
       continue;
     }
     if (c === 34 || c === 39) {

@@ -11,6 +11,7 @@ import type {
   StatementBody,
   VertexDecl,
 } from './gsql-ast.js';
+import { parseQueryStatement } from './query/parser.js';
 
 export { GsqlSyntaxError };
 export type { Statement };
@@ -60,6 +61,7 @@ class Parser {
 
   constructor(
     private readonly tokens: Iterator<Token, void>,
+    /** The request text, which query statements and jobs keep as written. */
     private readonly text: string,
   ) {}
 
@@ -76,6 +78,7 @@ class Parser {
   private statement(): Statement {
     const start = this.peek();
     const at = { line: start.line, column: start.column };
+    if (this.isQueryStatement()) return { ...at, kind: 'query', query: this.queryStatement() };
     const word = this.keyword();
     switch (word) {
       case 'CREATE':
@@ -194,6 +197,26 @@ class Parser {
     while (this.acceptPunct(','));
     this.expectPunct(')');
     return values;
+  }
+
+  /** CREATE [OR REPLACE] [DISTRIBUTED] QUERY, INSTALL/RUN/INTERPRET/DROP/SHOW QUERY: the query parser's. */
+  private isQueryStatement(): boolean {
+    if (this.peekKeyword('CREATE'))
+      return this.peekKeyword('QUERY', 1) || this.peekKeyword('OR', 1) || this.peekKeyword('DISTRIBUTED', 1);
+    return (
+      ['INSTALL', 'RUN', 'INTERPRET', 'DROP', 'SHOW'].some((w) => this.peekKeyword(w)) && this.peekKeyword('QUERY', 1)
+    );
+  }
+
+  private queryStatement() {
+    const tokens: Token[] = [];
+    while (!this.atStatementEnd()) {
+      tokens.push(this.peek());
+      this.advance();
+    }
+    // The statement's end as the query parser knows it, also where a BEGIN … END block's END stands.
+    tokens.push({ ...this.peek(), kind: 'end', text: '' });
+    return parseQueryStatement(tokens, this.text);
   }
 
   private create(): StatementBody {

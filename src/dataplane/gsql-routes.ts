@@ -1,6 +1,7 @@
 import { CatalogError, graphFromStatement } from './catalog.js';
 import { DataPlaneError, errorKinds, type ErrorKind } from './errors.js';
 import { runGsql } from './gsql-runner.js';
+import { timeoutFrom } from './query/lifecycle.js';
 import { route, sendJson, sendText, type RequestContext, type Router } from './http-server.js';
 import { edgeTypeJson, graphListJson, graphSchemaJson, tuplesJson, vertexTypeJson } from './schema-json.js';
 
@@ -20,7 +21,8 @@ async function statements(ctx: RequestContext, urlEncoded: boolean): Promise<voi
     }
   }
   const outputLimit = ctx.options.gsqlOutputLimit;
-  sendText(ctx.res, 200, runGsql(ctx.store, text, { graph: ctx.query.graph, outputLimit }).output);
+  const timeoutMs = timeoutFrom(ctx.req.headers['gsql-timeout']);
+  sendText(ctx.res, 200, runGsql(ctx.store, text, { graph: ctx.query.graph, outputLimit, timeoutMs }).output);
 }
 
 /** `GET /gsql/v1/schema?graph=g[&type=T]` and its 3.x path. */
@@ -108,16 +110,6 @@ function tuples(ctx: RequestContext): void {
   sendJson(ctx.res, 200, { error: false, message: '', results: tuplesJson(ctx.store.catalog, name) });
 }
 
-function queriesNotSupported(ctx: RequestContext): void {
-  ctx.req.resume();
-  gsqlError(
-    ctx,
-    'notSupported',
-    'Installed and interpreted GSQL queries are not supported by this data plane. ' +
-      'Use the REST++ vertex and edge endpoints to read data.',
-  );
-}
-
 export function registerGsql(router: Router): void {
   route(router, 'POST', '/gsql/v1/statements', (ctx) => statements(ctx, false));
   route(router, 'POST', '/gsqlserver/gsql/file', (ctx) => statements(ctx, true));
@@ -131,8 +123,4 @@ export function registerGsql(router: Router): void {
   route(router, 'DELETE', '/gsql/v1/schema/graphs/:graph', dropGraph);
   route(router, 'GET', '/gsql/v1/udt/tuples', tuples);
   route(router, 'GET', '/gsqlserver/gsql/udtlist', tuples);
-  route(router, 'POST', '/gsql/v1/queries/interpret', queriesNotSupported);
-  route(router, 'POST', '/gsqlserver/interpreted_query', queriesNotSupported);
-  route(router, ['GET', 'POST', 'PUT', 'DELETE'], '/gsql/v1/queries', queriesNotSupported);
-  route(router, ['GET', 'POST', 'PUT', 'DELETE'], '/gsql/v1/queries/*', queriesNotSupported);
 }

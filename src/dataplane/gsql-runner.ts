@@ -14,6 +14,7 @@ import { GsqlSyntaxError, parseGsql, type Statement } from './gsql-parser.js';
 import { upsertEdgeStatement, upsertVertexStatement } from './gsql-dml.js';
 import { createSchemaJob, dropJobs, runSchemaJob, showJobs } from './schema-change.js';
 import { edgeDdl, graphDdl, lsText, vertexDdl } from './schema-json.js';
+import { runQueryStatement } from './query/lifecycle.js';
 
 /** GSQL's client exit codes, printed on the last line of a failed request. */
 const SYNTAX_ERROR = 211;
@@ -50,6 +51,7 @@ class Session {
   constructor(
     private readonly store: GraphStore,
     graph: string | undefined,
+    private readonly queryOptions: { timeoutMs?: number; outputLimit?: number } = {},
   ) {
     this.graph = graph;
   }
@@ -123,6 +125,8 @@ class Session {
         return `Successfully created tuple types: [${st.name}].`;
       case 'unsupported':
         throw new CatalogError(unsupportedReason(st.what));
+      case 'query':
+        return runQueryStatement(store, this.graph, st.query, this.queryOptions);
     }
   }
 
@@ -173,7 +177,7 @@ class Session {
 export function runGsql(
   store: GraphStore,
   text: string,
-  opts: { graph?: string; outputLimit?: number } = {},
+  opts: { graph?: string; outputLimit?: number; timeoutMs?: number } = {},
 ): GsqlResult {
   let statements: Statement[];
   try {
@@ -182,7 +186,7 @@ export function runGsql(
     if (!(err instanceof GsqlSyntaxError)) throw err;
     return { ok: false, output: `Syntax Error: ${err.message}\n__GSQL__RETURN__CODE__,${SYNTAX_ERROR}` };
   }
-  const session = new Session(store, opts.graph);
+  const session = new Session(store, opts.graph, { timeoutMs: opts.timeoutMs, outputLimit: opts.outputLimit });
   const limit = opts.outputLimit ?? Infinity;
   const lines: string[] = [];
   let printed = 0;
@@ -197,9 +201,11 @@ export function runGsql(
       out = session.run(st);
     } catch (err) {
       if (!(err instanceof CatalogError || err instanceof DataPlaneError)) throw err;
-      if (session.exitOnError) return stop(failureText(st, err.message));
+      // A query's refusal is printed as the query engine words it, without the semantic-check frame.
+      const refusal = err instanceof DataPlaneError && st.kind === 'query' ? err.message : failureText(st, err.message);
+      if (session.exitOnError) return stop(refusal);
       failed = true;
-      out = failureText(st, err.message);
+      out = refusal;
     }
     if (!out) continue;
     printed += Buffer.byteLength(out) + 1;

@@ -22,6 +22,7 @@ import {
 } from './http-server.js';
 import { findPaths, readPathRequest } from './path-finding.js';
 import { parseFlag } from './query-params.js';
+import { queryEndpoints, registerQueryRoutes } from './query/routes.js';
 import { storeStats } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
 import { versionText } from './version-text.js';
@@ -188,23 +189,14 @@ function paths(all: boolean) {
   };
 }
 
-function queriesNotSupported(ctx: RequestContext): void {
-  ctx.req.resume();
-  fail(
-    'notSupported',
-    'Installed and interpreted GSQL queries are not supported by this data plane. ' +
-      'Use the REST++ vertex and edge endpoints to read data.',
-  );
-}
-
 /**
  * The endpoints this process serves, in the shape of `GET /endpoints`. `?builtin=`, `?dynamic=`
- * and `?static=` choose kinds, as getEndpoints() asks: every endpoint here is built in; there
- * are no installed queries (dynamic) nor static ones to list.
+ * and `?static=` choose kinds, as getEndpoints() asks: installed queries are the dynamic ones;
+ * there are no static ones.
  */
 function endpoints(ctx: RequestContext): void {
-  const kinds = ['builtin', 'dynamic', 'static'].map((k) => parseFlag(ctx.query[k], k));
-  if (kinds.some(Boolean) && !kinds[0]) return sendJson(ctx.res, 200, {});
+  const [builtin, dynamic, fixed] = ['builtin', 'dynamic', 'static'].map((k) => parseFlag(ctx.query[k], k));
+  const every = !builtin && !dynamic && !fixed;
   const list = [
     'GET /echo',
     'POST /echo',
@@ -229,7 +221,10 @@ function endpoints(ctx: RequestContext): void {
     'GET /statistics/{graph_name}',
     'GET /rebuildnow/{graph_name}',
   ];
-  sendJson(ctx.res, 200, Object.fromEntries(list.map((e) => [e, { parameters: {} }])));
+  sendJson(ctx.res, 200, {
+    ...(every || builtin ? Object.fromEntries(list.map((e) => [e, { parameters: {} }])) : {}),
+    ...(every || dynamic ? queryEndpoints(ctx.store, ctx.params.graph) : {}),
+  });
 }
 
 export function registerRestpp(router: Router): void {
@@ -262,8 +257,8 @@ export function registerRestpp(router: Router): void {
   on('POST', '/builtins/:graph', builtins);
   on('POST', '/shortestpath/:graph', paths(false));
   on('POST', '/allpaths/:graph', paths(true));
-  on(['GET', 'POST'], '/query/:graph/:query', queriesNotSupported);
   registerAdmin(router, prefixes);
+  registerQueryRoutes(router);
   // Not TigerGraph's: the counts and sizes the control plane shows on the workspace record.
   route(router, 'GET', '/_dataplane/stats', (ctx) => sendJson(ctx.res, 200, storeStats(ctx.store)));
   route(router, 'GET', '/api/ping', (ctx) => sendJson(ctx.res, 200, { error: false, message: 'pong', results: {} }));

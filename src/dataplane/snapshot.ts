@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { readCounts, type GraphStore, type StoreCounts } from './graph-store.js';
 import { isPidAlive } from '../process-alive.js';
-import { checkFormat, laterStoreTables, openStoreFile, privateStoreFile, storeTables } from './store-file.js';
+import { checkFormat, openStoreFile, optionalStoreTables, privateStoreFile, storeTables } from './store-file.js';
 
 export type { StoreCounts };
 
@@ -152,12 +152,12 @@ export function restoreStore(snapshotFile: string, storeFile: string): void {
             Number(db.prepare(versionSql('snap')).pluck().get()),
           ) + 1;
         for (const table of [...storeTables].reverse()) db.prepare(`DELETE FROM main.${table}`).run();
-        const snapTables = new Set(
-          db.prepare(`SELECT name FROM snap.sqlite_master WHERE type = 'table'`).pluck().all() as string[],
-        );
-        for (const table of storeTables)
-          if (snapTables.has(table) || !laterStoreTables.has(table))
-            db.prepare(`INSERT INTO main.${table} SELECT * FROM snap.${table}`).run();
+        for (const table of storeTables) db.prepare(`INSERT INTO main.${table} SELECT * FROM snap.${table}`).run();
+        for (const table of optionalStoreTables) {
+          db.prepare(`DELETE FROM main.${table}`).run();
+          const present = db.prepare(`SELECT 1 FROM snap.sqlite_master WHERE type = 'table' AND name = ?`).get(table);
+          if (present) db.prepare(`INSERT INTO main.${table} SELECT * FROM snap.${table}`).run();
+        }
         db.prepare(`UPDATE main.store_meta SET value = ? WHERE key = 'catalog_version'`).run(String(version));
       }).immediate();
     } finally {

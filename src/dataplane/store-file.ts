@@ -30,22 +30,20 @@ CREATE INDEX IF NOT EXISTS edges_by_target ON edges (to_type, to_id, type_id);
 CREATE INDEX IF NOT EXISTS edges_by_type ON edges (type_id);
 CREATE TABLE IF NOT EXISTS schema_objects
   (kind TEXT NOT NULL, name TEXT NOT NULL, definition TEXT NOT NULL, PRIMARY KEY (kind, name)) STRICT;
+CREATE TABLE IF NOT EXISTS queries (
+  graph TEXT NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL, installed INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (graph, name)
+) STRICT;
 `;
 
+/** Tables copied whole by a restore, in an order that needs no deferred checks. */
+export const storeTables = ['store_meta', 'vertex_types', 'edge_types', 'graphs', 'vertices', 'edges'] as const;
+
 /**
- * Tables copied whole by a restore, in an order that needs no deferred checks. `schema_objects`
- * (tuples and schema change jobs) came later: a snapshot taken before it has none to copy.
+ * Tables that came later (user-defined tuples and jobs, queries): a restore copies them when the
+ * snapshot has them, and empties them when it was taken before they existed.
  */
-export const storeTables = [
-  'store_meta',
-  'vertex_types',
-  'edge_types',
-  'graphs',
-  'vertices',
-  'edges',
-  'schema_objects',
-] as const;
-export const laterStoreTables: ReadonlySet<string> = new Set(['schema_objects']);
+export const optionalStoreTables = ['schema_objects', 'queries'] as const;
 
 export class StoreFormatError extends Error {}
 

@@ -1,0 +1,546 @@
+import type { AccType, TypeRef } from './ast.js';
+import { compare, defaultOf, eq, jsonOf, keyOf, QueryRuntimeError, Tuple } from './values.js';
+
+/**
+ * GSQL's accumulators. `add` is `+=`, `set` is `=`; `value()` is what an expression reads.
+ * Collection accumulators hand out their own collection as their value: reading is free and
+ * methods (size, contains, …) act on it directly.
+ */
+export abstract class Acc {
+  abstract add(x: unknown): void;
+  abstract set(x: unknown): void;
+  abstract value(): unknown;
+  json(): unknown {
+    return jsonOf(this.value());
+  }
+  /** Methods every collection accumulator has; the subclasses add their own. */
+  method(name: string, args: unknown[]): unknown {
+    const v = this.value();
+    switch (name) {
+      case 'size':
+        return v instanceof Map || v instanceof Set ? v.size : Array.isArray(v) ? v.length : 1;
+      case 'clear':
+      case 'reset':
+        this.clear();
+        return null;
+      default:
+        throw new QueryRuntimeError(`The accumulator has no method ${name}(${args.length ? '…' : ''}).`);
+    }
+  }
+  clear(): void {
+    throw new QueryRuntimeError('This accumulator cannot be cleared.');
+  }
+}
+
+type Elem = TypeRef | undefined;
+const isInt = (t: Elem) => t?.k === 'base' && (t.name === 'INT' || t.name === 'UINT');
+
+class SumAcc extends Acc {
+  v: number | string;
+  constructor(
+    readonly elem: Elem,
+    private readonly init: number | string,
+  ) {
+    super();
+    this.v = init;
+  }
+  add(x: unknown): void {
+    if (typeof this.v === 'string') this.v += typeof x === 'string' ? x : String(x);
+    else this.v += x as number;
+  }
+  set(x: unknown): void {
+    this.v = x as number;
+  }
+  value(): unknown {
+    return this.v;
+  }
+  override json(): unknown {
+    return jsonOf(this.v, this.elem);
+  }
+  override clear(): void {
+    this.v = this.init;
+  }
+}
+
+class MinMaxAcc extends Acc {
+  v: unknown = undefined;
+  constructor(
+    readonly elem: Elem,
+    private readonly max: boolean,
+  ) {
+    super();
+  }
+  add(x: unknown): void {
+    if (this.v === undefined || (this.max ? compare(x, this.v) > 0 : compare(x, this.v) < 0)) this.v = x;
+  }
+  set(x: unknown): void {
+    this.v = x;
+  }
+  value(): unknown {
+    if (this.v !== undefined) return this.v;
+    // An empty Min/Max holds the far end of its type, so that the first `+=` always wins.
+    if (this.elem?.k === 'base' && ['INT', 'UINT', 'FLOAT', 'DOUBLE'].includes(this.elem.name))
+      return this.max ? (this.elem.name === 'UINT' ? 0 : -Number.MAX_VALUE) : Number.MAX_VALUE;
+    return this.elem ? defaultOf(this.elem) : null;
+  }
+  override json(): unknown {
+    return jsonOf(this.value(), this.elem);
+  }
+  override clear(): void {
+    this.v = undefined;
+  }
+}
+
+class AvgAcc extends Acc {
+  sum = 0;
+  n = 0;
+  add(x: unknown): void {
+    this.sum += x as number;
+    this.n++;
+  }
+  set(x: unknown): void {
+    this.sum = x as number;
+    this.n = 1;
+  }
+  value(): unknown {
+    return this.n ? this.sum / this.n : 0;
+  }
+  override clear(): void {
+    this.sum = this.n = 0;
+  }
+}
+
+class BoolAcc extends Acc {
+  v: boolean;
+  constructor(private readonly and: boolean) {
+    super();
+    this.v = and;
+  }
+  add(x: unknown): void {
+    this.v = this.and ? this.v && !!x : this.v || !!x;
+  }
+  set(x: unknown): void {
+    this.v = !!x;
+  }
+  value(): unknown {
+    return this.v;
+  }
+  override clear(): void {
+    this.v = this.and;
+  }
+}
+
+class BitAcc extends Acc {
+  v: number;
+  constructor(private readonly and: boolean) {
+    super();
+    this.v = and ? -1 : 0;
+  }
+  add(x: unknown): void {
+    this.v = this.and ? this.v & (x as number) : this.v | (x as number);
+  }
+  set(x: unknown): void {
+    this.v = x as number;
+  }
+  value(): unknown {
+    return this.v;
+  }
+}
+
+/** Elements of a `+=`: a collection adds each element, anything else adds itself. */
+function elements(x: unknown): Iterable<unknown> {
+  if (Array.isArray(x) || x instanceof Set) return x;
+  if (x instanceof Acc) return elements(x.value());
+  return [x];
+}
+
+class ListAcc extends Acc {
+  v: unknown[] = [];
+  constructor(readonly elem: Elem) {
+    super();
+  }
+  add(x: unknown): void {
+    for (const e of elements(x)) this.v.push(e);
+  }
+  set(x: unknown): void {
+    this.v = [...elements(x)];
+  }
+  value(): unknown {
+    return this.v;
+  }
+  override json(): unknown {
+    return jsonOf(this.v, this.elem && { k: 'coll', name: 'LIST', elem: this.elem });
+  }
+  override clear(): void {
+    this.v = [];
+  }
+  override method(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'get': {
+        const i = args[0] as number;
+        if (i < 0 || i >= this.v.length) throw new QueryRuntimeError(`List index ${i} is out of range.`);
+        return this.v[i];
+      }
+      case 'contains':
+        return this.v.some((e) => eq(e, args[0]));
+      case 'update':
+        this.v[args[0] as number] = args[1];
+        return null;
+      case 'remove':
+        this.v.splice(args[0] as number, 1);
+        return null;
+      case 'removeAll':
+        this.v = this.v.filter((e) => !eq(e, args[0]));
+        return null;
+      default:
+        return super.method(name, args);
+    }
+  }
+}
+
+/** SET values keep one entry per key (tuples by content): a Map from key to value. */
+class SetAcc extends Acc {
+  v = new Set<unknown>();
+  private readonly byKey = new Map<unknown, unknown>();
+  constructor(readonly elem: Elem) {
+    super();
+  }
+  add(x: unknown): void {
+    for (const e of elements(x)) {
+      const k = keyOf(e);
+      if (!this.byKey.has(k)) {
+        this.byKey.set(k, e);
+        this.v.add(e);
+      }
+    }
+  }
+  remove(x: unknown): void {
+    for (const e of elements(x)) {
+      const k = keyOf(e);
+      if (this.byKey.has(k)) {
+        this.v.delete(this.byKey.get(k));
+        this.byKey.delete(k);
+      }
+    }
+  }
+  set(x: unknown): void {
+    this.clear();
+    this.add(x);
+  }
+  value(): unknown {
+    return this.v;
+  }
+  override json(): unknown {
+    return jsonOf(this.v, this.elem && { k: 'coll', name: 'SET', elem: this.elem });
+  }
+  override clear(): void {
+    this.v = new Set();
+    this.byKey.clear();
+  }
+  override method(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'contains':
+        return this.byKey.has(keyOf(args[0]));
+      case 'remove':
+        this.remove(args[0]);
+        return null;
+      default:
+        return super.method(name, args);
+    }
+  }
+}
+
+class BagAcc extends Acc {
+  v: unknown[] = [];
+  constructor(readonly elem: Elem) {
+    super();
+  }
+  add(x: unknown): void {
+    for (const e of elements(x)) this.v.push(e);
+  }
+  set(x: unknown): void {
+    this.v = [...elements(x)];
+  }
+  value(): unknown {
+    return this.v;
+  }
+  override clear(): void {
+    this.v = [];
+  }
+  override method(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'contains':
+        return this.v.some((e) => eq(e, args[0]));
+      case 'remove': {
+        const i = this.v.findIndex((e) => eq(e, args[0]));
+        if (i >= 0) this.v.splice(i, 1);
+        return null;
+      }
+      case 'removeAll':
+        this.v = this.v.filter((e) => !eq(e, args[0]));
+        return null;
+      default:
+        return super.method(name, args);
+    }
+  }
+}
+
+/** A `(k -> v)` pair, and `(k1, k2 -> v1, v2)` for GroupByAccum. */
+export class Arrow {
+  constructor(
+    readonly keys: unknown[],
+    readonly vals: unknown[],
+  ) {}
+}
+
+class MapAcc extends Acc {
+  /** Key → value accumulator; the map's own keys as given (vertices, strings, …). */
+  private readonly entries = new Map<unknown, { key: unknown; acc: Acc }>();
+  constructor(
+    private readonly keyType: Elem,
+    private readonly newValue: () => Acc,
+  ) {
+    super();
+  }
+  add(x: unknown): void {
+    if (x instanceof MapAcc) {
+      for (const { key, acc } of x.entries.values()) this.entry(key).add(acc.value());
+      return;
+    }
+    if (x instanceof Map) {
+      for (const [k, v] of x) this.entry(k).add(v);
+      return;
+    }
+    if (!(x instanceof Arrow)) throw new QueryRuntimeError('A MapAccum takes (key -> value) pairs.');
+    this.entry(x.keys[0]).add(x.vals[0]);
+  }
+  private entry(key: unknown): Acc {
+    const k = keyOf(key);
+    let e = this.entries.get(k);
+    if (!e) this.entries.set(k, (e = { key, acc: this.newValue() }));
+    return e.acc;
+  }
+  set(x: unknown): void {
+    this.clear();
+    if (x !== null && x !== undefined) this.add(x);
+  }
+  value(): unknown {
+    return this;
+  }
+  override clear(): void {
+    this.entries.clear();
+  }
+  get(key: unknown): unknown {
+    const e = this.entries.get(keyOf(key));
+    return e ? e.acc.value() : this.newValue().value();
+  }
+  *[Symbol.iterator](): Iterator<[unknown, unknown]> {
+    for (const { key, acc } of this.entries.values()) yield [key, acc.value()];
+  }
+  override json(): unknown {
+    const out: Record<string, unknown> = {};
+    for (const { key, acc } of this.entries.values()) out[String(jsonOf(key, this.keyType))] = acc.json();
+    return out;
+  }
+  override method(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'size':
+        return this.entries.size;
+      case 'get':
+        return this.get(args[0]);
+      case 'containsKey':
+        return this.entries.has(keyOf(args[0]));
+      case 'remove':
+        this.entries.delete(keyOf(args[0]));
+        return null;
+      default:
+        return super.method(name, args);
+    }
+  }
+}
+
+/** A map value of a base type is replaced by `+=` unless it is a number or string, which add up. */
+class ValueAcc extends Acc {
+  v: unknown;
+  constructor(private readonly type: TypeRef) {
+    super();
+    this.v = defaultOf(type);
+  }
+  add(x: unknown): void {
+    if (typeof this.v === 'number' && typeof x === 'number') this.v += x;
+    else if (typeof this.v === 'string' && typeof x === 'string') this.v += x;
+    else this.v = x;
+  }
+  set(x: unknown): void {
+    this.v = x;
+  }
+  value(): unknown {
+    return this.v;
+  }
+  override json(): unknown {
+    return jsonOf(this.v, this.type);
+  }
+}
+
+class HeapAcc extends Acc {
+  v: Tuple[] = [];
+  constructor(
+    private capacity: number,
+    private readonly keys: { field: string; desc: boolean }[],
+  ) {
+    super();
+  }
+  private order = (a: Tuple, b: Tuple): number => {
+    for (const { field, desc } of this.keys) {
+      const c = compare(a.fields[field], b.fields[field]);
+      if (c !== 0) return desc ? -c : c;
+    }
+    return 0;
+  };
+  add(x: unknown): void {
+    for (const e of x instanceof HeapAcc ? x.v : elements(x)) {
+      if (!(e instanceof Tuple)) throw new QueryRuntimeError('A HeapAccum takes tuples.');
+      // Kept sorted: a binary search for the place, then the tail past capacity is dropped.
+      let lo = 0;
+      let hi = this.v.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.order(this.v[mid]!, e) <= 0) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo >= this.capacity) continue;
+      this.v.splice(lo, 0, e);
+      if (this.v.length > this.capacity) this.v.length = this.capacity;
+    }
+  }
+  set(x: unknown): void {
+    this.v = [];
+    this.add(x);
+  }
+  value(): unknown {
+    return this.v;
+  }
+  override clear(): void {
+    this.v = [];
+  }
+  override method(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'top':
+        return this.v[0] ?? null;
+      case 'pop':
+        return this.v.shift() ?? null;
+      case 'resize':
+        this.capacity = args[0] as number;
+        if (this.v.length > this.capacity) this.v.length = this.capacity;
+        return null;
+      default:
+        return super.method(name, args);
+    }
+  }
+}
+
+class GroupByAcc extends Acc {
+  private readonly groups = new Map<string, { keys: unknown[]; accs: Acc[] }>();
+  constructor(
+    private readonly keyNames: string[],
+    private readonly accNames: string[],
+    private readonly newAccs: (() => Acc)[],
+  ) {
+    super();
+  }
+  add(x: unknown): void {
+    if (!(x instanceof Arrow)) throw new QueryRuntimeError('A GroupByAccum takes (keys -> values).');
+    const k = JSON.stringify(x.keys.map((v) => keyOf(v) as unknown).map((v) => jsonOf(v)));
+    let g = this.groups.get(k);
+    if (!g) this.groups.set(k, (g = { keys: x.keys, accs: this.newAccs.map((f) => f()) }));
+    x.vals.forEach((v, i) => g.accs[i]!.add(v));
+  }
+  set(x: unknown): void {
+    this.clear();
+    this.add(x);
+  }
+  value(): unknown {
+    return this;
+  }
+  override clear(): void {
+    this.groups.clear();
+  }
+  override json(): unknown {
+    return [...this.groups.values()].map((g) => {
+      const out: Record<string, unknown> = {};
+      this.keyNames.forEach((n, i) => (out[n] = jsonOf(g.keys[i])));
+      this.accNames.forEach((n, i) => (out[n] = g.accs[i]!.json()));
+      return out;
+    });
+  }
+  override method(name: string, args: unknown[]): unknown {
+    if (name === 'size') return this.groups.size;
+    if (name === 'containsKey') return this.groups.has(JSON.stringify(args.map((v) => jsonOf(v))));
+    return super.method(name, args);
+  }
+}
+
+/** Builds a factory for an accumulator type; `capacity` evaluates a HeapAccum's size once per query run. */
+export function accFactory(t: AccType, capacity: () => number): () => Acc {
+  switch (t.name) {
+    case 'SumAccum': {
+      const str = t.elem.k === 'base' && t.elem.name === 'STRING';
+      return () => new SumAcc(t.elem, str ? '' : 0);
+    }
+    case 'MinAccum':
+    case 'MaxAccum':
+      return () => new MinMaxAcc(t.elem, t.name === 'MaxAccum');
+    case 'AvgAccum':
+      return () => new AvgAcc();
+    case 'OrAccum':
+    case 'AndAccum':
+      return () => new BoolAcc(t.name === 'AndAccum');
+    case 'BitwiseOrAccum':
+    case 'BitwiseAndAccum':
+      return () => new BitAcc(t.name === 'BitwiseAndAccum');
+    case 'ListAccum':
+      return () => new ListAcc(t.elem);
+    case 'SetAccum':
+      return () => new SetAcc(t.elem);
+    case 'BagAccum':
+      return () => new BagAcc(t.elem);
+    case 'MapAccum': {
+      const inner: () => Acc =
+        t.value.k === 'accum' ? accFactory(t.value.acc, capacity) : () => new ValueAcc(t.value as TypeRef);
+      return () => new MapAcc(t.key, inner);
+    }
+    case 'HeapAccum':
+      return () => new HeapAcc(capacity(), t.keys);
+    case 'GroupByAccum': {
+      const inner = t.accs.map((a) => accFactory(a.type, capacity));
+      return () =>
+        new GroupByAcc(
+          t.keys.map((k) => k.name),
+          t.accs.map((a) => a.name),
+          inner,
+        );
+    }
+  }
+}
+
+/** The static type of what an accumulator's value reads as, for arithmetic and printing. */
+export function accValueType(t: AccType): TypeRef | undefined {
+  switch (t.name) {
+    case 'SumAccum':
+    case 'MinAccum':
+    case 'MaxAccum':
+      return t.elem;
+    case 'AvgAccum':
+      return { k: 'base', name: 'DOUBLE' };
+    case 'OrAccum':
+    case 'AndAccum':
+      return { k: 'base', name: 'BOOL' };
+    case 'BitwiseOrAccum':
+    case 'BitwiseAndAccum':
+      return { k: 'base', name: 'INT' };
+    default:
+      return undefined;
+  }
+}
+
+export { isInt };

@@ -1,0 +1,127 @@
+/** The syntax tree of a GSQL query: what the query parser produces and the compiler reads. */
+
+export interface Pos {
+  line: number;
+  column: number;
+}
+
+/** A type as written: a base type, a collection, a tuple name or an accumulator. */
+export type TypeRef =
+  | { k: 'base'; name: string; vertexType?: string }
+  | { k: 'coll'; name: 'SET' | 'LIST' | 'BAG'; elem: TypeRef }
+  | { k: 'map'; key: TypeRef; value: TypeRef }
+  | { k: 'tuple'; name: string }
+  | { k: 'accum'; acc: AccType };
+
+export type AccType =
+  | { name: 'SumAccum' | 'MinAccum' | 'MaxAccum' | 'AvgAccum' | 'ListAccum' | 'SetAccum' | 'BagAccum'; elem: TypeRef }
+  | { name: 'OrAccum' | 'AndAccum' | 'BitwiseOrAccum' | 'BitwiseAndAccum'; elem?: TypeRef }
+  | { name: 'MapAccum'; key: TypeRef; value: TypeRef }
+  | { name: 'HeapAccum'; tuple: string; capacity: Expr; keys: { field: string; desc: boolean }[] }
+  | { name: 'GroupByAccum'; keys: { type: TypeRef; name: string }[]; accs: { type: AccType; name: string }[] };
+
+export type Expr = Pos &
+  (
+    | { k: 'lit'; v: number | string | boolean; int?: boolean }
+    | { k: 'name'; name: string }
+    | { k: 'gacc'; name: string }
+    | { k: 'vacc'; obj: Expr; name: string; prime: boolean }
+    | { k: 'attr'; obj: Expr; name: string }
+    | { k: 'call'; name: string; args: Expr[] }
+    | { k: 'method'; obj: Expr; name: string; args: Expr[] }
+    | { k: 'bin'; op: string; l: Expr; r: Expr }
+    | { k: 'un'; op: '-' | 'NOT'; e: Expr }
+    | { k: 'index'; obj: Expr; idx: Expr }
+    | { k: 'case'; subject?: Expr; whens: [Expr, Expr][]; else?: Expr }
+    | { k: 'arrow'; keys: Expr[]; vals: Expr[] }
+    | { k: 'paren'; items: Expr[] }
+    | { k: 'list'; items: Expr[] }
+    | { k: 'seed'; items: SeedItem[] }
+    | { k: 'in'; e: Expr; list: Expr; not: boolean }
+    | { k: 'isnull'; e: Expr; not: boolean }
+    | { k: 'select'; sel: Select }
+    | { k: 'setop'; op: 'UNION' | 'INTERSECT' | 'MINUS'; l: Expr; r: Expr }
+  );
+
+export type SeedItem = { k: 'typeAll'; type: string } | { k: 'any' } | { k: 'expr'; e: Expr };
+
+export interface Hop {
+  /** Edge type names; undefined for `_`/`ANY`. */
+  edgeTypes?: string[];
+  edgeAlias?: string;
+  dir: 'out' | 'in' | 'any';
+  /** Target vertex types; undefined for any. */
+  targetTypes?: string[];
+  targetAlias?: string;
+}
+
+export interface Select extends Pos {
+  out: string;
+  source: string;
+  sourceAlias?: string;
+  hop?: Hop;
+  where?: Expr;
+  accum: Stmt[];
+  postAccum: Stmt[][];
+  having?: Expr;
+  orderBy: { e: Expr; desc: boolean }[];
+  limit?: Expr;
+}
+
+export interface PrintItem {
+  e: Expr;
+  /** The JSON key: `AS name`, else the expression as written. */
+  key: string;
+  projection?: { e: Expr; key: string }[];
+}
+
+export type Stmt = Pos &
+  (
+    | { k: 'typedef'; name: string; fields: { name: string; type: TypeRef }[] }
+    | { k: 'accDecl'; type: AccType; vars: { name: string; global: boolean; init?: Expr }[] }
+    | { k: 'varDecl'; type: TypeRef; vars: { name: string; init?: Expr }[] }
+    | { k: 'assign'; target: Expr; op: '=' | '+=' | '-='; value: Expr }
+    | { k: 'if'; branches: { cond: Expr; body: Stmt[] }[]; else?: Stmt[] }
+    | { k: 'while'; cond: Expr; limit?: Expr; body: Stmt[] }
+    | { k: 'foreach'; vars: string[]; iter: Expr | { range: [Expr, Expr, Expr?] }; body: Stmt[] }
+    | { k: 'case'; subject?: Expr; whens: { cond: Expr; body: Stmt[] }[]; else?: Stmt[] }
+    | { k: 'break' }
+    | { k: 'continue' }
+    | { k: 'print'; items: PrintItem[] }
+    | { k: 'return'; e?: Expr }
+    | { k: 'expr'; e: Expr }
+    | { k: 'raise'; name: string; args: Expr[] }
+    | { k: 'exception'; name: string; code: Expr }
+    | { k: 'try'; body: Stmt[]; handlers: { name?: string; body: Stmt[] }[] }
+    | { k: 'delete'; sel: Select }
+    | { k: 'deleteAlias'; alias: string }
+    | { k: 'insert'; type: string; values: Expr[] }
+    | { k: 'file'; name: string; path: Expr }
+  );
+
+export interface Param {
+  name: string;
+  type: TypeRef;
+  default?: Expr;
+}
+
+export interface QueryDef {
+  name: string;
+  graph?: string;
+  params: Param[];
+  body: Stmt[];
+  distributed: boolean;
+  orReplace: boolean;
+  returns?: TypeRef;
+  /** The `CREATE … }` text as written, kept to show and to reinstall after a restart. */
+  source: string;
+}
+
+/** The query statements of GSQL, as the GSQL parser hands them over. */
+export type QueryStatement =
+  | { kind: 'createQuery'; def: QueryDef }
+  | { kind: 'interpretQuery'; def: QueryDef }
+  | { kind: 'installQuery'; names: string[]; all: boolean; force: boolean }
+  | { kind: 'runQuery'; name: string; args: Expr[]; named?: Record<string, Expr> }
+  | { kind: 'dropQuery'; names: string[]; all: boolean }
+  | { kind: 'showQuery'; name: string };

@@ -1,0 +1,1907 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { formatDatetime } from '../attribute-values.js';
+import type { Catalog } from '../catalog.js';
+import type { AttributeValue, GraphDef } from '../schema-types.js';
+import { Acc, accFactory, accValueType, Arrow } from './accums.js';
+import type { AccType, Expr, Hop, Param, PrintItem, QueryDef, Select, Stmt, TypeRef } from './ast.js';
+import { toEpoch, Vertex, type Adjacency, type GraphView } from './graph-view.js';
+import { VertexAccs, type Frame, type Run } from './runtime.js';
+import {
+  compare,
+  defaultOf,
+  EdgeRef,
+  eq,
+  isDatetime,
+  jsonOf,
+  keyOf,
+  QueryRuntimeError,
+  textOf,
+  Tuple,
+} from './values.js';
+
+/** A compile-time refusal: the query is not valid for this graph; names where. */
+export class QuerySemanticError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`${message} (line ${line}, column ${column})`);
+  }
+}
+
+type Fn = (f: Frame) => unknown;
+/** A compiled statement: undefined to go on, or BREAK / CONTINUE / RETURN. */
+type StmtFn = (f: Frame) => Signal | undefined;
+const enum Signal {
+  Break = 1,
+  Continue = 2,
+  Return = 3,
+}
+
+interface C {
+  fn: Fn;
+  type?: TypeRef;
+  /** The value is a vertex set (a list of gids). */
+  vset?: boolean;
+}
+
+type Sym =
+  | { k: 'var'; slot: number; type?: TypeRef }
+  | { k: 'vset'; slot: number }
+  | { k: 'alias'; slot: number }
+  | { k: 'ealias'; slot: number }
+  | { k: 'file'; slot: number };
+
+const T = (name: string): TypeRef => ({ k: 'base', name });
+const tInt = T('INT');
+const tFloat = T('DOUBLE');
+const tStr = T('STRING');
+const tBool = T('BOOL');
+const tDt = T('DATETIME');
+const isIntT = (t?: TypeRef) => t?.k === 'base' && (t.name === 'INT' || t.name === 'UINT');
+const isStrT = (t?: TypeRef) => t?.k === 'base' && t.name === 'STRING';
+
+/** A compiled query: call `run` with a frame made by `newFrame`. */
+export interface CompiledQuery {
+  def: QueryDef;
+  graph: GraphDef;
+  params: Param[];
+  slots: number;
+  /** Makes the accumulators and binds the arguments, then runs the body. */
+  invoke(run: Run, args: unknown[]): unknown;
+}
+
+/** Where the accumulators of a query live. */
+interface AccDecl {
+  index: number;
+  type: AccType;
+  init?: Expr;
+}
+
+const mathFns: Record<string, (...a: number[]) => number> = {
+  abs: Math.abs,
+  sqrt: Math.sqrt,
+  pow: Math.pow,
+  log: Math.log,
+  ln: Math.log,
+  log10: Math.log10,
+  log2: Math.log2,
+  exp: Math.exp,
+  floor: Math.floor,
+  ceil: Math.ceil,
+  round: Math.round,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  asin: Math.asin,
+  acos: Math.acos,
+  atan: Math.atan,
+  atan2: Math.atan2,
+  trunc: Math.trunc,
+  float_to_int: Math.trunc,
+  sign: Math.sign,
+};
+
+/**
+ * Compiles a query's AST into closures once: names resolve to slots, types decide arithmetic
+ * (INT / INT divides whole), edge-type names resolve to the view's adjacency arrays per run.
+ */
+export class Compiler {
+  private slots = 0;
+  private scope: Map<string, Sym>[] = [new Map()];
+  private readonly gaccs = new Map<string, AccDecl>();
+  private readonly vaccs = new Map<string, AccDecl>();
+  private readonly primed = new Set<string>();
+  private readonly tuples = new Map<string, { name: string; type: TypeRef }[]>();
+  private readonly exceptions = new Map<string, number>();
+  /** Accumulators whose `+=` waits for the end of the clause: the clause also reads them. */
+  private deferred: Set<string> | null = null;
+  private readonly gaccInits: { index: number; init: Fn }[] = [];
+  private readonly vaccInits: { index: number; init: Fn }[] = [];
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly graph: GraphDef,
+    private readonly def: QueryDef,
+    /** Whether a name is a query that can be called, and its return type. */
+    private readonly isQuery: (name: string) => boolean,
+  ) {}
+
+  compile(): CompiledQuery {
+    const { def } = this;
+    // The accumulators and tuples first: GSQL declares them before any other statement.
+    findPrimes(def.body, this.primed);
+    const paramSlots = def.params.map((p) => {
+      const slot = this.slots++;
+      this.declare(
+        p.name,
+        p.type.k === 'base' && p.type.name === 'VERTEX'
+          ? { k: 'var', slot, type: p.type }
+          : { k: 'var', slot, type: p.type },
+      );
+      return slot;
+    });
+    const body = this.block(def.body);
+    const gaccs = [...this.gaccs.values()];
+    const vaccs = [...this.vaccs.entries()];
+    const gaccInits = this.gaccInits;
+    const vaccInits = this.vaccInits;
+    const primed = this.primed;
+    const slots = () => this.slots;
+    const heapCapacities = new Map<number, Fn>();
+    for (const a of gaccs) if (a.type.name === 'HeapAccum') heapCapacities.set(a.index, this.expr(a.type.capacity).fn);
+    const vertexHeapCapacities = new Map<number, Fn>();
+    for (const [, a] of vaccs)
+      if (a.type.name === 'HeapAccum') vertexHeapCapacities.set(a.index, this.expr(a.type.capacity).fn);
+    const params = def.params;
+    const defaults = params.map((p) => (p.default ? this.expr(p.default).fn : undefined));
+    return {
+      def,
+      graph: this.graph,
+      params,
+      slots: this.slots,
+      invoke: (run, args) => {
+        const f: Frame = { vars: new Array(slots()), run, g: [], va: [] };
+        params.forEach((p, i) => {
+          const given = args[i];
+          f.vars[paramSlots[i]!] = given !== undefined ? given : defaults[i] ? defaults[i]!(f) : defaultOf(p.type);
+        });
+        for (const a of gaccs) {
+          const cap = heapCapacities.get(a.index);
+          f.g[a.index] = accFactory(a.type, () => (cap ? Number(cap(f)) : 0))();
+        }
+        for (const [name, a] of vaccs) {
+          const cap = vertexHeapCapacities.get(a.index);
+          const make = accFactory(a.type, () => (cap ? Number(cap(f)) : 0));
+          const collection = !accValueType(a.type);
+          f.va[a.index] = new VertexAccs(name, make, collection, primed.has(name));
+        }
+        for (const { index, init } of gaccInits) f.g[index]!.set(init(f));
+        for (const { index, init } of vaccInits) {
+          const va = f.va[index]!;
+          const value = init(f);
+          const make = va.make;
+          f.va[index] = new VertexAccs(
+            va.name,
+            () => {
+              const acc = make();
+              acc.set(value);
+              return acc;
+            },
+            va.collection,
+            va.prev !== null,
+          );
+        }
+        run.returned = undefined;
+        body(f);
+        return run.returned;
+      },
+    };
+  }
+
+  // Scopes.
+
+  private declare(name: string, sym: Sym): void {
+    this.scope[this.scope.length - 1]!.set(name, sym);
+  }
+
+  private lookup(name: string): Sym | undefined {
+    for (let i = this.scope.length - 1; i >= 0; i--) {
+      const s = this.scope[i]!.get(name);
+      if (s) return s;
+    }
+    return undefined;
+  }
+
+  private fail(msg: string, at: { line: number; column: number }): never {
+    throw new QuerySemanticError(msg, at.line, at.column);
+  }
+
+  // Statements.
+
+  private block(stmts: Stmt[]): StmtFn {
+    const fns = stmts.map((s) => this.stmt(s)).filter((s): s is StmtFn => s !== undefined);
+    if (fns.length === 1) return fns[0]!;
+    return (f) => {
+      for (let i = 0; i < fns.length; i++) {
+        const s = fns[i]!(f);
+        if (s !== undefined) return s;
+      }
+      return undefined;
+    };
+  }
+
+  private stmt(s: Stmt): StmtFn | undefined {
+    switch (s.k) {
+      case 'typedef':
+        this.tuples.set(s.name, s.fields);
+        return undefined;
+      case 'accDecl': {
+        for (const v of s.vars) {
+          const map = v.global ? this.gaccs : this.vaccs;
+          const key = v.global ? v.name : v.name;
+          if (map.has(key)) this.fail(`The accumulator ${v.global ? '@@' : '@'}${v.name} is declared twice`, s);
+          const decl: AccDecl = { index: map.size, type: s.type, init: v.init };
+          map.set(key, decl);
+          if (v.init)
+            (v.global ? this.gaccInits : this.vaccInits).push({ index: decl.index, init: this.expr(v.init).fn });
+        }
+        return undefined;
+      }
+      case 'varDecl': {
+        const fns: StmtFn[] = [];
+        for (const v of s.vars) {
+          const isVset = false;
+          const slot = this.slots++;
+          this.declare(v.name, isVset ? { k: 'vset', slot } : { k: 'var', slot, type: s.type });
+          const init = v.init ? this.coerce(this.expr(v.init), s.type) : undefined;
+          const dflt = defaultOf(s.type);
+          const fresh = dflt instanceof Set || dflt instanceof Map || Array.isArray(dflt);
+          fns.push((f) => {
+            f.vars[slot] = init ? init(f) : fresh ? defaultOf(s.type) : dflt;
+            return undefined;
+          });
+        }
+        return seq(fns);
+      }
+      case 'assign':
+        return this.assign(s);
+      case 'if': {
+        const branches = s.branches.map((b) => ({ cond: this.expr(b.cond).fn, body: this.scoped(b.body) }));
+        const elseBody = s.else ? this.scoped(s.else) : undefined;
+        return (f) => {
+          for (const b of branches) if (b.cond(f)) return b.body(f);
+          return elseBody ? elseBody(f) : undefined;
+        };
+      }
+      case 'case': {
+        const subject = s.subject ? this.expr(s.subject).fn : undefined;
+        const whens = s.whens.map((w) => ({ cond: this.expr(w.cond).fn, body: this.scoped(w.body) }));
+        const elseBody = s.else ? this.scoped(s.else) : undefined;
+        return (f) => {
+          const subj = subject ? subject(f) : undefined;
+          for (const w of whens) if (subject ? eq(subj, w.cond(f)) : w.cond(f)) return w.body(f);
+          return elseBody ? elseBody(f) : undefined;
+        };
+      }
+      case 'while': {
+        const cond = this.expr(s.cond).fn;
+        const limit = s.limit ? this.expr(s.limit).fn : undefined;
+        const body = this.scoped(s.body);
+        return (f) => {
+          const max = limit ? Number(limit(f)) : Infinity;
+          for (let n = 0; n < max && cond(f); n++) {
+            f.run.tick();
+            const sig = body(f);
+            if (sig === Signal.Break) break;
+            if (sig === Signal.Return) return sig;
+          }
+          return undefined;
+        };
+      }
+      case 'foreach':
+        return this.foreach(s);
+      case 'break':
+        return () => Signal.Break;
+      case 'continue':
+        return () => Signal.Continue;
+      case 'return': {
+        const e = s.e ? this.expr(s.e) : undefined;
+        return (f) => {
+          f.run.returned = e ? (e.vset ? (e.fn(f) as number[]).map((g) => f.run.view.vertex(g)) : e.fn(f)) : null;
+          return Signal.Return;
+        };
+      }
+      case 'print':
+        return this.print(s.items);
+      case 'expr': {
+        const e = this.expr(s.e).fn;
+        return (f) => {
+          e(f);
+          return undefined;
+        };
+      }
+      case 'exception': {
+        const code = s.code.k === 'lit' ? Number(s.code.v) : 40000;
+        this.exceptions.set(s.name, code);
+        return undefined;
+      }
+      case 'raise': {
+        const code = this.exceptions.get(s.name);
+        if (code === undefined) this.fail(`The exception ${s.name} is not declared`, s);
+        const args = s.args.map((a) => this.expr(a).fn);
+        return (f) => {
+          const msg = args.map((a) => textOf(a(f))).join('');
+          throw new QueryRuntimeError(`Runtime Error: ${code}: ${msg}`, { name: s.name, code });
+        };
+      }
+      case 'try': {
+        const body = this.scoped(s.body);
+        const handlers = s.handlers.map((h) => ({ name: h.name, body: this.scoped(h.body) }));
+        return (f) => {
+          try {
+            return body(f);
+          } catch (err) {
+            if (!(err instanceof QueryRuntimeError) || !err.exception) throw err;
+            const h = handlers.find((x) => x.name === undefined || x.name === err.exception!.name);
+            if (!h) throw err;
+            return h.body(f);
+          }
+        };
+      }
+      case 'file':
+        return this.fileDecl(s);
+      case 'delete':
+        return this.deleteStmt(s.sel);
+      case 'deleteAlias':
+        return this.deleteEdgeAlias(s);
+      case 'insert':
+        return this.insert(s);
+    }
+  }
+
+  private scoped(stmts: Stmt[]): StmtFn {
+    this.scope.push(new Map());
+    try {
+      return this.block(stmts);
+    } finally {
+      this.scope.pop();
+    }
+  }
+
+  private foreach(s: Extract<Stmt, { k: 'foreach' }>): StmtFn {
+    this.scope.push(new Map());
+    try {
+      const slots = s.vars.map((name) => {
+        const slot = this.slots++;
+        this.declare(name, { k: 'var', slot });
+        return slot;
+      });
+      if ('range' in s.iter) {
+        const [a, b, step] = s.iter.range.map((e) => (e ? this.expr(e).fn : undefined));
+        const slot = slots[0]!;
+        this.setVarType(s.vars[0]!, tInt);
+        const body = this.block(s.body);
+        return (f) => {
+          const lo = Number(a!(f));
+          const hi = Number(b!(f));
+          const st = step ? Number(step(f)) : 1;
+          if (st === 0) throw new QueryRuntimeError('A RANGE step cannot be 0.');
+          for (let i = lo; st > 0 ? i <= hi : i >= hi; i += st) {
+            f.run.tick();
+            f.vars[slot] = i;
+            const sig = body(f);
+            if (sig === Signal.Break) break;
+            if (sig === Signal.Return) return sig;
+          }
+          return undefined;
+        };
+      }
+      const iter = this.expr(s.iter);
+      if (iter.type?.k === 'coll') this.setVarType(s.vars[0]!, iter.type.elem);
+      const body = this.block(s.body);
+      return (f) => {
+        let coll = iter.fn(f);
+        if (iter.vset) coll = (coll as number[]).map((g) => f.run.view.vertex(g));
+        const items: unknown[] = coll instanceof Acc ? [...iterate(coll.value())] : [...iterate(coll)];
+        for (const item of items) {
+          f.run.tick();
+          if (slots.length > 1) {
+            const parts = item instanceof Tuple ? Object.values(item.fields) : (item as unknown[]);
+            slots.forEach((slot, i) => (f.vars[slot] = parts[i]));
+          } else f.vars[slots[0]!] = item;
+          const sig = body(f);
+          if (sig === Signal.Break) break;
+          if (sig === Signal.Return) return sig;
+        }
+        return undefined;
+      };
+    } finally {
+      this.scope.pop();
+    }
+  }
+
+  private setVarType(name: string, type: TypeRef): void {
+    const sym = this.lookup(name);
+    if (sym?.k === 'var') sym.type = type;
+  }
+
+  private assign(s: Extract<Stmt, { k: 'assign' }>): StmtFn {
+    const { target, op } = s;
+    if (target.k === 'name') {
+      let sym = this.lookup(target.name);
+      const value = this.expr(s.value);
+      if (!sym) {
+        if (!value.vset && op === '=') this.fail(`The variable ${target.name} is not declared`, target);
+        sym = { k: 'vset', slot: this.slots++ };
+        this.scope[0]!.set(target.name, sym);
+      }
+      if (sym.k === 'alias' || sym.k === 'ealias' || sym.k === 'file')
+        this.fail(`${target.name} cannot be assigned to`, target);
+      const slot = sym.slot;
+      if (sym.k === 'vset') {
+        if (!value.vset) this.fail(`${target.name} is a vertex set: assign it a vertex set`, s.value);
+        if (op === '=') return (f) => void (f.vars[slot] = value.fn(f));
+        const combine = op === '+=' ? union : minus;
+        return (f) => void (f.vars[slot] = combine(f.vars[slot] as number[], value.fn(f) as number[]));
+      }
+      const fn = this.coerce(value, sym.type);
+      if (op === '=') return (f) => void (f.vars[slot] = fn(f));
+      const isNum = !sym.type || sym.type.k === 'base';
+      return (f) => {
+        const cur = f.vars[slot];
+        const v = fn(f);
+        if (isNum) f.vars[slot] = op === '+=' ? plus(cur, v) : (cur as number) - (v as number);
+        else if (cur instanceof Set)
+          for (const x of iterate(v)) {
+            if (op === '+=') cur.add(x);
+            else cur.delete(x);
+          }
+        else if (Array.isArray(cur)) for (const x of iterate(v)) cur.push(x);
+        return undefined;
+      };
+    }
+    const value = this.expr(s.value).fn;
+    if (target.k === 'gacc') {
+      const a = this.gaccs.get(target.name) ?? this.fail(`The accumulator @@${target.name} is not declared`, target);
+      const index = a.index;
+      if (op === '=') return (f) => void f.g[index]!.set(value(f));
+      if (op === '-=')
+        return (f) => void (f.g[index] as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
+      if (this.deferred?.has(`@@${target.name}`))
+        return (f) => {
+          const v = value(f);
+          pending(f).push(() => f.g[index]!.add(v));
+          return undefined;
+        };
+      return (f) => void f.g[index]!.add(value(f));
+    }
+    if (target.k === 'vacc') {
+      const a = this.vaccs.get(target.name) ?? this.fail(`The accumulator @${target.name} is not declared`, target);
+      const index = a.index;
+      const gid = this.gidOf(target.obj);
+      if (op === '=') return (f) => void f.va[index]!.set(gid(f), value(f));
+      if (op === '-=')
+        return (f) => void (f.va[index]!.acc(gid(f)) as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
+      if (this.deferred?.has(`@${target.name}`))
+        return (f) => {
+          const g = gid(f);
+          const v = value(f);
+          pending(f).push(() => f.va[index]!.add(g, v));
+          return undefined;
+        };
+      return (f) => void f.va[index]!.add(gid(f), value(f));
+    }
+    if (target.k === 'attr') {
+      const obj = target.obj.k === 'name' ? this.lookup(target.obj.name) : undefined;
+      if (obj?.k === 'ealias') {
+        const slot = obj.slot;
+        const name = target.name;
+        return (f) => {
+          const eid = f.vars[slot] as number;
+          const col = f.run.view.edgeAttrs.get(name);
+          if (!col) throw new QueryRuntimeError(`The edge has no attribute ${name}.`);
+          const v = value(f);
+          col[eid] = v;
+          let w = f.run.writes.edgeAttrs.get(eid);
+          if (!w) f.run.writes.edgeAttrs.set(eid, (w = new Map()));
+          w.set(name, v);
+          return undefined;
+        };
+      }
+      const gid = this.gidOf(target.obj);
+      const name = target.name;
+      return (f) => void setVertexAttr(f, gid(f), name, value(f));
+    }
+    if (target.k === 'index') {
+      const obj = this.expr(target.obj).fn;
+      const idx = this.expr(target.idx).fn;
+      return (f) => {
+        const o = obj(f);
+        const i = idx(f);
+        if (Array.isArray(o)) o[i as number] = value(f);
+        else if (o instanceof Map) o.set(i, value(f));
+        return undefined;
+      };
+    }
+    return this.fail('This cannot be assigned to', target);
+  }
+
+  /** A conversion on assignment: INT variables drop a fraction, DATETIME takes text. */
+  private coerce(c: C, type?: TypeRef): Fn {
+    const fn = c.fn;
+    if (c.vset) return (f) => (fn(f) as number[]).map((g) => f.run.view.vertex(g));
+    if (isIntT(type) && !isIntT(c.type)) return (f) => Math.trunc(fn(f) as number);
+    if (isDatetime(type) && isStrT(c.type)) return (f) => toEpoch(fn(f));
+    if (type?.k === 'coll' && type.name === 'SET')
+      return (f) => {
+        const v = fn(f);
+        return v instanceof Set ? new Set(v) : new Set(iterate(v));
+      };
+    if (type?.k === 'coll')
+      return (f) => {
+        const v = fn(f);
+        return [...iterate(v instanceof Acc ? v.value() : v)];
+      };
+    return fn;
+  }
+
+  private print(items: PrintItem[]): StmtFn {
+    const parts = items.map((item) => {
+      const c = this.expr(item.e);
+      if (item.projection) {
+        if (!c.vset) this.fail('Only a vertex set can be printed with [ … ]', item.e);
+        const slot = this.slots++;
+        this.scope.push(new Map([[item.e.k === 'name' ? item.e.name : '', { k: 'alias', slot } as Sym]]));
+        const proj = item.projection.map((p) => ({ key: p.key, c: this.expr(p.e) }));
+        this.scope.pop();
+        return {
+          key: item.key,
+          fn: (f: Frame) =>
+            (c.fn(f) as number[]).map((gid) => {
+              f.vars[slot] = gid;
+              const attributes: Record<string, unknown> = {};
+              for (const p of proj)
+                attributes[p.key] = jsonOf(p.c.vset ? vsetValue(f, p.c.fn(f)) : p.c.fn(f), p.c.type);
+              return vertexHead(f.run.view, gid, attributes);
+            }),
+        };
+      }
+      if (c.vset)
+        return { key: item.key, fn: (f: Frame) => (c.fn(f) as number[]).map((gid) => this.vertexJson(f, gid)) };
+      return { key: item.key, fn: (f: Frame) => printable(c.fn(f), c.type) };
+    });
+    return (f) => {
+      const out: Record<string, unknown> = {};
+      for (const p of parts) out[p.key] = p.fn(f);
+      const run = f.run;
+      run.printedBytes += JSON.stringify(out).length;
+      if (run.printedBytes > run.outputLimit)
+        throw new QueryRuntimeError(
+          `The query's output is larger than the limit of ${run.outputLimit} bytes; ` +
+            'print less (a LIMIT, a projection).',
+        );
+      run.results.push(out);
+      return undefined;
+    };
+  }
+
+  /** A vertex as PRINT shows it: id, type, every attribute, and every vertex-attached accumulator. */
+  private vertexJson(f: Frame, gid: number): Record<string, unknown> {
+    const view = f.run.view;
+    const type = view.vertexTypes[view.typeOf[gid]!]!;
+    const attributes: Record<string, unknown> = {};
+    for (const a of type.attributes) {
+      const v = view.attrs.get(a.name)![gid];
+      attributes[a.name] = a.type === 'DATETIME' ? formatDatetime((v as number) ?? 0) : (v ?? defaultOf(T(a.type)));
+    }
+    for (const va of f.va) {
+      const acc = va.arr[gid];
+      attributes[`@${va.name}`] = acc ? acc.json() : va.make().json();
+    }
+    return vertexHead(view, gid, attributes);
+  }
+
+  // FILE objects write inside the workspace's folder for files, nowhere else.
+
+  private fileDecl(s: Extract<Stmt, { k: 'file' }>): StmtFn {
+    const slot = this.slots++;
+    this.declare(s.name, { k: 'file', slot });
+    const p = this.expr(s.path).fn;
+    return (f) => {
+      const root = f.run.fileRoot;
+      if (!root) throw new QueryRuntimeError('FILE objects are not available: this workspace has no file folder.');
+      const asked = String(p(f));
+      const full = path.resolve(root, asked);
+      if (full !== root && !full.startsWith(root + path.sep))
+        throw new QueryRuntimeError(
+          `The file path '${asked}' is outside the workspace's file folder; FILE objects may only write inside it.`,
+        );
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, '');
+      f.vars[slot] = { path: full };
+      return undefined;
+    };
+  }
+
+  // Writes.
+
+  private deleteStmt(sel: Select): StmtFn {
+    const run = this.select(sel);
+    return (f) => {
+      const gids = run(f);
+      const view = f.run.view;
+      for (const gid of gids) {
+        const type = view.vertexTypes[view.typeOf[gid]!]!;
+        const id = view.ids[gid]!;
+        f.run.writes.structural.push((store) => {
+          store.db.prepare('DELETE FROM edges WHERE from_type = ? AND from_id = ?').run(type.id, id);
+          store.db.prepare('DELETE FROM edges WHERE to_type = ? AND to_id = ?').run(type.id, id);
+          store.db.prepare('DELETE FROM vertices WHERE type_id = ? AND id = ?').run(type.id, id);
+        });
+      }
+      return undefined;
+    };
+  }
+
+  private deleteEdgeAlias(s: Extract<Stmt, { k: 'deleteAlias' }>): StmtFn {
+    const sym = this.lookup(s.alias);
+    if (sym?.k === 'alias') return this.deleteStmtFor(sym.slot);
+    if (sym?.k !== 'ealias') this.fail(`${s.alias} is not a vertex or edge alias`, s);
+    const slot = sym.slot;
+    return (f) => {
+      const view = f.run.view;
+      const eid = f.vars[slot] as number;
+      const et = view.edgeTypes[view.edgeType[eid]!]!;
+      const from = view.edgeFrom[eid]!;
+      const to = view.edgeTo[eid]!;
+      const ft = view.vertexTypes[view.typeOf[from]!]!.id;
+      const tt = view.vertexTypes[view.typeOf[to]!]!.id;
+      const [fid, tid] = [view.ids[from]!, view.ids[to]!];
+      f.run.writes.structural.push((store) => {
+        const del = store.db.prepare(
+          'DELETE FROM edges WHERE type_id = ? AND from_type = ? AND from_id = ? AND to_type = ? AND to_id = ?',
+        );
+        del.run(et.id, ft, fid, tt, tid);
+        if (!et.directed) del.run(et.id, tt, tid, ft, fid);
+      });
+      return undefined;
+    };
+  }
+
+  private deleteStmtFor(slot: number): StmtFn {
+    return (f) => {
+      const view = f.run.view;
+      const gid = f.vars[slot] as number;
+      const type = view.vertexTypes[view.typeOf[gid]!]!;
+      const id = view.ids[gid]!;
+      f.run.writes.structural.push((store) => {
+        store.db.prepare('DELETE FROM edges WHERE from_type = ? AND from_id = ?').run(type.id, id);
+        store.db.prepare('DELETE FROM edges WHERE to_type = ? AND to_id = ?').run(type.id, id);
+        store.db.prepare('DELETE FROM vertices WHERE type_id = ? AND id = ?').run(type.id, id);
+      });
+      return undefined;
+    };
+  }
+
+  private insert(s: Extract<Stmt, { k: 'insert' }>): StmtFn {
+    const vt = this.catalog.vertexTypeIn(this.graph, s.type);
+    const et = this.catalog.edgeTypeIn(this.graph, s.type);
+    if (!vt && !et) this.fail(`${s.type} is not a vertex or edge type of graph ${this.graph.name}`, s);
+    const values = s.values.map((v) => this.expr(v).fn);
+    return (f) => {
+      const vals = values.map((v) => v(f));
+      f.run.writes.structural.push((store) => {
+        if (vt) {
+          const attrs = store.defaultVertexAttributes(vt, textOf(vals[0]));
+          const own = vt.attributes.filter((a) => !a.isPrimaryKey);
+          own.forEach((a, i) => {
+            if (vals[i + 1] !== undefined) attrs[a.name] = storedValue(a.type, vals[i + 1]);
+          });
+          store.db
+            .prepare(
+              'INSERT INTO vertices (type_id, id, attrs) VALUES (?, ?, ?) ' +
+                'ON CONFLICT DO UPDATE SET attrs = excluded.attrs',
+            )
+            .run(vt.id, textOf(vals[0]), JSON.stringify(attrs));
+          return;
+        }
+        const e = et!;
+        const [from, to] = vals as [Vertex, Vertex];
+        if (!(from instanceof Vertex) || !(to instanceof Vertex))
+          throw new QueryRuntimeError(`INSERT INTO ${e.name} needs the two end vertices first.`);
+        const ft = this.catalog.vertexTypes.get(from.type)!;
+        const tt = this.catalog.vertexTypes.get(to.type)!;
+        const attrs = store.defaultEdgeAttributes(e);
+        e.attributes.forEach((a, i) => {
+          if (vals[i + 2] !== undefined) attrs[a.name] = storedValue(a.type, vals[i + 2]);
+        });
+        store.db
+          .prepare(
+            'INSERT INTO edges (type_id, from_type, from_id, to_type, to_id, attrs) VALUES (?, ?, ?, ?, ?, ?) ' +
+              'ON CONFLICT DO UPDATE SET attrs = excluded.attrs',
+          )
+          .run(e.id, ft.id, from.id, tt.id, to.id, JSON.stringify(attrs));
+        for (const v of [from, to]) {
+          const t = this.catalog.vertexTypes.get(v.type)!;
+          store.db
+            .prepare('INSERT OR IGNORE INTO vertices (type_id, id, attrs) VALUES (?, ?, ?)')
+            .run(t.id, v.id, JSON.stringify(store.defaultVertexAttributes(t, v.id)));
+        }
+      });
+      return undefined;
+    };
+  }
+
+  // SELECT.
+
+  private select(sel: Select): (f: Frame) => number[] {
+    this.scope.push(new Map());
+    try {
+      return this.selectIn(sel);
+    } finally {
+      this.scope.pop();
+    }
+  }
+
+  private selectIn(sel: Select): (f: Frame) => number[] {
+    const { catalog, graph } = this;
+    // The source: a vertex set variable, or a vertex type.
+    const srcSym = this.lookup(sel.source);
+    let source: (f: Frame) => number[];
+    if (srcSym?.k === 'vset') {
+      const slot = srcSym.slot;
+      source = (f) => (f.vars[slot] as number[]) ?? [];
+    } else if (catalog.vertexTypeIn(graph, sel.source)) {
+      const name = sel.source;
+      source = (f) => [...f.run.view.byType[f.run.view.vtIndex.get(name)!]!];
+    } else if (sel.source === '_' || sel.source.toUpperCase() === 'ANY') {
+      source = (f) => this.allVertices(f);
+    } else return this.fail(`The vertex set or type ${sel.source} does not exist`, sel);
+    const sSlot = this.slots++;
+    const sAlias = sel.sourceAlias ?? sel.source;
+    this.declare(sAlias, { k: 'alias', slot: sSlot });
+    const hop = sel.hop;
+    let tSlot = -1;
+    let eSlot = -1;
+    let edges: ((view: GraphView) => Adjacency[]) | undefined;
+    let targetMask: ((view: GraphView) => Uint8Array | null) | undefined;
+    if (hop) {
+      edges = this.edgeResolver(hop, sel);
+      tSlot = this.slots++;
+      if (hop.targetAlias) this.declare(hop.targetAlias, { k: 'alias', slot: tSlot });
+      if (hop.targetTypes && hop.targetTypes.length === 1 && !hop.targetAlias)
+        this.declare(hop.targetTypes[0]!, { k: 'alias', slot: tSlot });
+      eSlot = this.slots++;
+      if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot });
+      if (hop.targetTypes) {
+        for (const t of hop.targetTypes)
+          if (!catalog.vertexTypeIn(graph, t)) this.fail(`The vertex type ${t} is not in graph ${graph.name}`, sel);
+        const names = hop.targetTypes;
+        targetMask = (view) => {
+          const m = new Uint8Array(view.vertexTypes.length);
+          for (const n of names) m[view.vtIndex.get(n)!] = 1;
+          return m;
+        };
+      }
+    }
+    const outSym = this.lookup(sel.out);
+    if (!outSym || outSym.k !== 'alias')
+      this.fail(`The SELECT output ${sel.out} is not a vertex alias of its FROM clause`, sel);
+    const outIsTarget = outSym.slot === tSlot;
+
+    const written = new Set<string>();
+    const readInAccum = new Set<string>();
+    collectAccums(sel.accum, written, readInAccum);
+    const readInWhere = new Set<string>();
+    if (sel.where) collectReads(sel.where, readInWhere);
+    const twoPhase = [...readInWhere].some((n) => written.has(n));
+    const where = sel.where ? this.expr(sel.where).fn : undefined;
+    const accum = this.clause(sel.accum, new Set([...written].filter((n) => readInAccum.has(n) || twoPhase)));
+    const posts = sel.postAccum.map((stmts) => {
+      const w = new Set<string>();
+      const r = new Set<string>();
+      collectAccums(stmts, w, r);
+      const names = new Set<string>();
+      for (const s of stmts) collectNames(s, names);
+      const slot = hop?.targetAlias && names.has(hop.targetAlias) ? tSlot : sSlot;
+      return { slot, fn: this.clause(stmts, new Set([...w].filter((n) => r.has(n)))) };
+    });
+    const having = sel.having ? this.expr(sel.having).fn : undefined;
+    const order = sel.orderBy.map((o) => ({ fn: this.expr(o.e).fn, desc: o.desc }));
+    const limit = sel.limit ? this.expr(sel.limit).fn : undefined;
+
+    return (f) => {
+      const run = f.run;
+      const view = run.view;
+      const vars = f.vars;
+      for (const va of f.va) if (va.prev) va.prev.clear();
+      const src = source(f);
+      const n = view.size;
+      const sSeen = new Uint8Array(n);
+      const tSeen = hop ? new Uint8Array(n) : sSeen;
+      const sList: number[] = [];
+      const tList: number[] = [];
+      const matches: number[] = [];
+      f.run.pendingList = [];
+      if (!hop) {
+        for (let i = 0; i < src.length; i++) {
+          const s = src[i]!;
+          run.tick();
+          vars[sSlot] = s;
+          if (where && !where(f)) continue;
+          if (twoPhase) matches.push(s, -1, -1);
+          else if (accum) accum(f);
+          if (!sSeen[s]) {
+            sSeen[s] = 1;
+            sList.push(s);
+          }
+        }
+      } else {
+        const adjs = edges!(view);
+        const mask = targetMask ? targetMask(view) : null;
+        const typeOf = view.typeOf;
+        for (let i = 0; i < src.length; i++) {
+          const s = src[i]!;
+          vars[sSlot] = s;
+          for (let a = 0; a < adjs.length; a++) {
+            const { off, nbr, eid } = adjs[a]!;
+            const end = off[s + 1]!;
+            for (let k = off[s]!; k < end; k++) {
+              const t = nbr[k]!;
+              if (mask && !mask[typeOf[t]!]) continue;
+              run.tick();
+              vars[tSlot] = t;
+              vars[eSlot] = eid[k]!;
+              if (where) {
+                if (!where(f)) continue;
+                // WHERE may have bound other slots: rebind the match's own.
+                vars[sSlot] = s;
+              }
+              if (twoPhase) matches.push(s, t, eid[k]!);
+              else if (accum) accum(f);
+              if (!sSeen[s]) {
+                sSeen[s] = 1;
+                sList.push(s);
+              }
+              if (!tSeen[t]) {
+                tSeen[t] = 1;
+                tList.push(t);
+              }
+            }
+          }
+        }
+      }
+      if (twoPhase && accum)
+        for (let i = 0; i < matches.length; i += 3) {
+          run.tick();
+          vars[sSlot] = matches[i]!;
+          if (hop) {
+            vars[tSlot] = matches[i + 1]!;
+            vars[eSlot] = matches[i + 2]!;
+          }
+          accum(f);
+        }
+      flushPending(f);
+      for (const post of posts) {
+        if (!post.fn) continue;
+        const list = post.slot === tSlot ? tList : sList;
+        for (let i = 0; i < list.length; i++) {
+          run.tick();
+          vars[post.slot] = list[i]!;
+          post.fn(f);
+        }
+        flushPending(f);
+      }
+      let out = outIsTarget ? tList : sList;
+      const outSlot = outIsTarget ? tSlot : sSlot;
+      if (having) {
+        out = out.filter((gid) => {
+          run.tick();
+          vars[outSlot] = gid;
+          return !!having(f);
+        });
+      }
+      if (order.length > 0) {
+        const keyed = out.map((gid) => {
+          vars[outSlot] = gid;
+          return { gid, keys: order.map((o) => o.fn(f)) };
+        });
+        keyed.sort((x, y) => {
+          for (let i = 0; i < order.length; i++) {
+            const c = compare(x.keys[i], y.keys[i]);
+            if (c !== 0) return order[i]!.desc ? -c : c;
+          }
+          return 0;
+        });
+        out = keyed.map((k) => k.gid);
+      }
+      if (limit) out = out.slice(0, Math.max(0, Number(limit(f))));
+      return out;
+    };
+  }
+
+  /** ACCUM / POST-ACCUM statements, with `+=` to the names in `deferred` applied at the clause's end. */
+  private clause(stmts: Stmt[], deferred: Set<string>): ((f: Frame) => void) | undefined {
+    if (stmts.length === 0) return undefined;
+    const saved = this.deferred;
+    this.deferred = deferred;
+    try {
+      const body = this.scoped(stmts);
+      return (f) => void body(f);
+    } finally {
+      this.deferred = saved;
+    }
+  }
+
+  private allVertices(f: Frame): number[] {
+    const view = f.run.view;
+    const out: number[] = [];
+    for (const name of this.graph.vertexTypes) {
+      const t = view.vtIndex.get(name);
+      if (t !== undefined) for (const g of view.byType[t]!) out.push(g);
+    }
+    return out;
+  }
+
+  /** The adjacency arrays a hop walks, resolved against the view of each run. */
+  private edgeResolver(hop: Hop, at: Select): (view: GraphView) => Adjacency[] {
+    const { catalog, graph } = this;
+    const picks: { name: string; reversed: boolean }[] = [];
+    const names = hop.edgeTypes ?? graph.edgeTypes;
+    for (const name of names) {
+      const view = catalog.edgeViewIn(graph, name);
+      if (!view) this.fail(`The edge type ${name} is not in graph ${graph.name}`, at);
+      picks.push({ name: view.type.name, reversed: view.reversed });
+    }
+    return (view) => {
+      const out: Adjacency[] = [];
+      for (const p of picks) {
+        const et = view.etIndex.get(p.name)!;
+        const directed = view.edgeTypes[et]!.directed;
+        const forward = hop.dir === 'in' ? p.reversed : !p.reversed;
+        if (!directed) {
+          out.push(view.out[et]!, view.in[et]!);
+        } else {
+          if (hop.dir === 'any' && !hop.edgeTypes) {
+            out.push(view.out[et]!);
+            continue;
+          }
+          out.push(forward ? view.out[et]! : view.in[et]!);
+        }
+      }
+      return out;
+    };
+  }
+
+  // Expressions.
+
+  private gidOf(e: Expr): (f: Frame) => number {
+    if (e.k === 'name') {
+      const sym = this.lookup(e.name);
+      if (sym?.k === 'alias') {
+        const slot = sym.slot;
+        return (f) => f.vars[slot] as number;
+      }
+    }
+    const c = this.expr(e).fn;
+    return (f) => {
+      const v = c(f);
+      if (v instanceof Vertex) return v.gid;
+      throw new QueryRuntimeError(`${textOf(v)} is not a vertex.`);
+    };
+  }
+
+  expr(e: Expr): C {
+    switch (e.k) {
+      case 'lit': {
+        const v = e.v;
+        return {
+          fn: () => v,
+          type: typeof v === 'string' ? tStr : typeof v === 'boolean' ? tBool : e.int ? tInt : tFloat,
+        };
+      }
+      case 'name':
+        return this.nameExpr(e);
+      case 'gacc': {
+        const a = this.gaccs.get(e.name) ?? this.fail(`The accumulator @@${e.name} is not declared`, e);
+        const index = a.index;
+        const type = accValueType(a.type);
+        return { fn: (f) => f.g[index]!.value(), type };
+      }
+      case 'vacc': {
+        const a = this.vaccs.get(e.name) ?? this.fail(`The accumulator @${e.name} is not declared`, e);
+        const index = a.index;
+        const gid = this.gidOf(e.obj);
+        const type = accValueType(a.type);
+        if (e.prime) return { fn: (f) => f.va[index]!.previous(gid(f)), type };
+        return { fn: (f) => f.va[index]!.get(gid(f)), type };
+      }
+      case 'attr':
+        return this.attrExpr(e);
+      case 'call':
+        return this.call(e);
+      case 'method':
+        return this.method(e);
+      case 'bin':
+        return this.binary(e);
+      case 'un': {
+        const x = this.expr(e.e);
+        if (e.op === '-') return { fn: (f) => -(x.fn(f) as number), type: x.type };
+        return { fn: (f) => !x.fn(f), type: tBool };
+      }
+      case 'index': {
+        const obj = this.expr(e.obj).fn;
+        const idx = this.expr(e.idx).fn;
+        return {
+          fn: (f) => {
+            const o = obj(f);
+            const i = idx(f);
+            if (Array.isArray(o)) return o[i as number];
+            if (o instanceof Map) return o.get(i);
+            if (o instanceof Acc) return o.method('get', [i]);
+            throw new QueryRuntimeError('Only lists and maps can be indexed.');
+          },
+        };
+      }
+      case 'case': {
+        const subject = e.subject ? this.expr(e.subject).fn : undefined;
+        const whens = e.whens.map(([c, v]) => [this.expr(c).fn, this.expr(v)] as const);
+        const elseE = e.else ? this.expr(e.else).fn : undefined;
+        return {
+          fn: (f) => {
+            const subj = subject ? subject(f) : undefined;
+            for (const [c, v] of whens) if (subject ? eq(subj, c(f)) : c(f)) return v.fn(f);
+            return elseE ? elseE(f) : null;
+          },
+          type: whens[0]?.[1].type,
+        };
+      }
+      case 'arrow': {
+        const keys = e.keys.map((k) => this.expr(k).fn);
+        const vals = e.vals.map((v) => this.expr(v).fn);
+        return {
+          fn: (f) =>
+            new Arrow(
+              keys.map((k) => k(f)),
+              vals.map((v) => v(f)),
+            ),
+        };
+      }
+      case 'paren': {
+        const items = e.items.map((i) => this.expr(i).fn);
+        return { fn: (f) => items.map((i) => i(f)) };
+      }
+      case 'list': {
+        const items = e.items.map((i) => this.expr(i));
+        return {
+          fn: (f) => items.map((i) => (i.vset ? vsetValue(f, i.fn(f)) : i.fn(f))),
+          type: items[0]?.type ? { k: 'coll', name: 'LIST', elem: items[0].type } : undefined,
+        };
+      }
+      case 'seed':
+        return this.seed(e);
+      case 'in': {
+        const x = this.expr(e.e).fn;
+        const list = this.expr(e.list).fn;
+        const not = e.not;
+        return {
+          fn: (f) => {
+            const v = x(f);
+            let l = list(f);
+            if (l instanceof Acc) l = l.value();
+            let found = false;
+            if (l instanceof Set) found = l.has(v) || [...l].some((y) => eq(y, v));
+            else for (const y of iterate(l)) if (eq(y, v)) found = true;
+            return found !== not;
+          },
+          type: tBool,
+        };
+      }
+      case 'isnull': {
+        const x = this.expr(e.e).fn;
+        return { fn: (f) => (x(f) === null || x(f) === undefined) !== e.not, type: tBool };
+      }
+      case 'select': {
+        const run = this.select(e.sel);
+        return { fn: run, vset: true };
+      }
+      case 'setop': {
+        const l = this.expr(e.l);
+        const r = this.expr(e.r);
+        if (!l.vset || !r.vset) {
+          // Sets of values (SetAccum, SET): the result is a new set, the operands unchanged.
+          const op = e.op;
+          return {
+            fn: (f) => {
+              const a = [...iterate(l.fn(f))];
+              const b = new Set([...iterate(r.fn(f))].map(keyOf));
+              if (op === 'UNION') {
+                const seen = new Set(a.map(keyOf));
+                return new Set([...a, ...[...iterate(r.fn(f))].filter((x) => !seen.has(keyOf(x)))]);
+              }
+              return new Set(a.filter((x) => b.has(keyOf(x)) === (op === 'INTERSECT')));
+            },
+            type: l.type,
+          };
+        }
+        const op = e.op === 'UNION' ? union : e.op === 'INTERSECT' ? intersect : minus;
+        return { fn: (f) => op(l.fn(f) as number[], r.fn(f) as number[]), vset: true };
+      }
+    }
+  }
+
+  private nameExpr(e: Extract<Expr, { k: 'name' }>): C {
+    const sym = this.lookup(e.name);
+    if (sym) {
+      const slot = sym.slot;
+      switch (sym.k) {
+        case 'var':
+          return { fn: (f) => f.vars[slot], type: sym.type };
+        case 'vset':
+          return { fn: (f) => f.vars[slot], vset: true };
+        case 'alias':
+          return { fn: (f) => f.run.view.vertex(f.vars[slot] as number), type: T('VERTEX') };
+        case 'ealias':
+          return { fn: (f) => new EdgeRef(f.vars[slot] as number) };
+        case 'file':
+          return { fn: (f) => f.vars[slot] };
+      }
+    }
+    const upper = e.name.toUpperCase();
+    if (upper === 'NULL') return { fn: () => null };
+    if (upper === 'GSQL_INT_MAX') return { fn: () => Number.MAX_SAFE_INTEGER, type: tInt };
+    if (upper === 'GSQL_INT_MIN') return { fn: () => Number.MIN_SAFE_INTEGER, type: tInt };
+    if (upper === 'GSQL_UINT_MAX') return { fn: () => Number.MAX_SAFE_INTEGER, type: tInt };
+    if (upper === 'GSQL_FLOAT_MAX' || upper === 'GSQL_DOUBLE_MAX') return { fn: () => Number.MAX_VALUE, type: tFloat };
+    if (upper === 'GSQL_FLOAT_MIN' || upper === 'GSQL_DOUBLE_MIN') return { fn: () => -Number.MAX_VALUE, type: tFloat };
+    return this.fail(`The name ${e.name} is not declared`, e);
+  }
+
+  private attrExpr(e: Extract<Expr, { k: 'attr' }>): C {
+    const name = e.name;
+    const obj = e.obj.k === 'name' ? this.lookup(e.obj.name) : undefined;
+    if (obj?.k === 'ealias') {
+      const slot = obj.slot;
+      const type = this.edgeAttrType(name);
+      if (name === 'type' && !type)
+        return { fn: (f) => f.run.view.edgeTypes[f.run.view.edgeType[f.vars[slot] as number]!]!.name, type: tStr };
+      return {
+        fn: (f) => {
+          const col = f.run.view.edgeAttrs.get(name);
+          if (!col) throw new QueryRuntimeError(`The edge has no attribute ${name}.`);
+          return col[f.vars[slot] as number];
+        },
+        type,
+      };
+    }
+    if (obj?.k === 'var' && obj.type?.k === 'tuple') {
+      const slot = obj.slot;
+      return { fn: (f) => (f.vars[slot] as Tuple | null)?.fields[name] };
+    }
+    const type = this.vertexAttrType(name);
+    const gid = this.gidOf(e.obj);
+    if (!type) {
+      if (name === 'type') return { fn: (f) => f.run.view.vertex(gid(f)).type, type: tStr };
+      if (name === 'id') return { fn: (f) => f.run.view.ids[gid(f)], type: tStr };
+      // A tuple's field, read from whatever the expression holds.
+      const o = this.expr(e.obj).fn;
+      return {
+        fn: (f) => {
+          const v = o(f);
+          if (v instanceof Tuple) return v.fields[name];
+          throw new QueryRuntimeError(`The attribute ${name} does not exist.`);
+        },
+      };
+    }
+    return {
+      fn: (f) => {
+        const g = gid(f);
+        const col = f.run.view.attrs.get(name);
+        return col ? col[g] : undefined;
+      },
+      type,
+    };
+  }
+
+  private vertexAttrType(name: string): TypeRef | undefined {
+    for (const vt of this.graph.vertexTypes) {
+      const a = this.catalog.vertexTypes.get(vt)?.attributes.find((x) => x.name === name);
+      if (a) return T(a.type);
+    }
+    return undefined;
+  }
+
+  private edgeAttrType(name: string): TypeRef | undefined {
+    for (const et of this.graph.edgeTypes) {
+      const a = this.catalog.edgeTypes.get(et)?.attributes.find((x) => x.name === name);
+      if (a) return T(a.type);
+    }
+    return undefined;
+  }
+
+  private seed(e: Extract<Expr, { k: 'seed' }>): C {
+    const parts = e.items.map((item): ((f: Frame) => number[]) => {
+      if (item.k === 'any') return (f) => this.allVertices(f);
+      if (item.k === 'typeAll') {
+        if (!this.catalog.vertexTypeIn(this.graph, item.type))
+          this.fail(`The vertex type ${item.type} is not in graph ${this.graph.name}`, e);
+        const name = item.type;
+        return (f) => [...f.run.view.byType[f.run.view.vtIndex.get(name)!]!];
+      }
+      const c = this.expr(item.e);
+      if (c.vset) return c.fn as (f: Frame) => number[];
+      return (f) => {
+        const out: number[] = [];
+        const v = c.fn(f);
+        for (const x of iterate(v instanceof Acc ? v.value() : v)) {
+          if (x instanceof Vertex) out.push(x.gid);
+          else if (x !== null && x !== undefined) throw new QueryRuntimeError(`${textOf(x)} is not a vertex.`);
+        }
+        return out;
+      };
+    });
+    if (parts.length === 1) return { fn: parts[0]!, vset: true };
+    return { fn: (f) => parts.reduce<number[]>((acc, p) => union(acc, p(f)), []), vset: true };
+  }
+
+  private binary(e: Extract<Expr, { k: 'bin' }>): C {
+    const l = this.expr(e.l);
+    const r = this.expr(e.r);
+    const a = l.fn;
+    const b = r.fn;
+    const bothInt = isIntT(l.type) && isIntT(r.type);
+    switch (e.op) {
+      case 'OR':
+        return { fn: (f) => !!a(f) || !!b(f), type: tBool };
+      case 'AND':
+        return { fn: (f) => !!a(f) && !!b(f), type: tBool };
+      case '==':
+        return { fn: (f) => eq(a(f), b(f)), type: tBool };
+      case '!=':
+        return { fn: (f) => !eq(a(f), b(f)), type: tBool };
+      case '<':
+        return { fn: (f) => (a(f) as number) < (b(f) as number), type: tBool };
+      case '>':
+        return { fn: (f) => (a(f) as number) > (b(f) as number), type: tBool };
+      case '<=':
+        return { fn: (f) => (a(f) as number) <= (b(f) as number), type: tBool };
+      case '>=':
+        return { fn: (f) => (a(f) as number) >= (b(f) as number), type: tBool };
+      case '+': {
+        if (isStrT(l.type) || isStrT(r.type)) return { fn: (f) => textOf(a(f)) + textOf(b(f)), type: tStr };
+        const type = bothInt ? tInt : l.type?.k === 'base' && r.type?.k === 'base' ? tFloat : (l.type ?? r.type);
+        return { fn: (f) => plus(a(f), b(f)), type };
+      }
+      case '-': {
+        if (isDatetime(l.type) && isDatetime(r.type))
+          return { fn: (f) => (a(f) as number) - (b(f) as number), type: tInt };
+        return {
+          fn: (f) => (a(f) as number) - (b(f) as number),
+          type: bothInt ? tInt : isDatetime(l.type) ? tDt : tFloat,
+        };
+      }
+      case '*':
+        return { fn: (f) => (a(f) as number) * (b(f) as number), type: bothInt ? tInt : tFloat };
+      case '/':
+        if (bothInt)
+          return {
+            fn: (f) => {
+              const d = b(f) as number;
+              if (d === 0) throw new QueryRuntimeError('Division by zero.');
+              return Math.trunc((a(f) as number) / d);
+            },
+            type: tInt,
+          };
+        return { fn: (f) => (a(f) as number) / (b(f) as number), type: tFloat };
+      case '%':
+        return { fn: (f) => (a(f) as number) % (b(f) as number), type: bothInt ? tInt : tFloat };
+      case '|':
+        return { fn: (f) => (a(f) as number) | (b(f) as number), type: tInt };
+      case '&':
+        return { fn: (f) => (a(f) as number) & (b(f) as number), type: tInt };
+      default:
+        return this.fail(`The operator ${e.op} is not supported`, e);
+    }
+  }
+
+  private call(e: Extract<Expr, { k: 'call' }>): C {
+    const lname = e.name.toLowerCase();
+    const tuple = this.tuples.get(e.name);
+    const args = e.args.map((a) => this.expr(a));
+    const fns = args.map((a) => a.fn);
+    if (tuple) {
+      const tname = e.name;
+      return {
+        fn: (f) =>
+          new Tuple(
+            tname,
+            Object.fromEntries(tuple.map((fld, i) => [fld.name, fns[i] ? fns[i]!(f) : defaultOf(fld.type)])),
+          ),
+        type: { k: 'tuple', name: tname },
+      };
+    }
+    const m = mathFns[lname];
+    if (m) {
+      const intResult =
+        ['floor', 'ceil', 'round', 'trunc', 'float_to_int', 'sign'].includes(lname) ||
+        (lname === 'abs' && isIntT(args[0]?.type));
+      return { fn: (f) => m(...fns.map((x) => Number(x(f)))), type: intResult ? tInt : tFloat };
+    }
+    switch (lname) {
+      case 'to_string':
+        return { fn: (f) => textOf(fns[0]!(f)), type: tStr };
+      case 'to_int':
+      case 'str_to_int':
+        return { fn: (f) => Math.trunc(Number(fns[0]!(f))), type: tInt };
+      case 'to_float':
+      case 'to_double':
+        return { fn: (f) => Number(fns[0]!(f)), type: tFloat };
+      case 'lower':
+        return { fn: (f) => textOf(fns[0]!(f)).toLowerCase(), type: tStr };
+      case 'upper':
+        return { fn: (f) => textOf(fns[0]!(f)).toUpperCase(), type: tStr };
+      case 'trim':
+        return { fn: (f) => textOf(fns[0]!(f)).trim(), type: tStr };
+      case 'length':
+        return { fn: (f) => textOf(fns[0]!(f)).length, type: tInt };
+      case 'substr':
+        return {
+          fn: (f) => textOf(fns[0]!(f)).substr(Number(fns[1]!(f)), fns[2] ? Number(fns[2](f)) : undefined),
+          type: tStr,
+        };
+      case 'now':
+        return { fn: () => Math.floor(Date.now() / 1000), type: tDt };
+      case 'to_datetime':
+        return { fn: (f) => toEpoch(fns[0]!(f)), type: tDt };
+      case 'epoch_to_datetime':
+        return { fn: (f) => Number(fns[0]!(f)), type: tDt };
+      case 'datetime_to_epoch':
+        return { fn: (f) => Number(fns[0]!(f)), type: tInt };
+      case 'datetime_diff':
+        return { fn: (f) => Number(fns[0]!(f)) - Number(fns[1]!(f)), type: tInt };
+      case 'datetime_add':
+      case 'datetime_sub': {
+        const sign = lname === 'datetime_add' ? 1 : -1;
+        return { fn: (f) => Number(fns[0]!(f)) + sign * intervalSeconds(fns[1]!(f), fns[2]?.(f)), type: tDt };
+      }
+      case 'year':
+      case 'month':
+      case 'day':
+      case 'hour':
+      case 'minute':
+      case 'second': {
+        const pick = {
+          year: (d: Date) => d.getUTCFullYear(),
+          month: (d: Date) => d.getUTCMonth() + 1,
+          day: (d: Date) => d.getUTCDate(),
+          hour: (d: Date) => d.getUTCHours(),
+          minute: (d: Date) => d.getUTCMinutes(),
+          second: (d: Date) => d.getUTCSeconds(),
+        }[lname];
+        return { fn: (f) => pick(new Date(Number(fns[0]!(f)) * 1000)), type: tInt };
+      }
+      case 'getvid':
+        return { fn: (f) => (fns[0]!(f) as Vertex).gid, type: tInt };
+      case 'to_vertex':
+        return {
+          fn: (f) => {
+            const id = textOf(fns[0]!(f));
+            const type = textOf(fns[1]!(f));
+            const gid = f.run.view.find(type, id);
+            if (gid < 0) throw new QueryRuntimeError(`The vertex ${type} ${id} does not exist.`);
+            return f.run.view.vertex(gid);
+          },
+          type: T('VERTEX'),
+        };
+      case 'to_vertex_set':
+        return {
+          fn: (f) => {
+            const type = textOf(fns[1]!(f));
+            const out: number[] = [];
+            for (const id of iterate(fns[0]!(f))) {
+              const gid = f.run.view.find(type, textOf(id));
+              if (gid >= 0) out.push(gid);
+            }
+            return out;
+          },
+          vset: true,
+        };
+      case 'coalesce':
+        return {
+          fn: (f) => fns.map((x) => x(f)).find((v) => v !== null && v !== undefined) ?? null,
+          type: args[0]?.type,
+        };
+      case 'max':
+        return {
+          fn: (f) => Math.max(...fns.map((x) => Number(x(f)))),
+          type: args.every((a) => isIntT(a.type)) ? tInt : tFloat,
+        };
+      case 'min':
+        return {
+          fn: (f) => Math.min(...fns.map((x) => Number(x(f)))),
+          type: args.every((a) => isIntT(a.type)) ? tInt : tFloat,
+        };
+      case 'outdegree':
+        break;
+      default:
+        break;
+    }
+    if (this.isQuery(e.name)) {
+      const name = e.name;
+      return {
+        fn: (f) =>
+          f.run.callQuery(
+            name,
+            args.map((a) => (a.vset ? vsetValue(f, a.fn(f)) : a.fn(f))),
+            f.run,
+          ),
+      };
+    }
+    return this.fail(`The function ${e.name}() is not known`, e);
+  }
+
+  private method(e: Extract<Expr, { k: 'method' }>): C {
+    const name = e.name;
+    const lname = name.toLowerCase();
+    const args = e.args.map((a) => this.expr(a).fn);
+    // Methods of a vertex-attached or global accumulator act on the accumulator itself.
+    if (e.obj.k === 'vacc' || e.obj.k === 'gacc') {
+      const isV = e.obj.k === 'vacc';
+      const a =
+        (isV ? this.vaccs : this.gaccs).get(e.obj.name) ??
+        this.fail(`The accumulator ${e.obj.name} is not declared`, e.obj);
+      const index = a.index;
+      const gid = isV ? this.gidOf((e.obj as { obj: Expr }).obj) : undefined;
+      const intResult = ['size', 'contains', 'containskey'].includes(lname);
+      return {
+        fn: (f) => {
+          const acc = gid ? f.va[index]!.acc(gid(f)) : f.g[index]!;
+          return acc.method(
+            name,
+            args.map((x) => x(f)),
+          );
+        },
+        type: lname === 'size' ? tInt : intResult ? tBool : undefined,
+      };
+    }
+    const objC = this.expr(e.obj);
+    const obj = objC.fn;
+    const objSym = e.obj.k === 'name' ? this.lookup(e.obj.name) : undefined;
+    if (objSym?.k === 'file') {
+      return {
+        fn: (f) => {
+          const file = obj(f) as { path: string };
+          if (lname !== 'println') throw new QueryRuntimeError(`A FILE has no method ${name}().`);
+          fs.appendFileSync(file.path, `${args.map((x) => textOf(x(f))).join(',')}\n`);
+          return null;
+        },
+      };
+    }
+    if (objC.vset) {
+      if (lname === 'size') return { fn: (f) => (obj(f) as number[]).length, type: tInt };
+      return this.fail(`A vertex set has no method ${name}()`, e);
+    }
+    switch (lname) {
+      case 'outdegree': {
+        const edgeNames = e.args.length > 0 ? undefined : this.graph.edgeTypes;
+        return {
+          fn: (f) => {
+            const v = obj(f) as Vertex;
+            const view = f.run.view;
+            const names = edgeNames ?? iterateNames(args.map((x) => x(f)));
+            let d = 0;
+            for (const n of names) d += degree(view, this.catalog, this.graph, v.gid, n);
+            return d;
+          },
+          type: tInt,
+        };
+      }
+      case 'neighbors': {
+        return {
+          fn: (f) => {
+            const v = obj(f) as Vertex;
+            const view = f.run.view;
+            const names = args.length > 0 ? iterateNames(args.map((x) => x(f))) : this.graph.edgeTypes;
+            const out: Vertex[] = [];
+            for (const n of names)
+              for (const g of neighbours(view, this.catalog, this.graph, v.gid, n)) out.push(view.vertex(g));
+            return out;
+          },
+        };
+      }
+      case 'getattr':
+        return {
+          fn: (f) => {
+            const v = obj(f) as Vertex;
+            const col = f.run.view.attrs.get(textOf(args[0]!(f)));
+            if (!col) throw new QueryRuntimeError(`The attribute ${textOf(args[0]!(f))} does not exist.`);
+            return col[v.gid];
+          },
+        };
+      case 'setattr':
+        return {
+          fn: (f) => {
+            const v = obj(f) as Vertex;
+            setVertexAttr(f, v.gid, textOf(args[0]!(f)), args[1]!(f));
+            return null;
+          },
+        };
+      case 'type':
+        return { fn: (f) => (obj(f) as Vertex).type, type: tStr };
+      case 'id':
+        return { fn: (f) => (obj(f) as Vertex).id, type: tStr };
+      default:
+        return {
+          fn: (f) =>
+            valueMethod(
+              obj(f),
+              name,
+              args.map((x) => x(f)),
+            ),
+          type: lname === 'size' ? tInt : undefined,
+        };
+    }
+  }
+}
+
+function pending(f: Frame): (() => void)[] {
+  return f.run.pendingList;
+}
+
+function flushPending(f: Frame): void {
+  const list = f.run.pendingList;
+  if (list.length === 0) return;
+  f.run.pendingList = [];
+  for (const fn of list) fn();
+}
+
+function seq(fns: StmtFn[]): StmtFn {
+  return (f) => {
+    for (const fn of fns) fn(f);
+    return undefined;
+  };
+}
+
+function* iterate(v: unknown): Iterable<unknown> {
+  if (v === null || v === undefined) return;
+  if (Array.isArray(v) || v instanceof Set) yield* v;
+  else if (v instanceof Map) yield* v;
+  else if (v instanceof Acc) yield* iterate(v.value());
+  else if (typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function' && typeof v !== 'string')
+    yield* v as Iterable<unknown>;
+  else yield v;
+}
+
+function iterateNames(args: unknown[]): string[] {
+  const out: string[] = [];
+  for (const a of args) for (const x of iterate(a)) out.push(textOf(x));
+  return out;
+}
+
+function vsetValue(f: Frame, v: unknown): unknown {
+  return (v as number[]).map((g) => f.run.view.vertex(g));
+}
+
+function printable(v: unknown, type?: TypeRef): unknown {
+  return jsonOf(v, type);
+}
+
+function vertexHead(view: GraphView, gid: number, attributes: Record<string, unknown>): Record<string, unknown> {
+  return { v_id: view.ids[gid], v_type: view.vertexTypes[view.typeOf[gid]!]!.name, attributes };
+}
+
+function setVertexAttr(f: Frame, gid: number, name: string, value: unknown): void {
+  const view = f.run.view;
+  const type = view.vertexTypes[view.typeOf[gid]!]!;
+  const attr = type.attributes.find((a) => a.name === name);
+  if (!attr) throw new QueryRuntimeError(`The vertex type ${type.name} has no attribute ${name}.`);
+  if (attr.isPrimaryKey) throw new QueryRuntimeError(`The primary key ${name} cannot be changed.`);
+  const v = attr.type === 'INT' || attr.type === 'UINT' ? Math.trunc(value as number) : value;
+  view.attrs.get(name)![gid] = v;
+  let w = f.run.writes.vertexAttrs.get(gid);
+  if (!w) f.run.writes.vertexAttrs.set(gid, (w = new Map()));
+  w.set(name, v);
+}
+
+/** A value as the store keeps it: DATETIME as text. */
+export function storedValue(type: string, v: unknown): AttributeValue {
+  if (type === 'DATETIME') return typeof v === 'number' ? formatDatetime(v) : String(v);
+  if (v instanceof Vertex) return v.id;
+  return v as AttributeValue;
+}
+
+function plus(a: unknown, b: unknown): unknown {
+  if (typeof a === 'number' && typeof b === 'number') return a + b;
+  if (typeof a === 'string' || typeof b === 'string') return textOf(a) + textOf(b);
+  if (Array.isArray(a)) return [...a, ...iterate(b)];
+  if (a instanceof Set) return new Set([...a, ...iterate(b)]);
+  return (a as number) + (b as number);
+}
+
+function union(a: number[], b: number[]): number[] {
+  const seen = new Set(a);
+  const out = [...a];
+  for (const x of b)
+    if (!seen.has(x)) {
+      seen.add(x);
+      out.push(x);
+    }
+  return out;
+}
+
+function intersect(a: number[], b: number[]): number[] {
+  const inB = new Set(b);
+  return a.filter((x) => inB.has(x));
+}
+
+function minus(a: number[], b: number[]): number[] {
+  const inB = new Set(b);
+  return a.filter((x) => !inB.has(x));
+}
+
+function degree(view: GraphView, catalog: Catalog, graph: GraphDef, gid: number, name: string): number {
+  let d = 0;
+  for (const adj of adjacenciesOf(view, catalog, graph, name)) d += adj.off[gid + 1]! - adj.off[gid]!;
+  return d;
+}
+
+function* neighbours(view: GraphView, catalog: Catalog, graph: GraphDef, gid: number, name: string): Iterable<number> {
+  for (const adj of adjacenciesOf(view, catalog, graph, name))
+    for (let k = adj.off[gid]!; k < adj.off[gid + 1]!; k++) yield adj.nbr[k]!;
+}
+
+/** An edge name's adjacency out of a vertex: forward, reverse (a REVERSE_EDGE name), or both ways (undirected). */
+function adjacenciesOf(view: GraphView, catalog: Catalog, graph: GraphDef, name: string): Adjacency[] {
+  const ev = catalog.edgeViewIn(graph, name);
+  if (!ev) throw new QueryRuntimeError(`The edge type ${name} is not in graph ${graph.name}.`);
+  const et = view.etIndex.get(ev.type.name)!;
+  if (!ev.type.directed) return [view.out[et]!, view.in[et]!];
+  return [ev.reversed ? view.in[et]! : view.out[et]!];
+}
+
+function intervalSeconds(n: unknown, unit: unknown): number {
+  const k = Number(n);
+  switch (textOf(unit ?? 'SECOND').toUpperCase()) {
+    case 'MINUTE':
+      return k * 60;
+    case 'HOUR':
+      return k * 3600;
+    case 'DAY':
+      return k * 86400;
+    default:
+      return k;
+  }
+}
+
+function valueMethod(v: unknown, name: string, args: unknown[]): unknown {
+  const lname = name.toLowerCase();
+  if (v instanceof Acc) return v.method(name, args);
+  if (typeof v === 'string') {
+    switch (lname) {
+      case 'size':
+      case 'length':
+        return v.length;
+      default:
+        break;
+    }
+  }
+  if (Array.isArray(v)) {
+    switch (lname) {
+      case 'size':
+        return v.length;
+      case 'get':
+        return v[args[0] as number];
+      case 'contains':
+        return v.some((x) => eq(x, args[0]));
+      case 'clear':
+        v.length = 0;
+        return null;
+      default:
+        break;
+    }
+  }
+  if (v instanceof Set) {
+    switch (lname) {
+      case 'size':
+        return v.size;
+      case 'contains':
+        return v.has(args[0]) || [...v].some((x) => keyOf(x) === keyOf(args[0]));
+      case 'clear':
+        v.clear();
+        return null;
+      case 'remove':
+        v.delete(args[0]);
+        return null;
+      default:
+        break;
+    }
+  }
+  if (v instanceof Map) {
+    switch (lname) {
+      case 'size':
+        return v.size;
+      case 'get':
+        return v.get(args[0]);
+      case 'containskey':
+        return v.has(args[0]);
+      default:
+        break;
+    }
+  }
+  throw new QueryRuntimeError(`The method ${name}() does not apply to this value.`);
+}
+
+/** Names of accumulators a clause accumulates into (`+=`, `=`) and reads. */
+function collectAccums(stmts: Stmt[], written: Set<string>, read: Set<string>): void {
+  const visit = (s: Stmt) => {
+    walkStmt(s, (e, asTarget) => {
+      const name =
+        e.k === 'gacc' ? `@@${e.name}` : e.k === 'vacc' ? `@${e.name}` : e.k === 'attr' ? `.${e.name}` : undefined;
+      if (!name) return;
+      if (asTarget) written.add(name);
+      else read.add(name);
+    });
+  };
+  stmts.forEach(visit);
+}
+
+function collectReads(e: Expr, read: Set<string>): void {
+  walkExpr(e, (x) => {
+    if (x.k === 'gacc') read.add(`@@${x.name}`);
+    else if (x.k === 'vacc') read.add(`@${x.name}`);
+    else if (x.k === 'attr') read.add(`.${x.name}`);
+  });
+}
+
+function collectNames(s: Stmt, names: Set<string>): void {
+  walkStmt(s, (e) => {
+    if (e.k === 'name') names.add(e.name);
+  });
+}
+
+/** Finds `@acc'` reads: only those accumulators keep previous values. */
+function findPrimes(stmts: Stmt[], out: Set<string>): void {
+  for (const s of stmts)
+    walkStmt(s, (e) => {
+      if (e.k === 'vacc' && e.prime) out.add(e.name);
+    });
+}
+
+function walkStmt(s: Stmt, visit: (e: Expr, asTarget: boolean) => void): void {
+  const ex = (e: Expr | undefined) => e && walkExpr(e, (x) => visit(x, false));
+  const body = (b: Stmt[] | undefined) => b?.forEach((x) => walkStmt(x, visit));
+  switch (s.k) {
+    case 'assign':
+      visit(s.target, true);
+      if (s.target.k === 'vacc' || s.target.k === 'attr') ex(s.target.obj);
+      if (s.op !== '=' && s.target.k === 'name') visit(s.target, false);
+      ex(s.value);
+      break;
+    case 'if':
+      s.branches.forEach((b) => (ex(b.cond), body(b.body)));
+      body(s.else);
+      break;
+    case 'case':
+      ex(s.subject);
+      s.whens.forEach((w) => (ex(w.cond), body(w.body)));
+      body(s.else);
+      break;
+    case 'while':
+      ex(s.cond);
+      ex(s.limit);
+      body(s.body);
+      break;
+    case 'foreach':
+      if ('range' in s.iter) s.iter.range.forEach(ex);
+      else ex(s.iter);
+      body(s.body);
+      break;
+    case 'print':
+      s.items.forEach((i) => (ex(i.e), i.projection?.forEach((p) => ex(p.e))));
+      break;
+    case 'return':
+      ex(s.e);
+      break;
+    case 'expr':
+      ex(s.e);
+      break;
+    case 'varDecl':
+      s.vars.forEach((v) => ex(v.init));
+      break;
+    case 'raise':
+      s.args.forEach(ex);
+      break;
+    case 'try':
+      body(s.body);
+      s.handlers.forEach((h) => body(h.body));
+      break;
+    case 'delete':
+      walkSelect(s.sel, (e) => visit(e, false));
+      break;
+    case 'insert':
+      s.values.forEach(ex);
+      break;
+    default:
+      break;
+  }
+}
+
+function walkSelect(sel: Select, visit: (e: Expr) => void): void {
+  const ex = (e: Expr | undefined) => e && walkExpr(e, visit);
+  ex(sel.where);
+  ex(sel.having);
+  ex(sel.limit);
+  sel.orderBy.forEach((o) => ex(o.e));
+  for (const s of [...sel.accum, ...sel.postAccum.flat()]) walkStmt(s, (e) => visit(e));
+}
+
+function walkExpr(e: Expr, visit: (e: Expr) => void): void {
+  visit(e);
+  const w = (x: Expr | undefined) => x && walkExpr(x, visit);
+  switch (e.k) {
+    case 'vacc':
+    case 'attr':
+      w(e.obj);
+      break;
+    case 'call':
+      e.args.forEach(w);
+      break;
+    case 'method':
+      w(e.obj);
+      e.args.forEach(w);
+      break;
+    case 'bin':
+    case 'setop':
+      w(e.l);
+      w(e.r);
+      break;
+    case 'un':
+      w(e.e);
+      break;
+    case 'index':
+      w(e.obj);
+      w(e.idx);
+      break;
+    case 'case':
+      w(e.subject);
+      e.whens.forEach(([a, b]) => (w(a), w(b)));
+      w(e.else);
+      break;
+    case 'arrow':
+      e.keys.forEach(w);
+      e.vals.forEach(w);
+      break;
+    case 'paren':
+    case 'list':
+      e.items.forEach(w);
+      break;
+    case 'seed':
+      e.items.forEach((i) => i.k === 'expr' && w(i.e));
+      break;
+    case 'in':
+      w(e.e);
+      w(e.list);
+      break;
+    case 'isnull':
+      w(e.e);
+      break;
+    case 'select':
+      walkSelect(e.sel, visit);
+      break;
+    default:
+      break;
+  }
+}
+
+/** Compiles a query for a graph; QuerySemanticError names what does not fit the schema. */
+export function compileQuery(
+  catalog: Catalog,
+  graph: GraphDef,
+  def: QueryDef,
+  isQuery: (name: string) => boolean,
+): CompiledQuery {
+  return new Compiler(catalog, graph, def, isQuery).compile();
+}

@@ -1,0 +1,388 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { GraphStore } from '../graph-store.js';
+import { runGsql } from '../gsql-runner.js';
+import { planUpsert } from '../upsert-plan.js';
+import { writeUpsert } from '../upsert-write.js';
+
+/**
+ * The query engine over a real store file: algorithms written in GSQL the way the algorithm
+ * library writes them, checked against plain JavaScript computations on the same graph.
+ */
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-query-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const N = 80;
+/** A seeded generator: the same graph every run. */
+function lcg(seed: number) {
+  let x = seed;
+  return () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+const rand = lcg(7);
+const directed: [number, number][] = [];
+const undirected: [number, number][] = [];
+{
+  const seen = new Set<string>();
+  while (directed.length < 240) {
+    const a = Math.floor(rand() * N);
+    const b = Math.floor(rand() * N);
+    if (a === b || seen.has(`${a}>${b}`)) continue;
+    seen.add(`${a}>${b}`);
+    directed.push([a, b]);
+  }
+  // Undirected edges among the first 60 vertices only: the rest are singletons for WCC.
+  while (undirected.length < 70) {
+    const a = Math.floor(rand() * 60);
+    const b = Math.floor(rand() * 60);
+    const k = `${Math.min(a, b)}-${Math.max(a, b)}`;
+    if (a === b || seen.has(k)) continue;
+    seen.add(k);
+    undirected.push([a, b]);
+  }
+}
+const vid = (i: number) => `v${i}`;
+
+function open(name: string): GraphStore {
+  const store = GraphStore.open(path.join(dir, name));
+  const r = runGsql(
+    store,
+    `CREATE VERTEX P (PRIMARY_ID id STRING, name STRING, born DATETIME, rank DOUBLE)
+CREATE DIRECTED EDGE E (FROM P, TO P, w DOUBLE) WITH REVERSE_EDGE="rev_E"
+CREATE UNDIRECTED EDGE U (FROM P, TO P)
+CREATE GRAPH g (*)`,
+  );
+  assert.ok(r.ok, r.output);
+  const vertices = Object.fromEntries(
+    Array.from({ length: N }, (_, i) => [vid(i), { name: { value: `n${i}` }, born: { value: '2020-01-02 03:04:05' } }]),
+  );
+  const edges: Record<string, Record<string, Record<string, Record<string, Record<string, object>>>>> = {};
+  const add = (e: string, a: number, b: number) => {
+    ((edges[vid(a)] ??= {})[e] ??= { P: {} }).P![vid(b)] = e === 'E' ? { w: { value: a + b } } : {};
+  };
+  for (const [a, b] of directed) add('E', a, b);
+  for (const [a, b] of undirected) add('U', a, b);
+  writeUpsert(store, planUpsert(store, store.graph('g', '/'), { vertices: { P: vertices }, edges: { P: edges } }));
+  return store;
+}
+
+function gsql(store: GraphStore, text: string): string {
+  const r = runGsql(store, `USE GRAPH g\n${text}`);
+  assert.ok(r.ok, r.output);
+  return r.output;
+}
+
+/** The JSON a RUN QUERY or INTERPRET printed (after the `Using graph` line). */
+function results(output: string): Record<string, unknown>[] {
+  const json = JSON.parse(output.slice(output.indexOf('{'))) as { error: boolean; results: Record<string, unknown>[] };
+  assert.equal(json.error, false);
+  return json.results;
+}
+
+interface PrintedVertex {
+  v_id: string;
+  v_type: string;
+  attributes: Record<string, unknown>;
+}
+
+const pagerank = `CREATE QUERY page_rank(FLOAT max_change = 0.0, INT max_iter = 25, FLOAT damping = 0.85) FOR GRAPH g {
+  MaxAccum<FLOAT> @@max_diff = 9999;
+  SumAccum<FLOAT> @sum_recvd_score = 0;
+  SumAccum<FLOAT> @sum_score = 1;
+  all_v = {P.*};
+  WHILE @@max_diff > max_change LIMIT max_iter DO
+    @@max_diff = 0;
+    v_set = SELECT s FROM all_v:s -(E:e)-> P:t
+            ACCUM t.@sum_recvd_score += s.@sum_score / (s.outdegree("E"))
+            POST-ACCUM s.@sum_score = (1.0 - damping) + damping * s.@sum_recvd_score,
+                       s.@sum_recvd_score = 0,
+                       @@max_diff += abs(s.@sum_score - s.@sum_score');
+  END;
+  PRINT all_v[all_v.@sum_score AS score];
+}`;
+
+function referencePageRank(iterations: number, damping: number): number[] {
+  let score = new Array<number>(N).fill(1);
+  const out = new Array<number>(N).fill(0);
+  for (const [a] of directed) out[a]!++;
+  for (let it = 0; it < iterations; it++) {
+    const recvd = new Array<number>(N).fill(0);
+    for (const [a, b] of directed) recvd[b]! += score[a]! / out[a]!;
+    // Only vertices with an out-edge are in the SELECT's result, so only they take a new score.
+    score = score.map((s, v) => (out[v]! > 0 ? 1 - damping + damping * recvd[v]! : s));
+  }
+  return score;
+}
+
+const wcc = `CREATE QUERY wcc() FOR GRAPH g {
+  MinAccum<INT> @cc_id;
+  MapAccum<INT, SumAccum<INT>> @@sizes;
+  start = {P.*};
+  start = SELECT x FROM start:x POST-ACCUM x.@cc_id = getvid(x);
+  WHILE start.size() > 0 DO
+    start = SELECT t FROM start:s -(U:e)- :t
+            WHERE s.@cc_id < t.@cc_id
+            ACCUM t.@cc_id += s.@cc_id;
+  END;
+  all_v = {P.*};
+  all_v = SELECT v FROM all_v:v POST-ACCUM @@sizes += (v.@cc_id -> 1);
+  PRINT @@sizes.size() AS components;
+  PRINT all_v[all_v.@cc_id AS cc];
+}`;
+
+function referenceComponents(): number[] {
+  const parent = Array.from({ length: N }, (_, i) => i);
+  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x]!)));
+  for (const [a, b] of undirected) parent[find(a)] = find(b);
+  return Array.from({ length: N }, (_, i) => find(i));
+}
+
+const bfs = `CREATE QUERY bfs(VERTEX<P> source) FOR GRAPH g {
+  OrAccum @visited;
+  SumAccum<INT> @dist;
+  frontier = {source};
+  frontier = SELECT s FROM frontier:s ACCUM s.@visited += true;
+  WHILE frontier.size() > 0 DO
+    frontier = SELECT t FROM frontier:s -(E:e)-> P:t
+               WHERE t.@visited == false
+               ACCUM t.@dist = s.@dist + 1, t.@visited += true;
+  END;
+  all_v = {P.*};
+  reached = SELECT v FROM all_v:v WHERE v.@visited;
+  PRINT reached[reached.@dist AS dist];
+}`;
+
+function referenceBfs(source: number): Map<number, number> {
+  const dist = new Map([[source, 0]]);
+  let frontier = [source];
+  while (frontier.length) {
+    const next: number[] = [];
+    for (const s of frontier)
+      for (const [a, b] of directed)
+        if (a === s && !dist.has(b)) {
+          dist.set(b, dist.get(s)! + 1);
+          next.push(b);
+        }
+    frontier = next;
+  }
+  return dist;
+}
+
+const triangles = `CREATE QUERY tri_count() FOR GRAPH g {
+  SetAccum<VERTEX> @nbrs;
+  SumAccum<INT> @@triangles;
+  all_v = {P.*};
+  all_v = SELECT s FROM all_v:s -(U:e)- :t ACCUM s.@nbrs += t;
+  pairs = SELECT s FROM all_v:s -(U:e)- :t
+          WHERE getvid(s) < getvid(t)
+          ACCUM @@triangles += (s.@nbrs INTERSECT t.@nbrs).size();
+  PRINT @@triangles / 3 AS triangles;
+}`;
+
+function referenceTriangles(): number {
+  const adj = Array.from({ length: N }, () => new Set<number>());
+  for (const [a, b] of undirected) {
+    adj[a]!.add(b);
+    adj[b]!.add(a);
+  }
+  let count = 0;
+  for (const [a, b] of undirected) for (const c of adj[a]!) if (adj[b]!.has(c)) count++;
+  return count / 3;
+}
+
+const twoHop = `CREATE QUERY two_hop(VERTEX<P> source) FOR GRAPH g {
+  start = {source};
+  one = SELECT t FROM start:s -(E:e)-> P:t;
+  two = SELECT t FROM one:s -(E:e)-> P:t WHERE t != source;
+  both = one UNION two;
+  PRINT both.size() AS n;
+  PRINT both[both.name];
+}`;
+
+describe('GSQL queries over a store', () => {
+  let store: GraphStore;
+  before(() => {
+    store = open('algorithms.db');
+    for (const q of [pagerank, wcc, bfs, triangles, twoHop]) gsql(store, q);
+    const out = gsql(store, 'INSTALL QUERY ALL');
+    assert.match(out, /Start installing queries[\s\S]*Query installation finished\./);
+  });
+  after(() => store.close());
+
+  it('PageRank matches a plain computation of the same iterations', () => {
+    const printed = results(gsql(store, 'RUN QUERY page_rank(0.0, 25, 0.85)'))[0]!.all_v as PrintedVertex[];
+    const expected = referencePageRank(25, 0.85);
+    assert.equal(printed.length, N);
+    for (const v of printed) {
+      assert.equal(v.v_type, 'P');
+      const i = Number(v.v_id.slice(1));
+      assert.ok(Math.abs((v.attributes.score as number) - expected[i]!) < 1e-9, `${v.v_id}`);
+    }
+  });
+
+  it('WCC finds the connected components of the undirected edges', () => {
+    const [first, second] = results(gsql(store, 'RUN QUERY wcc()'));
+    const roots = referenceComponents();
+    assert.equal(first!.components, new Set(roots).size);
+    const cc = new Map((second!.all_v as PrintedVertex[]).map((v) => [Number(v.v_id.slice(1)), v.attributes.cc]));
+    for (let a = 0; a < N; a++)
+      for (let b = a + 1; b < N; b++) assert.equal(cc.get(a) === cc.get(b), roots[a] === roots[b], `${a} ${b}`);
+  });
+
+  it('BFS gives the unweighted distance of every reachable vertex', () => {
+    const printed = results(gsql(store, 'RUN QUERY bfs("v3")'))[0]!.reached as PrintedVertex[];
+    const expected = referenceBfs(3);
+    assert.equal(printed.length, expected.size);
+    for (const v of printed) assert.equal(v.attributes.dist, expected.get(Number(v.v_id.slice(1))), v.v_id);
+  });
+
+  it('counts triangles with set intersections', () => {
+    assert.equal(results(gsql(store, 'RUN QUERY tri_count()'))[0]!.triangles, referenceTriangles());
+  });
+
+  it('answers a 2-hop neighbourhood with UNION', () => {
+    const [count, list] = results(gsql(store, 'RUN QUERY two_hop("v5")'));
+    const one = new Set(directed.filter(([a]) => a === 5).map(([, b]) => b));
+    const expected = new Set(one);
+    for (const [a, b] of directed) if (one.has(a) && b !== 5) expected.add(b);
+    assert.equal(count!.n, expected.size);
+    const names = (list!.both as PrintedVertex[]).map((v) => v.attributes['both.name']);
+    assert.deepEqual(new Set(names), new Set([...expected].map((i) => `n${i}`)));
+  });
+});
+
+describe('GSQL query language', () => {
+  let store: GraphStore;
+  before(() => (store = open('language.db')));
+  after(() => store.close());
+
+  const interpret = (body: string, params = '') =>
+    results(gsql(store, `INTERPRET QUERY (${params}) FOR GRAPH g {\n${body}\n}`));
+
+  it('divides INT by INT as whole numbers and keeps FLOAT division exact', () => {
+    const [r] = interpret('INT a = 7 / 2; FLOAT b = 7 / 2.0; INT c = -7 % 3;\nPRINT a, b, c, a + b AS s;');
+    assert.deepEqual(r, { a: 3, b: 3.5, c: -1, s: 6.5 });
+  });
+
+  it('accumulates into every kind of accumulator and prints each in its JSON form', () => {
+    const [r] = interpret(`TYPEDEF TUPLE<STRING k, INT v> kv;
+SumAccum<INT> @@sum; SumAccum<STRING> @@text; MinAccum<INT> @@min; MaxAccum<FLOAT> @@max; AvgAccum @@avg;
+OrAccum @@or; AndAccum @@and; BitwiseOrAccum @@bor; ListAccum<INT> @@list; SetAccum<STRING> @@set;
+BagAccum<INT> @@bag; MapAccum<STRING, MaxAccum<INT>> @@map; HeapAccum<kv>(2, v DESC, k ASC) @@heap;
+GroupByAccum<STRING g, SumAccum<INT> total, MaxAccum<INT> top> @@groups;
+FOREACH i IN RANGE[1, 5] DO
+  @@sum += i; @@text += to_string(i); @@min += i; @@max += i * 1.5; @@avg += i; @@or += i > 4; @@and += i > 0;
+  @@bor += i; @@list += i; @@set += "s"; @@bag += i % 2; @@map += ("m" -> i); @@heap += kv(to_string(i), i % 3);
+  @@groups += (to_string(i % 2) -> i, i);
+END;
+PRINT @@sum, @@text, @@min, @@max, @@avg, @@or, @@and, @@bor, @@list, @@set, @@bag.size() AS bag, @@map, @@heap,
+  @@groups;`);
+    assert.deepEqual(r, {
+      '@@sum': 15,
+      '@@text': '12345',
+      '@@min': 1,
+      '@@max': 7.5,
+      '@@avg': 3,
+      '@@or': true,
+      '@@and': true,
+      '@@bor': 7,
+      '@@list': [1, 2, 3, 4, 5],
+      '@@set': ['s'],
+      bag: 5,
+      '@@map': { m: 5 },
+      '@@heap': [
+        { k: '2', v: 2 },
+        { k: '5', v: 2 },
+      ],
+      '@@groups': [
+        { g: '1', total: 9, top: 5 },
+        { g: '0', total: 6, top: 4 },
+      ],
+    });
+  });
+
+  it('runs IF / ELSE IF / ELSE, WHILE with LIMIT, FOREACH with BREAK and CONTINUE, and CASE', () => {
+    const [r] = interpret(`ListAccum<STRING> @@seen; INT n = 0;
+WHILE TRUE LIMIT 4 DO n = n + 1; END;
+FOREACH i IN RANGE[0, 10] DO
+  IF i == 2 THEN CONTINUE; ELSE IF i > 5 THEN BREAK; END;
+  CASE WHEN i % 2 == 0 THEN @@seen += "even"; ELSE @@seen += "odd"; END;
+END;
+STRING label = CASE WHEN n > 3 THEN "many" ELSE "few" END;
+PRINT n, @@seen, label;`);
+    assert.deepEqual(r, { n: 4, '@@seen': ['even', 'odd', 'odd', 'even', 'odd'], label: 'many' });
+  });
+
+  it('binds typed parameters with defaults, and reads attributes and DATETIME functions', () => {
+    const [r] = interpret(
+      `S = {who};
+S = SELECT s FROM S:s WHERE s.name == "n" + to_string(k) AND year(s.born) == 2020;
+PRINT S.size() AS found, k, names,
+  datetime_diff(to_datetime("2020-01-02 03:04:15"), to_datetime("2020-01-02 03:04:05")) AS d;`,
+      'VERTEX<P> who, INT k = 4, SET<STRING> names',
+    );
+    assert.deepEqual(r, { found: 0, k: 4, names: [], d: 10 });
+  });
+
+  it('writes attribute updates to the store in one transaction, seen by the REST view', () => {
+    gsql(
+      store,
+      `INTERPRET QUERY () FOR GRAPH g {
+  S = {P.*};
+  S = SELECT s FROM S:s WHERE s.name == "n1" POST-ACCUM s.rank = 2.5, s.born = to_datetime("2021-05-06 07:08:09");
+}`,
+    );
+    const row = store.db.prepare(`SELECT attrs FROM vertices WHERE id = 'v1'`).pluck().get() as string;
+    assert.deepEqual(JSON.parse(row).rank, 2.5);
+    assert.equal(JSON.parse(row).born, '2021-05-06 07:08:09');
+    const [r] = interpret('S = {P.*}; S = SELECT s FROM S:s WHERE s.rank > 2; PRINT S[S.rank, S.born];');
+    assert.deepEqual(r!.S, [
+      { v_id: 'v1', v_type: 'P', attributes: { 'S.rank': 2.5, 'S.born': '2021-05-06 07:08:09' } },
+    ]);
+  });
+
+  it('names the line and column of a syntax error, and runs nothing of the request', () => {
+    const r = runGsql(store, 'USE GRAPH g\nCREATE QUERY broken() FOR GRAPH g {\n  INT x = ;\n}');
+    assert.equal(r.ok, false);
+    assert.match(r.output, /Syntax Error: Encountered ";" at line 3, column 11\./);
+    assert.match(r.output, /__GSQL__RETURN__CODE__,211/);
+  });
+
+  it('refuses a query that names what the graph does not have, with its line and column', () => {
+    const r = runGsql(store, 'USE GRAPH g\nCREATE QUERY bad() FOR GRAPH g {\n  S = {Nope.*};\n  PRINT S;\n}');
+    assert.equal(r.ok, false);
+    assert.match(r.output, /Semantic Check Fails: The vertex type Nope is not in graph g \(line 3, column 7\)/);
+  });
+
+  it('stops a runaway WHILE at the timeout with an error', () => {
+    const started = performance.now();
+    const r = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { INT n = 0; WHILE TRUE DO n = n + 1; END; }',
+      {
+        timeoutMs: 150,
+      },
+    );
+    assert.equal(r.ok, false);
+    assert.match(r.output, /did not finish within its timeout of 150 ms/);
+    assert.ok(performance.now() - started < 5000);
+  });
+
+  it('RAISE stops the query, and TRY … EXCEPTION catches it', () => {
+    const [r] = interpret(`EXCEPTION too_big(40001);
+STRING caught = "no";
+TRY RAISE too_big("over"); EXCEPTION WHEN too_big THEN caught = "yes"; END;
+PRINT caught;`);
+    assert.deepEqual(r, { caught: 'yes' });
+    const failed = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { EXCEPTION e1(40002); RAISE e1("stop"); }',
+    );
+    assert.equal(failed.ok, false);
+    assert.match(failed.output, /40002: stop/);
+  });
+});

@@ -1,0 +1,214 @@
+import { parseDatetime } from '../attribute-values.js';
+import type { StoredEdgeType, StoredVertexType } from '../catalog.js';
+import type { GraphStore } from '../graph-store.js';
+
+/**
+ * A vertex as a query value: one object per vertex of a view, so `===` is vertex identity and
+ * sets and maps of vertices need no key of their own.
+ */
+export class Vertex {
+  constructor(
+    readonly gid: number,
+    readonly view: GraphView,
+  ) {}
+  get id(): string {
+    return this.view.ids[this.gid]!;
+  }
+  get type(): string {
+    return this.view.vertexTypes[this.view.typeOf[this.gid]!]!.name;
+  }
+  toJSON(): string {
+    return this.id;
+  }
+}
+
+/** One adjacency list in CSR form: the neighbours of vertex v are `nbr[off[v] .. off[v+1])`, with their edges. */
+export interface Adjacency {
+  off: Int32Array;
+  nbr: Int32Array;
+  eid: Int32Array;
+}
+
+/**
+ * The whole store read into arrays built for traversal: every vertex has a dense integer id (gid)
+ * across all vertex types, attributes are columns indexed by gid (one per attribute name), and each
+ * edge type has CSR adjacency out of its sources and, for reverse and undirected walks, into its
+ * targets. Built once from SQLite in a few statements, and kept until the data changes.
+ */
+export class GraphView {
+  readonly vertexTypes: StoredVertexType[] = [];
+  readonly edgeTypes: StoredEdgeType[] = [];
+  /** Vertex type index by type name. */
+  readonly vtIndex = new Map<string, number>();
+  readonly etIndex = new Map<string, number>();
+  typeOf: Uint16Array = new Uint16Array(0);
+  ids: string[] = [];
+  /** gids of each vertex type, in id order. */
+  readonly byType: Int32Array[] = [];
+  /** Per vertex type: primary id → gid. */
+  readonly lookup: Map<string, number>[] = [];
+  /** Attribute columns by name: `attrs.get(name)[gid]`. */
+  readonly attrs = new Map<string, unknown[]>();
+  readonly edgeAttrs = new Map<string, unknown[]>();
+  edgeType: Uint16Array = new Uint16Array(0);
+  edgeFrom: Int32Array = new Int32Array(0);
+  edgeTo: Int32Array = new Int32Array(0);
+  /** Per edge type: the adjacency from FROM to TO, and from TO to FROM. */
+  readonly out: Adjacency[] = [];
+  readonly in: Adjacency[] = [];
+  private readonly vertexObjects: (Vertex | undefined)[] = [];
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  vertex(gid: number): Vertex {
+    return (this.vertexObjects[gid] ??= new Vertex(gid, this));
+  }
+
+  /** The gid of a vertex by type name and primary id, or -1. */
+  find(type: string, id: string): number {
+    const t = this.vtIndex.get(type);
+    if (t === undefined) return -1;
+    return this.lookup[t]!.get(id) ?? -1;
+  }
+
+  static build(store: GraphStore): GraphView {
+    const view = new GraphView();
+    const { catalog, db } = store;
+    const vtById = new Map<number, number>();
+    for (const vt of catalog.vertexTypes.values()) {
+      vtById.set(vt.id, view.vertexTypes.length);
+      view.vtIndex.set(vt.name, view.vertexTypes.length);
+      view.vertexTypes.push(vt);
+      view.lookup.push(new Map());
+    }
+    const typeOf: number[] = [];
+    const perType: number[][] = view.vertexTypes.map(() => []);
+    const datetimeAttrs = new Set<string>();
+    for (const vt of view.vertexTypes) {
+      for (const a of vt.attributes) {
+        if (!view.attrs.has(a.name)) view.attrs.set(a.name, []);
+        if (a.type === 'DATETIME') datetimeAttrs.add(a.name);
+      }
+    }
+    const attrNames = [...view.attrs.keys()];
+    const rows = db.prepare('SELECT type_id, id, attrs FROM vertices ORDER BY type_id, rowid').raw();
+    for (const [typeId, id, json] of rows.iterate() as Iterable<[number, string, string]>) {
+      const t = vtById.get(typeId);
+      if (t === undefined) continue;
+      const gid = view.ids.length;
+      view.ids.push(id);
+      typeOf.push(t);
+      perType[t]!.push(gid);
+      view.lookup[t]!.set(id, gid);
+      const values = JSON.parse(json) as Record<string, unknown>;
+      for (const name of attrNames) {
+        const v = values[name];
+        if (v !== undefined) view.attrs.get(name)![gid] = datetimeAttrs.has(name) ? toEpoch(v) : v;
+      }
+    }
+    view.typeOf = Uint16Array.from(typeOf);
+    for (const list of perType) view.byType.push(Int32Array.from(list));
+
+    const etById = new Map<number, number>();
+    for (const et of catalog.edgeTypes.values()) {
+      etById.set(et.id, view.edgeTypes.length);
+      view.etIndex.set(et.name, view.edgeTypes.length);
+      view.edgeTypes.push(et);
+      for (const a of et.attributes) {
+        if (!view.edgeAttrs.has(a.name)) view.edgeAttrs.set(a.name, []);
+        if (a.type === 'DATETIME') datetimeAttrs.add(`edge:${a.name}`);
+      }
+    }
+    const withAttrs = new Set(view.edgeTypes.filter((e) => e.attributes.length > 0).map((e) => e.id));
+    const eType: number[] = [];
+    const eFrom: number[] = [];
+    const eTo: number[] = [];
+    const edgeRows = db.prepare('SELECT type_id, from_type, from_id, to_type, to_id, attrs FROM edges').raw();
+    for (const [typeId, ft, fid, tt, tid, json] of edgeRows.iterate() as Iterable<
+      [number, number, string, number, string, string]
+    >) {
+      const et = etById.get(typeId);
+      const f = view.lookup[vtById.get(ft) ?? -1]?.get(fid);
+      const to = view.lookup[vtById.get(tt) ?? -1]?.get(tid);
+      if (et === undefined || f === undefined || to === undefined) continue;
+      const eid = eType.length;
+      eType.push(et);
+      eFrom.push(f);
+      eTo.push(to);
+      if (withAttrs.has(typeId)) {
+        const values = JSON.parse(json) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(values)) {
+          const col = view.edgeAttrs.get(k);
+          if (col) col[eid] = datetimeAttrs.has(`edge:${k}`) ? toEpoch(v) : v;
+        }
+      }
+    }
+    view.edgeType = Uint16Array.from(eType);
+    view.edgeFrom = Int32Array.from(eFrom);
+    view.edgeTo = Int32Array.from(eTo);
+    const n = view.size;
+    for (let et = 0; et < view.edgeTypes.length; et++) {
+      view.out.push(csr(n, view.edgeType, et, view.edgeFrom, view.edgeTo));
+      view.in.push(csr(n, view.edgeType, et, view.edgeTo, view.edgeFrom));
+    }
+    return view;
+  }
+}
+
+/** DATETIME values are held as seconds since the epoch, so that they compare and subtract as numbers. */
+export function toEpoch(v: unknown): number {
+  const checked = parseDatetime(v);
+  return checked.ok ? Date.parse(`${String(checked.value).replace(' ', 'T')}Z`) / 1000 : 0;
+}
+
+/** Counting sort of one edge type's edges by `key`: two passes over the edges, no comparison sort. */
+function csr(n: number, types: Uint16Array, et: number, key: Int32Array, other: Int32Array): Adjacency {
+  const off = new Int32Array(n + 1);
+  let m = 0;
+  for (let i = 0; i < types.length; i++)
+    if (types[i] === et) {
+      off[key[i]! + 1]!++;
+      m++;
+    }
+  for (let v = 0; v < n; v++) off[v + 1]! += off[v]!;
+  const fill = off.slice(0, n);
+  const nbr = new Int32Array(m);
+  const eid = new Int32Array(m);
+  for (let i = 0; i < types.length; i++)
+    if (types[i] === et) {
+      const k = fill[key[i]!]!++;
+      nbr[k] = other[i]!;
+      eid[k] = i;
+    }
+  return { off, nbr, eid };
+}
+
+const views = new WeakMap<GraphStore, { key: string; view: GraphView }>();
+
+/**
+ * The view of a store's data as it is now: rebuilt when a write (of this process or, through
+ * SQLite's data_version, of another connection) or a schema change happened since it was built.
+ */
+export function graphView(store: GraphStore): GraphView {
+  const key = viewKey(store);
+  const held = views.get(store);
+  if (held && held.key === key) return held.view;
+  const view = GraphView.build(store);
+  views.set(store, { key, view });
+  return view;
+}
+
+/** After a query wrote through its view (and to SQLite), the view is still the data's: keep it. */
+export function keepView(store: GraphStore, view: GraphView): void {
+  views.set(store, { key: viewKey(store), view });
+}
+
+export function dropView(store: GraphStore): void {
+  views.delete(store);
+}
+
+function viewKey(store: GraphStore): string {
+  return `${store.writes}:${store.externalVersion}:${store.catalog.version}`;
+}

@@ -1,0 +1,377 @@
+import path from 'node:path';
+import { CatalogError } from '../catalog.js';
+import { DataPlaneError } from '../errors.js';
+import type { GraphStore } from '../graph-store.js';
+import { GsqlSyntaxError, lex } from '../gsql-lexer.js';
+import { statementTokens } from '../gsql-split.js';
+import type { GraphDef } from '../schema-types.js';
+import type { Expr, QueryDef, QueryStatement, TypeRef } from './ast.js';
+import { compileQuery, QuerySemanticError, storedValue, type CompiledQuery } from './compile.js';
+import { dropView, graphView, keepView, toEpoch, type GraphView } from './graph-view.js';
+import { parseQueryStatement } from './parser.js';
+import { QueryTimeoutError, Run } from './runtime.js';
+import { QueryRuntimeError } from './values.js';
+
+/** A query's timeout when the request does not set one (GSQL-TIMEOUT, in ms). */
+export const DEFAULT_TIMEOUT_MS = 16_000;
+
+export interface RunOptions {
+  timeoutMs?: number;
+  outputLimit?: number;
+}
+
+interface StoredQuery {
+  graph: string;
+  name: string;
+  source: string;
+  installed: boolean;
+}
+
+/** Compiled queries by store, keyed by graph and name, valid for one schema version and source. */
+const compiledByStore = new WeakMap<GraphStore, Map<string, { version: number; source: string; q: CompiledQuery }>>();
+
+function readQuery(store: GraphStore, graph: string, name: string): StoredQuery | undefined {
+  const row = store.db
+    .prepare('SELECT graph, name, source, installed FROM queries WHERE graph = ? AND name = ?')
+    .get(graph, name) as { graph: string; name: string; source: string; installed: number } | undefined;
+  return row && { ...row, installed: row.installed === 1 };
+}
+
+export function listQueries(store: GraphStore, graph: string): StoredQuery[] {
+  const rows = store.db
+    .prepare('SELECT graph, name, source, installed FROM queries WHERE graph = ? ORDER BY name')
+    .all(graph) as { graph: string; name: string; source: string; installed: number }[];
+  return rows.map((r) => ({ ...r, installed: r.installed === 1 }));
+}
+
+export function parseDef(source: string): QueryDef {
+  const tokens = [...statementTokens(lex(source))].filter((t) => t.kind !== 'break');
+  const st = parseQueryStatement(tokens, source);
+  if (st.kind !== 'createQuery' && st.kind !== 'interpretQuery') throw new Error('not a query definition');
+  return st.def;
+}
+
+/** The compiled form of a stored query, compiled again only when its text or the schema changed. */
+export function compiledQuery(store: GraphStore, graph: GraphDef, name: string): CompiledQuery | undefined {
+  const stored = readQuery(store, graph.name, name);
+  if (!stored) return undefined;
+  let cache = compiledByStore.get(store);
+  if (!cache) compiledByStore.set(store, (cache = new Map()));
+  const key = `${graph.name}\u0000${name}`;
+  const held = cache.get(key);
+  if (held && held.version === store.catalog.version && held.source === stored.source) return held.q;
+  const q = compileQuery(store.catalog, graph, parseDef(stored.source), (n) => !!readQuery(store, graph.name, n));
+  cache.set(key, { version: store.catalog.version, source: stored.source, q });
+  return q;
+}
+
+function graphFor(store: GraphStore, name: string | undefined): GraphDef {
+  if (name === undefined)
+    throw new CatalogError('No graph is in use: add FOR GRAPH to the query, or run USE GRAPH first.');
+  const graph = store.catalog.graphs.get(name);
+  if (!graph) throw new CatalogError(`The graph ${name} does not exist.`);
+  return graph;
+}
+
+/** Runs a GSQL query statement and returns what GSQL prints; CatalogError refuses it. */
+export function runQueryStatement(
+  store: GraphStore,
+  sessionGraph: string | undefined,
+  st: QueryStatement,
+  opts: RunOptions = {},
+): string {
+  switch (st.kind) {
+    case 'createQuery': {
+      const graph = graphFor(store, st.def.graph ?? sessionGraph);
+      const exists = readQuery(store, graph.name, st.def.name);
+      if (exists && !st.def.orReplace)
+        throw new CatalogError(
+          `The query ${st.def.name} already exists in graph ${graph.name}; ` +
+            'use CREATE OR REPLACE QUERY, or drop it first.',
+        );
+      check(() =>
+        compileQuery(store.catalog, graph, st.def, (n) => n === st.def.name || !!readQuery(store, graph.name, n)),
+      );
+      const source = st.def.graph ? st.def.source : st.def.source;
+      store.write(() =>
+        store.db
+          .prepare(
+            'INSERT INTO queries (graph, name, source, installed) VALUES (?, ?, ?, 0) ' +
+              'ON CONFLICT (graph, name) DO UPDATE SET source = excluded.source, installed = 0',
+          )
+          .run(graph.name, st.def.name, source),
+      );
+      return `Successfully created queries: [${st.def.name}].`;
+    }
+    case 'installQuery': {
+      const graph = graphFor(store, sessionGraph ?? soleGraph(store));
+      const names = st.all ? listQueries(store, graph.name).map((q) => q.name) : st.names;
+      for (const name of names) {
+        if (!readQuery(store, graph.name, name))
+          throw new CatalogError(`The query ${name} does not exist in graph ${graph.name}.`);
+        check(() => compiledQuery(store, graph, name));
+      }
+      store.write(() => {
+        const mark = store.db.prepare('UPDATE queries SET installed = 1 WHERE graph = ? AND name = ?');
+        for (const name of names) mark.run(graph.name, name);
+      });
+      const lines = ['Start installing queries, about 1 minute ...'];
+      for (const name of names)
+        lines.push(
+          `${name} query: curl -X GET 'http://127.0.0.1:9000/query/${graph.name}/${name}'. ` +
+            'Add -d option to send JSON payload.',
+        );
+      lines.push('', 'Query installation finished.');
+      return lines.join('\n');
+    }
+    case 'dropQuery': {
+      const graph = graphFor(store, sessionGraph ?? soleGraph(store));
+      const names = st.all ? listQueries(store, graph.name).map((q) => q.name) : st.names;
+      for (const name of names)
+        if (!readQuery(store, graph.name, name))
+          throw new CatalogError(`The query ${name} does not exist in graph ${graph.name}.`);
+      store.write(() => {
+        const del = store.db.prepare('DELETE FROM queries WHERE graph = ? AND name = ?');
+        for (const name of names) del.run(graph.name, name);
+      });
+      return `Successfully dropped queries: [${names.join(', ')}].`;
+    }
+    case 'showQuery': {
+      const graph = graphFor(store, sessionGraph ?? soleGraph(store));
+      if (st.name === '*')
+        return listQueries(store, graph.name)
+          .map((q) => q.source)
+          .join('\n');
+      const q = readQuery(store, graph.name, st.name);
+      if (!q) throw new CatalogError(`The query ${st.name} does not exist in graph ${graph.name}.`);
+      return q.source;
+    }
+    case 'runQuery': {
+      const graph = graphFor(store, sessionGraph ?? soleGraph(store));
+      const q = readQuery(store, graph.name, st.name);
+      if (!q) throw new CatalogError(`The query ${st.name} does not exist in graph ${graph.name}.`);
+      const compiled = check(() => compiledQuery(store, graph, st.name)!);
+      const args = st.args.map(constant);
+      return JSON.stringify(runCompiled(store, compiled, positional(compiled, args), opts), null, 2);
+    }
+    case 'interpretQuery': {
+      const graph = graphFor(store, st.def.graph ?? sessionGraph ?? soleGraph(store));
+      const compiled = check(() =>
+        compileQuery(store.catalog, graph, st.def, (n) => !!readQuery(store, graph.name, n)),
+      );
+      return JSON.stringify(runCompiled(store, compiled, positional(compiled, []), opts), null, 2);
+    }
+  }
+}
+
+function soleGraph(store: GraphStore): string | undefined {
+  return store.catalog.graphs.size === 1 ? [...store.catalog.graphs.keys()][0] : undefined;
+}
+
+/** A compile step whose refusal becomes GSQL's "Semantic Check Fails". */
+function check<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof QuerySemanticError || err instanceof GsqlSyntaxError) throw new CatalogError(err.message);
+    throw err;
+  }
+}
+
+/** A RUN QUERY argument: literals and lists of literals. */
+function constant(e: Expr): unknown {
+  switch (e.k) {
+    case 'lit':
+      return e.v;
+    case 'un':
+      return e.op === '-' ? -(constant(e.e) as number) : !constant(e.e);
+    case 'list':
+    case 'paren':
+      return e.items.map(constant);
+    case 'name':
+      return e.name;
+    default:
+      throw new CatalogError(`The argument at line ${e.line}, column ${e.column} must be a literal value.`);
+  }
+}
+
+function positional(q: CompiledQuery, args: unknown[]): Record<string, unknown> {
+  if (args.length > q.params.length)
+    throw new CatalogError(`The query ${q.def.name} takes ${q.params.length} parameters; ${args.length} were given.`);
+  return Object.fromEntries(args.map((a, i) => [q.params[i]!.name, a]));
+}
+
+/** Parameters by name as a request gives them (URL text or JSON values), checked against their types. */
+export function bindParams(view: GraphView, q: CompiledQuery, raw: Record<string, unknown>): unknown[] {
+  const known = new Set(q.params.map((p) => p.name));
+  for (const key of Object.keys(raw)) {
+    const base = key.replace(/\.type$|\[\d+\](\.type)?$/, '');
+    if (!known.has(base))
+      throw new DataPlaneError('invalidParameter', `Unknown parameter '${key}' for query ${q.def.name}.`);
+  }
+  return q.params.map((p) => {
+    const v = raw[p.name];
+    if (v === undefined) return undefined;
+    return convert(view, p.type, v, p.name, raw[`${p.name}.type`]);
+  });
+}
+
+function bad(name: string, why: string): never {
+  throw new DataPlaneError('invalidParameter', `The value of parameter '${name}' is not valid: ${why}.`);
+}
+
+function convert(view: GraphView, t: TypeRef, v: unknown, name: string, vtype?: unknown): unknown {
+  if (t.k === 'coll') {
+    const items = Array.isArray(v) ? v : [v];
+    const vtypes = Array.isArray(vtype) ? vtype : [];
+    const out = items.map((x, i) => convert(view, t.elem, x, name, vtypes[i] ?? vtype));
+    return t.name === 'SET' ? new Set(out) : out;
+  }
+  if (t.k !== 'base') return bad(name, 'parameters of this type are not supported');
+  const one = Array.isArray(v) ? v[0] : v;
+  switch (t.name) {
+    case 'INT':
+    case 'UINT': {
+      const n = Number(one);
+      if (!Number.isInteger(n) || (t.name === 'UINT' && n < 0)) bad(name, `'${String(one)}' is not an ${t.name}`);
+      return n;
+    }
+    case 'FLOAT':
+    case 'DOUBLE': {
+      const n = Number(one);
+      if (typeof one === 'boolean' || one === '' || Number.isNaN(n)) bad(name, `'${String(one)}' is not a number`);
+      return n;
+    }
+    case 'BOOL':
+      if (one === true || one === 'true' || one === 1 || one === '1') return true;
+      if (one === false || one === 'false' || one === 0 || one === '0') return false;
+      return bad(name, `'${String(one)}' is not true or false`);
+    case 'STRING':
+      return String(one);
+    case 'DATETIME':
+      return toEpoch(one);
+    case 'VERTEX': {
+      let id: unknown = one;
+      let type: unknown = t.vertexType ?? (Array.isArray(vtype) ? vtype[0] : vtype);
+      if (one !== null && typeof one === 'object') {
+        const o = one as Record<string, unknown>;
+        id = o.id;
+        type = t.vertexType ?? o.type;
+      }
+      if (typeof type !== 'string') return bad(name, 'a VERTEX parameter needs its type (name.type)');
+      const gid = view.find(type, String(id));
+      if (gid < 0) return bad(name, `the vertex ${type} '${String(id)}' does not exist`);
+      return view.vertex(gid);
+    }
+    default:
+      return bad(name, `parameters of type ${t.name} are not supported`);
+  }
+}
+
+/** The REST++ answer of a run: `{version, error, message, results}` without the version block (added by the route). */
+export interface QueryOutcome {
+  error: boolean;
+  message: string;
+  results: Record<string, unknown>[];
+}
+
+/** Runs a compiled query with arguments by name; writes commit in one transaction when it ends. */
+export function runCompiled(
+  store: GraphStore,
+  q: CompiledQuery,
+  raw: Record<string, unknown>,
+  opts: RunOptions = {},
+): QueryOutcome {
+  const view = graphView(store);
+  const args = bindParams(view, q, raw);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const fileRoot = path.join(path.dirname(store.db.name), 'files');
+  const run = new Run(
+    store,
+    view,
+    performance.now() + timeoutMs,
+    timeoutMs,
+    opts.outputLimit ?? 16 * 1024 * 1024,
+    (name, callArgs, parent) => callQuery(store, q.graph, name, callArgs, parent),
+    fileRoot,
+  );
+  try {
+    q.invoke(run, args);
+  } catch (err) {
+    // The view may hold attribute changes the store never got: build it again.
+    dropView(store);
+    if (err instanceof QueryTimeoutError) throw new DataPlaneError('queryTimeout', err.message);
+    if (err instanceof QueryRuntimeError) throw new DataPlaneError('queryRuntime', err.message);
+    if (err instanceof RangeError) throw new DataPlaneError('queryRuntime', `The query failed: ${err.message}.`);
+    throw err;
+  }
+  commit(store, view, run);
+  return { error: false, message: '', results: run.results };
+}
+
+function callQuery(store: GraphStore, graph: GraphDef, name: string, args: unknown[], parent: Run): unknown {
+  const q = compiledQuery(store, graph, name);
+  if (!q) throw new QueryRuntimeError(`The query ${name} does not exist.`);
+  const child = new Run(
+    store,
+    parent.view,
+    parent.deadline,
+    parent.timeoutMs,
+    parent.outputLimit,
+    parent.callQuery,
+    parent.fileRoot,
+  );
+  child.writes = parent.writes;
+  return q.invoke(child, args);
+}
+
+/** Applies a run's writes to the store in one transaction; the view keeps them unless rows came or went. */
+function commit(store: GraphStore, view: GraphView, run: Run): void {
+  const { vertexAttrs, edgeAttrs, structural } = run.writes;
+  if (vertexAttrs.size === 0 && edgeAttrs.size === 0 && structural.length === 0) return;
+  try {
+    store.write(() => {
+      const setV = store.db.prepare(
+        "UPDATE vertices SET attrs = json_set(attrs, '$.' || ?, json(?)) WHERE type_id = ? AND id = ?",
+      );
+      for (const [gid, attrs] of vertexAttrs) {
+        const type = view.vertexTypes[view.typeOf[gid]!]!;
+        for (const [name, v] of attrs) {
+          const a = type.attributes.find((x) => x.name === name)!;
+          setV.run(name, JSON.stringify(storedValue(a.type, v)), type.id, view.ids[gid]);
+        }
+      }
+      const setE = store.db.prepare(
+        "UPDATE edges SET attrs = json_set(attrs, '$.' || ?, json(?)) " +
+          'WHERE type_id = ? AND from_type = ? AND from_id = ? AND to_type = ? AND to_id = ?',
+      );
+      for (const [eid, attrs] of edgeAttrs) {
+        const et = view.edgeTypes[view.edgeType[eid]!]!;
+        const from = view.edgeFrom[eid]!;
+        const to = view.edgeTo[eid]!;
+        const ft = view.vertexTypes[view.typeOf[from]!]!.id;
+        const tt = view.vertexTypes[view.typeOf[to]!]!.id;
+        for (const [name, v] of attrs) {
+          const a = et.attributes.find((x) => x.name === name)!;
+          const json = JSON.stringify(storedValue(a.type, v));
+          setE.run(name, json, et.id, ft, view.ids[from], tt, view.ids[to]);
+          if (!et.directed) setE.run(name, json, et.id, tt, view.ids[to], ft, view.ids[from]);
+        }
+      }
+      for (const change of structural) change(store);
+    });
+  } catch (err) {
+    dropView(store);
+    throw err;
+  }
+  if (structural.length === 0) keepView(store, view);
+  else dropView(store);
+}
+
+/** The timeout a request asks for: GSQL-TIMEOUT in ms, else the default. */
+export function timeoutFrom(header: string | string[] | undefined): number {
+  const v = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isFinite(v) && v > 0 ? Math.min(v, 3_600_000) : DEFAULT_TIMEOUT_MS;
+}
+
+export { compileQuery };

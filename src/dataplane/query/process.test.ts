@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DATA_PLANE_SECRET_HEADER } from '../http-server.js';
+import { startDataPlane, type DataPlaneProcess } from '../launcher.js';
+
+/** Queries through a real data-plane process, over HTTP, as pyTigerGraph calls them. */
+
+interface Reply {
+  status: number;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-query-process-'));
+const storeFile = path.join(dir, 'graph.db');
+const secret = randomBytes(24).toString('base64url');
+let dp: DataPlaneProcess;
+
+async function call(
+  method: string,
+  urlPath: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const res = await fetch(dp.url + urlPath, {
+    method,
+    headers: { [DATA_PLANE_SECRET_HEADER]: secret, ...headers },
+    body,
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, text, json };
+}
+
+const gsql = (text: string) => call('POST', '/gsql/v1/statements', text);
+
+const setup = `CREATE VERTEX Person (PRIMARY_ID name STRING, age INT) WITH primary_id_as_attribute="true"
+CREATE DIRECTED EDGE knows (FROM Person, TO Person)
+CREATE GRAPH social (*)
+USE GRAPH social
+CREATE QUERY friends_of(VERTEX<Person> p, SET<STRING> skip, INT min_age = 0) FOR GRAPH social {
+  SumAccum<INT> @@total;
+  start = {p};
+  result = SELECT t FROM start:s -(knows:e)-> Person:t
+           WHERE t.age >= min_age AND t.name NOT IN skip
+           ACCUM @@total += 1
+           ORDER BY t.name;
+  PRINT result[result.age];
+  PRINT @@total AS total;
+}
+CREATE QUERY spin() FOR GRAPH social {
+  INT n = 0;
+  WHILE TRUE DO n = n + 1; END;
+  PRINT n;
+}
+CREATE QUERY escape(STRING where) FOR GRAPH social {
+  FILE f (where);
+  f.println("x");
+}
+CREATE QUERY set_age(VERTEX<Person> p, INT age) FOR GRAPH social {
+  start = {p};
+  start = SELECT s FROM start:s POST-ACCUM s.age = age;
+  PRINT start;
+}
+INSTALL QUERY ALL`;
+
+describe('queries through the data-plane process', () => {
+  before(async () => {
+    dp = await startDataPlane({ storeFile, secret });
+    const r = await gsql(setup);
+    assert.match(r.text, /Successfully created queries: \[friends_of\]\./);
+    assert.match(r.text, /Query installation finished\./);
+    const people = { alice: 30, bob: 20, carol: 40, dave: 50 };
+    const up = await call(
+      'POST',
+      '/restpp/graph/social',
+      JSON.stringify({
+        vertices: {
+          Person: Object.fromEntries(Object.entries(people).map(([k, age]) => [k, { age: { value: age } }])),
+        },
+        edges: { Person: { alice: { knows: { Person: { bob: {}, carol: {}, dave: {} } } } } },
+      }),
+    );
+    assert.equal(up.status, 200, up.text);
+  });
+  after(async () => {
+    await dp.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs an installed query with parameters in the URL, repeated keys for a set', async () => {
+    const r = await call('GET', '/restpp/query/social/friends_of?p=alice&skip=dave&min_age=25');
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json.version, { edition: 'enterprise', api: 'v2', schema: r.json.version.schema });
+    assert.equal(r.json.error, false);
+    assert.deepEqual(r.json.results, [
+      { result: [{ v_id: 'carol', v_type: 'Person', attributes: { 'result.age': 40 } }] },
+      { total: 1 },
+    ]);
+    // The 3.x layout (no /restpp prefix) answers the same.
+    const root = await call('GET', '/query/social/friends_of?p=alice&skip=dave&skip=carol');
+    assert.deepEqual(root.json.results[1], { total: 1 });
+  });
+
+  it('runs an installed query with a JSON body, vertices as {"id": …}', async () => {
+    const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify({ p: { id: 'alice' }, skip: [] }));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.results[1].total, 3);
+  });
+
+  it("refuses a bad parameter, an unknown query and an unknown vertex in TigerGraph's shape", async () => {
+    const bad = await call('GET', '/restpp/query/social/friends_of?p=alice&min_age=old');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.code, 'REST-30001');
+    assert.match(bad.json.message, /parameter 'min_age'/);
+    const ghost = await call('GET', '/restpp/query/social/friends_of?p=nobody');
+    assert.equal(ghost.status, 400);
+    assert.match(ghost.json.message, /parameter 'p'.*Person 'nobody' does not exist/);
+    const unknown = await call('GET', '/restpp/query/social/nope');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json.code, 'REST-1000');
+  });
+
+  it('stops a runaway WHILE at GSQL-TIMEOUT while another request waits its turn', async () => {
+    const started = performance.now();
+    const [spin, ping] = await Promise.all([
+      call('GET', '/restpp/query/social/spin', undefined, { 'GSQL-TIMEOUT': '300' }),
+      call('GET', '/api/ping'),
+    ]);
+    assert.equal(spin.status, 408, spin.text);
+    assert.equal(spin.json.error, true);
+    assert.equal(spin.json.code, 'REST-3003');
+    assert.match(spin.json.message, /timeout of 300 ms/);
+    assert.equal(ping.json.message, 'pong');
+    assert.ok(performance.now() - started < 10_000);
+    assert.equal((await call('GET', '/api/ping')).json.message, 'pong');
+  });
+
+  it('refuses a FILE outside the workspace folder', async () => {
+    const r = await call('GET', `/restpp/query/social/escape?where=${encodeURIComponent('../../etc/x')}`);
+    assert.equal(r.status, 400);
+    assert.equal(r.json.code, 'REST-3004');
+    assert.match(r.json.message, /outside the workspace's file folder/);
+    const inside = await call('GET', '/restpp/query/social/escape?where=out/list.csv');
+    assert.equal(inside.status, 200, inside.text);
+    assert.equal(fs.readFileSync(path.join(dir, 'files', 'out', 'list.csv'), 'utf8'), 'x\n');
+  });
+
+  it('writes attributes through the store, seen by the REST++ vertex endpoint', async () => {
+    const r = await call('GET', '/restpp/query/social/set_age?p=bob&age=21');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.results[0].start[0].attributes.age, 21);
+    const v = await call('GET', '/restpp/graph/social/vertices/Person/bob');
+    assert.equal(v.json.results[0].attributes.age, 21);
+  });
+
+  it('lists installed queries among the endpoints and keeps them across a restart', async () => {
+    const eps = await call('GET', '/restpp/endpoints/social?dynamic=true');
+    assert.deepEqual(eps.json['GET /query/social/friends_of'].parameters.min_age, { type: 'INT', default: '0' });
+    await dp.stop();
+    dp = await startDataPlane({ storeFile, secret });
+    const r = await call('GET', '/restpp/query/social/friends_of?p=alice');
+    assert.equal(r.json.results[1].total, 3);
+    const shown = await gsql('USE GRAPH social\nSHOW QUERY spin');
+    assert.match(shown.text, /CREATE QUERY spin\(\) FOR GRAPH social \{/);
+  });
+
+  it('runs an interpreted query with parameters in the URL', async () => {
+    const r = await call(
+      'POST',
+      '/gsql/v1/queries/interpret?who=carol',
+      'INTERPRET QUERY (VERTEX<Person> who) FOR GRAPH social { PRINT who, who.age AS age; }',
+    );
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json.results, [{ who: 'carol', age: 40 }]);
+  });
+});

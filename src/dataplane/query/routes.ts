@@ -1,0 +1,283 @@
+import { CatalogError } from '../catalog.js';
+import { DataPlaneError, errorKinds, fail } from '../errors.js';
+import type { GraphStore } from '../graph-store.js';
+import { route, sendJson, sendResults, type RequestContext, type Router } from '../http-server.js';
+import type { TypeRef } from './ast.js';
+import {
+  compiledQuery,
+  listQueries,
+  parseDef,
+  runCompiled,
+  runQueryStatement,
+  timeoutFrom,
+  compileQuery,
+} from './lifecycle.js';
+import { GsqlSyntaxError } from '../gsql-lexer.js';
+import { QuerySemanticError } from './compile.js';
+
+/**
+ * Query parameters as TigerGraph's URLs carry them: repeated keys for collections, `v.type` for
+ * the type of an untyped vertex, `v[0]` / `v[0].type` for a set of untyped vertices.
+ */
+export function urlParams(url: string): Record<string, unknown> {
+  const q = url.indexOf('?');
+  const out: Record<string, unknown> = {};
+  const indexed = new Map<string, { ids: string[]; types: string[] }>();
+  for (const [key, value] of new URLSearchParams(q < 0 ? '' : url.slice(q + 1))) {
+    const m = /^(.+)\[(\d+)\](\.type)?$/.exec(key);
+    if (m) {
+      let e = indexed.get(m[1]!);
+      if (!e) indexed.set(m[1]!, (e = { ids: [], types: [] }));
+      (m[3] ? e.types : e.ids)[Number(m[2])] = value;
+      continue;
+    }
+    const held = out[key];
+    out[key] = held === undefined ? value : Array.isArray(held) ? [...held, value] : [held, value];
+  }
+  for (const [name, { ids, types }] of indexed) out[name] = ids.map((id, i) => ({ id, type: types[i] }));
+  return out;
+}
+
+function restppOutcome(ctx: RequestContext, outcome: { results: unknown[] }): void {
+  sendResults(ctx, outcome.results);
+}
+
+/** `GET|POST /query/{graph}/{name}`: an installed query, parameters in the URL or a JSON body. */
+async function runInstalled(ctx: RequestContext): Promise<void> {
+  const { store } = ctx;
+  const graph = store.graph(ctx.params.graph, ctx.path);
+  const name = ctx.params.query!;
+  const stored = listQueries(store, graph.name).find((q) => q.name === name && q.installed);
+  if (!stored) {
+    ctx.req.resume();
+    return fail(
+      'endpointNotFound',
+      `Endpoint is not found from url = '${ctx.path}', please use GET /endpoints to list all valid endpoints.`,
+    );
+  }
+  let params = urlParams(ctx.url);
+  if (ctx.req.method === 'POST') {
+    const text = (await ctx.body()).toString('utf8').trim();
+    if (text) {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return fail('invalidJson', 'The request body is not valid JSON.');
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        return fail('invalidPayload', 'The request body must be a JSON object of parameters.');
+      params = { ...params, ...jsonParams(body as Record<string, unknown>) };
+    }
+  } else ctx.req.resume();
+  const q = compiledQuery(store, graph, name)!;
+  restppOutcome(
+    ctx,
+    runCompiled(store, q, params, {
+      timeoutMs: timeoutFrom(ctx.req.headers['gsql-timeout']),
+      outputLimit: ctx.options.gsqlOutputLimit,
+    }),
+  );
+}
+
+/** JSON body values: MAP parameters come as `{keylist, valuelist}`. */
+function jsonParams(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) out[k] = v;
+  return out;
+}
+
+/** `POST /gsql/v1/queries/interpret` (and the 3.x path): the query text in the body, parameters in the URL. */
+async function interpret(ctx: RequestContext): Promise<void> {
+  const { store } = ctx;
+  const text = (await ctx.body()).toString('utf8');
+  let def;
+  try {
+    def = parseDef(text);
+  } catch (err) {
+    if (err instanceof GsqlSyntaxError) return gsqlFailure(ctx, 'querySyntax', `Syntax Error: ${err.message}`);
+    throw err;
+  }
+  const graphName = def.graph ?? ctx.query.graph ?? soleGraph(store);
+  const graph = graphName === undefined ? undefined : store.catalog.graphs.get(graphName);
+  if (!graph) return gsqlFailure(ctx, 'graphNotFound', `The graph ${graphName ?? ''} does not exist.`);
+  let q;
+  try {
+    q = compileQuery(store.catalog, graph, def, (n) => listQueries(store, graph.name).some((x) => x.name === n));
+  } catch (err) {
+    if (err instanceof QuerySemanticError)
+      return gsqlFailure(ctx, 'querySyntax', `Semantic Check Fails: ${err.message}`);
+    throw err;
+  }
+  const params = urlParams(ctx.url);
+  delete params.graph;
+  restppOutcome(
+    ctx,
+    runCompiled(store, q, params, {
+      timeoutMs: timeoutFrom(ctx.req.headers['gsql-timeout']),
+      outputLimit: ctx.options.gsqlOutputLimit,
+    }),
+  );
+}
+
+function soleGraph(store: GraphStore): string | undefined {
+  return store.catalog.graphs.size === 1 ? [...store.catalog.graphs.keys()][0] : undefined;
+}
+
+function gsqlFailure(ctx: RequestContext, kind: keyof typeof errorKinds, message: string): void {
+  sendJson(ctx.res, errorKinds[kind].status, { error: true, message, code: errorKinds[kind].code });
+}
+
+function typeText(t: TypeRef): string {
+  switch (t.k) {
+    case 'base':
+      return t.vertexType ? `VERTEX<${t.vertexType}>` : t.name;
+    case 'coll':
+      return `${t.name}<${typeText(t.elem)}>`;
+    case 'map':
+      return `MAP<${typeText(t.key)},${typeText(t.value)}>`;
+    case 'tuple':
+      return t.name;
+    case 'accum':
+      return t.acc.name;
+  }
+}
+
+/** The parameters of a query as the endpoint list describes them. */
+function parameterInfo(store: GraphStore, graph: string, name: string): Record<string, unknown> {
+  const stored = listQueries(store, graph).find((q) => q.name === name);
+  if (!stored) return {};
+  const def = parseDef(stored.source);
+  const out: Record<string, unknown> = {};
+  for (const p of def.params) {
+    const info: Record<string, unknown> = { type: typeText(p.type) };
+    if (p.type.k === 'base' && p.type.vertexType) info.id_type = p.type.vertexType;
+    if (p.default?.k === 'lit') info.default = String(p.default.v);
+    out[p.name] = info;
+  }
+  return out;
+}
+
+/** Installed queries as `GET /endpoints/{graph}` lists them: `GET /query/{graph}/{name}` with parameters. */
+export function queryEndpoints(store: GraphStore, graph: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const graphs = graph === undefined ? [...store.catalog.graphs.keys()] : [graph];
+  for (const g of graphs)
+    for (const q of listQueries(store, g))
+      if (q.installed) {
+        const parameters = parameterInfo(store, g, q.name);
+        out[`GET /query/${g}/${q.name}`] = { parameters };
+        out[`POST /query/${g}/${q.name}`] = { parameters };
+      }
+  return out;
+}
+
+/** A GSQL statement run for a JSON endpoint: `{error, message}` with what GSQL prints. */
+function statementJson(ctx: RequestContext, graph: string | undefined, text: string): void {
+  try {
+    const stmt = (() => {
+      const def = parseDef(text);
+      return { kind: 'createQuery' as const, def: { ...def, orReplace: true } };
+    })();
+    const message = runQueryStatement(ctx.store, graph, stmt, {});
+    sendJson(ctx.res, 200, { error: false, message });
+  } catch (err) {
+    if (err instanceof GsqlSyntaxError) return gsqlFailure(ctx, 'querySyntax', `Syntax Error: ${err.message}`);
+    if (err instanceof CatalogError) return gsqlFailure(ctx, 'querySyntax', `Semantic Check Fails: ${err.message}`);
+    throw err;
+  }
+}
+
+function graphParam(ctx: RequestContext): string | undefined {
+  const g = ctx.query.graph;
+  if (g !== undefined && !ctx.store.catalog.graphs.has(g))
+    throw new DataPlaneError('graphNotFound', `The graph ${g} does not exist.`);
+  return g ?? soleGraph(ctx.store);
+}
+
+export function registerQueryRoutes(router: Router): void {
+  for (const prefix of ['/restpp', '']) {
+    route(router, ['GET', 'POST'], `${prefix}/query/:graph/:query`, runInstalled);
+    // Queries run one at a time in this process, to their end or their timeout: when this answers, none runs.
+    route(router, 'GET', `${prefix}/showprocesslist/:graph`, (ctx) => sendResults(ctx, []));
+    route(router, 'GET', `${prefix}/abortquery/:graph`, (ctx) => sendResults(ctx, [{ aborted_queries: [] }]));
+  }
+  route(router, 'POST', '/gsql/v1/queries/interpret', interpret);
+  route(router, 'POST', '/gsqlserver/interpreted_query', interpret);
+  route(router, 'GET', '/gsql/v1/queries', (ctx) => {
+    const g = graphParam(ctx);
+    const names = g === undefined ? [] : listQueries(ctx.store, g).map((q) => q.name);
+    sendJson(ctx.res, 200, { error: false, message: '', results: names });
+  });
+  route(router, 'POST', '/gsql/v1/queries', async (ctx) => {
+    const text = (await ctx.body()).toString('utf8');
+    statementJson(ctx, graphParam(ctx), text);
+  });
+  route(router, 'GET', '/gsql/v1/queries/install', (ctx) => {
+    const g = graphParam(ctx);
+    const names = (ctx.query.queries ?? '').split(',').filter(Boolean);
+    const all = names.length === 0 || names.includes('*') || names.includes('all');
+    try {
+      const message = runQueryStatement(ctx.store, g, { kind: 'installQuery', names, all, force: false });
+      sendJson(ctx.res, 200, { error: false, message: `${message}\nSUCCESS` });
+    } catch (err) {
+      if (err instanceof CatalogError) return gsqlFailure(ctx, 'querySyntax', err.message);
+      throw err;
+    }
+  });
+  const info = (ctx: RequestContext) => {
+    const g = graphParam(ctx);
+    const name = ctx.query.query ?? ctx.query.queryName;
+    const stored = g === undefined ? [] : listQueries(ctx.store, g);
+    const pick = name === undefined ? stored : stored.filter((q) => q.name === name);
+    if (name !== undefined && pick.length === 0)
+      return gsqlFailure(ctx, 'invalidParameter', `The query ${name} does not exist in graph ${g ?? ''}.`);
+    const describe = (q: (typeof stored)[number]) => ({
+      name: q.name,
+      graphName: q.graph,
+      installed: q.installed,
+      status: q.installed ? 'VALID' : 'DRAFT',
+      code: q.source,
+      parameters: Object.entries(parameterInfo(ctx.store, q.graph, q.name)).map(([param, v]) => ({
+        param,
+        ...(v as object),
+      })),
+    });
+    if (name !== undefined) {
+      const d = describe(pick[0]!);
+      return sendJson(ctx.res, 200, { error: false, message: '', ...d, input: d.parameters, results: [d] });
+    }
+    sendJson(ctx.res, 200, { error: false, message: '', results: pick.map(describe) });
+  };
+  route(router, 'GET', '/gsql/v1/queries/info', info);
+  route(router, 'POST', '/gsql/v1/queries/signature', info);
+  route(router, 'GET', '/gsqlserver/gsql/queryinfo', info);
+  route(router, 'GET', '/gsql/v1/queries/:name', (ctx) => {
+    const g = graphParam(ctx);
+    const q = g === undefined ? undefined : listQueries(ctx.store, g).find((x) => x.name === ctx.params.name);
+    if (!q) return gsqlFailure(ctx, 'invalidParameter', `The query ${ctx.params.name} does not exist.`);
+    sendJson(ctx.res, 200, {
+      error: false,
+      message: '',
+      results: { name: q.name, code: q.source, installed: q.installed },
+    });
+  });
+  route(router, 'DELETE', '/gsql/v1/queries/:name', (ctx) => dropQueries(ctx, [ctx.params.name!]));
+  route(router, 'DELETE', '/gsql/v1/queries', (ctx) =>
+    dropQueries(ctx, (ctx.query.query ?? '').split(',').filter(Boolean)),
+  );
+}
+
+function dropQueries(ctx: RequestContext, names: string[]): void {
+  try {
+    const message = runQueryStatement(ctx.store, graphParam(ctx), {
+      kind: 'dropQuery',
+      names,
+      all: names.length === 0,
+    });
+    sendJson(ctx.res, 200, { error: false, message });
+  } catch (err) {
+    if (err instanceof CatalogError) return gsqlFailure(ctx, 'invalidParameter', err.message);
+    throw err;
+  }
+}
