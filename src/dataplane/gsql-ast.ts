@@ -1,5 +1,7 @@
 /** The statements the GSQL parser produces. */
 
+import type { LoadingStatement } from './loading/job-types.js';
+
 /** A literal as written in a `DEFAULT` clause; typed against its attribute when it runs. */
 export type Literal =
   { kind: 'number'; value: number } | { kind: 'string'; value: string } | { kind: 'bool'; value: boolean };
@@ -49,6 +51,7 @@ export type StatementBody =
   | { kind: 'clearGraphStore' }
   | { kind: 'ls' }
   | { kind: 'show'; what: 'GRAPH' | 'VERTEX' | 'EDGE'; name: string }
-  | { kind: 'unsupported'; what: string };
+  | { kind: 'unsupported'; what: string }
+  | LoadingStatement;
 
 export type Statement = At & StatementBody;

@@ -184,14 +184,14 @@ CLEAR GRAPH STORE -HARD`);
     assert.deepEqual(statements[5], { kind: 'dropVertex', names: ['a', 'b'] });
   });
 
-  it('names queries, loading jobs and schema change jobs as unsupported and reads past their bodies', () => {
+  it('names queries and schema change jobs as unsupported and reads past their bodies', () => {
     const statements = parse(`CREATE QUERY hello(VERTEX<Person> p) FOR GRAPH g {
   PRINT p;
 }
 INSTALL QUERY hello
 RUN QUERY hello("x")
 INTERPRET QUERY () FOR GRAPH g { PRINT 1; }
-CREATE LOADING JOB j FOR GRAPH g { LOAD f TO VERTEX P VALUES($0); }
+CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; LOAD f TO VERTEX P VALUES($0); }
 CREATE GLOBAL SCHEMA_CHANGE JOB c { ADD VERTEX X (PRIMARY_ID id STRING); }
 LS`);
     assert.deepEqual(
@@ -201,7 +201,7 @@ LS`);
         'INSTALL QUERY',
         'RUN QUERY',
         'INTERPRET QUERY',
-        'CREATE LOADING JOB',
+        'createLoadingJob',
         'CREATE GLOBAL SCHEMA_CHANGE JOB',
         'ls',
       ],

@@ -1,5 +1,12 @@
 import { GsqlSyntaxError, lex, type Token } from './gsql-lexer.js';
 import { statementTokens } from './gsql-split.js';
+import {
+  parseCreateLoadingJob,
+  type TokenCursor,
+  parseDropJob,
+  parseRunLoadingJob,
+  parseShowJob,
+} from './loading/job-parser.js';
 import type { AttributeDecl, At, EdgeDecl, Statement, StatementBody, VertexDecl } from './gsql-ast.js';
 
 export { GsqlSyntaxError };
@@ -10,7 +17,6 @@ const unsupportedCreate: Record<string, string> = {
   QUERY: 'CREATE QUERY',
   OR: 'CREATE OR REPLACE QUERY',
   DISTRIBUTED: 'CREATE DISTRIBUTED QUERY',
-  LOADING: 'CREATE LOADING JOB',
   SCHEMA_CHANGE: 'CREATE SCHEMA_CHANGE JOB',
   GLOBAL: 'CREATE GLOBAL SCHEMA_CHANGE JOB',
   DATA_SOURCE: 'CREATE DATA_SOURCE',
@@ -27,7 +33,7 @@ const unsupportedCreate: Record<string, string> = {
  * Reads statements from the splitter's token stream, holding only the token it looks at and
  * the one after: a statement's tokens are never all kept, however many it has.
  */
-class Parser {
+class Parser implements TokenCursor {
   /** The next tokens, read ahead for `peek`; the `end` token stays once reached. */
   private readonly ahead: Token[] = [];
 
@@ -68,6 +74,7 @@ class Parser {
         return { ...at, kind: 'ls' };
       case 'SHOW': {
         const what = this.keyword();
+        if (what === 'JOB') return { ...at, ...parseShowJob(this) };
         if (what !== 'GRAPH' && what !== 'VERTEX' && what !== 'EDGE') return this.unsupported(at, `SHOW ${what}`);
         const name = this.isPunct('*') ? (this.advance(), '*') : this.name();
         return { ...at, kind: 'show', what, name };
@@ -75,6 +82,7 @@ class Parser {
       case 'INSTALL':
       case 'RUN':
       case 'INTERPRET':
+        if (word === 'RUN' && this.peekKeyword('LOADING')) return { ...at, ...parseRunLoadingJob(this) };
         return this.unsupported(
           at,
           `${word} ${this.peek().kind === 'word' ? this.peek().text.toUpperCase() : ''}`.trim(),
@@ -109,6 +117,8 @@ class Parser {
         return { kind: 'createEdge', decl: this.edge(false) };
       case 'GRAPH':
         return this.graph();
+      case 'LOADING':
+        return parseCreateLoadingJob(this);
       default: {
         const label = unsupportedCreate[what];
         if (!label) return this.fail(at);
@@ -226,8 +236,9 @@ class Parser {
       }
       case 'ALL':
         return { kind: 'dropAll' };
-      case 'QUERY':
       case 'JOB':
+        return parseDropJob(this);
+      case 'QUERY':
       case 'DATA_SOURCE':
       case 'USER':
       case 'ROLE':
@@ -310,7 +321,7 @@ class Parser {
 
   // Token helpers.
 
-  private peek(offset = 0): Token {
+  peek(offset = 0): Token {
     while (this.ahead.length <= offset) {
       const last = this.ahead.at(-1);
       if (last?.kind === 'end') return last;
@@ -323,7 +334,7 @@ class Parser {
   }
 
   /** Moves past `count` tokens; never past `end`. */
-  private advance(count = 1): void {
+  advance(count = 1): void {
     for (let k = 0; k < count; k++) if (this.peek().kind !== 'end') this.ahead.shift();
   }
 
@@ -372,7 +383,7 @@ class Parser {
   }
 
   /** GSQL's own wording for a token it did not expect. */
-  private fail(t: Token = this.peek()): never {
+  fail(t: Token = this.peek()): never {
     const shown =
       t.kind === 'end' ? '<EOF>' : t.kind === 'break' || (t.text === ';' && t.kind === 'punct') ? '<EOL>' : t.text;
     throw new GsqlSyntaxError(`Encountered "${shown}" at line ${t.line}, column ${t.column}.`, t.line, t.column);

@@ -10,6 +10,7 @@ import {
 import { DataPlaneError } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import { GsqlSyntaxError, parseGsql, type Statement } from './gsql-parser.js';
+import { runLoadingStatement } from './loading/job-statements.js';
 import { edgeDdl, graphDdl, lsText, vertexDdl } from './schema-json.js';
 
 /** GSQL's client exit codes, printed on the last line of a failed request. */
@@ -37,8 +38,8 @@ function failureText(st: Statement, reason: string): string {
 }
 
 const unsupportedReason = (what: string) =>
-  `${what} is not supported by this data plane. Installed and interpreted queries, loading jobs and schema ` +
-  `change jobs are out of scope: load data with POST /restpp/graph/{graph} and read it with the REST++ endpoints.`;
+  `${what} is not supported by this data plane. Installed and interpreted queries and schema change jobs ` +
+  `are out of scope: load data with a loading job or POST /restpp/graph/{graph} and read it with REST++.`;
 
 class Session {
   graph: string | undefined;
@@ -99,6 +100,11 @@ class Session {
         return this.show(st.what, st.name);
       case 'unsupported':
         throw new CatalogError(unsupportedReason(st.what));
+      case 'createLoadingJob':
+      case 'runLoadingJob':
+      case 'dropJob':
+      case 'showJob':
+        return runLoadingStatement(store, st, this.graph);
     }
   }
 

@@ -19,6 +19,7 @@ import {
   type RequestContext,
   type Router,
 } from './http-server.js';
+import { postDdl } from './loading/ddl-route.js';
 import { parseFlag } from './query-params.js';
 import { storeStats } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
@@ -192,6 +193,7 @@ function endpoints(ctx: RequestContext): void {
     'DELETE /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}' +
       '/{edge_type}/{target_vertex_type}/{target_vertex_id}',
     'POST /builtins/{graph_name}',
+    'POST /ddl/{graph_name}',
   ];
   sendJson(ctx.res, 200, Object.fromEntries(list.map((e) => [e, { parameters: {} }])));
 }
@@ -224,6 +226,7 @@ export function registerRestpp(router: Router): void {
     on('DELETE', `/graph/:graph/edges/:stype/:sid${tail}`, removeEdges);
   }
   on('POST', '/builtins/:graph', builtins);
+  on('POST', '/ddl/:graph', postDdl);
   on(['GET', 'POST'], '/query/:graph/:query', queriesNotSupported);
   // Not TigerGraph's: the counts and sizes the control plane shows on the workspace record.
   route(router, 'GET', '/_dataplane/stats', (ctx) => sendJson(ctx.res, 200, storeStats(ctx.store)));

@@ -8,7 +8,8 @@ export const STORE_FORMAT = 1;
  * One graph database per file. Types get small integer ids so that data rows stay short;
  * attribute values are one JSON object per row, keyed by attribute name. An undirected edge is
  * one row (its ends in a fixed order) and a directed edge's reverse is read from the same row,
- * so `edges_by_target` serves both.
+ * so `edges_by_target` serves both. Loading jobs are kept as their parsed definition (JSON);
+ * the table is created when a file from before them is next opened read-write.
  */
 const schema = `
 CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -28,6 +29,7 @@ CREATE TABLE IF NOT EXISTS edges (
 CREATE UNIQUE INDEX IF NOT EXISTS edges_by_source ON edges (from_type, from_id, type_id, to_type, to_id);
 CREATE INDEX IF NOT EXISTS edges_by_target ON edges (to_type, to_id, type_id);
 CREATE INDEX IF NOT EXISTS edges_by_type ON edges (type_id);
+CREATE TABLE IF NOT EXISTS loading_jobs (name TEXT PRIMARY KEY, graph TEXT NOT NULL, definition TEXT NOT NULL) STRICT;
 `;
 
 /** Tables copied whole by a restore, in an order that needs no deferred checks. */
