@@ -58,9 +58,8 @@ export class CsvRecords {
         this.started = true;
         runStart = i + 1;
       } else if (ch === eol) {
-        let end = i;
-        if (eol === '\n' && end > runStart && text[end - 1] === '\r') end--;
-        const last = this.field + text.slice(runStart, end);
+        let last = this.field + text.slice(runStart, i);
+        if (eol === '\n' && last.endsWith('\r')) last = last.slice(0, -1);
         if (this.started || last.length > 0) {
           this.fields.push(last);
           out.push(this.fields);
