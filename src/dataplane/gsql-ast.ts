@@ -1,6 +1,8 @@
 /** The statements the GSQL parser produces. */
 import type { QueryStatement } from './query/ast.js';
 
+import type { LoadingStatement } from './loading/job-types.js';
+
 /** A literal as written in a `DEFAULT` clause; typed against its attribute when it runs. */
 export type Literal =
   { kind: 'number'; value: number } | { kind: 'string'; value: string } | { kind: 'bool'; value: boolean };
@@ -77,7 +79,7 @@ export type StatementBody =
   | { kind: 'typedefTuple'; name: string; fields: AttributeDecl[] }
   | { kind: 'createSchemaJob'; job: SchemaJobDecl }
   | { kind: 'runSchemaJob'; name: string; global: boolean }
-  | { kind: 'dropJob'; names: string[] }
+  | { kind: 'dropJob'; names: string[]; all: boolean }
   | { kind: 'showJob'; name: string }
   | { kind: 'upsertVertex'; type: string; values: Literal[] }
   | { kind: 'upsertEdge'; from: string; edge: string; to: string; values: Literal[] }
@@ -86,6 +88,7 @@ export type StatementBody =
   | { kind: 'ls' }
   | { kind: 'show'; what: 'GRAPH' | 'VERTEX' | 'EDGE'; name: string }
   | { kind: 'unsupported'; what: string }
-  | { kind: 'query'; query: QueryStatement };
+  | { kind: 'query'; query: QueryStatement }
+  | LoadingStatement;
 
 export type Statement = At & StatementBody;

@@ -68,6 +68,8 @@ const puncts = [
   '@',
 ];
 
+const controlEscapes: Record<string, string> = { t: '\t', n: '\n', r: '\r' };
+
 const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isWordChar = (c: number) => isWordStart(c) || isDigit(c);
@@ -159,6 +161,12 @@ export function* lex(text: string, opts: LexOptions = {}): Generator<Token, void
         if (d === 92 && j + 1 < n) {
           parts.push(text.slice(from, j));
           from = j + 1;
+          // "\t", "\n" and "\r" are the control characters (a loading job's SEPARATOR and EOL use them).
+          const control = controlEscapes[text[j + 1]!];
+          if (control !== undefined) {
+            parts.push(control);
+            from = j + 2;
+          }
           if (text.charCodeAt(j + 1) === 10) {
             line++;
             lineStart = j + 2;

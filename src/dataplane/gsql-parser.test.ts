@@ -186,20 +186,12 @@ CLEAR GRAPH STORE -HARD`);
 INSTALL QUERY hello
 RUN QUERY hello("x")
 INTERPRET QUERY () FOR GRAPH g { PRINT 1; }
-CREATE LOADING JOB j FOR GRAPH g { LOAD f TO VERTEX P VALUES($0); }
+CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; LOAD f TO VERTEX P VALUES($0); }
 CREATE GLOBAL SCHEMA_CHANGE JOB c { ADD VERTEX X (PRIMARY_ID id STRING); }
 LS`);
     assert.deepEqual(
       statements.map((s) => (s.kind === 'unsupported' ? s.what : s.kind === 'query' ? s.query.kind : s.kind)),
-      [
-        'createQuery',
-        'installQuery',
-        'runQuery',
-        'interpretQuery',
-        'CREATE LOADING JOB',
-        'createSchemaJob',
-        'ls',
-      ],
+      ['createQuery', 'installQuery', 'runQuery', 'interpretQuery', 'createLoadingJob', 'createSchemaJob', 'ls'],
     );
   });
 

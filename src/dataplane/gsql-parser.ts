@@ -1,5 +1,6 @@
 import { GsqlSyntaxError, lex, type Token } from './gsql-lexer.js';
 import { statementTokens } from './gsql-split.js';
+import { parseCreateLoadingJob, type TokenCursor, parseRunLoadingJob } from './loading/job-parser.js';
 import type {
   AttributeDecl,
   At,
@@ -21,7 +22,6 @@ const unsupportedCreate: Record<string, string> = {
   QUERY: 'CREATE QUERY',
   OR: 'CREATE OR REPLACE QUERY',
   DISTRIBUTED: 'CREATE DISTRIBUTED QUERY',
-  LOADING: 'CREATE LOADING JOB',
   DATA_SOURCE: 'CREATE DATA_SOURCE',
   USER: 'CREATE USER',
   ROLE: 'CREATE ROLE',
@@ -51,7 +51,7 @@ const builtinTypes: ReadonlySet<string> = new Set([
  * Reads statements from the splitter's token stream, holding only the token it looks at and
  * the one after: a statement's tokens are never all kept, however many it has.
  */
-class Parser {
+class Parser implements TokenCursor {
   /** The next tokens, read ahead for `peek`; the `end` token stays once reached. */
   private readonly ahead: Token[] = [];
   /** Where the CREATE of the statement being read starts in the text. */
@@ -115,6 +115,7 @@ class Parser {
           this.expectKeyword('JOB');
           return { ...at, kind: 'runSchemaJob', name: this.name(), global };
         }
+        if (this.peekKeyword('LOADING')) return { ...at, ...parseRunLoadingJob(this) };
         return this.unsupported(at, `RUN ${this.peek().kind === 'word' ? this.peek().text.toUpperCase() : ''}`.trim());
       case 'INSTALL':
       case 'INTERPRET':
@@ -241,6 +242,8 @@ class Parser {
           return this.schemaJob(true);
         }
         return this.fail();
+      case 'LOADING':
+        return parseCreateLoadingJob(this);
       default: {
         const label = unsupportedCreate[what];
         if (!label) return this.fail(at);
@@ -412,9 +415,14 @@ class Parser {
       case 'ALL':
         return { kind: 'dropAll' };
       case 'JOB': {
+        // `DROP JOB ALL` drops the graph's jobs; a job called ALL is named as any other.
+        if (this.peekKeyword('ALL') && ['break', 'end'].includes(this.peek(1).kind)) {
+          this.advance();
+          return { kind: 'dropJob', names: [], all: true };
+        }
         const names = [this.name()];
         while (this.acceptPunct(',')) names.push(this.name());
-        return { kind: 'dropJob', names };
+        return { kind: 'dropJob', names, all: false };
       }
       case 'QUERY':
       case 'DATA_SOURCE':
@@ -532,7 +540,7 @@ class Parser {
 
   // Token helpers.
 
-  private peek(offset = 0): Token {
+  peek(offset = 0): Token {
     while (this.ahead.length <= offset) {
       const last = this.ahead.at(-1);
       if (last?.kind === 'end') return last;
@@ -545,7 +553,7 @@ class Parser {
   }
 
   /** Moves past `count` tokens; never past `end`. */
-  private advance(count = 1): void {
+  advance(count = 1): void {
     for (let k = 0; k < count; k++) if (this.peek().kind !== 'end') this.ahead.shift();
   }
 
@@ -594,7 +602,7 @@ class Parser {
   }
 
   /** GSQL's own wording for a token it did not expect. */
-  private fail(t: Token = this.peek()): never {
+  fail(t: Token = this.peek()): never {
     const shown =
       t.kind === 'end' ? '<EOF>' : t.kind === 'break' || (t.text === ';' && t.kind === 'punct') ? '<EOL>' : t.text;
     throw new GsqlSyntaxError(`Encountered "${shown}" at line ${t.line}, column ${t.column}.`, t.line, t.column);

@@ -12,7 +12,9 @@ import { DataPlaneError } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import { GsqlSyntaxError, parseGsql, type Statement } from './gsql-parser.js';
 import { upsertEdgeStatement, upsertVertexStatement } from './gsql-dml.js';
-import { createSchemaJob, dropJobs, runSchemaJob, showJobs } from './schema-change.js';
+import { dropAnyJobs, showAnyJobs } from './jobs.js';
+import { createSchemaJob, runSchemaJob } from './schema-change.js';
+import { runLoadingStatement } from './loading/job-statements.js';
 import { edgeDdl, graphDdl, lsText, vertexDdl } from './schema-json.js';
 import { runQueryStatement } from './query/lifecycle.js';
 
@@ -40,9 +42,7 @@ function failureText(st: Statement, reason: string): string {
   }
 }
 
-const unsupportedReason = (what: string) =>
-  `${what} is not supported by this data plane. Installed and interpreted queries and loading jobs are out of ` +
-  `scope: load data with POST /restpp/graph/{graph} and read it with the REST++ endpoints.`;
+const unsupportedReason = (what: string) => `${what} is not supported by this data plane.`;
 
 class Session {
   graph: string | undefined;
@@ -113,9 +113,9 @@ class Session {
       case 'runSchemaJob':
         return runSchemaJob(store, st.name, st.global, this.graph);
       case 'dropJob':
-        return dropJobs(store, st.names);
+        return dropAnyJobs(store, st.names, st.all, this.graph);
       case 'showJob':
-        return showJobs(store, st.name, this.graph);
+        return showAnyJobs(store, st.name, this.graph);
       case 'upsertVertex':
         return upsertVertexStatement(store, this.graph, st.type, st.values);
       case 'upsertEdge':
@@ -127,6 +127,9 @@ class Session {
         throw new CatalogError(unsupportedReason(st.what));
       case 'query':
         return runQueryStatement(store, this.graph, st.query, this.queryOptions);
+      case 'createLoadingJob':
+      case 'runLoadingJob':
+        return runLoadingStatement(store, st, this.graph);
     }
   }
 

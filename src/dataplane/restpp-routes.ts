@@ -21,6 +21,7 @@ import {
   type Router,
 } from './http-server.js';
 import { findPaths, readPathRequest } from './path-finding.js';
+import { postDdl } from './loading/ddl-route.js';
 import { parseFlag } from './query-params.js';
 import { queryEndpoints, registerQueryRoutes } from './query/routes.js';
 import { storeStats } from './snapshot.js';
@@ -220,6 +221,7 @@ function endpoints(ctx: RequestContext): void {
     'POST /allpaths/{graph_name}',
     'GET /statistics/{graph_name}',
     'GET /rebuildnow/{graph_name}',
+    'POST /ddl/{graph_name}',
   ];
   sendJson(ctx.res, 200, {
     ...(every || builtin ? Object.fromEntries(list.map((e) => [e, { parameters: {} }])) : {}),
@@ -259,6 +261,7 @@ export function registerRestpp(router: Router): void {
   on('POST', '/allpaths/:graph', paths(true));
   registerAdmin(router, prefixes);
   registerQueryRoutes(router);
+  on('POST', '/ddl/:graph', postDdl);
   // Not TigerGraph's: the counts and sizes the control plane shows on the workspace record.
   route(router, 'GET', '/_dataplane/stats', (ctx) => sendJson(ctx.res, 200, storeStats(ctx.store)));
   route(router, 'GET', '/api/ping', (ctx) => sendJson(ctx.res, 200, { error: false, message: 'pong', results: {} }));

@@ -72,22 +72,6 @@ export function runSchemaJob(store: GraphStore, name: string, global: boolean, s
   return lines.join('\n');
 }
 
-export function dropJobs(store: GraphStore, names: string[]): string {
-  for (const name of names)
-    if (!store.catalog.jobs.has(name)) throw new CatalogError(`The job ${name} does not exist.`);
-  store.dropJobs(names);
-  return `Successfully dropped jobs: [${names.join(', ')}].`;
-}
-
-/** `SHOW JOB j` (or `*`): the jobs' texts, those of the session's graph and the global ones. */
-export function showJobs(store: GraphStore, name: string, session?: string): string {
-  const jobs = [...store.catalog.jobs.values()].filter(
-    (j) => (name === '*' || j.name === name) && (j.global || session === undefined || j.graph === session),
-  );
-  if (name !== '*' && jobs.length === 0) throw new CatalogError(`The job ${name} does not exist.`);
-  return jobs.map((j) => j.text).join('\n');
-}
-
 /** Runs the steps in order; the caller's transaction undoes them all when one throws. */
 function applyJob(store: GraphStore, job: SchemaJobDef): string[] {
   const graph = job.graph;

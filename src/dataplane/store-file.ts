@@ -8,7 +8,8 @@ export const STORE_FORMAT = 1;
  * One graph database per file. Types get small integer ids so that data rows stay short;
  * attribute values are one JSON object per row, keyed by attribute name. An undirected edge is
  * one row (its ends in a fixed order) and a directed edge's reverse is read from the same row,
- * so `edges_by_target` serves both.
+ * so `edges_by_target` serves both. Loading jobs are kept as their parsed definition (JSON);
+ * the table is created when a file from before them is next opened read-write.
  */
 const schema = `
 CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -34,6 +35,7 @@ CREATE TABLE IF NOT EXISTS queries (
   graph TEXT NOT NULL, name TEXT NOT NULL, source TEXT NOT NULL, installed INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (graph, name)
 ) STRICT;
+CREATE TABLE IF NOT EXISTS loading_jobs (name TEXT PRIMARY KEY, graph TEXT NOT NULL, definition TEXT NOT NULL) STRICT;
 `;
 
 /** Tables copied whole by a restore, in an order that needs no deferred checks. */
@@ -43,7 +45,7 @@ export const storeTables = ['store_meta', 'vertex_types', 'edge_types', 'graphs'
  * Tables that came later (user-defined tuples and jobs, queries): a restore copies them when the
  * snapshot has them, and empties them when it was taken before they existed.
  */
-export const optionalStoreTables = ['schema_objects', 'queries'] as const;
+export const optionalStoreTables = ['schema_objects', 'queries', 'loading_jobs'] as const;
 
 export class StoreFormatError extends Error {}
 

@@ -103,7 +103,7 @@ function payloadVertexType(store: GraphStore, graph: GraphDef, name: string, pat
 }
 
 /** Orders an undirected edge's ends so that A–B and B–A are one row. */
-function ordered(a: { type: StoredVertexType; id: string }, b: { type: StoredVertexType; id: string }) {
+export function ordered(a: { type: StoredVertexType; id: string }, b: { type: StoredVertexType; id: string }) {
   const aFirst = a.type.id < b.type.id || (a.type.id === b.type.id && a.id <= b.id);
   return aFirst ? { from: a, to: b } : { from: b, to: a };
 }

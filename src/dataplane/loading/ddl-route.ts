@@ -1,0 +1,60 @@
+import { CatalogError } from '../catalog.js';
+import { fail } from '../errors.js';
+import { sendResults, type RequestContext } from '../http-server.js';
+import { oneCharacter } from './job-parser.js';
+import { checkJob, filePlan } from './job-compile.js';
+import { loadFile } from './job-load.js';
+import { findJob } from './job-store.js';
+
+/** What the body is called in the statistics: TigerGraph's name for data posted to `/ddl`. */
+const POSTED = 'Online_POST';
+
+function separatorParam(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  return oneCharacter(value) ?? fail('invalidParameter', `The parameter ${name} must be one character.`);
+}
+
+/** Splits a body into chunks, so a line is parsed as the rest of the loader reads files. */
+function* chunksOf(body: Buffer, chunkBytes = 1 << 20): Generator<string, void, undefined> {
+  const decoder = new TextDecoder('utf-8');
+  for (let at = 0; at < body.length; at += chunkBytes)
+    yield decoder.decode(body.subarray(at, at + chunkBytes), { stream: true });
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/**
+ * `POST /ddl/{graph}?tag=job&filename=f[&sep=,][&eol=\n]`: runs loading job `tag` on the body
+ * as the content of its file variable `filename`, as pyTigerGraph's `runLoadingJobWithData`
+ * (and …WithFile, …WithDataFrame) send it.
+ */
+export async function postDdl(ctx: RequestContext): Promise<void> {
+  const graph = ctx.store.graph(ctx.params.graph, ctx.path);
+  const { tag, filename } = ctx.query;
+  if (!tag) return fail('invalidParameter', 'The parameter tag (the loading job name) is required.');
+  if (!filename) return fail('invalidParameter', "The parameter filename (the job's file variable) is required.");
+  const separator = separatorParam(ctx.query.sep, 'sep');
+  const eol = separatorParam(ctx.query.eol, 'eol');
+  const body = await ctx.body();
+  const job = findJob(ctx.store, tag);
+  if (!job || job.graph !== graph.name)
+    return fail('invalidParameter', `The loading job '${tag}' does not exist in graph '${graph.name}'.`);
+  const plan = filePlan(job, filename);
+  if (!plan) return fail('invalidParameter', `The loading job '${tag}' has no file variable '${filename}'.`);
+  try {
+    checkJob(ctx.store, job);
+  } catch (err) {
+    if (err instanceof CatalogError)
+      return fail('invalidParameter', `The loading job '${tag}' no longer fits the schema: ${err.message}`);
+    throw err;
+  }
+  let statistics;
+  try {
+    statistics = loadFile(ctx.store, graph, plan, chunksOf(body), { separator, eol });
+  } catch (err) {
+    // A column the header does not have: nothing was written.
+    if (err instanceof CatalogError) return fail('invalidParameter', err.message);
+    throw err;
+  }
+  sendResults(ctx, [{ sourceFileName: POSTED, statistics: { sourceFileName: POSTED, ...statistics } }]);
+}

@@ -1,0 +1,196 @@
+import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.js';
+import type { GraphStore } from '../graph-store.js';
+import type { AttributeDef, GraphDef } from '../schema-types.js';
+import type { LoadingJobDef, LoadOptions, LoadTarget, LoadValue } from './job-types.js';
+
+/** Reads one value of a line; undefined when the line has too few columns. */
+export type Getter = (fields: string[]) => string | undefined;
+
+/** What one `VALUES` item writes: an attribute and how to read it, or nothing for `_`. */
+export interface Slot {
+  attr: AttributeDef;
+  get: Getter | undefined;
+}
+
+export type CompiledTarget =
+  | { kind: 'vertex'; type: StoredVertexType; id: Getter; slots: Slot[] }
+  | {
+      kind: 'edge';
+      view: EdgeView;
+      from: StoredVertexType;
+      to: StoredVertexType;
+      src: Getter;
+      tgt: Getter;
+      slots: Slot[];
+    };
+
+/** The loads of one file variable: its options, and the targets each line goes to, in job order. */
+export interface FilePlan {
+  options: LoadOptions;
+  targets: LoadTarget[];
+}
+
+const where = (t: LoadTarget) => `(at line ${t.line}, column ${t.column})`;
+
+/**
+ * Checks a job against the schema as it is now: at CREATE, and again at each run, since the
+ * schema may have changed in between. Refusals are CatalogErrors, in GSQL's words.
+ */
+export function checkJob(store: GraphStore, job: LoadingJobDef): GraphDef {
+  const graph = store.catalog.graphs.get(job.graph);
+  if (!graph) throw new CatalogError(`The graph ${job.graph} does not exist.`);
+  for (const load of job.loads) for (const t of load.targets) targetOf(store, graph, t);
+  const byFile = new Map<string, LoadOptions>();
+  for (const load of job.loads) {
+    const seen = byFile.get(load.file);
+    if (seen && JSON.stringify(seen) !== JSON.stringify(load.options))
+      throw new CatalogError(`The LOAD statements of file ${load.file} must use the same USING options.`);
+    byFile.set(load.file, load.options);
+  }
+  return graph;
+}
+
+/** The LOAD statements that read file variable `file`, or undefined when the job defines no such file. */
+export function filePlan(job: LoadingJobDef, file: string): FilePlan | undefined {
+  if (!job.files.some((f) => f.name === file)) return undefined;
+  const loads = job.loads.filter((l) => l.file === file);
+  return {
+    options: loads[0]?.options ?? { separator: ',', eol: '\n', header: false },
+    targets: loads.flatMap((l) => l.targets),
+  };
+}
+
+/** The attributes a `VALUES` list fills, after its id (or ids), in the order GSQL takes them. */
+function vertexSlots(type: StoredVertexType): { idIndex: number; attrs: (AttributeDef | undefined)[] } {
+  // PRIMARY KEY form: the values are the attributes, the key among them. PRIMARY_ID form: the
+  // id first, then the attributes (the id's copy under primary_id_as_attribute is not listed).
+  if (type.primaryKeyForm)
+    return { idIndex: type.attributes.findIndex((a) => a.isPrimaryKey), attrs: [...type.attributes] };
+  return { idIndex: 0, attrs: [undefined, ...type.attributes.filter((a) => !a.isPrimaryKey)] };
+}
+
+function targetOf(store: GraphStore, graph: GraphDef, t: LoadTarget) {
+  if (t.kind === 'vertex') {
+    const type = store.catalog.vertexTypeIn(graph, t.type);
+    if (!type) throw new CatalogError(`The vertex type ${t.type} is not in graph ${graph.name} ${where(t)}.`);
+    const { idIndex, attrs } = vertexSlots(type);
+    if (t.values.length !== attrs.length)
+      throw new CatalogError(
+        `The LOAD to vertex ${t.type} gives ${t.values.length} values; it takes ${attrs.length} ${where(t)}.`,
+      );
+    if (t.values[idIndex]!.kind === 'skip')
+      throw new CatalogError(`The primary id of vertex ${t.type} cannot be skipped with _ ${where(t)}.`);
+    return { kind: 'vertex' as const, type, idIndex, attrs };
+  }
+  const view = store.catalog.edgeViewIn(graph, t.type);
+  if (!view || view.reversed)
+    throw new CatalogError(`The edge type ${t.type} is not in graph ${graph.name} ${where(t)}.`);
+  if (view.type.pairs.length !== 1)
+    throw new CatalogError(
+      `The edge type ${t.type} has several FROM/TO pairs; loading it is not supported by this data plane ${where(t)}.`,
+    );
+  const pair = view.type.pairs[0]!;
+  const from = store.catalog.vertexTypes.get(pair.from)!;
+  const to = store.catalog.vertexTypes.get(pair.to)!;
+  const want = 2 + view.type.attributes.length;
+  if (t.values.length !== want)
+    throw new CatalogError(`The LOAD to edge ${t.type} gives ${t.values.length} values; it takes ${want} ${where(t)}.`);
+  if (t.values[0]!.kind === 'skip' || t.values[1]!.kind === 'skip')
+    throw new CatalogError(`The ends of edge ${t.type} cannot be skipped with _ ${where(t)}.`);
+  return { kind: 'edge' as const, view, from, to };
+}
+
+/** A getter for one value; column names are looked up in the file's header line. */
+function getter(v: LoadValue, header: string[] | undefined): Getter {
+  switch (v.kind) {
+    case 'column':
+      return (f) => f[v.index];
+    case 'columnName': {
+      const index = header?.indexOf(v.name) ?? -1;
+      if (index < 0) throw new CatalogError(`The column "${v.name}" is not in the header line of the file.`);
+      return (f) => f[index];
+    }
+    case 'literal':
+      return () => v.value;
+    case 'skip':
+      return () => undefined;
+    case 'call': {
+      const args = v.args.map((a) => getter(a, header));
+      const fn = tokenFunction(v.fn);
+      return (f) => {
+        const values: string[] = [];
+        for (const a of args) {
+          const s = a(f);
+          if (s === undefined) return undefined;
+          values.push(s);
+        }
+        return fn(values);
+      };
+    }
+  }
+}
+
+/** The token functions; what one cannot convert becomes text the attribute's own check refuses. */
+function tokenFunction(name: string): (args: string[]) => string {
+  switch (name) {
+    case 'gsql_concat':
+      return (a) => a.join('');
+    case 'gsql_trim':
+      return (a) => a[0]!.trim();
+    case 'gsql_upper':
+      return (a) => a[0]!.toUpperCase();
+    case 'gsql_lower':
+      return (a) => a[0]!.toLowerCase();
+    case 'gsql_to_int':
+    case 'gsql_to_uint':
+      return (a) => {
+        const n = Number(a[0]!.trim());
+        return Number.isFinite(n) && a[0]!.trim() !== '' ? String(Math.trunc(n)) : a[0]!;
+      };
+    case 'gsql_to_bool':
+      return (a) => String(/^(true|t|1)$/i.test(a[0]!.trim()));
+    default:
+      throw new CatalogError(`The token function ${name} is not supported by this data plane.`);
+  }
+}
+
+/** The highest column index a value reads, -1 when it reads none. */
+function maxColumn(get: LoadValue, header: string[] | undefined): number {
+  if (get.kind === 'column') return get.index;
+  if (get.kind === 'columnName') return header?.indexOf(get.name) ?? -1;
+  if (get.kind === 'call') return Math.max(-1, ...get.args.map((a) => maxColumn(a, header)));
+  return -1;
+}
+
+/** The targets of a file plan, bound to the header line (when the file has one), and the columns a line needs. */
+export function compileTargets(
+  store: GraphStore,
+  graph: GraphDef,
+  plan: FilePlan,
+  header: string[] | undefined,
+): { targets: CompiledTarget[]; columns: number } {
+  let columns = 0;
+  const targets = plan.targets.map((t): CompiledTarget => {
+    const resolved = targetOf(store, graph, t);
+    for (const v of t.values) columns = Math.max(columns, maxColumn(v, header) + 1);
+    const gets = t.values.map((v) => (v.kind === 'skip' ? undefined : getter(v, header)));
+    if (resolved.kind === 'vertex') {
+      const slots: Slot[] = [];
+      resolved.attrs.forEach((attr, k) => {
+        if (attr && k !== resolved.idIndex) slots.push({ attr, get: gets[k] });
+      });
+      return { kind: 'vertex', type: resolved.type, id: gets[resolved.idIndex]!, slots };
+    }
+    const slots = resolved.view.type.attributes.map((attr, k) => ({ attr, get: gets[k + 2] }));
+    return {
+      kind: 'edge',
+      view: resolved.view,
+      from: resolved.from,
+      to: resolved.to,
+      src: gets[0]!,
+      tgt: gets[1]!,
+      slots,
+    };
+  });
+  return { targets, columns };
+}

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GsqlSyntaxError, parseGsql } from '../gsql-parser.js';
+import { CsvRecords } from './csv-records.js';
+
+function syntaxError(text: string): GsqlSyntaxError {
+  try {
+    parseGsql(text);
+  } catch (err) {
+    if (err instanceof GsqlSyntaxError) return err;
+    throw err;
+  }
+  throw new Error('parsed without an error');
+}
+
+describe('loading job parser', () => {
+  it('reads files, targets, values and USING options', () => {
+    const [st] = parseGsql(`CREATE LOADING JOB j FOR GRAPH g {
+  DEFINE FILENAME f = "people.csv";
+  DEFINE FILENAME e;
+  LOAD f TO VERTEX P VALUES ($0, $"age", _, "x", gsql_concat($1, "-", gsql_trim($2)))
+    USING SEPARATOR="\\t", HEADER="true", QUOTE="single", EOL="\\n";
+  LOAD e TO EDGE k VALUES ($0, $1), TO VERTEX P VALUES ($0, _, _, _, _);
+}`);
+    assert.equal(st?.kind, 'createLoadingJob');
+    if (st?.kind !== 'createLoadingJob') return;
+    const { job } = st;
+    assert.deepEqual(job.files, [{ name: 'f', path: 'people.csv' }, { name: 'e' }]);
+    assert.deepEqual(job.loads[0]!.options, { separator: '\t', eol: '\n', header: true, quote: "'" });
+    assert.deepEqual(job.loads[0]!.targets[0]!.values, [
+      { kind: 'column', index: 0 },
+      { kind: 'columnName', name: 'age' },
+      { kind: 'skip' },
+      { kind: 'literal', value: 'x' },
+      {
+        kind: 'call',
+        fn: 'gsql_concat',
+        args: [
+          { kind: 'column', index: 1 },
+          { kind: 'literal', value: '-' },
+          { kind: 'call', fn: 'gsql_trim', args: [{ kind: 'column', index: 2 }] },
+        ],
+      },
+    ]);
+    assert.deepEqual(
+      job.loads[1]!.targets.map((t) => [t.kind, t.type, t.line, t.column]),
+      [
+        ['edge', 'k', 6, 10],
+        ['vertex', 'P', 6, 37],
+      ],
+    );
+    assert.deepEqual(job.loads[1]!.options, { separator: ',', eol: '\n', header: false });
+  });
+
+  it('reads RUN, DROP and SHOW JOB', () => {
+    const sts = parseGsql(
+      'RUN LOADING JOB -noprint j USING f="a.csv", EOF="true"\nDROP JOB a, b\nDROP JOB ALL\nSHOW JOB *',
+    );
+    assert.deepEqual(
+      sts.map(({ line: _l, column: _c, ...rest }) => rest),
+      [
+        { kind: 'runLoadingJob', name: 'j', files: { f: 'a.csv' } },
+        { kind: 'dropJob', names: ['a', 'b'], all: false },
+        { kind: 'dropJob', names: [], all: true },
+        { kind: 'showJob', name: '*' },
+      ],
+    );
+  });
+
+  it('names the line and column of what it refuses', () => {
+    const cases: [string, RegExp, number, number][] = [
+      ['CREATE LOADING JOB j FOR GRAPH g {\n  LOAD f TO VERTEX P VALUES ($0);\n}', /file name f is not defined/, 2, 8],
+      ['CREATE LOADING JOB j FOR GRAPH g {\n DEFINE FILENAME f;\n DEFINE FILENAME f;\n}', /defined twice/, 3, 18],
+      [
+        'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($0) WHERE $0 == "a"; }',
+        /WHERE in a LOAD statement is not supported/,
+        2,
+        32,
+      ],
+      ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES (nope($0)); }', /nope/, 2, 28],
+      [
+        'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($0) USING SEPARATOR="ab"; }',
+        /SEPARATOR must be one character/,
+        2,
+        48,
+      ],
+      [
+        'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($"a"); }',
+        /needs USING HEADER="true"/,
+        2,
+        6,
+      ],
+      ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; }', /has no LOAD statement/, 1, 56],
+      [
+        'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($x); }',
+        /Encountered "x"/,
+        2,
+        29,
+      ],
+      ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO TABLE P VALUES ($0); }', /"TABLE"/, 2, 11],
+    ];
+    for (const [text, message, line, column] of cases) {
+      const err = syntaxError(text);
+      assert.match(err.message, message, text);
+      assert.deepEqual([err.line, err.column], [line, column], text);
+    }
+  });
+});
+
+describe('CSV records', () => {
+  const read = (chunks: string[], sep = ',', eol = '\n', quote?: string) => {
+    const r = new CsvRecords(sep, eol, quote);
+    return [...chunks.flatMap((c) => r.feed(c)), ...r.finish()];
+  };
+
+  it('splits fields and lines, dropping blank lines and the \\r of CRLF', () => {
+    assert.deepEqual(read(['a,b\r\n\nc,,d']), [
+      ['a', 'b'],
+      ['c', '', 'd'],
+    ]);
+    assert.deepEqual(read(['a|b;c|d;'], '|', ';'), [
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+  });
+
+  it('reads quoted fields only when a quote is set, doubled quotes included', () => {
+    assert.deepEqual(read(['"a,b","say ""hi""",x\n'], ',', '\n', '"'), [['a,b', 'say "hi"', 'x']]);
+    assert.deepEqual(read(['"a,b"\n']), [['"a', 'b"']]);
+    assert.deepEqual(read(["'x\ny',z\n"], ',', '\n', "'"), [['x\ny', 'z']]);
+  });
+
+  it('gives the same records however the text is cut into chunks', () => {
+    const text = '"a,""b""",c\r\nd,"e\nf"\ng,h';
+    const whole = read([text], ',', '\n', '"');
+    assert.deepEqual(whole, [
+      ['a,"b"', 'c'],
+      ['d', 'e\nf'],
+      ['g', 'h'],
+    ]);
+    for (let cut = 1; cut < text.length; cut++)
+      assert.deepEqual(read([text.slice(0, cut), text.slice(cut)], ',', '\n', '"'), whole, `cut at ${cut}`);
+    assert.deepEqual(read([...text], ',', '\n', '"'), whole);
+  });
+});

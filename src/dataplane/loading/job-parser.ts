@@ -1,0 +1,240 @@
+import { GsqlSyntaxError, type Token } from '../gsql-lexer.js';
+import type {
+  LoadingJobDef,
+  LoadingStatement,
+  LoadOptions,
+  LoadStatementDef,
+  LoadTarget,
+  LoadValue,
+} from './job-types.js';
+
+/** The part of the GSQL parser a loading-job statement is read through: one token of look-ahead, and its errors. */
+export interface TokenCursor {
+  peek(offset?: number): Token;
+  advance(count?: number): void;
+  fail(t?: Token): never;
+}
+
+/** Token functions a `VALUES` item may call, with how many arguments each takes (-1: one or more). */
+export const tokenFunctions: Record<string, number> = {
+  gsql_concat: -1,
+  gsql_trim: 1,
+  gsql_upper: 1,
+  gsql_lower: 1,
+  gsql_to_int: 1,
+  gsql_to_uint: 1,
+  gsql_to_bool: 1,
+};
+
+const usingKeys = new Set(['SEPARATOR', 'HEADER', 'EOL', 'QUOTE']);
+
+/** Small readers over the cursor, in the GSQL parser's own terms. */
+class Reader {
+  constructor(readonly c: TokenCursor) {}
+
+  peek(offset = 0): Token {
+    return this.c.peek(offset);
+  }
+  isPunct(p: string, offset = 0): boolean {
+    const t = this.c.peek(offset);
+    return t.kind === 'punct' && t.text === p;
+  }
+  acceptPunct(p: string): boolean {
+    if (!this.isPunct(p)) return false;
+    this.c.advance();
+    return true;
+  }
+  expectPunct(p: string): void {
+    if (!this.acceptPunct(p)) this.c.fail();
+  }
+  isKeyword(word: string, offset = 0): boolean {
+    const t = this.c.peek(offset);
+    return t.kind === 'word' && t.text.toUpperCase() === word;
+  }
+  acceptKeyword(word: string): boolean {
+    if (!this.isKeyword(word)) return false;
+    this.c.advance();
+    return true;
+  }
+  expectKeyword(word: string): void {
+    if (!this.acceptKeyword(word)) this.c.fail();
+  }
+  name(): string {
+    const t = this.c.peek();
+    if (t.kind !== 'word') this.c.fail();
+    this.c.advance();
+    return t.text;
+  }
+  string(): string {
+    const t = this.c.peek();
+    if (t.kind !== 'string') this.c.fail();
+    this.c.advance();
+    return t.text;
+  }
+  /** A refusal that names where it is, as GSQL's own errors do. */
+  error(t: Token, message: string): never {
+    throw new GsqlSyntaxError(`${message} (at line ${t.line}, column ${t.column})`, t.line, t.column);
+  }
+}
+
+/** `CREATE LOADING JOB name FOR GRAPH g { … }`, read after `CREATE LOADING`. */
+export function parseCreateLoadingJob(cursor: TokenCursor): LoadingStatement {
+  const r = new Reader(cursor);
+  r.expectKeyword('JOB');
+  const name = r.name();
+  r.expectKeyword('FOR');
+  r.expectKeyword('GRAPH');
+  const job: LoadingJobDef = { name, graph: r.name(), files: [], loads: [] };
+  r.expectPunct('{');
+  const defined = new Set<string>();
+  while (!r.acceptPunct('}')) {
+    if (r.acceptPunct(';')) continue;
+    const t = r.peek();
+    if (r.acceptKeyword('DEFINE')) {
+      r.expectKeyword('FILENAME');
+      const fileTok = r.peek();
+      const file = r.name();
+      if (defined.has(file)) r.error(fileTok, `The file name ${file} is defined twice`);
+      defined.add(file);
+      job.files.push(r.acceptPunct('=') ? { name: file, path: r.string() } : { name: file });
+    } else if (r.acceptKeyword('LOAD')) {
+      job.loads.push(loadStatement(r, defined));
+    } else if (r.isKeyword('DELETE')) {
+      r.error(t, 'DELETE statements in a loading job are not supported by this data plane');
+    } else {
+      cursor.fail();
+    }
+    if (!r.isPunct('}')) r.expectPunct(';');
+  }
+  if (job.loads.length === 0) r.error(r.peek(), `The loading job ${name} has no LOAD statement`);
+  return { kind: 'createLoadingJob', job };
+}
+
+function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
+  const fileTok = r.peek();
+  if (fileTok.kind === 'string') r.error(fileTok, 'LOAD needs a file variable from DEFINE FILENAME, not a path');
+  const file = r.name();
+  if (!defined.has(file)) r.error(fileTok, `The file name ${file} is not defined by DEFINE FILENAME`);
+  const targets: LoadTarget[] = [];
+  do {
+    const at = r.peek();
+    r.expectKeyword('TO');
+    const kindTok = r.peek();
+    const kind = r.acceptKeyword('VERTEX') ? 'vertex' : r.acceptKeyword('EDGE') ? 'edge' : r.c.fail(kindTok);
+    const type = r.name();
+    r.expectKeyword('VALUES');
+    r.expectPunct('(');
+    const values: LoadValue[] = [];
+    do values.push(loadValue(r));
+    while (r.acceptPunct(','));
+    r.expectPunct(')');
+    if (r.isKeyword('WHERE')) r.error(r.peek(), 'WHERE in a LOAD statement is not supported by this data plane');
+    targets.push({ kind, type, values, line: at.line, column: at.column });
+  } while (r.acceptPunct(','));
+  const options: LoadOptions = { separator: ',', eol: '\n', header: false };
+  if (r.acceptKeyword('USING')) {
+    do {
+      const keyTok = r.peek();
+      const key = r.name().toUpperCase();
+      if (!usingKeys.has(key))
+        r.error(keyTok, `The USING option ${key} is not supported; use SEPARATOR, HEADER, EOL or QUOTE`);
+      r.expectPunct('=');
+      const valueTok = r.peek();
+      const value = r.string();
+      usingOption(r, options, key, value, valueTok);
+    } while (r.acceptPunct(','));
+  }
+  if (!options.header && targets.some((t) => t.values.some(namesColumn)))
+    r.error(fileTok, 'A column named by $"name" needs USING HEADER="true"');
+  return { file, targets, options };
+}
+
+const namesColumn = (v: LoadValue): boolean =>
+  v.kind === 'columnName' || (v.kind === 'call' && v.args.some(namesColumn));
+
+function usingOption(r: Reader, options: LoadOptions, key: string, value: string, at: Token): void {
+  switch (key) {
+    case 'SEPARATOR':
+    case 'EOL': {
+      const ch = oneCharacter(value);
+      if (ch === undefined) r.error(at, `${key} must be one character`);
+      if (key === 'SEPARATOR') options.separator = ch;
+      else options.eol = ch;
+      return;
+    }
+    case 'HEADER':
+      if (!/^(true|false)$/i.test(value)) r.error(at, 'HEADER must be "true" or "false"');
+      options.header = value.toLowerCase() === 'true';
+      return;
+    case 'QUOTE': {
+      const q = value.toLowerCase();
+      if (q !== 'double' && q !== 'single') r.error(at, 'QUOTE must be "double" or "single"');
+      options.quote = q === 'double' ? '"' : "'";
+    }
+  }
+}
+
+/** A separator or line end as written: one character, or one of GSQL's names and escapes for it. */
+export function oneCharacter(value: string): string | undefined {
+  const named: Record<string, string> = { '\\t': '\t', '\\n': '\n', '\\r': '\r', tab: '\t', comma: ',' };
+  const ch = named[value] ?? value;
+  return [...ch].length === 1 ? ch : undefined;
+}
+
+function loadValue(r: Reader): LoadValue {
+  const t = r.peek();
+  if (r.acceptPunct('$')) {
+    const col = r.peek();
+    if (col.kind === 'number' && /^\d+$/.test(col.text)) {
+      r.c.advance();
+      return { kind: 'column', index: Number(col.text) };
+    }
+    if (col.kind === 'string') {
+      r.c.advance();
+      return { kind: 'columnName', name: col.text };
+    }
+    return r.c.fail(col);
+  }
+  if (t.kind === 'string' || t.kind === 'number') {
+    r.c.advance();
+    return { kind: 'literal', value: t.text };
+  }
+  if (t.kind === 'word' && t.text === '_') {
+    r.c.advance();
+    return { kind: 'skip' };
+  }
+  if (t.kind === 'word' && r.isPunct('(', 1)) {
+    const fn = t.text.toLowerCase();
+    const arity = tokenFunctions[fn];
+    if (arity === undefined) r.error(t, `The token function ${t.text} is not supported by this data plane`);
+    r.c.advance(2);
+    const args: LoadValue[] = [];
+    do args.push(loadValue(r));
+    while (r.acceptPunct(','));
+    r.expectPunct(')');
+    if (arity >= 0 && args.length !== arity) r.error(t, `${t.text} takes ${arity} argument(s), not ${args.length}`);
+    if (args.some((a) => a.kind === 'skip')) r.error(t, `_ cannot be an argument of ${t.text}`);
+    return { kind: 'call', fn, args };
+  }
+  return r.c.fail(t);
+}
+
+/** `RUN LOADING JOB [-noprint] name [USING f = "path", …]`, read after `RUN`. */
+export function parseRunLoadingJob(cursor: TokenCursor): LoadingStatement {
+  const r = new Reader(cursor);
+  r.expectKeyword('LOADING');
+  r.expectKeyword('JOB');
+  while (r.acceptPunct('-')) r.name();
+  const name = r.name();
+  const files: Record<string, string> = {};
+  if (r.acceptKeyword('USING')) {
+    do {
+      const key = r.name();
+      r.expectPunct('=');
+      const value = r.string();
+      // EOF="true" asks for the end of a streamed file: every file here is read to its end anyway.
+      if (key.toUpperCase() !== 'EOF') files[key] = value;
+    } while (r.acceptPunct(','));
+  }
+  return { kind: 'runLoadingJob', name, files };
+}

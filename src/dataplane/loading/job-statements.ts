@@ -1,0 +1,83 @@
+import { CatalogError } from '../catalog.js';
+import type { GraphStore } from '../graph-store.js';
+import { confinedPath, fileChunks } from './data-folder.js';
+import { checkJob, filePlan } from './job-compile.js';
+import { loadFile } from './job-load.js';
+import { findJob, saveJob } from './job-store.js';
+import type { LoadingJobDef, LoadingStatement, LoadValue } from './job-types.js';
+
+/** Runs a loading-job statement of a GSQL request and returns what GSQL prints; CatalogError to refuse. */
+export function runLoadingStatement(store: GraphStore, st: LoadingStatement, graph: string | undefined): string {
+  switch (st.kind) {
+    case 'createLoadingJob':
+      checkJob(store, st.job);
+      saveJob(store, st.job);
+      return `Successfully created loading jobs: [${st.job.name}].`;
+    case 'runLoadingJob':
+      return runJob(store, st.name, st.files, graph);
+  }
+}
+
+function runJob(store: GraphStore, name: string, using: Record<string, string>, current: string | undefined): string {
+  const job = findJob(store, name);
+  if (!job) throw new CatalogError(`The job ${name} does not exist.`);
+  if (current !== undefined && current !== job.graph)
+    throw new CatalogError(`The job ${name} belongs to graph ${job.graph}, not to ${current}.`);
+  const graph = checkJob(store, job);
+  const unknown = Object.keys(using).find((f) => !job.files.some((d) => d.name === f));
+  if (unknown !== undefined) throw new CatalogError(`The job ${name} defines no file variable ${unknown}.`);
+  // Every path is checked before any file is loaded, so a refused path loads nothing.
+  const files = job.files
+    .filter((f) => job.loads.some((l) => l.file === f.name))
+    .map((f) => {
+      const given = using[f.name] ?? f.path;
+      if (given === undefined)
+        throw new CatalogError(`No path is given for file variable ${f.name}: add USING ${f.name}="…".`);
+      return { name: f.name, given, path: confinedPath(store, given) };
+    });
+  const lines = [`Loading job ${name} on graph ${job.graph}:`];
+  for (const f of files) {
+    const s = loadFile(store, graph, filePlan(job, f.name)!, fileChunks(f.path));
+    const objects = [...s.vertex, ...s.edge].map((o) => `${o.typeName}: ${o.validObject}`).join(', ');
+    lines.push(
+      `  ${f.name} (${f.given}): ${s.validLine} lines loaded, ${s.rejectLine} rejected; objects ${objects || 'none'}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function valueText(v: LoadValue): string {
+  switch (v.kind) {
+    case 'column':
+      return `$${v.index}`;
+    case 'columnName':
+      return `$${JSON.stringify(v.name)}`;
+    case 'skip':
+      return '_';
+    case 'literal':
+      return JSON.stringify(v.value);
+    case 'call':
+      return `${v.fn}(${v.args.map(valueText).join(', ')})`;
+  }
+}
+
+/** A job as GSQL text, the way `SHOW JOB` prints it. */
+export function jobText(job: LoadingJobDef): string {
+  const body = [
+    ...job.files.map((f) => `DEFINE FILENAME ${f.name}${f.path === undefined ? '' : ` = ${JSON.stringify(f.path)}`};`),
+    ...job.loads.map((l) => {
+      const targets = l.targets
+        .map((t) => `TO ${t.kind.toUpperCase()} ${t.type} VALUES (${t.values.map(valueText).join(', ')})`)
+        .join(', ');
+      const o = l.options;
+      const using = [
+        `SEPARATOR=${JSON.stringify(o.separator)}`,
+        `HEADER="${o.header}"`,
+        `EOL=${JSON.stringify(o.eol)}`,
+        ...(o.quote ? [`QUOTE="${o.quote === '"' ? 'double' : 'single'}"`] : []),
+      ].join(', ');
+      return `LOAD ${l.file} ${targets} USING ${using};`;
+    }),
+  ];
+  return `CREATE LOADING JOB ${job.name} FOR GRAPH ${job.graph} {\n${body.map((b) => `    ${b}`).join('\n')}\n  }`;
+}

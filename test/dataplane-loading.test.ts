@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DATA_PLANE_SECRET_HEADER, startDataPlane, type DataPlaneProcess } from '../src/dataplane/index.js';
+
+/**
+ * Loading jobs on a real data-plane process: created and run with GSQL, and fed over
+ * `POST /restpp/ddl/{graph}` exactly as pyTigerGraph's runLoadingJobWithData sends a file.
+ */
+
+interface Reply {
+  status: number;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+const schema = `CREATE VERTEX Person (PRIMARY_ID name STRING, age INT, city STRING) WITH primary_id_as_attribute="true"
+CREATE VERTEX Company (id UINT PRIMARY KEY, title STRING)
+CREATE DIRECTED EDGE follows (FROM Person, TO Person, since INT)
+CREATE UNDIRECTED EDGE works_at (FROM Person, TO Company, role STRING)
+CREATE GRAPH social (*)
+CREATE GRAPH other (Company)`;
+
+const jobs = `USE GRAPH social
+CREATE LOADING JOB load_people FOR GRAPH social {
+  DEFINE FILENAME people;
+  DEFINE FILENAME links = "links.tsv";
+  LOAD people TO VERTEX Person VALUES ($"name", $"age", gsql_upper($"city")) USING HEADER="true", QUOTE="double";
+  LOAD links TO EDGE follows VALUES ($0, $1, $2), TO VERTEX Person VALUES ($0, _, "Paris")
+    USING SEPARATOR="\\t", HEADER="false";
+}
+CREATE LOADING JOB load_work FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Company VALUES ($1, $2) USING SEPARATOR="|", QUOTE="single";
+  LOAD f TO EDGE works_at VALUES ($0, $1, $3) USING SEPARATOR="|", QUOTE="single";
+}`;
+
+describe('loading jobs on the data-plane process', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-loading-'));
+  const storeFile = path.join(dir, 'graph.db');
+  const secret = randomBytes(24).toString('base64url');
+  let dp: DataPlaneProcess;
+
+  const start = () => startDataPlane({ storeFile, secret, tgVersion: '4.1.3', bodyLimitBytes: 1 << 20 });
+  const call = async (method: string, urlPath: string, body?: string): Promise<Reply> => {
+    const res = await fetch(dp.url + urlPath, { method, headers: { [DATA_PLANE_SECRET_HEADER]: secret }, body });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, text, json };
+  };
+  const gsql = (text: string) => call('POST', '/gsql/v1/statements', text);
+  const ddl = (graph: string, query: string, body: string) => call('POST', `/restpp/ddl/${graph}?${query}`, body);
+  const person = async (name: string) => (await call('GET', `/restpp/graph/social/vertices/Person/${name}`)).json;
+  const refused = (reply: Reply, status: number, code: string, message: RegExp) => {
+    assert.equal(reply.status, status, reply.text);
+    assert.equal(reply.json.error, true, reply.text);
+    assert.equal(reply.json.code, code, reply.text);
+    assert.match(reply.json.message, message);
+  };
+
+  before(async () => {
+    dp = await start();
+    assert.equal((await gsql(schema)).status, 200);
+    const created = await gsql(jobs);
+    assert.match(created.text, /Successfully created loading jobs: \[load_people\]/);
+    assert.match(created.text, /Successfully created loading jobs: \[load_work\]/);
+  });
+  after(async () => {
+    await dp.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads a posted file with a header, quotes and a token function, as runLoadingJobWithData posts it', async () => {
+    const body = 'name,age,city\nalice,34,"Lyon, Rhône"\n"bob ""b""",27,nice\r\ncarol,45,Oslo';
+    const reply = await ddl('social', 'tag=load_people&filename=people&sep=,&eol=%0A', body);
+    assert.equal(reply.status, 200, reply.text);
+    const [result] = reply.json.results;
+    assert.equal(result.sourceFileName, 'Online_POST');
+    assert.equal(result.statistics.validLine, 3);
+    assert.equal(result.statistics.rejectLine, 0);
+    assert.deepEqual(result.statistics.vertex, [
+      { typeName: 'Person', validObject: 3, noIdFound: 0, invalidAttribute: 0, invalidPrimaryId: 0 },
+    ]);
+    assert.deepEqual((await person('alice')).results[0].attributes, { name: 'alice', age: 34, city: 'LYON, RHÔNE' });
+    assert.equal((await person('bob%20%22b%22')).results[0].attributes.city, 'NICE');
+  });
+
+  it('loads one line into an edge and a vertex, leaving a skipped (_) attribute as it was', async () => {
+    const reply = await ddl(
+      'social',
+      'tag=load_people&filename=links&sep=%09',
+      'alice\tdave\t2020\ndave\talice\t2021\n',
+    );
+    assert.equal(reply.status, 200, reply.text);
+    const stats = reply.json.results[0].statistics;
+    assert.equal(stats.validLine, 2);
+    assert.deepEqual(
+      [stats.edge[0].typeName, stats.edge[0].validObject, stats.vertex[0].validObject],
+      ['follows', 2, 2],
+    );
+    assert.deepEqual((await person('alice')).results[0].attributes, { name: 'alice', age: 34, city: 'Paris' });
+    const edges = await call('GET', '/restpp/graph/social/edges/Person/alice/follows');
+    assert.deepEqual(
+      edges.json.results.map((e: { to_id: string; attributes: { since: number } }) => [e.to_id, e.attributes.since]),
+      [['dave', 2020]],
+    );
+  });
+
+  it('counts a short line as rejected and a value that does not fit as invalid, and writes the rest', async () => {
+    const body = "1|7|'Acme | Co'|cto\n2|8\n3|x|Bad|ceo\n4|9|Nine|dev";
+    const reply = await ddl('social', 'tag=load_work&filename=f&sep=|', body);
+    assert.equal(reply.status, 200, reply.text);
+    const stats = reply.json.results[0].statistics;
+    assert.deepEqual([stats.validLine, stats.rejectLine, stats.notEnoughToken], [3, 1, 1]);
+    const company = stats.vertex.find((v: { typeName: string }) => v.typeName === 'Company');
+    assert.deepEqual([company.validObject, company.invalidPrimaryId], [2, 1]);
+    const acme = await call('GET', '/restpp/graph/social/vertices/Company/7');
+    assert.equal(acme.json.results[0].attributes.title, 'Acme | Co');
+    // Neither the short line's vertex 8 nor its edge is there.
+    refused(await call('GET', '/restpp/graph/social/vertices/Company/8'), 404, '601', /'8'/);
+    const works = await call('GET', '/restpp/graph/social/edges/Person/4/works_at');
+    assert.equal(works.status, 200, works.text);
+    assert.deepEqual(
+      works.json.results.map((e: { to_id: string }) => e.to_id),
+      ['9'],
+    );
+  });
+
+  it("refuses an unknown graph, job or file variable in TigerGraph's shape, changing nothing", async () => {
+    const before = (await call('GET', '/restpp/graph/social/vertices/Person?count_only=true')).json.results[0].count;
+    refused(await ddl('nograph', 'tag=load_people&filename=people', 'x,1,y'), 404, 'REST-1004', /nograph/);
+    refused(await ddl('social', 'tag=nojob&filename=people', 'name\nx'), 400, 'REST-30001', /'nojob' does not exist/);
+    refused(await ddl('other', 'tag=load_people&filename=people', 'name\nx'), 400, 'REST-30001', /graph 'other'/);
+    refused(await ddl('social', 'tag=load_people&filename=nofile', 'x'), 400, 'REST-30001', /'nofile'/);
+    refused(await ddl('social', 'filename=people', 'x'), 400, 'REST-30001', /tag/);
+    refused(await ddl('social', 'tag=load_people&filename=people&sep=ab', 'x'), 400, 'REST-30001', /sep/);
+    refused(
+      await ddl('social', 'tag=load_people&filename=people', 'nom,age,city\nzed,1,x'),
+      400,
+      'REST-30001',
+      /column "name"/,
+    );
+    const after = (await call('GET', '/restpp/graph/social/vertices/Person?count_only=true')).json.results[0].count;
+    assert.equal(after, before);
+  });
+
+  it('runs a job with GSQL on files of the data folder only', async () => {
+    const folder = path.join(dir, 'files');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'links.tsv'), 'erin\tfrank\t2019\n');
+    fs.writeFileSync(path.join(folder, 'people.csv'), 'name,age,city\nerin,50,rome\n');
+    fs.writeFileSync(path.join(dir, 'secret.tsv'), 'mallory\teve\t1\n');
+    fs.symlinkSync(path.join(dir, 'secret.tsv'), path.join(folder, 'link.tsv'));
+    const noPath = await gsql('USE GRAPH social\nRUN LOADING JOB load_people USING links="links.tsv"');
+    assert.match(noPath.text, /No path is given for file variable people/);
+    const run = await gsql('USE GRAPH social\nRUN LOADING JOB load_people USING people="people.csv"');
+    assert.match(run.text, /people \(people\.csv\): 1 lines loaded, 0 rejected; objects Person: 1/);
+    // The path DEFINE FILENAME gave is read when USING gives none.
+    assert.match(run.text, /links \(links\.tsv\): 1 lines loaded, 0 rejected; objects Person: 1, follows: 1/);
+    assert.equal((await person('erin')).results[0].attributes.city, 'Paris');
+    assert.equal((await person('frank')).results[0].attributes.city, '');
+    for (const outside of [path.join(dir, 'secret.tsv'), '../secret.tsv', 'link.tsv']) {
+      const refusedRun = await gsql(
+        `USE GRAPH social\nRUN LOADING JOB load_people USING people="people.csv", links="${outside}"`,
+      );
+      assert.match(refusedRun.text, /is outside the data folder/, outside);
+      assert.match(refusedRun.text, /__GSQL__RETURN__CODE__,212/);
+    }
+    assert.equal((await call('GET', '/restpp/graph/social/vertices/Person/mallory')).status, 404);
+    const missing = await gsql('USE GRAPH social\nRUN LOADING JOB nojob');
+    assert.match(missing.text, /The job nojob does not exist/);
+  });
+
+  it('refuses a job that does not fit the schema, naming the line and column', async () => {
+    const bad = await gsql(`CREATE LOADING JOB bad FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES ($0, $1);
+}`);
+    assert.match(bad.text, /Semantic Check Fails: The LOAD to vertex Person gives 2 values; it takes 3 \(at line 3/);
+    const syntax = await gsql(
+      'CREATE LOADING JOB bad2 FOR GRAPH social { DEFINE FILENAME f; LOAD g TO VERTEX Person VALUES ($0); }',
+    );
+    assert.match(
+      syntax.text,
+      /Syntax Error: The file name g is not defined by DEFINE FILENAME \(at line 1, column 68\)/,
+    );
+    assert.match((await gsql('SHOW JOB *')).text, /^ {2}- CREATE LOADING JOB load_people FOR GRAPH social \{/);
+    assert.doesNotMatch((await gsql('SHOW JOB *')).text, /bad/);
+  });
+
+  it('keeps jobs across a restart, and drops them', async () => {
+    await dp.stop();
+    dp = await start();
+    const shown = await gsql('SHOW JOB load_work');
+    assert.match(shown.text, /LOAD f TO VERTEX Company VALUES \(\$1, \$2\) USING SEPARATOR="\|", HEADER="false"/);
+    const reply = await ddl('social', 'tag=load_work&filename=f&sep=|', '5|10|Ten|ops');
+    assert.equal(reply.json.results[0].statistics.validLine, 1);
+    assert.match((await gsql('DROP JOB load_work')).text, /Successfully dropped jobs: \[load_work\]/);
+    refused(await ddl('social', 'tag=load_work&filename=f&sep=|', '6|11|x|y'), 400, 'REST-30001', /load_work/);
+    assert.match((await gsql('DROP JOB load_work')).text, /The job load_work does not exist/);
+  });
+});
