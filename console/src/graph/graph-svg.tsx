@@ -82,53 +82,55 @@ export function GraphSvg({
   const arrow = `arrow-${useId().replace(/:/g, '')}`;
   const edgeLanes = lanes(edges);
   return (
-    <svg
-      className="graph-svg"
-      viewBox={`0 0 ${width} ${height}`}
-      role="img"
-      aria-label={title}
-      data-testid={testId}
-      preserveAspectRatio="xMidYMid meet"
-    >
-      <title>{title}</title>
-      <defs>
-        <marker id={arrow} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">
-          <path d="M 0 0 L 10 5 L 0 10 z" className="graph-arrow" />
-        </marker>
-      </defs>
-      {edges.map((e, i) => {
-        const a = points[e.from];
-        const b = points[e.to];
-        if (!a || !b) return null;
-        const { d, mid } = edgePath(a, b, edgeLanes[i]!, e.from === e.to);
-        return (
-          <g key={`e${i}`} className="graph-edge" data-edge={e.label}>
-            <path d={d} fill="none" markerEnd={e.directed ? `url(#${arrow})` : undefined} />
-            {e.label ? (
-              <text x={mid.x} y={mid.y - 4} textAnchor="middle" className="graph-edge-label">
-                {e.label}
+    <div className="graph-scroll">
+      <svg
+        className="graph-svg"
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={title}
+        data-testid={testId}
+        preserveAspectRatio="xMidYMid meet"
+      >
+        <title>{title}</title>
+        <defs>
+          <marker id={arrow} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">
+            <path d="M 0 0 L 10 5 L 0 10 z" className="graph-arrow" />
+          </marker>
+        </defs>
+        {edges.map((e, i) => {
+          const a = points[e.from];
+          const b = points[e.to];
+          if (!a || !b) return null;
+          const { d, mid } = edgePath(a, b, edgeLanes[i]!, e.from === e.to);
+          return (
+            <g key={`e${i}`} className="graph-edge" data-edge={e.label}>
+              <path d={d} fill="none" markerEnd={e.directed ? `url(#${arrow})` : undefined} />
+              {e.label ? (
+                <text x={mid.x} y={mid.y - 4} textAnchor="middle" className="graph-edge-label">
+                  {e.label}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        {nodes.map((n, i) => {
+          const p = points[i];
+          if (!p) return null;
+          return (
+            <g key={`n${i}`} className="graph-node" data-node={n.label}>
+              <circle cx={p.x} cy={p.y} r={RADIUS} fill={PALETTE[n.colour % PALETTE.length]} />
+              <text x={p.x} y={p.y + RADIUS + 14} textAnchor="middle" className="graph-node-label">
+                {n.label}
               </text>
-            ) : null}
-          </g>
-        );
-      })}
-      {nodes.map((n, i) => {
-        const p = points[i];
-        if (!p) return null;
-        return (
-          <g key={`n${i}`} className="graph-node" data-node={n.label}>
-            <circle cx={p.x} cy={p.y} r={RADIUS} fill={PALETTE[n.colour % PALETTE.length]} />
-            <text x={p.x} y={p.y + RADIUS + 14} textAnchor="middle" className="graph-node-label">
-              {n.label}
-            </text>
-            {n.detail ? (
-              <text x={p.x} y={p.y + RADIUS + 28} textAnchor="middle" className="graph-node-detail">
-                {n.detail}
-              </text>
-            ) : null}
-          </g>
-        );
-      })}
-    </svg>
+              {n.detail ? (
+                <text x={p.x} y={p.y + RADIUS + 28} textAnchor="middle" className="graph-node-detail">
+                  {n.detail}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+      </svg>
+    </div>
   );
 }

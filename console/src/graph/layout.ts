@@ -5,16 +5,17 @@ export interface Point {
   y: number;
 }
 
-/** `n` points evenly on a circle inside the box (one node: its centre). */
+/** `n` points evenly on an ellipse filling the box but for the margin (one node: its centre). */
 export function circleLayout(n: number, width: number, height: number, margin: number): Point[] {
   const cx = width / 2;
   const cy = height / 2;
   if (n === 1) return [{ x: cx, y: cy }];
-  const r = Math.max(0, Math.min(width, height) / 2 - margin);
+  const rx = Math.max(0, width / 2 - margin);
+  const ry = Math.max(0, height / 2 - margin);
   // Starting at the top, so two nodes sit side by side rather than one above the other.
   return Array.from({ length: n }, (_, i) => {
     const a = (2 * Math.PI * i) / n - Math.PI / (n === 2 ? 1 : 2);
-    return { x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) };
+    return { x: cx + rx * Math.cos(a), y: cy + ry * Math.sin(a) };
   });
 }
 

@@ -61,7 +61,7 @@ const count = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleSt
 /** The schema drawn: a node per vertex type (with its count), an arrow per edge type and pair. */
 function SchemaDiagram({ model }: { model: SchemaModel }) {
   const width = 720;
-  const height = model.vertexTypes.length > 4 ? 460 : 340;
+  const height = model.vertexTypes.length > 2 ? 420 : 260;
   const index = new Map(model.vertexTypes.map((v, i) => [v.name, i]));
   const nodes: DrawnNode[] = model.vertexTypes.map((v, i) => ({
     label: v.name,
@@ -76,7 +76,7 @@ function SchemaDiagram({ model }: { model: SchemaModel }) {
       // `*` pairs join every vertex type: listed in the table below, not drawn as one arrow per pair.
       if (from !== undefined && to !== undefined) edges.push({ from, to, label: e.name, directed: e.directed });
     }
-  const points = circleLayout(nodes.length, width, height, 90);
+  const points = circleLayout(nodes.length, width, height, 75);
   if (!nodes.length) return <Empty>The graph has no vertex types yet.</Empty>;
   return (
     <GraphSvg
@@ -94,45 +94,53 @@ function SchemaDiagram({ model }: { model: SchemaModel }) {
 function SchemaTables({ model }: { model: SchemaModel }) {
   return (
     <div className="graph-types">
-      <table className="table" data-testid="vertex-types">
-        <caption>Vertex types</caption>
-        <thead>
-          <tr>
-            <th scope="col">Vertex type</th>
-            <th scope="col">Vertices</th>
-          </tr>
-        </thead>
-        <tbody>
-          {model.vertexTypes.map((v) => (
-            <tr key={v.name}>
-              <td className="strong">{v.name}</td>
-              <td>{count(v.count)}</td>
+      <div>
+        <h3 id="vertex-types-heading">Vertex types</h3>
+        <table className="table" data-testid="vertex-types" aria-labelledby="vertex-types-heading">
+          <thead>
+            <tr>
+              <th scope="col">Vertex type</th>
+              <th scope="col">Vertices</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <table className="table" data-testid="edge-types">
-        <caption>Edge types</caption>
-        <thead>
-          <tr>
-            <th scope="col">Edge type</th>
-            <th scope="col">Joins</th>
-            <th scope="col">Edges</th>
-          </tr>
-        </thead>
-        <tbody>
-          {model.edgeTypes.map((e) => (
-            <tr key={e.name}>
-              <td className="strong">{e.name}</td>
-              <td>
-                {e.pairs.map((p) => `${p.from} ${e.directed ? '→' : '—'} ${p.to}`).join(', ')}
-                {e.directed ? '' : ' (undirected)'}
-              </td>
-              <td>{count(e.count)}</td>
+          </thead>
+          <tbody>
+            {model.vertexTypes.map((v) => (
+              <tr key={v.name}>
+                <td className="strong" data-label="Vertex type">
+                  {v.name}
+                </td>
+                <td data-label="Vertices">{count(v.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div>
+        <h3 id="edge-types-heading">Edge types</h3>
+        <table className="table" data-testid="edge-types" aria-labelledby="edge-types-heading">
+          <thead>
+            <tr>
+              <th scope="col">Edge type</th>
+              <th scope="col">Joins</th>
+              <th scope="col">Edges</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {model.edgeTypes.map((e) => (
+              <tr key={e.name}>
+                <td className="strong" data-label="Edge type">
+                  {e.name}
+                </td>
+                <td data-label="Joins">
+                  {e.pairs.map((p) => `${p.from} ${e.directed ? '→' : '—'} ${p.to}`).join(', ')}
+                  {e.directed ? '' : ' (undirected)'}
+                </td>
+                <td data-label="Edges">{count(e.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
@@ -161,8 +169,8 @@ function SchemaSection({ client, graph, version }: { client: GraphClient; graph:
 function ResultTableView({ table }: { table: ResultTable }) {
   return (
     <div className="result-table">
-      <table className="table">
-        <caption>{table.title}</caption>
+      <h3>{table.title}</h3>
+      <table className="table" aria-label={table.title}>
         <thead>
           <tr>
             {table.columns.map((c) => (
@@ -176,7 +184,7 @@ function ResultTableView({ table }: { table: ResultTable }) {
           {table.rows.map((row, i) => (
             <tr key={i}>
               {row.map((cell, j) => (
-                <td key={j} className="mono">
+                <td key={j} className="mono" data-label={table.columns[j]}>
                   {cell}
                 </td>
               ))}
@@ -245,8 +253,8 @@ function ResultGraphView({ results }: { results: unknown }) {
       />
       <p className="muted small" data-testid="result-graph-note">
         {drawing.total > drawing.nodes.length
-          ? `Drawn: ${drawing.nodes.length} of ${drawing.total.toLocaleString('en')} vertices (at most ${MAX_DRAWN}), ` +
-            `${drawing.edges.length} of ${drawing.edgeTotal.toLocaleString('en')} edges.`
+          ? `Drawn: ${drawing.nodes.length} of ${drawing.total.toLocaleString('en')} vertices ` +
+            `(at most ${MAX_DRAWN}), ${drawing.edges.length} of ${drawing.edgeTotal.toLocaleString('en')} edges.`
           : `${drawing.nodes.length} vertices, ${drawing.edges.length} edges.`}
       </p>
     </div>
@@ -381,10 +389,15 @@ function failure(answer: DataPlaneAnswer): DataPlaneError {
 }
 
 type QueryResult = { kind: 'results'; results: unknown } | { kind: 'error'; text: string };
+type QueryMode = 'installed' | 'interpreted';
+const modes: Array<[QueryMode, string]> = [
+  ['installed', 'Installed query'],
+  ['interpreted', "Interpreted (the query's text)"],
+];
 
 /** Runs an installed query (REST++) or an interpreted one, with parameters, and shows its results. */
 function RunQuerySection({ client, graph }: { client: GraphClient; graph: string }) {
-  const [mode, setMode] = useState<'installed' | 'interpreted'>('installed');
+  const [mode, setMode] = useState<QueryMode>('installed');
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<QueryResult>();
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -409,14 +422,11 @@ function RunQuerySection({ client, graph }: { client: GraphClient; graph: string
       <form onSubmit={(e) => void submit(e)} aria-label="Run a query">
         <fieldset className="mode-choice">
           <legend>Query</legend>
-          <label>
-            <input type="radio" name="mode" checked={mode === 'installed'} onChange={() => setMode('installed')} />{' '}
-            Installed query
-          </label>
-          <label>
-            <input type="radio" name="mode" checked={mode === 'interpreted'} onChange={() => setMode('interpreted')} />{' '}
-            Interpreted (the query's text)
-          </label>
+          {modes.map(([value, label]) => (
+            <label key={value}>
+              <input type="radio" name="mode" checked={mode === value} onChange={() => setMode(value)} /> {label}
+            </label>
+          ))}
         </fieldset>
         {mode === 'installed' ? (
           <div className="field">
@@ -474,7 +484,7 @@ export function GraphTab({ ws, canRun }: { ws: WorkspaceRecord; canRun: boolean 
         <div data-testid="graph-empty">
           <Empty>This workspace holds no graph data.</Empty>
           <p className="muted">
-            Under the simulated driver a workspace is a record only, with no data plane behind it. Start Acacia with{' '}
+            The simulated driver keeps a workspace as a record, with no data plane behind it. Start Acacia with{' '}
             <code>ACACIA_DRIVER=local</code> for workspaces that hold a graph and run GSQL.
           </p>
         </div>
