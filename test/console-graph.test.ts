@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe } from 'node:test';
+import { describe, it as unit } from 'node:test';
 import type { Page } from 'playwright-core';
+import { gsqlOutput, parameterQuery } from '../console/src/graph/gsql-text.js';
+import { drawnResult, resultGraph, resultTables } from '../console/src/graph/results.js';
+import { schemaModel } from '../console/src/graph/schema-model.js';
 import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { DESKTOP, chromiumMissing, launchBrowser, settled, type Browser } from './helpers/browser.js';
@@ -295,5 +298,127 @@ describe(`web console: the Graph tab of a workspace without graph data (${storeN
     } finally {
       await page.close();
     }
+  });
+});
+
+// The Graph tab's reading of TigerGraph's JSON, without a browser: the shapes as TigerGraph documents them.
+describe("the Graph tab's reading of TigerGraph's answers", () => {
+  const person = (id: string, age: number) => ({ v_id: id, v_type: 'Person', attributes: { age } });
+  const knows = (from: string, to: string) => ({
+    e_type: 'Knows',
+    from_id: from,
+    from_type: 'Person',
+    to_id: to,
+    to_type: 'Person',
+    directed: false,
+    attributes: {},
+  });
+
+  unit('makes a table per printed value: vertices by id, type and attributes; edges by ends; scalars', () => {
+    const results = [{ S: [person('ann', 31), person('bob', 42)] }, { '@@total': 2, E: [knows('ann', 'bob')] }];
+    const tables = resultTables(results);
+    assert.deepEqual(
+      tables.map((t) => [t.title, t.columns, t.rows]),
+      [
+        [
+          'S (PRINT 1)',
+          ['v_id', 'v_type', 'age'],
+          [
+            ['ann', 'Person', '31'],
+            ['bob', 'Person', '42'],
+          ],
+        ],
+        ['@@total (PRINT 2)', ['value'], [['2']]],
+        [
+          'E (PRINT 2)',
+          ['e_type', 'from_type', 'from_id', 'to_type', 'to_id'],
+          [['Knows', 'Person', 'ann', 'Person', 'bob']],
+        ],
+      ],
+    );
+  });
+
+  unit('bounds a table at 200 rows and says how many it left out', () => {
+    const many = Array.from({ length: 250 }, (_, i) => person(`p${i}`, i));
+    const [table] = resultTables([{ S: many }]);
+    assert.equal(table!.rows.length, 200);
+    assert.equal(table!.omitted, 50);
+  });
+
+  unit('finds each vertex once and each edge, with the ends of edges whose vertices were not printed', () => {
+    const graph = resultGraph([{ S: [person('ann', 31)] }, { T: [person('ann', 31)], E: [knows('ann', 'cat')] }]);
+    assert.deepEqual(
+      graph.vertices.map((v) => v.id),
+      ['ann'],
+    );
+    assert.equal(graph.edges.length, 1);
+    const drawn = drawnResult([{ S: [person('ann', 31)] }, { E: [knows('ann', 'cat')] }], 100);
+    assert.deepEqual(
+      drawn.nodes.map((n) => n.label),
+      ['ann', 'cat'],
+    );
+    assert.deepEqual(drawn.edges, [{ from: 0, to: 1, label: 'Knows', directed: false }]);
+  });
+
+  unit('draws at most the bound: the vertices past it and their edges are left out, and counted', () => {
+    const vertices = Array.from({ length: 150 }, (_, i) => person(`p${i}`, i));
+    const edges = Array.from({ length: 149 }, (_, i) => knows(`p${i}`, `p${i + 1}`));
+    const drawn = drawnResult([{ S: vertices, E: edges }], 100);
+    assert.equal(drawn.nodes.length, 100);
+    assert.equal(drawn.total, 150);
+    assert.equal(drawn.edges.length, 99);
+    assert.equal(drawn.edgeTotal, 149);
+  });
+
+  unit("reads the schema's edge pairs: one pair, several, and any-to-any (`*`)", () => {
+    const model = schemaModel(
+      {
+        GraphName: 'g',
+        VertexTypes: [{ Name: 'A' }, { Name: 'B' }],
+        EdgeTypes: [
+          {
+            Name: 'e1',
+            IsDirected: true,
+            FromVertexTypeName: 'A',
+            ToVertexTypeName: 'B',
+            EdgePairs: [{ From: 'A', To: 'B' }],
+          },
+          {
+            Name: 'e2',
+            IsDirected: false,
+            FromVertexTypeName: '*',
+            ToVertexTypeName: '*',
+            EdgePairs: [
+              { From: 'A', To: 'A' },
+              { From: 'B', To: 'A' },
+            ],
+          },
+          { Name: 'e3', IsDirected: true, FromVertexTypeName: '*', ToVertexTypeName: '*', EdgePairs: [] },
+        ],
+      },
+      new Map([['A', 2]]),
+      new Map([['e1', 5]]),
+    );
+    assert.deepEqual(model.vertexTypes, [
+      { name: 'A', count: 2 },
+      { name: 'B', count: undefined },
+    ]);
+    assert.deepEqual(
+      model.edgeTypes.map((e) => [e.name, e.directed, e.pairs.map((p) => `${p.from}>${p.to}`), e.count]),
+      [
+        ['e1', true, ['A>B'], 5],
+        ['e2', false, ['A>A', 'B>A'], undefined],
+        ['e3', true, ['*>*'], undefined],
+      ],
+    );
+  });
+
+  unit("splits GSQL's return code from its output, and writes parameters as a query string", () => {
+    assert.deepEqual(gsqlOutput('Syntax Error: x\n__GSQL__RETURN__CODE__,211'), {
+      output: 'Syntax Error: x',
+      returnCode: 211,
+    });
+    assert.deepEqual(gsqlOutput('ok'), { output: 'ok', returnCode: 0 });
+    assert.equal(parameterQuery('a=1\nb = x y\n\nb=z&c'), 'a=1&b=x%20y&b=z&c=');
   });
 });

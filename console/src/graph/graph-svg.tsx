@@ -1,20 +1,8 @@
 import { useId } from 'react';
+import type { DrawnEdge, DrawnNode } from './drawing.js';
 import type { Point } from './layout.js';
 
-export interface DrawnNode {
-  label: string;
-  /** A second line under the label (a count, a type). */
-  detail?: string;
-  /** Index into the palette: nodes of one type share a colour. */
-  colour: number;
-}
-
-export interface DrawnEdge {
-  from: number;
-  to: number;
-  label?: string;
-  directed: boolean;
-}
+export type { DrawnEdge, DrawnNode };
 
 const PALETTE = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2', '#4d7c0f', '#be185d'];
 const RADIUS = 22;

@@ -1,3 +1,5 @@
+import type { DrawnEdge, DrawnNode } from './drawing.js';
+
 /**
  * A query's results as TigerGraph prints them (`results`: a list of objects, one per PRINT), turned into tables
  * and into the vertices and edges they hold: vertices are `{v_id, v_type, attributes}`, edges
@@ -109,4 +111,40 @@ export function resultGraph(results: unknown): { vertices: ResultVertex[]; edges
   if (Array.isArray(results))
     for (const printed of results) if (isObject(printed)) Object.values(printed).forEach(visit);
   return { vertices: [...vertices.values()], edges };
+}
+
+/**
+ * The result's vertices and edges as drawn: at most `max` vertices (an edge's ends count, printed or not), the
+ * edges between drawn vertices, and the totals, so the page can say how much was left out.
+ */
+export function drawnResult(results: unknown, max: number) {
+  const { vertices, edges } = resultGraph(results);
+  const key = (type: string, id: string) => `${type}\u0000${id}`;
+  const index = new Map<string, number>();
+  const nodes: DrawnNode[] = [];
+  const types = new Map<string, number>();
+  const add = (type: string, id: string) => {
+    const k = key(type, id);
+    if (index.has(k) || nodes.length >= max) return;
+    if (!types.has(type)) types.set(type, types.size);
+    index.set(k, nodes.length);
+    nodes.push({ label: id, detail: type, colour: types.get(type)! });
+  };
+  for (const v of vertices) add(v.type, v.id);
+  // An edge's endpoints are drawn even when the query printed only the edge.
+  for (const e of edges) {
+    add(e.from.type, e.from.id);
+    add(e.to.type, e.to.id);
+  }
+  const drawn: DrawnEdge[] = [];
+  for (const e of edges) {
+    const from = index.get(key(e.from.type, e.from.id));
+    const to = index.get(key(e.to.type, e.to.id));
+    if (from !== undefined && to !== undefined) drawn.push({ from, to, label: e.type, directed: e.directed });
+  }
+  const total = new Set([
+    ...vertices.map((v) => key(v.type, v.id)),
+    ...edges.flatMap((e) => [key(e.from.type, e.from.id), key(e.to.type, e.to.id)]),
+  ]).size;
+  return { nodes, edges: drawn, total, edgeTotal: edges.length };
 }

@@ -2,9 +2,7 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import {
   DataPlaneError,
   graphClient,
-  gsqlOutput,
   jsonOf,
-  parameterQuery,
   successJson,
   type DataPlaneAnswer,
   type GraphClient,
@@ -12,8 +10,9 @@ import {
 import { ApiError } from '../api/http.js';
 import type { WorkspaceRecord } from '../api/types.js';
 import { GraphSvg, type DrawnEdge, type DrawnNode } from '../graph/graph-svg.js';
+import { gsqlOutput, parameterQuery } from '../graph/gsql-text.js';
 import { circleLayout, forceLayout } from '../graph/layout.js';
-import { resultGraph, resultTables, type ResultTable } from '../graph/results.js';
+import { drawnResult, resultTables, type ResultTable } from '../graph/results.js';
 import { countsOf, schemaModel, type SchemaModel } from '../graph/schema-model.js';
 import { useLoad } from '../ui/data.js';
 import { Empty, LoadState, Section } from '../ui/page.js';
@@ -199,37 +198,7 @@ function ResultTableView({ table }: { table: ResultTable }) {
 
 /** The vertices and edges of a result, drawn: at most MAX_DRAWN vertices, saying so when there are more. */
 function ResultGraphView({ results }: { results: unknown }) {
-  const drawing = useMemo(() => {
-    const { vertices, edges } = resultGraph(results);
-    const key = (type: string, id: string) => `${type}\u0000${id}`;
-    const index = new Map<string, number>();
-    const nodes: DrawnNode[] = [];
-    const types = new Map<string, number>();
-    const add = (type: string, id: string) => {
-      const k = key(type, id);
-      if (index.has(k) || nodes.length >= MAX_DRAWN) return;
-      if (!types.has(type)) types.set(type, types.size);
-      index.set(k, nodes.length);
-      nodes.push({ label: id, detail: type, colour: types.get(type)! });
-    };
-    for (const v of vertices) add(v.type, v.id);
-    // An edge's endpoints are drawn even when the query printed only the edge.
-    for (const e of edges) {
-      add(e.from.type, e.from.id);
-      add(e.to.type, e.to.id);
-    }
-    const drawn: DrawnEdge[] = [];
-    for (const e of edges) {
-      const from = index.get(key(e.from.type, e.from.id));
-      const to = index.get(key(e.to.type, e.to.id));
-      if (from !== undefined && to !== undefined) drawn.push({ from, to, label: e.type, directed: e.directed });
-    }
-    const total = new Set([
-      ...vertices.map((v) => key(v.type, v.id)),
-      ...edges.flatMap((e) => [key(e.from.type, e.from.id), key(e.to.type, e.to.id)]),
-    ]).size;
-    return { nodes, edges: drawn, total, edgeTotal: edges.length };
-  }, [results]);
+  const drawing = useMemo(() => drawnResult(results, MAX_DRAWN), [results]);
   if (!drawing.nodes.length) return null;
   const width = 720;
   const height = drawing.nodes.length > 12 ? 520 : 360;
