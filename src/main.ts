@@ -6,7 +6,9 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildGateway } from './gateway/app.js';
+import { consoleGraphBackend } from './gateway/console-graph-backend.js';
 import { localBackend } from './gateway/local-backend.js';
+import { simulatedBackend } from './gateway/simulated-backend.js';
 import type { WorkspaceBackend } from './gateway/workspace-backend.js';
 import { systemClock } from './domain/clock.js';
 import { seedIds } from './domain/ids.js';
@@ -181,8 +183,12 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       throw err;
     }
   }
+  // The local driver's workspaces have a data-plane process to proxy to; the simulated ones have none.
+  const backend =
+    options.gatewayBackend ?? (config.driver === 'local' ? localBackend({ dataDir: config.dataDir }) : undefined);
   const app = await buildApp({
     instance,
+    graphBackend: consoleGraphBackend(backend ?? simulatedBackend),
     config,
     gatewayUrl: () => addresses.listening?.gatewayUrl,
     services,
@@ -223,9 +229,6 @@ export async function startServer(config: Readonly<Config>, options: StartOption
   });
   engine.start();
 
-  // The local driver's workspaces have a data-plane process to proxy to; the simulated ones have none.
-  const backend =
-    options.gatewayBackend ?? (config.driver === 'local' ? localBackend({ dataDir: config.dataDir }) : undefined);
   const gateway = buildGateway({
     config,
     services,

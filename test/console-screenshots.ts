@@ -12,6 +12,7 @@ import { resultOf, type AcaciaClient } from '../src/client/index.js';
 import { DESKTOP, PHONE, chromiumMissing, launchBrowser, settled } from './helpers/browser.js';
 import { ensureConsoleBuilt } from './helpers/console-build.js';
 import { publicProvider, startTestServer } from './helpers/server.js';
+import { prefixTarget, TigerGraphReplay, type Auth } from './helpers/tigergraph-client.js';
 
 const out = process.argv[2]
   ? path.resolve(process.argv[2])
@@ -201,6 +202,11 @@ function pages({ prod, main, etl, sandbox }: Awaited<ReturnType<typeof seed>>): 
     },
     { path: ws(prod.workgroup_id, etl.workspace_id), shows: 'No database users.', name: 'workspace-empty' },
     {
+      path: `${ws(prod.workgroup_id, main.workspace_id)}/graph`,
+      shows: 'holds no graph data',
+      name: 'workspace-graph-simulated',
+    },
+    {
       path: `${wg(prod.workgroup_id)}/allow-list`,
       shows: 'Office network',
       name: 'allow-list',
@@ -256,6 +262,111 @@ function pages({ prod, main, etl, sandbox }: Awaited<ReturnType<typeof seed>>): 
   ];
 }
 
+/** A small payments graph: several vertex types, directed and undirected edges, a multi-pair edge, a loop. */
+const financeSchema = [
+  'CREATE VERTEX Person (PRIMARY_ID id STRING, name STRING) WITH PRIMARY_ID_AS_ATTRIBUTE="true"',
+  'CREATE VERTEX Account (PRIMARY_ID id STRING, balance DOUBLE)',
+  'CREATE VERTEX Device (PRIMARY_ID id STRING)',
+  'CREATE VERTEX City (PRIMARY_ID name STRING)',
+  'CREATE UNDIRECTED EDGE Knows (FROM Person, TO Person)',
+  'CREATE DIRECTED EDGE Owns (FROM Person, TO Account)',
+  'CREATE DIRECTED EDGE Transfer (FROM Account, TO Account, amount DOUBLE)',
+  'CREATE DIRECTED EDGE Uses (FROM Person, TO Device | FROM Account, TO Device)',
+  'CREATE DIRECTED EDGE LivesIn (FROM Person, TO City)',
+  'CREATE GRAPH finance (Person, Account, Device, City, Knows, Owns, Transfer, Uses, LivesIn)',
+  'CREATE GRAPH social (Person, City, Knows, LivesIn)',
+].join('\n');
+
+const financeData = {
+  vertices: {
+    Person: { ann: { name: { value: 'Ann' } }, bob: { name: { value: 'Bob' } }, cat: { name: { value: 'Cat' } } },
+    Account: { a1: { balance: { value: 120.5 } }, a2: { balance: { value: 80 } }, a3: { balance: { value: 310 } } },
+    Device: { phone1: {}, laptop7: {} },
+    City: { Berlin: {}, Lisbon: {} },
+  },
+  edges: {
+    Person: {
+      ann: {
+        Knows: { Person: { bob: {}, cat: {} } },
+        Owns: { Account: { a1: {} } },
+        LivesIn: { City: { Berlin: {} } },
+      },
+      bob: {
+        Owns: { Account: { a2: {}, a3: {} } },
+        Uses: { Device: { phone1: {} } },
+        LivesIn: { City: { Lisbon: {} } },
+      },
+    },
+    Account: {
+      a1: { Transfer: { Account: { a2: { amount: { value: 40 } } } }, Uses: { Device: { laptop7: {} } } },
+      a2: { Transfer: { Account: { a3: { amount: { value: 15 } } } } },
+    },
+  },
+};
+
+/**
+ * The Graph tab of a workspace with a graph: a server of its own with the local driver (a data-plane process per
+ * workspace), the graph loaded through the gateway as a client would.
+ */
+async function shootGraphTab(browser: Awaited<ReturnType<typeof launchBrowser>>) {
+  const server = await startTestServer({
+    ACACIA_DRIVER: 'local',
+    ACACIA_CLOCK: 'manual',
+    ACACIA_SIM_SPEED: '0',
+    ACACIA_LOG_LEVEL: 'warn',
+  });
+  try {
+    const c = server.client;
+    const east = await publicProvider(c, 'aws', 'us-east-1');
+    const wg = resultOf(await c.workgroups.create({ cloud_provider_id: east, name: 'payments' })).workgroup_id;
+    const created = resultOf(await c.workspaces.create(wg, { name: 'payments-graph' }));
+    const id = created.workspace_id!;
+    const ws = await c.waitForWorkspace(wg, id, (w) => w.status === 'Active', { attempts: 600, intervalMs: 50 });
+    if (ws?.status !== 'Active') throw new Error(`workspace ${id} never became Active: ${JSON.stringify(ws)}`);
+    const user = { username: 'loader', password: 'Graph-Secret-42' };
+    resultOf(await c.dbUsers.create(wg, id, user));
+    const auth: Auth = { auth: user };
+    const tg = new TigerGraphReplay(prefixTarget(server.running.gatewayUrl, id));
+    const defined = await tg.gsql4(auth, financeSchema);
+    if (defined.status !== 200 || /error|fail/i.test(defined.text)) throw new Error(`schema: ${defined.text}`);
+    const loaded = await tg.request('POST', '/restpp/graph/finance', auth, JSON.stringify(financeData));
+    if (loaded.status !== 200) throw new Error(`data: ${loaded.text}`);
+
+    const graphPath = `/workgroups/${wg}/workspaces/${id}/graph`;
+    for (const [label, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      const page = await browser.newPage(viewport);
+      await page.goto(`${server.url}/console`);
+      await page.getByLabel('API key').fill(server.bootstrapKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Workgroups' }).waitFor();
+      await page.goto(`${server.url}/console${graphPath}`);
+      await page.getByRole('img', { name: 'Schema of graph finance' }).waitFor();
+      await shoot(page, `workspace-graph-${label}`);
+      if (label === 'desktop') {
+        const run = async (text: string) => {
+          await page.getByTestId('gsql-editor').fill(text);
+          await page.getByRole('button', { name: 'Run GSQL' }).click();
+          await page
+            .getByTestId('gsql-output')
+            .getByText(text === 'ls' ? 'Vertex Types' : 'Syntax Error')
+            .waitFor();
+          await page.getByTestId('gsql-output').scrollIntoViewIfNeeded();
+        };
+        await run('ls');
+        await shoot(page, 'workspace-graph-gsql', false);
+        await run('CREATE VERTEX Broken (PRIMARY_ID id STRING,, x INT)');
+        await shoot(page, 'workspace-graph-gsql-error', false);
+      }
+      await page.close();
+    }
+  } finally {
+    await server.close();
+  }
+}
+
 async function main() {
   const missing = chromiumMissing();
   if (missing) throw new Error(missing);
@@ -285,6 +396,7 @@ async function main() {
       }
       await page.close();
     }
+    await shootGraphTab(browser);
     // Last, as it stops the server: a workspace's page kept under the offline banner.
     const page = await browser.newPage(DESKTOP);
     await page.goto(`${server.url}/console`);

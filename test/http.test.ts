@@ -226,6 +226,7 @@ describe(`HTTP contract (${storeName})`, () => {
       `GET ${ws}/dbuser`,
       `PUT ${ws}/dbuser`,
       `DELETE ${ws}/dbuser`,
+      `POST ${ws}/graph/request`,
       `GET ${API}/addons`,
       `POST ${API}/addons/{addonsID}/install`,
       `GET ${API}/addons/{addonsID}/workspaces`,

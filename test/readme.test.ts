@@ -47,6 +47,8 @@ describe(`README.md (${storeName})`, () => {
         'listOrgApiKeys',
         'createOrgApiKey',
         'deleteOrgApiKey',
+        // The console's way to a workspace's graph; clients reach it through the gateway.
+        'graphRequest',
         'health',
         'ready',
       ] as EndpointId[]

@@ -30,6 +30,8 @@ function Page({ path }: { path: string }) {
   if ((p = match('/workgroups/:wg', path))) return <WorkgroupPage wg={p.wg!} />;
   if ((p = match('/workgroups/:wg/allow-list', path))) return <AllowListPage wg={p.wg!} />;
   if ((p = match('/workgroups/:wg/workspaces/:ws', path))) return <WorkspacePage wg={p.wg!} ws={p.ws!} />;
+  if ((p = match('/workgroups/:wg/workspaces/:ws/graph', path)))
+    return <WorkspacePage wg={p.wg!} ws={p.ws!} tab="graph" />;
   if (path === '/addons') return <AddonsPage />;
   if (path === '/cloud-providers') return <CloudProvidersPage />;
   if (path === '/api-keys') return <ApiKeysPage />;

@@ -25,8 +25,13 @@ export interface BackendRequest {
   identity: BackendIdentity;
 }
 
-/** Who a backend request acts as: nothing of the credential itself. */
-export type BackendIdentity = Pick<DbIdentity, 'orgId' | 'workspaceId' | 'userId' | 'username' | 'via'>;
+/**
+ * Who a backend request acts as: nothing of the credential itself. The console's requests come with the
+ * caller's API key (`api-key`: the user and the key's name) rather than a database user's credentials.
+ */
+export type BackendIdentity = Pick<DbIdentity, 'orgId' | 'workspaceId' | 'userId' | 'username'> & {
+  via: DbIdentity['via'] | 'api-key';
+};
 
 /** What the workspace answered: sent to the client as it is. */
 export interface BackendResponse {

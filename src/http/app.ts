@@ -49,6 +49,8 @@ import { instanceRoutes, type InstanceAdmin } from './routes/instance.js';
 import { databaseRoutes } from './routes/databases.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { dbUserRoutes } from './routes/db-users.js';
+import { graphRoutes } from './routes/graph.js';
+import type { GraphBackend } from '../domain/graph-requests.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { operationRoutes } from './routes/operations.js';
 import { eventRoutes } from './routes/events.js';
@@ -98,6 +100,8 @@ export interface AppDeps {
   instance?: InstanceAdmin;
   /** Where /metrics reads from; the app adds its HTTP metrics to it (a registry of its own by default). */
   metricsRegistry?: Registry;
+  /** What serves the console's requests to a workspace's graph: the gateway's backend. */
+  graphBackend: GraphBackend;
 }
 
 /** The endpoints served only when the app is given what acts on the whole instance. */
@@ -242,6 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     databaseRoutes(api, services);
     allowListRoutes(api, services);
     dbUserRoutes(api, services);
+    graphRoutes(api, services, deps.graphBackend);
     backupRoutes(api, services);
     operationRoutes(api, services);
     eventRoutes(api, services, {

@@ -80,3 +80,11 @@ export function billingGrantAllows(grants: readonly GrantLike[], mode: 'read' | 
   const roles = mode === 'read' ? ['org-admin', 'billing-admin', 'billing-viewer'] : ['org-admin', 'billing-admin'];
   return grants.some((g) => roles.includes(g.role) && g.resource_id === null);
 }
+
+/**
+ * Running GSQL on a workspace's graph (statements, installed and interpreted queries) takes what editing the
+ * workspace takes: a statement or query may change the schema and the data, and the control plane cannot tell
+ * one that only reads without running it. Reading the schema and the types' counts is a read, open to every key
+ * of the organisation as every read is: a workspace member sees the graph and cannot change it.
+ */
+export const GRAPH_RUN_ACTION = 'workspace:edit' satisfies Action;

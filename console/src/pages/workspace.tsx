@@ -1,7 +1,7 @@
 import { useConsoleConfig } from '../api/config.js';
 import { api } from '../api/endpoints.js';
 import type { WorkspaceRecord } from '../api/types.js';
-import { navigate, useTitle } from '../router.js';
+import { Link, navigate, useTitle } from '../router.js';
 import { useSession } from '../session.js';
 import { StatusBadge } from '../ui/badge.js';
 import { useLiveLoad } from '../ui/data.js';
@@ -13,11 +13,13 @@ import { LoadState, PageHeader, Section } from '../ui/page.js';
 import { sizeOptions } from './workgroup.js';
 import { BackupsSection } from './workspace-backups.js';
 import { DbUsersSection } from './workspace-db-users.js';
+import { GraphTab } from './workspace-graph.js';
 import { OperationsSection } from './workspace-operations.js';
 import { SchedulesSection } from './workspace-schedules.js';
 import { ConnectSection, workspaceGatewayUrl } from './workspace-connect.js';
 import { SettingsDialog } from './workspace-settings.js';
 import { CheckboxField, SelectField, checked, text } from '../ui/forms.js';
+import { GRAPH_RUN_ACTION } from '../../../src/schemas/access.js';
 
 const stable = ['Active', 'Stopped', 'Idle', 'Failed'];
 
@@ -121,7 +123,26 @@ function Overview({ ws }: { ws: WorkspaceRecord }) {
   );
 }
 
-export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
+/** The page's tabs, each its own path: `/workgroups/:wg/workspaces/:ws[/graph]`. */
+export type WorkspaceTab = 'overview' | 'graph';
+
+function Tabs({ base, tab }: { base: string; tab: WorkspaceTab }) {
+  const tabs: Array<[WorkspaceTab, string, string]> = [
+    ['overview', 'Overview', base],
+    ['graph', 'Graph', `${base}/graph`],
+  ];
+  return (
+    <nav className="tabs" aria-label="Workspace">
+      {tabs.map(([key, label, to]) => (
+        <Link key={key} to={to} aria-current={key === tab ? 'page' : undefined}>
+          {label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+export function WorkspacePage({ wg, ws: id, tab = 'overview' }: { wg: string; ws: string; tab?: WorkspaceTab }) {
   const session = useSession();
   const loaded = useLiveLoad(
     `ws:${wg}/${id}`,
@@ -135,6 +156,7 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
   const status = ws?.status ?? '';
   const act = (action: 'pause' | 'resume' | 'refresh') => () => api.workspaces[action](wg, id);
   const wgLink = `/workgroups/${encodeURIComponent(wg)}`;
+  const pagePath = `${wgLink}/workspaces/${encodeURIComponent(id)}`;
   return (
     <>
       <PageHeader
@@ -206,8 +228,14 @@ export function WorkspacePage({ wg, ws: id }: { wg: string; ws: string }) {
         }
       />
       <LoadState error={loaded.error} loading={!ws}>
-        {ws ? (
+        {ws && tab === 'graph' ? (
           <>
+            <Tabs base={pagePath} tab={tab} />
+            <GraphTab ws={ws} canRun={session.can(GRAPH_RUN_ACTION, target)} />
+          </>
+        ) : ws ? (
+          <>
+            <Tabs base={pagePath} tab={tab} />
             <div className="grid">
               <Overview ws={ws} />
               <OperationsSection ws={ws} />

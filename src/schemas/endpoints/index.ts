@@ -8,6 +8,7 @@ import { billingEndpoints } from './billing.js';
 import { cloudProviderEndpoints } from './cloud-providers.js';
 import { databaseEndpoints } from './databases.js';
 import { eventEndpoints } from './events.js';
+import { graphEndpoints } from './graph.js';
 import { dbUserEndpoints } from './db-users.js';
 import { metricsEndpoints } from './metrics.js';
 import { operabilityEndpoints } from './operability.js';
@@ -32,6 +33,7 @@ export const apiEndpoints = {
   ...scheduleEndpoints,
   ...allowListEndpoints,
   ...dbUserEndpoints,
+  ...graphEndpoints,
   ...backupEndpoints,
   ...operationEndpoints,
   ...eventEndpoints,
