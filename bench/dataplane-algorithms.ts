@@ -31,13 +31,75 @@ const SOURCE = 0;
 /** The longest one algorithm run may take, here and in networkx, in seconds. */
 const RUN_TIMEOUT_S = 600;
 
-/** Each algorithm: its query file and name, the parameters it runs with, the result it prints. */
-const ALGORITHMS = [
-  { name: 'pagerank', label: 'PageRank', params: {}, result: 'top_score' },
-  { name: 'wcc', label: 'weakly connected components', params: {}, result: 'components' },
-  { name: 'sssp', label: 'unweighted SSSP', params: { source: String(SOURCE) }, result: 'reached' },
-  { name: 'triangles', label: 'triangle count', params: {}, result: 'triangles' },
-] as const;
+type Results = Array<Record<string, unknown>>;
+const printed = (key: string) => (r: Results) => r.find((o) => key in o)?.[key];
+
+interface Query {
+  /** The .gsql file, relative to bench/algorithms or to the library's algorithms folder. */
+  file: string;
+  name: string;
+  params: object;
+  /** What to compare with networkx, from the query's output (the graph's vertex count given). */
+  result: (r: Results, vertices: number) => unknown;
+}
+
+/** Each algorithm as our query runs it, and as the algorithm library's own query does (`--library`). */
+const ALGORITHMS: ReadonlyArray<{ name: string; label: string; ours: Query; library: Query }> = [
+  {
+    name: 'pagerank',
+    label: 'PageRank',
+    ours: { file: 'pagerank.gsql', name: 'bench_pagerank', params: {}, result: printed('top_score') },
+    library: {
+      file: 'Centrality/pagerank/global/unweighted/tg_pagerank.gsql',
+      name: 'tg_pagerank',
+      params: { v_type: 'Node', e_type: 'Link', max_change: 0.000001, maximum_iteration: 100, top_k: 1 },
+      // Unnormalised scores, as ours: the top one over the vertex count compares with networkx's.
+      result: (r, n) =>
+        ((printed('@@top_scores_heap')(r) as Array<{ score: number }> | undefined)?.[0]?.score ?? NaN) / n,
+    },
+  },
+  {
+    name: 'wcc',
+    label: 'weakly connected components',
+    ours: { file: 'wcc.gsql', name: 'bench_wcc', params: {}, result: printed('components') },
+    library: {
+      file: 'Community/connected_components/weakly_connected_components/standard/tg_wcc.gsql',
+      name: 'tg_wcc',
+      params: { v_type_set: ['Node'], e_type_set: ['Link'], print_limit: 1 },
+      result: (r) => Object.keys((printed('sizes')(r) as object | undefined) ?? {}).length,
+    },
+  },
+  {
+    name: 'sssp',
+    label: 'unweighted SSSP',
+    ours: { file: 'sssp.gsql', name: 'bench_sssp', params: { source: String(SOURCE) }, result: printed('reached') },
+    library: {
+      file: 'Path/shortest_path/unweighted/tg_shortest_ss_no_wt.gsql',
+      name: 'tg_shortest_ss_no_wt',
+      // Printing every vertex's path would time the output, not the search: one is printed.
+      params: {
+        source: String(SOURCE),
+        'source.type': 'Node',
+        v_type_set: ['Node'],
+        e_type_set: ['Link'],
+        print_limit: 1,
+      },
+      result: () => undefined,
+    },
+  },
+  {
+    name: 'triangles',
+    label: 'triangle count',
+    ours: { file: 'triangles.gsql', name: 'bench_triangles', params: {}, result: printed('triangles') },
+    library: {
+      file: 'Community/triangle_counting/fast/tg_tri_count_fast.gsql',
+      name: 'tg_tri_count_fast',
+      params: { v_type: 'Node', e_type: 'Link' },
+      result: printed('num_triangles'),
+    },
+  },
+];
+const TWO_HOP: Query = { file: 'two_hop.gsql', name: 'bench_two_hop', params: {}, result: () => undefined };
 
 /** A data-plane process to load one graph into, and the gateway's way to the same process. */
 export interface AlgorithmTarget {
@@ -83,6 +145,8 @@ export interface AlgorithmBenchOptions {
   duration: number;
   connections: number;
   progress: (text: string) => void;
+  /** A checkout of the algorithm library: time its own queries, unchanged, instead of ours. */
+  library?: string;
 }
 
 interface Side {
@@ -99,7 +163,11 @@ function rssOf(pid: number): number {
   return line ? Number(/(\d+)/.exec(line)![1]) * 1024 : 0;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length === 0 ? NaN : s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
 const fmtMs = (n: number) => (Number.isNaN(n) ? '–' : n >= 100 ? Math.round(n).toLocaleString('en') : n.toFixed(1));
 const shown = (v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? v.toPrecision(6) : String(v ?? '–'));
 const mib = (bytes: number) => (bytes / MiB).toFixed(1);
@@ -137,22 +205,22 @@ async function loadGraph(t: AlgorithmTarget, g: GeneratedGraph, batch: number): 
 }
 
 /** Installs one query file; the refusal's telling line when the process does not take it. */
-async function install(t: AlgorithmTarget, name: string): Promise<string | undefined> {
-  const text = fs.readFileSync(path.join(here, 'algorithms', `${name}.gsql`), 'utf8');
+async function install(t: AlgorithmTarget, q: Query, folder: string): Promise<string | undefined> {
+  const text = fs.readFileSync(path.join(folder, q.file), 'utf8');
   const r = await post(
     `${t.url}/gsql/v1/statements`,
     t.headers,
-    `USE GRAPH ${GRAPH}\n${text}\nINSTALL QUERY bench_${name}`,
+    `USE GRAPH ${GRAPH}\n${text}\nINSTALL QUERY ${q.name}`,
   );
   const refused = r.status !== 200 || /Semantic Check Fails|Syntax Error|RETURN__CODE__,2|not supported/i.test(r.text);
   return refused ? `${r.status}: ${firstLine(r.text).slice(0, 90)}` : undefined;
 }
 
-async function runQuery(t: AlgorithmTarget, name: string, params: object, key: string, runs: number): Promise<Side> {
+async function runQuery(t: AlgorithmTarget, q: Query, vertices: number, runs: number): Promise<Side> {
   const side: Side = { ms: [], result: undefined };
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const r = await post(`${t.url}/restpp/query/${GRAPH}/bench_${name}`, t.headers, JSON.stringify(params));
+    const r = await post(`${t.url}/restpp/query/${GRAPH}/${q.name}`, t.headers, JSON.stringify(q.params));
     const elapsed = performance.now() - started;
     const answer = JSON.parse(r.text) as {
       error?: boolean;
@@ -161,7 +229,7 @@ async function runQuery(t: AlgorithmTarget, name: string, params: object, key: s
     };
     if (r.status !== 200 || answer.error) return { ...side, failure: `${r.status}: ${answer.message ?? r.text}` };
     side.ms.push(elapsed);
-    side.result = answer.results?.find((o) => key in o)?.[key];
+    side.result = q.result(answer.results ?? [], vertices);
   }
   return side;
 }
@@ -188,6 +256,7 @@ async function networkx(edgeList: string, vertices: number, runs: number): Promi
 /** Runs every size and returns the tables as Markdown. */
 export async function algorithmBench(opts: AlgorithmBenchOptions): Promise<string> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-algo-bench-'));
+  const folder = opts.library ? path.join(opts.library, 'algorithms') : path.join(here, 'algorithms');
   const graphRows: string[][] = [];
   const algoRows: string[][] = [];
   const hopRows: string[][] = [];
@@ -209,10 +278,11 @@ export async function algorithmBench(opts: AlgorithmBenchOptions): Promise<strin
       const nx = await networkx(edgeList, size.vertices, opts.runs);
       for (const a of ALGORITHMS) {
         opts.progress(`${label}: ${a.label}`);
-        const refused = await install(t, a.name);
+        const q = opts.library ? a.library : a.ours;
+        const refused = await install(t, q, folder);
         const ours = refused
           ? { ms: [], result: undefined, failure: `not installed (${refused})` }
-          : await runQuery(t, a.name, a.params, a.result, opts.runs);
+          : await runQuery(t, q, size.vertices, opts.runs);
         const theirs = nx[a.name]!;
         const speedup = ours.ms.length ? `${(median(theirs.ms) / median(ours.ms)).toFixed(2)}×` : '–';
         algoRows.push([
@@ -225,7 +295,7 @@ export async function algorithmBench(opts: AlgorithmBenchOptions): Promise<strin
         ]);
       }
 
-      const refused = await install(t, 'two_hop');
+      const refused = await install(t, TWO_HOP, path.join(here, 'algorithms'));
       if (refused) {
         hopRows.push([label, `not installed (${refused})`, '–', '–']);
       } else {
@@ -234,7 +304,8 @@ export async function algorithmBench(opts: AlgorithmBenchOptions): Promise<strin
         const r = await load({
           url: t.gatewayUrl,
           headers: t.gatewayHeaders,
-          paths: () => `${base}/restpp/query/${GRAPH}/bench_two_hop?seed=${Math.floor(Math.random() * size.vertices)}`,
+          paths: () =>
+            `${base}/restpp/query/${GRAPH}/${TWO_HOP.name}?seed=${Math.floor(Math.random() * size.vertices)}`,
           connections: opts.connections,
           duration: opts.duration,
           warmup: 1,

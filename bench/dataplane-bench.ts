@@ -23,6 +23,7 @@ const usage = `npm run bench:dataplane [-- options]
   --algorithms        also time PageRank, WCC, SSSP, triangles beside networkx, and a 2-hop query
   --sizes <list>      graphs for --algorithms, vertices:edges,… (default 10000:1000000,100000:1000000)
   --runs <n>          timed runs of each algorithm (default 3)
+  --library <dir>     with --algorithms: the algorithm library checkout whose own queries to time
 `;
 
 const { values } = parseArgs({
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     algorithms: { type: 'boolean', default: false },
     sizes: { type: 'string', default: '10000:1000000,100000:1000000' },
     runs: { type: 'string', default: '3' },
+    library: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -214,7 +216,7 @@ try {
     out(
       await algorithmBench({
         ...{ sizes: sizes.map(([vertices, edges]) => ({ vertices, edges })), targets, runs: Number(values.runs) },
-        ...{ seed: 24, batch: 10_000, duration, connections, progress },
+        ...{ seed: 24, batch: 10_000, duration, connections, progress, library: values.library },
       }),
     );
   }
