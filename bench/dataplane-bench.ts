@@ -6,6 +6,7 @@ import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret } from '../src/dataplane/inde
 import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
 import { openStore } from '../src/store/store.js';
 import { newKeyText } from '../test/helpers/server.js';
+import { algorithmBench, workspaceTargets } from './dataplane-algorithms.js';
 import { load, type LoadResult } from './load.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
 import { freePort, startServer } from './server-process.js';
@@ -19,6 +20,10 @@ const usage = `npm run bench:dataplane [-- options]
   --connections <n>   concurrent connections (default 10)
   --batch <n>         vertices per upsert request, each with one edge (default 100)
   --workspaces <n>    Active workspaces whose resident memory is measured (default 5)
+  --algorithms        also time PageRank, WCC, SSSP, triangles beside networkx, and a 2-hop query
+  --sizes <list>      graphs for --algorithms, vertices:edges,… (default 10000:1000000,100000:1000000)
+  --runs <n>          timed runs of each algorithm (default 3)
+  --library <dir>     with --algorithms: the algorithm library checkout whose own queries to time
 `;
 
 const { values } = parseArgs({
@@ -27,6 +32,10 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     batch: { type: 'string', default: '100' },
     workspaces: { type: 'string', default: '5' },
+    algorithms: { type: 'boolean', default: false },
+    sizes: { type: 'string', default: '10000:1000000,100000:1000000' },
+    runs: { type: 'string', default: '3' },
+    library: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -193,6 +202,24 @@ try {
       ],
     ),
   );
+  if (values.algorithms) {
+    const sizes = values.sizes.split(',').map((s) => s.split(':').map(Number) as [number, number]);
+    const algoIds = ids.slice(1, 1 + sizes.length);
+    if (algoIds.length < sizes.length) throw new Error(`--algorithms needs --workspaces ${sizes.length + 1} or more`);
+    const targets = await workspaceTargets(client, db, {
+      workgroupId: wg,
+      ids: algoIds,
+      dataDir: store.dataDir,
+      gatewayPort,
+    });
+    out('');
+    out(
+      await algorithmBench({
+        ...{ sizes: sizes.map(([vertices, edges]) => ({ vertices, edges })), targets, runs: Number(values.runs) },
+        ...{ seed: 24, batch: 10_000, duration, connections, progress, library: values.library },
+      }),
+    );
+  }
 } finally {
   await db.close();
   await server.stop();
