@@ -188,7 +188,8 @@ describe('data plane: a TigerGraph-style setup script and the schema it makes', 
     const job = await call(
       'POST',
       '/gsql/v1/statements',
-      'USE GRAPH shop\nCREATE SCHEMA_CHANGE JOB j2 { ADD VERTEX extra (PRIMARY_ID id INT); ALTER VERTEX ghost ADD ATTRIBUTE (x INT); }',
+      'USE GRAPH shop\nCREATE SCHEMA_CHANGE JOB j2 {\n  ADD VERTEX extra (PRIMARY_ID id INT);\n' +
+        '  ALTER VERTEX ghost ADD ATTRIBUTE (x INT);\n}',
     );
     assert.match(job.text, /The vertex type ghost is not a local type of the graph shop/);
     assert.match(job.text, /__GSQL__RETURN__CODE__,212/);

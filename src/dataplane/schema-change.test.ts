@@ -222,7 +222,8 @@ CREATE SCHEMA_CHANGE JOB alter2 { ALTER VERTEX Item DROP ATTRIBUTE (bin, nums); 
     // Valid when made; its second step fails once `Q` exists when it runs.
     const made = runGsql(
       store,
-      'USE GRAPH g\nCREATE SCHEMA_CHANGE JOB b2 { ADD VERTEX N (PRIMARY_ID id INT); ADD VERTEX Q (PRIMARY_ID id INT); }',
+      'USE GRAPH g\nCREATE SCHEMA_CHANGE JOB b2 {\n' +
+        '  ADD VERTEX N (PRIMARY_ID id INT); ADD VERTEX Q (PRIMARY_ID id INT);\n}',
     );
     assert.ok(made.ok, made.output);
     assert.ok(runGsql(store, 'CREATE VERTEX Q (PRIMARY_ID id INT)').ok);
