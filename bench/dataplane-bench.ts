@@ -19,6 +19,7 @@ const usage = `npm run bench:dataplane [-- options]
   --connections <n>   concurrent connections (default 10)
   --batch <n>         vertices per upsert request, each with one edge (default 100)
   --workspaces <n>    Active workspaces whose resident memory is measured (default 5)
+  --load-edges <n>    edges of the CSV loaded by a loading job through POST /restpp/ddl (default 1000000)
 `;
 
 const { values } = parseArgs({
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     batch: { type: 'string', default: '100' },
     workspaces: { type: 'string', default: '5' },
+    'load-edges': { type: 'string', default: '1000000' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -38,6 +40,7 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const batch = Number(values.batch);
 const workspaces = Number(values.workspaces);
+const loadEdges = Number(values['load-edges']);
 /** Ids are drawn from this many, so the graph stops growing and upserts become updates. */
 const ID_SPACE = 20_000;
 const MiB = 1024 * 1024;
@@ -69,6 +72,52 @@ function rssOf(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return line ? Number(/(\d+)/.exec(line)![1]) * 1024 : 0;
+}
+
+/** Lines per `POST /ddl` request: a few MiB each, well inside the process's body limit. */
+const LOAD_LINES_PER_REQUEST = 250_000;
+
+/**
+ * Defines a loading job, then loads a generated CSV of `loadEdges` edges (among 100,000
+ * vertex ids, each line one edge) in requests sent one after the other to the process
+ * directly, as pyTigerGraph's runLoadingJobWithData sends a file. Only the requests are timed.
+ */
+async function loadThroughDdl(
+  gateway: string,
+  basic: string,
+  direct: string,
+  secret: Record<string, string>,
+): Promise<{ seconds: number; requests: number; rejected: number }> {
+  const job = await fetch(`${gateway}/gsql/v1/statements`, {
+    method: 'POST',
+    headers: { authorization: basic },
+    body:
+      'CREATE LOADING JOB load_knows FOR GRAPH social { DEFINE FILENAME f; ' +
+      'LOAD f TO EDGE Knows VALUES ($0, $1, $2); }',
+  });
+  if (!job.ok || !(await job.text()).includes('Successfully created')) throw new Error('the loading job was refused');
+  let seconds = 0;
+  let requests = 0;
+  let rejected = 0;
+  for (let done = 0; done < loadEdges; done += LOAD_LINES_PER_REQUEST) {
+    const lines: string[] = [];
+    for (let i = done; i < Math.min(loadEdges, done + LOAD_LINES_PER_REQUEST); i++)
+      lines.push(`e${Math.floor(Math.random() * 100_000)},e${Math.floor(Math.random() * 100_000)},${2000 + (i % 25)}`);
+    const body = lines.join('\n');
+    const t0 = performance.now();
+    const res = await fetch(`${direct}/restpp/ddl/social?tag=load_knows&filename=f&sep=,`, {
+      method: 'POST',
+      headers: secret,
+      body,
+      signal: AbortSignal.timeout(600_000),
+    });
+    const reply = (await res.json()) as { error: boolean; results: { statistics: { rejectLine: number } }[] };
+    seconds += (performance.now() - t0) / 1000;
+    if (!res.ok || reply.error) throw new Error(`POST /restpp/ddl failed: ${JSON.stringify(reply).slice(0, 300)}`);
+    rejected += reply.results[0]!.statistics.rejectLine;
+    requests++;
+  }
+  return { seconds, requests, rejected };
 }
 
 const store = await freshStore('sqlite');
@@ -151,6 +200,18 @@ try {
       `${d.p99} / ${g.p99}`,
     ]);
   }
+
+  progress(`loading job: ${loadEdges.toLocaleString('en')} edges through POST /restpp/ddl, directly`);
+  const loading = await loadThroughDdl(gateway, basic, direct, secret);
+  const failedLoad = loading.rejected > 0 ? ` (${loading.rejected} lines rejected)` : '';
+  rows.push([
+    `loading job, ${loadEdges.toLocaleString('en')}-edge CSV in ${loading.requests} POST /restpp/ddl`,
+    `${Math.round(loadEdges / loading.seconds).toLocaleString('en')} edges/s${failedLoad}`,
+    '–',
+    '–',
+    '–',
+    '–',
+  ]);
 
   const pids: number[] = [];
   for (const w of ids) pids.push((await findRuntime(db.db, w))!.pid);
