@@ -24,6 +24,7 @@ const usage = `npm run bench:dataplane [-- options]
   --sizes <list>      graphs for --algorithms, vertices:edges,… (default 10000:1000000,100000:1000000)
   --runs <n>          timed runs of each algorithm (default 3)
   --library <dir>     with --algorithms: the algorithm library checkout whose own queries to time
+  --load-edges <n>    edges of the CSV loaded by a loading job through POST /restpp/ddl (default 1000000)
 `;
 
 const { values } = parseArgs({
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '10000:1000000,100000:1000000' },
     runs: { type: 'string', default: '3' },
     library: { type: 'string' },
+    'load-edges': { type: 'string', default: '1000000' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -47,6 +49,7 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const batch = Number(values.batch);
 const workspaces = Number(values.workspaces);
+const loadEdges = Number(values['load-edges']);
 /** Ids are drawn from this many, so the graph stops growing and upserts become updates. */
 const ID_SPACE = 20_000;
 const MiB = 1024 * 1024;
@@ -78,6 +81,52 @@ function rssOf(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return line ? Number(/(\d+)/.exec(line)![1]) * 1024 : 0;
+}
+
+/** Lines per `POST /ddl` request: a few MiB each, well inside the process's body limit. */
+const LOAD_LINES_PER_REQUEST = 250_000;
+
+/**
+ * Defines a loading job, then loads a generated CSV of `loadEdges` edges (among 100,000
+ * vertex ids, each line one edge) in requests sent one after the other to the process
+ * directly, as pyTigerGraph's runLoadingJobWithData sends a file. Only the requests are timed.
+ */
+async function loadThroughDdl(
+  gateway: string,
+  basic: string,
+  direct: string,
+  secret: Record<string, string>,
+): Promise<{ seconds: number; requests: number; rejected: number }> {
+  const job = await fetch(`${gateway}/gsql/v1/statements`, {
+    method: 'POST',
+    headers: { authorization: basic },
+    body:
+      'CREATE LOADING JOB load_knows FOR GRAPH social { DEFINE FILENAME f; ' +
+      'LOAD f TO EDGE Knows VALUES ($0, $1, $2); }',
+  });
+  if (!job.ok || !(await job.text()).includes('Successfully created')) throw new Error('the loading job was refused');
+  let seconds = 0;
+  let requests = 0;
+  let rejected = 0;
+  for (let done = 0; done < loadEdges; done += LOAD_LINES_PER_REQUEST) {
+    const lines: string[] = [];
+    for (let i = done; i < Math.min(loadEdges, done + LOAD_LINES_PER_REQUEST); i++)
+      lines.push(`e${Math.floor(Math.random() * 100_000)},e${Math.floor(Math.random() * 100_000)},${2000 + (i % 25)}`);
+    const body = lines.join('\n');
+    const t0 = performance.now();
+    const res = await fetch(`${direct}/restpp/ddl/social?tag=load_knows&filename=f&sep=,`, {
+      method: 'POST',
+      headers: secret,
+      body,
+      signal: AbortSignal.timeout(600_000),
+    });
+    const reply = (await res.json()) as { error: boolean; results: { statistics: { rejectLine: number } }[] };
+    seconds += (performance.now() - t0) / 1000;
+    if (!res.ok || reply.error) throw new Error(`POST /restpp/ddl failed: ${JSON.stringify(reply).slice(0, 300)}`);
+    rejected += reply.results[0]!.statistics.rejectLine;
+    requests++;
+  }
+  return { seconds, requests, rejected };
 }
 
 const store = await freshStore('sqlite');
@@ -160,6 +209,18 @@ try {
       `${d.p99} / ${g.p99}`,
     ]);
   }
+
+  progress(`loading job: ${loadEdges.toLocaleString('en')} edges through POST /restpp/ddl, directly`);
+  const loading = await loadThroughDdl(gateway, basic, direct, secret);
+  const failedLoad = loading.rejected > 0 ? ` (${loading.rejected} lines rejected)` : '';
+  rows.push([
+    `loading job, ${loadEdges.toLocaleString('en')}-edge CSV in ${loading.requests} POST /restpp/ddl`,
+    `${Math.round(loadEdges / loading.seconds).toLocaleString('en')} edges/s${failedLoad}`,
+    '–',
+    '–',
+    '–',
+    '–',
+  ]);
 
   const pids: number[] = [];
   for (const w of ids) pids.push((await findRuntime(db.db, w))!.pid);

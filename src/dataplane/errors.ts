@@ -22,7 +22,7 @@ export const errorKinds = {
   /** Writes on a process that serves a snapshot. */
   readOnly: { code: 'READ-ONLY', status: 403 },
   bodyTooLarge: { code: 'REST-30000', status: 413 },
-  /** Installed and interpreted queries, loading jobs and the like. */
+  /** Installed and interpreted queries and the like. */
   notSupported: { code: 'GSQL-7001', status: 501 },
   internal: { code: 'REST-10005', status: 500 },
   /** A query that ran past its timeout (GSQL-TIMEOUT) and was stopped. */
