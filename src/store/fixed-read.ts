@@ -11,8 +11,8 @@ interface Compiled {
 }
 
 /** Stand-ins no real value equals, so each bound value is traced back to the read's argument. */
-const standIn = (i: number) => `\u0000fixed-read value ${i}\u0000`;
-const STAND_IN = /^\u0000fixed-read value (\d+)\u0000$/;
+const standIn = (i: number) => `<fixed-read stand-in for value ${i}>`;
+const STAND_IN = /^<fixed-read stand-in for value (\d+)>$/;
 
 function compile<Row>(db: Executor, build: Build<Row>): Compiled {
   const query = build(db, (i) => standIn(i) as never).compile();
