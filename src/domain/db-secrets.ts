@@ -2,6 +2,7 @@ import type { Store } from '../store/store.js';
 import { isUniqueViolation } from '../store/store.js';
 import * as repo from '../store/repositories/db-secrets.js';
 import type { DbSecret } from '../store/repositories/db-secrets.js';
+import { secretToAdmit } from '../store/repositories/admission.js';
 import { lockRow } from '../store/repositories/row-locks.js';
 import type { Clock } from './clock.js';
 import {
@@ -140,7 +141,7 @@ export class DbSecretService {
 
   /** Who the secret authenticates as in this workspace, or undefined when it is not one of its secrets. */
   async resolve(workspaceId: string, orgId: string, secret: string): Promise<DbIdentity | undefined> {
-    const found = await repo.findSecretByHash(this.store.db, workspaceId, digest(secret));
+    const found = await secretToAdmit(this.store, workspaceId, digest(secret));
     if (!found) return undefined;
     return {
       orgId,

@@ -1,10 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ChaosService } from './chaos.js';
 import type { Store } from '../store/store.js';
-import { listEntriesOfWorkgroups } from '../store/repositories/allow-list.js';
-import { findDbUser, type DbUser } from '../store/repositories/db-users.js';
-import { findWorkgroupById } from '../store/repositories/workgroups.js';
-import { findWorkspaceById, recordActivity, type Workspace } from '../store/repositories/workspaces.js';
+import {
+  allowListToAdmit,
+  dbUserToAdmit,
+  workgroupToAdmit,
+  workspaceToAdmit,
+} from '../store/repositories/admission.js';
+import type { DbUser } from '../store/repositories/db-users.js';
+import { recordActivity, type Workspace } from '../store/repositories/workspaces.js';
 import type { Clock } from './clock.js';
 import { checkAddress } from './allow-list-rules.js';
 import { passwordStamp, type DbIdentity } from './db-credentials.js';
@@ -87,10 +91,9 @@ export class GatewayService {
 
   /** The workspace, when it exists and the caller's address is allowed to reach it. */
   async locate(workspaceId: string, ip: string): Promise<Workspace> {
-    const db = this.store.db;
-    const ws = await findWorkspaceById(db, workspaceId);
+    const ws = await workspaceToAdmit(this.store, workspaceId);
     if (!ws) throw new GatewayRefusal('not-found', `no workspace "${workspaceId}"`);
-    const wg = await findWorkgroupById(db, ws.workgroup_id);
+    const wg = await workgroupToAdmit(this.store, ws.workgroup_id);
     const now = this.clock.now();
     const outage = wg && this.chaos?.regionDown(wg.org_id, wg.platform, wg.region);
     if (outage) {
@@ -103,7 +106,7 @@ export class GatewayService {
       );
     }
     if (wg?.enable_allow_list) {
-      const entries = await listEntriesOfWorkgroups(db, [wg.id], now);
+      const entries = await allowListToAdmit(this.store, wg.id, now);
       if (!checkAddress(true, entries, ip, now).allowed) {
         const shown = displayAddress(ip);
         throw new GatewayRefusal('forbidden', `address ${shown} is not in the allow list of workgroup ${wg.id}`, {
@@ -185,7 +188,7 @@ export class GatewayService {
     // Failures are counted per client and database user (names ignore case, as lookups do).
     const refusal = `too many failed logins as "${credentials.username}" from this address`;
     this.holdBack(throttleKey, refusal);
-    const user = await findDbUser(this.store.db, ws.id, credentials.username);
+    const user = await dbUserToAdmit(this.store, ws.id, credentials.username);
     const identity = (u: DbUser): DbIdentity => ({
       orgId: ws.org_id,
       workspaceId: ws.id,

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { DbIdentity } from '../domain/db-credentials.js';
 import { AppError } from '../domain/errors.js';
 import { TEXT_HEADERS, type HandshakeContext, type HandshakeRoute } from './handshake.js';
-import { classify, isSecretCommand, splitStatements, type GsqlCommand, type GsqlStatement } from './gsql-statements.js';
+import { isSecretCommand, readStatements, type GsqlCommand, type GsqlStatement } from './gsql-statements.js';
 import { refusalMessage } from './refusals.js';
 import type { BackendResponse } from './workspace-backend.js';
 
@@ -84,20 +84,34 @@ async function bodyText(response: BackendResponse): Promise<string> {
   return JSON.stringify(body);
 }
 
-/** Runs consecutive statements that are not the gateway's on the backend, in the scope reached so far. */
-async function runOnBackend(ctx: HandshakeContext, text: string, graph: string | undefined): Promise<Step> {
+/** What the statements run so far leave to the next ones. */
+interface Session {
+  graph: string | undefined;
+  /** GSQL's `exit_on_error`: when false, a failed statement does not stop the ones after it. */
+  exitOnError: boolean;
+}
+
+const RETURN_CODE = '__GSQL__RETURN__CODE__,';
+
+/**
+ * Runs consecutive statements that are not the gateway's on the backend, in the session
+ * reached so far: the scope as `?graph=`; `exit_on_error = FALSE` set again before the text,
+ * since each backend run is a session of its own (the setting prints nothing).
+ */
+async function runOnBackend(ctx: HandshakeContext, text: string, session: Session): Promise<Step> {
   const query = new URLSearchParams(ctx.query);
-  if (graph === undefined) query.delete('graph');
-  else query.set('graph', graph);
+  if (session.graph === undefined) query.delete('graph');
+  else query.set('graph', session.graph);
+  const sent = session.exitOnError ? text : `SET exit_on_error = FALSE\n${text}`;
   const response = await ctx.forward({
     ...ctx.backendRequest,
     query: query.toString(),
-    body: Buffer.from(ctx.path === FORM_PATH ? encodeForm(text) : text, 'utf8'),
+    body: Buffer.from(ctx.path === FORM_PATH ? encodeForm(sent) : sent, 'utf8'),
   });
   const output = await bodyText(response);
   if (response.status === 200) {
     const lines = output.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1);
-    return { lines, ok: !lines.some((l) => l.startsWith('__GSQL__RETURN__CODE__,')) };
+    return { lines, ok: !lines.some((l) => l.startsWith(RETURN_CODE)) };
   }
   // A refusal in JSON (the simulated driver's, a data plane's): reported as GSQL reports a failure.
   let message = output;
@@ -107,19 +121,23 @@ async function runOnBackend(ctx: HandshakeContext, text: string, graph: string |
   } catch {
     // not JSON: the text as it is
   }
-  return { ok: false, lines: [`Semantic Check Fails: ${message}`, `__GSQL__RETURN__CODE__,${RUNTIME_ERROR}`] };
+  return { ok: false, lines: [`Semantic Check Fails: ${message}`, `${RETURN_CODE}${RUNTIME_ERROR}`] };
 }
 
 /** The graph scope after a statement the backend ran successfully. */
 function scopeAfter(command: GsqlCommand, graph: string | undefined): string | undefined {
-  if (command.kind === 'useGraph') return command.graph;
-  if (command.kind === 'useGlobal') return undefined;
-  if (command.kind === 'other') {
-    if (/^DROP\s+ALL$/i.test(command.code)) return undefined;
-    const dropped = /^DROP\s+GRAPH\s+(\w+)/i.exec(command.code)?.[1];
-    if (dropped !== undefined && dropped === graph) return undefined;
+  switch (command.kind) {
+    case 'useGraph':
+    case 'createGraph':
+      return command.graph;
+    case 'useGlobal':
+    case 'dropAll':
+      return undefined;
+    case 'dropGraph':
+      return command.graph === graph ? undefined : graph;
+    default:
+      return graph;
   }
-  return graph;
 }
 
 async function runRequest(ctx: HandshakeContext, statements: GsqlStatement[], commands: GsqlCommand[]): Promise<Step> {
@@ -130,7 +148,9 @@ async function runRequest(ctx: HandshakeContext, statements: GsqlStatement[], co
   const append = (lines: string[]) => {
     for (const line of lines) out.push(line);
   };
-  let graph = ctx.query.get('graph') ?? undefined;
+  const session: Session = { graph: ctx.query.get('graph') ?? undefined, exitOnError: true };
+  /** A statement failed while exit_on_error was off: the request still fails, at its end. */
+  let failed = false;
   // Only secret and scope statements: the gateway answers all of it. The scope does not
   // matter to a secret (they belong to the user, not to a graph), so the graph is not checked.
   const ownOnly = commands.every(
@@ -140,16 +160,28 @@ async function runRequest(ctx: HandshakeContext, statements: GsqlStatement[], co
   const flush = async (): Promise<boolean> => {
     if (pending.length === 0) return true;
     const text = pending.map((i) => statements[i]!.text).join('');
-    const step = await runOnBackend(ctx, text, graph);
-    append(step.lines);
-    if (step.ok) for (const i of pending) graph = scopeAfter(commands[i]!, graph);
+    const step = await runOnBackend(ctx, text, session);
+    // Followed whether or not the run failed: it stops only where exit_on_error was on, and
+    // then nothing runs after it.
+    for (const i of pending) {
+      const command = commands[i]!;
+      session.graph = scopeAfter(command, session.graph);
+      if (command.kind === 'exitOnError') session.exitOnError = command.exit;
+    }
     pending = [];
-    return step.ok;
+    if (step.ok || session.exitOnError) {
+      append(step.lines);
+      return step.ok;
+    }
+    // Going on: the run's own closing return code is given once, at the end of the request.
+    append(step.lines.filter((l) => !l.startsWith(RETURN_CODE)));
+    failed = true;
+    return true;
   };
   for (let i = 0; i < commands.length; i++) {
     const command = commands[i]!;
     if (ownOnly && (command.kind === 'useGraph' || command.kind === 'useGlobal')) {
-      graph = scopeAfter(command, graph);
+      session.graph = scopeAfter(command, session.graph);
       out.push(command.kind === 'useGraph' ? `Using graph '${command.graph}'` : 'Using global scope.');
       continue;
     }
@@ -161,11 +193,16 @@ async function runRequest(ctx: HandshakeContext, statements: GsqlStatement[], co
     const step = await runSecretCommand(ctx, identity, command);
     append(step.lines);
     if (!step.ok) {
-      out.push(`__GSQL__RETURN__CODE__,${command.kind === 'badSecret' ? SYNTAX_ERROR : RUNTIME_ERROR}`);
+      if (!session.exitOnError && command.kind !== 'badSecret') {
+        failed = true;
+        continue;
+      }
+      out.push(`${RETURN_CODE}${command.kind === 'badSecret' ? SYNTAX_ERROR : RUNTIME_ERROR}`);
       return { ok: false, lines: out };
     }
   }
-  const ok = await flush();
+  const ok = (await flush()) && !failed;
+  if (failed) out.push(`${RETURN_CODE}${RUNTIME_ERROR}`);
   return { ok, lines: out };
 }
 
@@ -175,8 +212,8 @@ export const gsqlRoute: HandshakeRoute = {
   async handler(ctx) {
     const raw = ctx.body?.toString('utf8') ?? '';
     const text = ctx.path === FORM_PATH ? decodeForm(raw) : raw;
-    const statements = text === undefined ? [] : splitStatements(text);
-    const commands = statements.map((s) => classify(s.code));
+    const statements = text === undefined ? [] : readStatements(text);
+    const commands = statements.map((s) => s.command);
     if (!commands.some(isSecretCommand)) return ctx.forward(ctx.backendRequest);
     const result = await runRequest(ctx, statements, commands);
     return { status: 200, headers: TEXT_HEADERS, body: result.lines.join('\n') };

@@ -1,11 +1,13 @@
-import { lex } from '../dataplane/gsql-lexer.js';
+import { lex, type Token } from '../dataplane/gsql-lexer.js';
+import { parseSecretStatement, type GatewayStatement } from '../dataplane/gsql-secret-statements.js';
 import { statementTokens } from '../dataplane/gsql-split.js';
 
 /**
  * Just enough GSQL to find the secret statements in a request: where statements end, and
- * what `CREATE|SHOW|DROP SECRET`, `USE GRAPH` and `USE GLOBAL` say. Everything else is the
- * workspace's to parse; this only has to cut the text where the data plane would, so it cuts
- * with the data plane's own lexer and splitter.
+ * what `CREATE|SHOW|DROP SECRET` and the statements that change the scope say. Everything
+ * else is the workspace's to parse; this cuts the text where the data plane would and reads
+ * each statement's tokens, all with the data plane's own front end (lexer, splitter,
+ * gsql-secret-statements.ts).
  */
 
 export interface GsqlStatement {
@@ -15,30 +17,35 @@ export interface GsqlStatement {
   code: string;
 }
 
-export type GsqlCommand =
-  | { kind: 'createSecret'; alias: string | undefined }
-  | { kind: 'showSecret' }
-  | { kind: 'dropSecret'; names: string[] }
-  | { kind: 'badSecret'; problem: string }
-  | { kind: 'useGraph'; graph: string }
-  | { kind: 'useGlobal' }
-  | { kind: 'blank' }
-  | { kind: 'other'; code: string };
+/** A statement with what it is to the gateway, read from its tokens by the data plane's front end. */
+export interface ReadStatement extends GsqlStatement {
+  command: GsqlCommand;
+}
 
-/**
- * Cuts a GSQL request into statements where the data plane's splitter ends them, keeping
- * every character: text the data plane would refuse (an unterminated string) is cut all the
- * same and passed on as sent. One pass over the text.
- */
-export function splitStatements(text: string): GsqlStatement[] {
-  const spans: { start: number; end: number; code: string }[] = [];
+export type GsqlCommand = Exclude<GatewayStatement, { kind: 'other' }> | { kind: 'other'; code: string };
+
+/** One more than the longest statement the gateway follows (`SET exit_on_error = FALSE`) is long. */
+const KEPT_TOKENS = 5;
+const isSecretWord = (t: Token | undefined) => t?.kind === 'word' && /^SECRETS?$/i.test(t.text);
+
+const commandOf = (tokens: readonly Token[], code: string): GsqlCommand => {
+  const statement = parseSecretStatement(tokens);
+  return statement.kind === 'other' ? { kind: 'other', code } : statement;
+};
+
+/** The statements of a GSQL request (splitStatements), each with what it is to the gateway. */
+export function readStatements(text: string): ReadStatement[] {
+  const spans: { start: number; end: number; code: string; tokens: Token[] }[] = [];
   let start = 0;
   /** The statement's code so far: runs of adjacent tokens as written, a space where blanks or comments parted them. */
   const pieces: string[] = [];
+  let tokens: Token[] = [];
   let runStart = -1;
   let runEnd = 0;
   for (const t of statementTokens(lex(text, { lenient: true }))) {
     if (t.kind !== 'break' && t.kind !== 'end') {
+      // A statement is told apart by its first words; only a secret statement is read whole.
+      if (tokens.length < KEPT_TOKENS || isSecretWord(tokens[1])) tokens.push(t);
       if (runStart < 0) runStart = t.start;
       else if (t.start > runEnd) {
         pieces.push(text.slice(runStart, runEnd), ' ');
@@ -52,44 +59,31 @@ export function splitStatements(text: string): GsqlStatement[] {
     if (runStart < 0) {
       // Blank space and comments belong to the statement before them.
       if (last) last.end = end;
-      else if (end > start) spans.push({ start, end, code: '' });
+      else if (end > start) spans.push({ start, end, code: '', tokens: [] });
     } else {
       pieces.push(text.slice(runStart, runEnd));
-      spans.push({ start, end, code: pieces.join('').replace(/\s+/g, ' ').trim() });
+      spans.push({ start, end, code: pieces.join('').replace(/\s+/g, ' ').trim(), tokens });
       pieces.length = 0;
+      tokens = [];
       runStart = -1;
     }
     start = end;
   }
-  return spans.map((s) => ({ text: text.slice(s.start, s.end), code: s.code }));
+  return spans.map((s) => ({ text: text.slice(s.start, s.end), code: s.code, command: commandOf(s.tokens, s.code) }));
 }
 
-const NAME = '[A-Za-z0-9_]+';
+/**
+ * Cuts a GSQL request into statements where the data plane's splitter ends them, keeping
+ * every character: text the data plane would refuse (an unterminated string) is cut all the
+ * same and passed on as sent. One pass over the text.
+ */
+export const splitStatements = (text: string): GsqlStatement[] =>
+  readStatements(text).map(({ text: sent, code }) => ({ text: sent, code }));
 
-/** What one statement is, as far as the gateway cares. */
+/** What one statement's code is, as far as the gateway cares. */
 export function classify(code: string): GsqlCommand {
-  if (code === '') return { kind: 'blank' };
-  const secret = /^(CREATE|SHOW|DROP)\s+SECRETS?\b\s*(.*)$/i.exec(code);
-  if (secret) {
-    const verb = secret[1]!.toUpperCase();
-    const rest = secret[2]!.trim();
-    if (verb === 'CREATE') {
-      if (rest === '' || new RegExp(`^${NAME}$`).test(rest)) return { kind: 'createSecret', alias: rest || undefined };
-      return { kind: 'badSecret', problem: `CREATE SECRET takes one optional alias, not "${rest}"` };
-    }
-    if (verb === 'SHOW') {
-      return rest === ''
-        ? { kind: 'showSecret' }
-        : { kind: 'badSecret', problem: 'SHOW SECRET takes nothing after it' };
-    }
-    const names = rest.split(/\s*,\s*|\s+/).filter(Boolean);
-    if (names.length > 0 && names.every((n) => new RegExp(`^${NAME}$`).test(n))) return { kind: 'dropSecret', names };
-    return { kind: 'badSecret', problem: 'DROP SECRET takes the aliases or secrets to drop, separated by commas' };
-  }
-  const use = /^USE\s+GRAPH\s+([A-Za-z_][A-Za-z0-9_]*)$/i.exec(code);
-  if (use) return { kind: 'useGraph', graph: use[1]! };
-  if (/^USE\s+GLOBAL$/i.test(code)) return { kind: 'useGlobal' };
-  return { kind: 'other', code };
+  const tokens = [...lex(code, { lenient: true })].filter((t) => t.kind !== 'newline' && t.kind !== 'end');
+  return commandOf(tokens, code);
 }
 
 export const isSecretCommand = (c: GsqlCommand): boolean =>

@@ -9,6 +9,14 @@ export interface LocalBackendOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Answers up to this size (announced by Content-Length) are read whole and sent in one write
+ * with their length; larger ones, and those of unknown length, stream through.
+ */
+const WHOLE_ANSWER_BYTES = 64 * 1024;
+/** Workspaces whose data-plane secret is remembered; past it the memory starts again. */
+const SECRET_MEMORY = 10_000;
+
 /** Response headers that describe the data plane's connection, not the answer. */
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'trailer']);
 
@@ -31,6 +39,17 @@ export function localBackend(options: LocalBackendOptions): WorkspaceBackend {
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
+  // Derived from the installation key, which never changes while the process runs: an HMAC
+  // per request was a visible part of a small request's cost.
+  const secrets = new Map<string, string>();
+  const secretOf = (workspaceId: string): string => {
+    let secret = secrets.get(workspaceId);
+    if (secret === undefined) {
+      if (secrets.size >= SECRET_MEMORY) secrets.clear();
+      secrets.set(workspaceId, (secret = dataPlaneSecret(options.dataDir, workspaceId)));
+    }
+    return secret;
+  };
   return {
     async serve(req, ws) {
       if (!ws.endpoint)
@@ -38,14 +57,17 @@ export function localBackend(options: LocalBackendOptions): WorkspaceBackend {
       try {
         const res = await request(`http://${ws.endpoint}${req.path}${req.query ? `?${req.query}` : ''}`, {
           method: req.method as 'GET',
-          headers: { ...req.headers, [DATA_PLANE_SECRET_HEADER]: dataPlaneSecret(options.dataDir, ws.id) },
+          headers: { ...req.headers, [DATA_PLANE_SECRET_HEADER]: secretOf(ws.id) },
           ...(req.body ? { body: req.body } : {}),
           dispatcher: agent,
         });
         const headers: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(res.headers))
           if (value !== undefined && !hopByHop.has(name)) headers[name] = value;
-        return { status: res.statusCode, headers, body: res.body };
+        const length = Number(res.headers['content-length'] ?? NaN);
+        // A chunked stream costs a write per chunk and one to end it; a small answer is sent at once.
+        const body = length <= WHOLE_ANSWER_BYTES ? Buffer.from(await res.body.arrayBuffer()) : res.body;
+        return { status: res.statusCode, headers, body };
       } catch (err) {
         if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError)
           return refusal(504, 'gateway-timeout', `workspace ${ws.id} did not answer within ${timeoutMs} ms`);

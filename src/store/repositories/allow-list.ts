@@ -69,9 +69,14 @@ export async function listEntriesOfWorkgroups(
   now?: number,
 ): Promise<AllowListEntry[]> {
   if (workgroupIds.length === 0) return [];
+  return entriesOfWorkgroups(db, workgroupIds, now).execute();
+}
+
+/** The query of listEntriesOfWorkgroups (the gateway's admission runs it by its fixed text). */
+export function entriesOfWorkgroups(db: Executor, workgroupIds: string[], now?: number) {
   let query = db.selectFrom('allow_list_entries').select(ENTRY_COLUMNS).where('workgroup_id', 'in', workgroupIds);
   if (now !== undefined) query = query.where(inForce(now));
-  return query.orderBy('created_at').orderBy('id').execute();
+  return query.orderBy('created_at').orderBy('id');
 }
 
 export async function updateEntry(

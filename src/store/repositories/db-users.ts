@@ -16,12 +16,16 @@ export async function insertDbUser(db: Executor, user: DbUser): Promise<void> {
 
 /** Usernames compare case-insensitively, as the database treats them. */
 export async function findDbUser(db: Executor, workspaceId: string, username: string): Promise<DbUser | undefined> {
+  return dbUserByName(db, workspaceId, username.toLowerCase()).executeTakeFirst();
+}
+
+/** The query of findDbUser, given the lower-cased name (the gateway's admission runs it by its fixed text). */
+export function dbUserByName(db: Executor, workspaceId: string, usernameKey: string) {
   return db
     .selectFrom('db_users')
     .select(columns)
     .where('workspace_id', '=', workspaceId)
-    .where('username_key', '=', username.toLowerCase())
-    .executeTakeFirst();
+    .where('username_key', '=', usernameKey);
 }
 
 export async function listDbUsers(db: Executor, workspaceId: string): Promise<DbUser[]> {

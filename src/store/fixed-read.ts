@@ -1,0 +1,62 @@
+import { CompiledQuery, type Compilable } from 'kysely';
+import type { Executor, Store } from './store.js';
+
+/** A query built with stand-ins for its values (`value(i)` for the i-th value a read is given). */
+type Build<Row> = (db: Executor, value: (i: number) => never) => Compilable<Row>;
+
+interface Compiled {
+  text: string;
+  /** For each value the statement binds: which of the read's values, or a constant of the query. */
+  binds: Array<{ value: number } | { constant: unknown }>;
+}
+
+/** Stand-ins no real value equals, so each bound value is traced back to the read's argument. */
+const standIn = (i: number) => `<fixed-read stand-in for value ${i}>`;
+const STAND_IN = /^<fixed-read stand-in for value (\d+)>$/;
+
+function compile<Row>(db: Executor, build: Build<Row>): Compiled {
+  const query = build(db, (i) => standIn(i) as never).compile();
+  return {
+    text: query.sql,
+    binds: query.parameters.map((p) => {
+      const at = typeof p === 'string' ? STAND_IN.exec(p) : null;
+      return at ? { value: Number(at[1]) } : { constant: p };
+    }),
+  };
+}
+
+/**
+ * Lookups made on every request of a hot path (the gateway's admission) by one fixed SQL text:
+ * on SQLite a synchronous read of committed data on the read-only connection (committedReads),
+ * on PostgreSQL a statement prepared once per connection under `name`. The text is compiled
+ * once per store, which saves building and compiling the query every time. Nothing is kept
+ * between reads, so each sees the latest commit of any process: a revocation, a disabled user
+ * or a state change counts at once, as with a query built per request.
+ */
+export function fixedRead<Row>(
+  name: string,
+  build: Build<Row>,
+): {
+  first(store: Store, ...values: unknown[]): Promise<Row | undefined>;
+  all(store: Store, ...values: unknown[]): Promise<Row[]>;
+} {
+  const compiled = new WeakMap<Store, Compiled>();
+  const run = async (store: Store, values: unknown[], one: boolean): Promise<Row[]> => {
+    let c = compiled.get(store);
+    if (!c) compiled.set(store, (c = compile(store.db, build)));
+    const params = c.binds.map((b) => ('value' in b ? values[b.value] : b.constant));
+    const reads = store.committedReads;
+    if (reads) {
+      const statement = reads.statement(c.text);
+      if (!one) return statement.all(...params) as Row[];
+      const row = statement.get(...params) as Row | undefined;
+      return row === undefined ? [] : [row];
+    }
+    const result = await store.db.executeQuery<Row>(CompiledQuery.raw(`/* prepared:${name} */ ${c.text}`, params));
+    return result.rows;
+  };
+  return {
+    first: async (store, ...values) => (await run(store, values, true))[0],
+    all: (store, ...values) => run(store, values, false),
+  };
+}
