@@ -472,8 +472,10 @@ export class Compiler {
         return (f) => void (f.g[index] as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
       if (this.deferred?.has(`@@${target.name}`))
         return (f) => {
-          const v = value(f);
-          pending(f).push(() => f.g[index]!.add(v));
+          const run = f.run;
+          run.pIdx.push(index);
+          run.pGid.push(-1);
+          run.pVal.push(value(f));
           return undefined;
         };
       return (f) => void f.g[index]!.add(value(f));
@@ -487,9 +489,10 @@ export class Compiler {
         return (f) => void (f.va[index]!.acc(gid(f)) as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
       if (this.deferred?.has(`@${target.name}`))
         return (f) => {
-          const g = gid(f);
-          const v = value(f);
-          pending(f).push(() => f.va[index]!.add(g, v));
+          const run = f.run;
+          run.pIdx.push(index);
+          run.pGid.push(gid(f));
+          run.pVal.push(value(f));
           return undefined;
         };
       return (f) => void f.va[index]!.add(gid(f), value(f));
@@ -825,7 +828,6 @@ export class Compiler {
       const sList: number[] = [];
       const tList: number[] = [];
       const matches: number[] = [];
-      f.run.pendingList = [];
       if (!hop) {
         for (let i = 0; i < src.length; i++) {
           const s = src[i]!;
@@ -1486,6 +1488,31 @@ export class Compiler {
     }
     switch (lname) {
       case 'outdegree': {
+        // With literal edge names (or none), the degrees of all vertices are counted once per view.
+        if (e.args.every((a) => a.k === 'lit' && typeof a.v === 'string')) {
+          const names = e.args.length ? e.args.map((a) => String((a as { v: string }).v)) : this.graph.edgeTypes;
+          for (const n of names)
+            if (!this.catalog.edgeViewIn(this.graph, n))
+              this.fail(`The edge type ${n} is not in graph ${this.graph.name}`, e);
+          const key = `${this.graph.name}\u0000${names.join('\u0000')}`;
+          const gid = this.gidOf(e.obj);
+          const { catalog, graph } = this;
+          return {
+            fn: (f) => {
+              const view = f.run.view;
+              let deg = view.degrees.get(key);
+              if (!deg) {
+                deg = new Int32Array(view.size);
+                for (const n of names)
+                  for (const adj of adjacenciesOf(view, catalog, graph, n))
+                    for (let v = 0; v < view.size; v++) deg[v]! += adj.off[v + 1]! - adj.off[v]!;
+                view.degrees.set(key, deg);
+              }
+              return deg[gid(f)];
+            },
+            type: tInt,
+          };
+        }
         const edgeNames = e.args.length > 0 ? undefined : this.graph.edgeTypes;
         return {
           fn: (f) => {
@@ -1547,15 +1574,19 @@ export class Compiler {
   }
 }
 
-function pending(f: Frame): (() => void)[] {
-  return f.run.pendingList;
-}
-
 function flushPending(f: Frame): void {
-  const list = f.run.pendingList;
-  if (list.length === 0) return;
-  f.run.pendingList = [];
-  for (const fn of list) fn();
+  const run = f.run;
+  const n = run.pIdx.length;
+  if (n === 0) return;
+  const { pIdx, pGid, pVal } = run;
+  run.pIdx = [];
+  run.pGid = [];
+  run.pVal = [];
+  for (let i = 0; i < n; i++) {
+    const gid = pGid[i]!;
+    if (gid < 0) f.g[pIdx[i]!]!.add(pVal[i]);
+    else f.va[pIdx[i]!]!.add(gid, pVal[i]);
+  }
 }
 
 function seq(fns: StmtFn[]): StmtFn {

@@ -59,8 +59,13 @@ export class Run {
   readonly results: Record<string, unknown>[] = [];
   printedBytes = 0;
   returned: unknown = undefined;
-  /** `+=` of the current clause held back until it ends (the clause also reads their accumulators). */
-  pendingList: (() => void)[] = [];
+  /**
+   * `+=` of the current clause held back until it ends (the clause also reads their accumulators):
+   * accumulator index, vertex (-1: a global accumulator) and value, in parallel arrays.
+   */
+  pIdx: number[] = [];
+  pGid: number[] = [];
+  pVal: unknown[] = [];
   writes: PendingWrites = { vertexAttrs: new Map(), edgeAttrs: new Map(), structural: [] };
   constructor(
     readonly store: GraphStore,
