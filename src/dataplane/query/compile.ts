@@ -176,7 +176,7 @@ export class Compiler {
           const cap = vertexHeapCapacities.get(a.index);
           const make = accFactory(a.type, () => (cap ? Number(cap(f)) : 0));
           const collection = !accValueType(a.type);
-          f.va[a.index] = new VertexAccs(name, make, collection, primed.has(name));
+          f.va[a.index] = new VertexAccs(name, make, collection, primed.has(name), run.view.size);
         }
         for (const { index, init } of gaccInits) f.g[index]!.set(init(f));
         for (const { index, init } of vaccInits) {
@@ -192,6 +192,7 @@ export class Compiler {
             },
             va.collection,
             va.prev !== null,
+            run.view.size,
           );
         }
         run.returned = undefined;
