@@ -263,8 +263,10 @@ function convert(view: GraphView, t: TypeRef, v: unknown, name: string, vtype?: 
     case 'DATETIME':
       return toEpoch(one);
     case 'VERTEX': {
-      let id: unknown = one;
-      let type: unknown = t.vertexType ?? (Array.isArray(vtype) ? vtype[0] : vtype);
+      // RUN QUERY q(("id", "Type")): a vertex as a pair.
+      const pair = Array.isArray(v) && v.length === 2 && !t.vertexType ? v : undefined;
+      let id: unknown = pair ? pair[0] : one;
+      let type: unknown = t.vertexType ?? (pair ? pair[1] : Array.isArray(vtype) ? vtype[0] : vtype);
       if (one !== null && typeof one === 'object') {
         const o = one as Record<string, unknown>;
         id = o.id;
