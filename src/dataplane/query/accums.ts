@@ -150,7 +150,10 @@ class BitAcc extends Acc {
 /** Elements of a `+=`: a collection adds each element, anything else adds itself. */
 function elements(x: unknown): Iterable<unknown> {
   if (Array.isArray(x) || x instanceof Set) return x;
-  if (x instanceof Acc) return elements(x.value());
+  if (x instanceof Acc) {
+    const inner = x.value();
+    return inner === x ? [x] : elements(inner);
+  }
   return [x];
 }
 

@@ -176,7 +176,7 @@ export class Compiler {
           const cap = vertexHeapCapacities.get(a.index);
           const make = accFactory(a.type, () => (cap ? Number(cap(f)) : 0));
           const collection = !accValueType(a.type);
-          f.va[a.index] = new VertexAccs(name, make, collection, primed.has(name));
+          f.va[a.index] = new VertexAccs(name, make, collection, primed.has(name), run.view.size);
         }
         for (const { index, init } of gaccInits) f.g[index]!.set(init(f));
         for (const { index, init } of vaccInits) {
@@ -192,6 +192,7 @@ export class Compiler {
             },
             va.collection,
             va.prev !== null,
+            run.view.size,
           );
         }
         run.returned = undefined;
@@ -472,8 +473,10 @@ export class Compiler {
         return (f) => void (f.g[index] as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
       if (this.deferred?.has(`@@${target.name}`))
         return (f) => {
-          const v = value(f);
-          pending(f).push(() => f.g[index]!.add(v));
+          const run = f.run;
+          run.pIdx.push(index);
+          run.pGid.push(-1);
+          run.pVal.push(value(f));
           return undefined;
         };
       return (f) => void f.g[index]!.add(value(f));
@@ -487,9 +490,10 @@ export class Compiler {
         return (f) => void (f.va[index]!.acc(gid(f)) as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
       if (this.deferred?.has(`@${target.name}`))
         return (f) => {
-          const g = gid(f);
-          const v = value(f);
-          pending(f).push(() => f.va[index]!.add(g, v));
+          const run = f.run;
+          run.pIdx.push(index);
+          run.pGid.push(gid(f));
+          run.pVal.push(value(f));
           return undefined;
         };
       return (f) => void f.va[index]!.add(gid(f), value(f));
@@ -766,8 +770,8 @@ export class Compiler {
     const hop = sel.hop;
     let tSlot = -1;
     let eSlot = -1;
-    let edges: ((view: GraphView) => Adjacency[]) | undefined;
-    let targetMask: ((view: GraphView) => Uint8Array | null) | undefined;
+    let edges: ((view: GraphView, f: Frame) => Adjacency[]) | undefined;
+    let targetMask: ((view: GraphView, f: Frame) => Uint8Array | null) | undefined;
     if (hop) {
       edges = this.edgeResolver(hop, sel);
       tSlot = this.slots++;
@@ -777,12 +781,26 @@ export class Compiler {
       eSlot = this.slots++;
       if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot });
       if (hop.targetTypes) {
-        for (const t of hop.targetTypes)
-          if (!catalog.vertexTypeIn(graph, t)) this.fail(`The vertex type ${t} is not in graph ${graph.name}`, sel);
-        const names = hop.targetTypes;
-        targetMask = (view) => {
+        const names: string[] = [];
+        const fromVars: Fn[] = [];
+        for (const t of hop.targetTypes) {
+          const sym = catalog.vertexTypeIn(graph, t) ? undefined : this.lookup(t);
+          if (sym?.k === 'var') {
+            const slot = sym.slot;
+            fromVars.push((f) => f.vars[slot]);
+          } else if (!catalog.vertexTypeIn(graph, t))
+            this.fail(`The vertex type ${t} is not in graph ${graph.name}`, sel);
+          else names.push(t);
+        }
+        targetMask = (view, f) => {
           const m = new Uint8Array(view.vertexTypes.length);
           for (const n of names) m[view.vtIndex.get(n)!] = 1;
+          for (const read of fromVars)
+            for (const n of iterate(read(f))) {
+              const t = view.vtIndex.get(textOf(n));
+              if (t === undefined) throw new QueryRuntimeError(`The vertex type ${textOf(n)} does not exist.`);
+              m[t] = 1;
+            }
           return m;
         };
       }
@@ -825,7 +843,6 @@ export class Compiler {
       const sList: number[] = [];
       const tList: number[] = [];
       const matches: number[] = [];
-      f.run.pendingList = [];
       if (!hop) {
         for (let i = 0; i < src.length; i++) {
           const s = src[i]!;
@@ -840,8 +857,8 @@ export class Compiler {
           }
         }
       } else {
-        const adjs = edges!(view);
-        const mask = targetMask ? targetMask(view) : null;
+        const adjs = edges!(view, f);
+        const mask = targetMask ? targetMask(view, f) : null;
         const typeOf = view.typeOf;
         for (let i = 0; i < src.length; i++) {
           const s = src[i]!;
@@ -947,16 +964,34 @@ export class Compiler {
   }
 
   /** The adjacency arrays a hop walks, resolved against the view of each run. */
-  private edgeResolver(hop: Hop, at: Select): (view: GraphView) => Adjacency[] {
+  private edgeResolver(hop: Hop, at: Select): (view: GraphView, f: Frame) => Adjacency[] {
     const { catalog, graph } = this;
-    const picks: { name: string; reversed: boolean }[] = [];
+    const fixed: { name: string; reversed: boolean }[] = [];
+    /** Parameters or variables holding edge type names (STRING or SET<STRING>), read at each run. */
+    const fromVars: Fn[] = [];
     const names = hop.edgeTypes ?? graph.edgeTypes;
     for (const name of names) {
       const view = catalog.edgeViewIn(graph, name);
+      const sym = view ? undefined : this.lookup(name);
+      if (sym?.k === 'var') {
+        const slot = sym.slot;
+        fromVars.push((f) => f.vars[slot]);
+        continue;
+      }
       if (!view) this.fail(`The edge type ${name} is not in graph ${graph.name}`, at);
-      picks.push({ name: view.type.name, reversed: view.reversed });
+      fixed.push({ name: view.type.name, reversed: view.reversed });
     }
-    return (view) => {
+    return (view, f) => {
+      let picks = fixed;
+      if (fromVars.length > 0) {
+        picks = [...fixed];
+        for (const read of fromVars)
+          for (const n of iterate(read(f))) {
+            const ev = catalog.edgeViewIn(graph, textOf(n));
+            if (!ev) throw new QueryRuntimeError(`The edge type ${textOf(n)} is not in graph ${graph.name}.`);
+            picks.push({ name: ev.type.name, reversed: ev.reversed });
+          }
+      }
       const out: Adjacency[] = [];
       for (const p of picks) {
         const et = view.etIndex.get(p.name)!;
@@ -1238,7 +1273,12 @@ export class Compiler {
         const v = c.fn(f);
         for (const x of iterate(v instanceof Acc ? v.value() : v)) {
           if (x instanceof Vertex) out.push(x.gid);
-          else if (x !== null && x !== undefined) throw new QueryRuntimeError(`${textOf(x)} is not a vertex.`);
+          else if (typeof x === 'string') {
+            // A vertex type's name, as the algorithm library passes them: all vertices of the type.
+            if (!this.graph.vertexTypes.includes(x))
+              throw new QueryRuntimeError(`The vertex type ${x} is not in graph ${this.graph.name}.`);
+            for (const g of f.run.view.byType[f.run.view.vtIndex.get(x)!]!) out.push(g);
+          } else if (x !== null && x !== undefined) throw new QueryRuntimeError(`${textOf(x)} is not a vertex.`);
         }
         return out;
       };
@@ -1302,6 +1342,10 @@ export class Compiler {
         return { fn: (f) => (a(f) as number) | (b(f) as number), type: tInt };
       case '&':
         return { fn: (f) => (a(f) as number) & (b(f) as number), type: tInt };
+      case '<<':
+        return { fn: (f) => (a(f) as number) * 2 ** (b(f) as number), type: tInt };
+      case '>>':
+        return { fn: (f) => Math.floor((a(f) as number) / 2 ** (b(f) as number)), type: tInt };
       default:
         return this.fail(`The operator ${e.op} is not supported`, e);
     }
@@ -1409,6 +1453,14 @@ export class Compiler {
           },
           vset: true,
         };
+      case 'count':
+        return {
+          fn: (f) => {
+            const v = args[0]!.vset ? (fns[0]!(f) as number[]) : fns[0]!(f);
+            return [...iterate(v instanceof Acc ? v.value() : v)].length;
+          },
+          type: tInt,
+        };
       case 'coalesce':
         return {
           fn: (f) => fns.map((x) => x(f)).find((v) => v !== null && v !== undefined) ?? null,
@@ -1486,6 +1538,31 @@ export class Compiler {
     }
     switch (lname) {
       case 'outdegree': {
+        // With literal edge names (or none), the degrees of all vertices are counted once per view.
+        if (e.args.every((a) => a.k === 'lit' && typeof a.v === 'string')) {
+          const names = e.args.length ? e.args.map((a) => String((a as { v: string }).v)) : this.graph.edgeTypes;
+          for (const n of names)
+            if (!this.catalog.edgeViewIn(this.graph, n))
+              this.fail(`The edge type ${n} is not in graph ${this.graph.name}`, e);
+          const key = `${this.graph.name}\u0000${names.join('\u0000')}`;
+          const gid = this.gidOf(e.obj);
+          const { catalog, graph } = this;
+          return {
+            fn: (f) => {
+              const view = f.run.view;
+              let deg = view.degrees.get(key);
+              if (!deg) {
+                deg = new Int32Array(view.size);
+                for (const n of names)
+                  for (const adj of adjacenciesOf(view, catalog, graph, n))
+                    for (let v = 0; v < view.size; v++) deg[v]! += adj.off[v + 1]! - adj.off[v]!;
+                view.degrees.set(key, deg);
+              }
+              return deg[gid(f)];
+            },
+            type: tInt,
+          };
+        }
         const edgeNames = e.args.length > 0 ? undefined : this.graph.edgeTypes;
         return {
           fn: (f) => {
@@ -1547,15 +1624,19 @@ export class Compiler {
   }
 }
 
-function pending(f: Frame): (() => void)[] {
-  return f.run.pendingList;
-}
-
 function flushPending(f: Frame): void {
-  const list = f.run.pendingList;
-  if (list.length === 0) return;
-  f.run.pendingList = [];
-  for (const fn of list) fn();
+  const run = f.run;
+  const n = run.pIdx.length;
+  if (n === 0) return;
+  const { pIdx, pGid, pVal } = run;
+  run.pIdx = [];
+  run.pGid = [];
+  run.pVal = [];
+  for (let i = 0; i < n; i++) {
+    const gid = pGid[i]!;
+    if (gid < 0) f.g[pIdx[i]!]!.add(pVal[i]);
+    else f.va[pIdx[i]!]!.add(gid, pVal[i]);
+  }
 }
 
 function seq(fns: StmtFn[]): StmtFn {
@@ -1569,8 +1650,13 @@ function* iterate(v: unknown): Iterable<unknown> {
   if (v === null || v === undefined) return;
   if (Array.isArray(v) || v instanceof Set) yield* v;
   else if (v instanceof Map) yield* v;
-  else if (v instanceof Acc) yield* iterate(v.value());
-  else if (typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function' && typeof v !== 'string')
+  else if (v instanceof Acc) {
+    // Map and GroupBy accumulators are their own value: iterate their entries, not their value again.
+    const inner = v.value();
+    if (inner !== v) yield* iterate(inner);
+    else if (typeof (v as unknown as Iterable<unknown>)[Symbol.iterator] === 'function')
+      yield* v as unknown as Iterable<unknown>;
+  } else if (typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function' && typeof v !== 'string')
     yield* v as Iterable<unknown>;
   else yield v;
 }

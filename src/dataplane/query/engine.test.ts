@@ -345,6 +345,25 @@ PRINT S.size() AS found, k, names,
     ]);
   });
 
+  it('takes vertex and edge types from STRING / SET<STRING> parameters, as the algorithm library passes them', () => {
+    gsql(
+      store,
+      `CREATE QUERY param_types(SET<STRING> v_types, SET<STRING> e_types) FOR GRAPH g {
+SumAccum<INT> @@hops; SumAccum<INT> @@bits;
+start = {v_types};
+start = SELECT t FROM start:s -((e_types):e)- v_types:t WHERE s.name == "n1"
+        ACCUM INT one = 1, INT two = one << 1, @@hops += two >> 1, @@bits += 1 << 3;
+PRINT @@hops, COUNT(start) AS reached, @@bits > 0 AS shifted;
+}`,
+    );
+    const [r] = results(gsql(store, 'RUN QUERY param_types(["P"], ["E", "U"])'));
+    const expected =
+      directed.filter(([a]) => a === 1).length + undirected.filter(([a, b]) => a === 1 || b === 1).length;
+    assert.equal(r!['@@hops'], expected);
+    assert.equal(r!.shifted, true);
+    assert.ok((r!.reached as number) > 0);
+  });
+
   it('names the line and column of a syntax error, and runs nothing of the request', () => {
     const r = runGsql(store, 'USE GRAPH g\nCREATE QUERY broken() FOR GRAPH g {\n  INT x = ;\n}');
     assert.equal(r.ok, false);

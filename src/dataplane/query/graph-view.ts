@@ -57,6 +57,8 @@ export class GraphView {
   readonly out: Adjacency[] = [];
   readonly in: Adjacency[] = [];
   private readonly vertexObjects: (Vertex | undefined)[] = [];
+  /** Out-degree arrays by edge name, made at their first use. */
+  readonly degrees = new Map<string, Int32Array>();
 
   get size(): number {
     return this.ids.length;
@@ -125,26 +127,63 @@ export class GraphView {
     const eType: number[] = [];
     const eFrom: number[] = [];
     const eTo: number[] = [];
-    const edgeRows = db.prepare('SELECT type_id, from_type, from_id, to_type, to_id, attrs FROM edges').raw();
-    for (const [typeId, ft, fid, tt, tid, json] of edgeRows.iterate() as Iterable<
-      [number, number, string, number, string, string]
+    // Edges without attributes are read grouped by source (one row per source vertex, its targets joined
+    // by a separator, in the order of the source index): SQLite hands over a tenth of the rows.
+    const grouped = db
+      .prepare(
+        'SELECT type_id, from_type, from_id, to_type, count(*), group_concat(to_id, char(31)) FROM edges ' +
+          'GROUP BY from_type, from_id, type_id, to_type',
+      )
+      .raw();
+    const perRow: [number, number, string, number, string][] = [];
+    for (const [typeId, ft, fid, tt, count, joined] of grouped.iterate() as Iterable<
+      [number, number, string, number, number, string]
     >) {
       const et = etById.get(typeId);
       const f = view.lookup[vtById.get(ft) ?? -1]?.get(fid);
-      const to = view.lookup[vtById.get(tt) ?? -1]?.get(tid);
-      if (et === undefined || f === undefined || to === undefined) continue;
-      const eid = eType.length;
-      eType.push(et);
-      eFrom.push(f);
-      eTo.push(to);
-      if (withAttrs.has(typeId)) {
-        const values = JSON.parse(json) as Record<string, unknown>;
-        for (const [k, v] of Object.entries(values)) {
-          const col = view.edgeAttrs.get(k);
-          if (col) col[eid] = datetimeAttrs.has(`edge:${k}`) ? toEpoch(v) : v;
-        }
+      const targets = view.lookup[vtById.get(tt) ?? -1];
+      if (et === undefined || f === undefined || !targets || withAttrs.has(typeId)) continue;
+      const ids = joined.split('\u001f');
+      if (ids.length !== count) {
+        // An id holds the separator: these edges are read one by one below.
+        perRow.push([typeId, ft, fid, tt, '']);
+        continue;
+      }
+      for (const id of ids) {
+        const to = targets.get(id);
+        if (to === undefined) continue;
+        eType.push(et);
+        eFrom.push(f);
+        eTo.push(to);
       }
     }
+    const rowsOf = db.prepare(
+      'SELECT type_id, from_type, from_id, to_type, to_id, attrs FROM edges WHERE type_id = ? ' +
+        'OR (from_type = ? AND from_id = ? AND type_id = ? AND to_type = ?)',
+    );
+    const readRows = (args: unknown[]) => {
+      for (const [typeId, ft, fid, tt, tid, json] of rowsOf.raw().iterate(...args) as Iterable<
+        [number, number, string, number, string, string]
+      >) {
+        const et = etById.get(typeId);
+        const f = view.lookup[vtById.get(ft) ?? -1]?.get(fid);
+        const to = view.lookup[vtById.get(tt) ?? -1]?.get(tid);
+        if (et === undefined || f === undefined || to === undefined) continue;
+        const eid = eType.length;
+        eType.push(et);
+        eFrom.push(f);
+        eTo.push(to);
+        if (withAttrs.has(typeId)) {
+          const values = JSON.parse(json) as Record<string, unknown>;
+          for (const [k, v] of Object.entries(values)) {
+            const col = view.edgeAttrs.get(k);
+            if (col) col[eid] = datetimeAttrs.has(`edge:${k}`) ? toEpoch(v) : v;
+          }
+        }
+      }
+    };
+    for (const typeId of withAttrs) readRows([typeId, -1, '', -1, -1]);
+    for (const [typeId, ft, fid, tt] of perRow) readRows([-1, ft, fid, typeId, tt]);
     view.edgeType = Uint16Array.from(eType);
     view.edgeFrom = Int32Array.from(eFrom);
     view.edgeTo = Int32Array.from(eTo);

@@ -51,6 +51,16 @@ export function parseDef(source: string): QueryDef {
   return st.def;
 }
 
+/**
+ * Writes the query table in one transaction. Not through GraphStore.write: the graph's data does
+ * not change, so the traversal view built from it stays valid.
+ */
+function writeQueries(store: GraphStore, fn: () => void): void {
+  if (store.readOnly)
+    throw new DataPlaneError('readOnly', 'This graph is read-only: it serves a snapshot and refuses writes.');
+  store.db.transaction(fn).immediate();
+}
+
 /** The compiled form of a stored query, compiled again only when its text or the schema changed. */
 export function compiledQuery(store: GraphStore, graph: GraphDef, name: string): CompiledQuery | undefined {
   const stored = readQuery(store, graph.name, name);
@@ -93,13 +103,15 @@ export function runQueryStatement(
         compileQuery(store.catalog, graph, st.def, (n) => n === st.def.name || !!readQuery(store, graph.name, n)),
       );
       const source = st.def.graph ? st.def.source : st.def.source;
-      store.write(() =>
-        store.db
-          .prepare(
-            'INSERT INTO queries (graph, name, source, installed) VALUES (?, ?, ?, 0) ' +
-              'ON CONFLICT (graph, name) DO UPDATE SET source = excluded.source, installed = 0',
-          )
-          .run(graph.name, st.def.name, source),
+      writeQueries(
+        store,
+        () =>
+          void store.db
+            .prepare(
+              'INSERT INTO queries (graph, name, source, installed) VALUES (?, ?, ?, 0) ' +
+                'ON CONFLICT (graph, name) DO UPDATE SET source = excluded.source, installed = 0',
+            )
+            .run(graph.name, st.def.name, source),
       );
       return `Successfully created queries: [${st.def.name}].`;
     }
@@ -111,7 +123,7 @@ export function runQueryStatement(
           throw new CatalogError(`The query ${name} does not exist in graph ${graph.name}.`);
         check(() => compiledQuery(store, graph, name));
       }
-      store.write(() => {
+      writeQueries(store, () => {
         const mark = store.db.prepare('UPDATE queries SET installed = 1 WHERE graph = ? AND name = ?');
         for (const name of names) mark.run(graph.name, name);
       });
@@ -130,7 +142,7 @@ export function runQueryStatement(
       for (const name of names)
         if (!readQuery(store, graph.name, name))
           throw new CatalogError(`The query ${name} does not exist in graph ${graph.name}.`);
-      store.write(() => {
+      writeQueries(store, () => {
         const del = store.db.prepare('DELETE FROM queries WHERE graph = ? AND name = ?');
         for (const name of names) del.run(graph.name, name);
       });
@@ -251,8 +263,10 @@ function convert(view: GraphView, t: TypeRef, v: unknown, name: string, vtype?: 
     case 'DATETIME':
       return toEpoch(one);
     case 'VERTEX': {
-      let id: unknown = one;
-      let type: unknown = t.vertexType ?? (Array.isArray(vtype) ? vtype[0] : vtype);
+      // RUN QUERY q(("id", "Type")): a vertex as a pair.
+      const pair = Array.isArray(v) && v.length === 2 && !t.vertexType ? v : undefined;
+      let id: unknown = pair ? pair[0] : one;
+      let type: unknown = t.vertexType ?? (pair ? pair[1] : Array.isArray(vtype) ? vtype[0] : vtype);
       if (one !== null && typeof one === 'object') {
         const o = one as Record<string, unknown>;
         id = o.id;

@@ -390,8 +390,9 @@ export class QueryParser {
           return { ...at, k: 'accDecl', type: type.acc, vars };
         }
         const vars: { name: string; init?: Expr }[] = [];
+        // In ACCUM, a comma ends the declaration: `INT a = 1, INT b = 2` declares one variable each.
         do vars.push({ name: this.name(), init: this.acceptPunct('=') ? this.expr() : undefined });
-        while (this.acceptPunct(','));
+        while (!inClause && this.acceptPunct(','));
         end();
         return { ...at, k: 'varDecl', type, vars };
       }
@@ -633,12 +634,25 @@ export class QueryParser {
   private comparing = false;
 
   private bitwise(): Expr {
-    let l = this.additive();
+    let l = this.shift();
     while (this.isPunct('|') || this.isPunct('&')) {
       const t = this.next();
-      l = { ...pos(t), k: 'bin', op: t.text, l, r: this.additive() };
+      l = { ...pos(t), k: 'bin', op: t.text, l, r: this.shift() };
     }
     return l;
+  }
+
+  /** `<<` and `>>` are two touching `<` or `>` tokens (the lexer keeps `>>` apart for nested types). */
+  private shift(): Expr {
+    let l = this.additive();
+    for (;;) {
+      const a = this.peek();
+      const b = this.peek(1);
+      const touching = a.kind === 'punct' && b.kind === 'punct' && a.end === b.start && a.text === b.text;
+      if (!touching || (a.text !== '<' && a.text !== '>')) return l;
+      this.i += 2;
+      l = { ...pos(a), k: 'bin', op: a.text === '<' ? '<<' : '>>', l, r: this.additive() };
+    }
   }
 
   private additive(): Expr {
@@ -874,11 +888,13 @@ export class QueryParser {
     if (!this.isPunct(':')) {
       const types: string[] = [];
       let any = false;
+      const paren = this.acceptPunct('(');
       do {
         const n = this.name();
         if (n === '_' || n.toUpperCase() === 'ANY') any = true;
         else types.push(n);
       } while (this.acceptPunct('|'));
+      if (paren) this.expectPunct(')');
       if (!any) hop.edgeTypes = types;
     }
     if (this.acceptPunct(':')) hop.edgeAlias = this.name();

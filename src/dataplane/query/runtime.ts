@@ -7,7 +7,8 @@ export class QueryTimeoutError extends Error {}
 
 /** A vertex-attached accumulator: one accumulator per vertex, made at its first use. */
 export class VertexAccs {
-  readonly arr: (Acc | undefined)[] = [];
+  /** Filled to the number of vertices up front: a packed array, not a sparse one that V8 keeps as a dictionary. */
+  readonly arr: (Acc | undefined)[];
   /** Values before the current SELECT block changed them, for `@acc'`; null when the query never reads them. */
   prev: Map<number, unknown> | null = null;
   readonly defaultValue: unknown;
@@ -17,7 +18,9 @@ export class VertexAccs {
     /** Collections are read through their accumulator (methods change them); scalars by value. */
     readonly collection: boolean,
     primed: boolean,
+    size: number,
   ) {
+    this.arr = new Array<Acc | undefined>(size).fill(undefined);
     this.defaultValue = make().value();
     if (primed) this.prev = new Map();
   }
@@ -59,8 +62,13 @@ export class Run {
   readonly results: Record<string, unknown>[] = [];
   printedBytes = 0;
   returned: unknown = undefined;
-  /** `+=` of the current clause held back until it ends (the clause also reads their accumulators). */
-  pendingList: (() => void)[] = [];
+  /**
+   * `+=` of the current clause held back until it ends (the clause also reads their accumulators):
+   * accumulator index, vertex (-1: a global accumulator) and value, in parallel arrays.
+   */
+  pIdx: number[] = [];
+  pGid: number[] = [];
+  pVal: unknown[] = [];
   writes: PendingWrites = { vertexAttrs: new Map(), edgeAttrs: new Map(), structural: [] };
   constructor(
     readonly store: GraphStore,
