@@ -339,6 +339,11 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.dbUsers.list(wg, ws.workspace_id));
     assertOk(await c.dbUsers.update(wg, ws.workspace_id, { username: 'doc_user', password: 'Doc-Passw0rd-2!' }));
     assertOk(await c.dbUsers.delete(wg, ws.workspace_id, { username: 'doc_user' }));
+    // The simulated driver holds no graph: the data plane's 501 comes as the Result.
+    const graph = assertOk(
+      await c.workspaces.graphRequest(wg, ws.workspace_id, { method: 'GET', path: '/gsql/v1/schema/graphs' }),
+    );
+    assert.equal(graph.status, 501);
 
     // Backups, restores, the backup schedule.
     const backup = assertOk(await c.backups.create(wg, ws.workspace_id, { tag: 'doc' }));

@@ -2,8 +2,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Component } from './component.js';
 import { Body, StringEnum } from './helpers.js';
 
-/** The largest GSQL text or JSON body the console sends to a graph (512 KiB: under the API's body limit). */
-export const GRAPH_REQUEST_BODY_LIMIT = 512 * 1024;
+/**
+ * The longest GSQL text or JSON body the console sends to a graph (64 Ki characters: the algorithm library's
+ * longest query is a tenth of it, and escaped as JSON it stays under the API's body limit).
+ */
+export const GRAPH_REQUEST_BODY_LIMIT = 64 * 1024;
 
 export const GraphRequestBody = Component(
   'GraphRequestBody',

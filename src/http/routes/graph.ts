@@ -42,8 +42,8 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 export function graphRoutes(api: FastifyInstance, services: Services, backend: GraphBackend): void {
   serve(api, 'graphRequest', async (_request, _reply, answer: GraphAnswer) => answer, {
     prepare: async ({ principal, params, body }) => {
-      const kind = graphRequestKind(body.method, body.path);
       const ws = await services.workspaces.find(principal, params.workgroupID, params.workspaceID);
+      const kind = graphRequestKind(body.method, body.path);
       if (kind === 'run') authorize(principal, GRAPH_RUN_ACTION, { workgroupId: ws.workgroup_id, workspaceId: ws.id });
       await services.gateway.ready(ws);
       const answer = await backend(
