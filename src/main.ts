@@ -6,6 +6,7 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Config } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildGateway } from './gateway/app.js';
+import { listenExtraPorts, type ExtraPorts } from './gateway/extra-ports.js';
 import { localBackend } from './gateway/local-backend.js';
 import type { WorkspaceBackend } from './gateway/workspace-backend.js';
 import { systemClock } from './domain/clock.js';
@@ -234,9 +235,11 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     answered: metrics.gatewayAnswered,
     ...(syncClock ? { syncClock } : {}),
   });
+  let extraPorts: ExtraPorts | undefined;
   const shutdown = async () => {
     services.chaos.stop();
     await app.close();
+    await extraPorts?.close();
     await gateway.close();
     await backend?.close?.();
     await engine.stop();
@@ -252,6 +255,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       port: config.gatewayPort,
       listenTextResolver: (a) => `gateway listening at ${a}`,
     });
+    if (config.gatewayExtraPorts.length > 0)
+      extraPorts = await listenExtraPorts(gateway, config.host, config.gatewayExtraPorts);
   } catch (err) {
     await shutdown();
     throw err;
