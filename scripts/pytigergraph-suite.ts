@@ -3,8 +3,8 @@
 // Runs pyTigerGraph's own test suite, unchanged, against a workspace of a local-driver Acacia:
 // the stock tests/testserver.json (http://127.0.0.1, ports 9000 and 14240, tigergraph/tigergraph,
 // getToken) reaches the workspace through the gateway on 14240, which sends requests naming no
-// workspace to it (ACACIA_GATEWAY_DEFAULT_WORKSPACE); pyTigerGraph falls back from the closed
-// port 9000 to 14240/restpp by itself. The graph is prepared by tests/testserver.gsql, sent
+// workspace to it (ACACIA_GATEWAY_DEFAULT_WORKSPACE) and answers on 9000 as well
+// (ACACIA_GATEWAY_EXTRA_PORTS). The graph is prepared by tests/testserver.gsql, sent
 // through pyTigerGraph's own conn.gsql(). Prints pytest's counts and each failure's reason.
 // Needs Python 3 with requests, httpx, aiohttp, validators, typing-extensions and pytest (Debian's
 // python3-* packages); pyTigerGraph runs from the checkout (PYTHONPATH), never installed.
@@ -30,6 +30,8 @@ if (!checkoutArg || !existsSync(path.join(checkoutArg, 'tests', 'testserver.gsql
 const checkout = path.resolve(checkoutArg);
 const python = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const gatewayPort = process.env.ACACIA_GATEWAY_PORT ?? '14240';
+// Where the stock testserver.json sends REST++; the async client does not fall back to 14240/restpp.
+const restppPort = process.env.RESTPP_PORT ?? '9000';
 // The user of the stock testserver.json. The API's password rules refuse it (it contains the
 // username), so it is written to the store directly, as TigerGraph's default install has it.
 const dbUser = { username: 'tigergraph', password: 'tigergraph' };
@@ -140,7 +142,7 @@ try {
   });
   await store.close();
 
-  server = await start({ ACACIA_GATEWAY_DEFAULT_WORKSPACE: ws });
+  server = await start({ ACACIA_GATEWAY_DEFAULT_WORKSPACE: ws, ACACIA_GATEWAY_EXTRA_PORTS: restppPort });
   await waitActive(new AcaciaClient({ baseUrl: server.url, apiKey }), wg, ws);
   await waitServed(server.gatewayUrl);
   process.stdout.write(`workspace ${ws} served at ${server.gatewayUrl} (Acacia's files and log: ${dataDir})\n`);

@@ -252,6 +252,23 @@ export const settings = [
     },
   },
   {
+    key: 'gatewayExtraPorts',
+    env: 'ACACIA_GATEWAY_EXTRA_PORTS',
+    flag: 'gateway-extra-ports',
+    def: undefined,
+    help:
+      'comma-separated ports the gateway also answers on, serving the same as its port (e.g. 9000, where ' +
+      'TigerGraph clients send REST++; developer machines)',
+    unset: [] as number[],
+    parse: (name, raw) =>
+      raw.split(',').map((p) => {
+        const n = Number(p.trim());
+        if (!Number.isInteger(n) || n < 1 || n > 65535)
+          throw new ConfigError(name, `must be comma-separated ports from 1 to 65535 (got "${raw}")`);
+        return n;
+      }),
+  },
+  {
     key: 'gatewayDefaultWorkspace',
     env: 'ACACIA_GATEWAY_DEFAULT_WORKSPACE',
     flag: 'gateway-default-workspace',

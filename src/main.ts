@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { createServices, type Services } from './domain/services.js';
 import { buildGateway } from './gateway/app.js';
 import { consoleGraphBackend } from './gateway/console-graph-backend.js';
+import { listenExtraPorts, type ExtraPorts } from './gateway/extra-ports.js';
 import { localBackend } from './gateway/local-backend.js';
 import { simulatedBackend } from './gateway/simulated-backend.js';
 import type { WorkspaceBackend } from './gateway/workspace-backend.js';
@@ -237,9 +238,11 @@ export async function startServer(config: Readonly<Config>, options: StartOption
     answered: metrics.gatewayAnswered,
     ...(syncClock ? { syncClock } : {}),
   });
+  let extraPorts: ExtraPorts | undefined;
   const shutdown = async () => {
     services.chaos.stop();
     await app.close();
+    await extraPorts?.close();
     await gateway.close();
     await backend?.close?.();
     await engine.stop();
@@ -255,6 +258,8 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       port: config.gatewayPort,
       listenTextResolver: (a) => `gateway listening at ${a}`,
     });
+    if (config.gatewayExtraPorts.length > 0)
+      extraPorts = await listenExtraPorts(gateway, config.host, config.gatewayExtraPorts);
   } catch (err) {
     await shutdown();
     throw err;

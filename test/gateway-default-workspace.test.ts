@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { WorkspaceRecord } from '../src/client/index.js';
 import { assertOk } from './helpers/assert.js';
@@ -7,6 +8,18 @@ import { freshStore, startTestServer, storeName, type TestServer } from './helpe
 import type { StoreLocation } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
 
+/** A loopback port free at the time of asking. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 const alice = { username: 'alice', password: 'Graph-Secret-42' };
 const env = { ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' };
 
@@ -14,6 +27,7 @@ describe(`gateway default workspace (${storeName})`, () => {
   let store: StoreLocation;
   let server: TestServer;
   let ws: WorkspaceRecord;
+  let extraPort: number;
 
   before(async () => {
     store = await freshStore();
@@ -24,7 +38,11 @@ describe(`gateway default workspace (${storeName})`, () => {
     ws = await activeWorkspace(admin, wg, { name: 'default-ws' });
     assertOk(await admin.dbUsers.create(wg, ws.workspace_id!, alice));
     await first.close();
-    server = await startTestServer({ ...env, ACACIA_GATEWAY_DEFAULT_WORKSPACE: ws.workspace_id! }, store);
+    extraPort = await freePort();
+    server = await startTestServer(
+      { ...env, ACACIA_GATEWAY_DEFAULT_WORKSPACE: ws.workspace_id!, ACACIA_GATEWAY_EXTRA_PORTS: String(extraPort) },
+      store,
+    );
   });
   after(async () => {
     await server?.close();
@@ -49,5 +67,20 @@ describe(`gateway default workspace (${storeName})`, () => {
     assert.equal(other.status, 404);
     assert.equal(other.body.error, true);
     assert.match(String(other.body.message), /workspace/i);
+  });
+
+  it('answers on its extra ports as on its own, admission included', async () => {
+    const base = `http://127.0.0.1:${extraPort}`;
+    const echo = await gatewayGet(base, '/restpp/echo', { auth: alice });
+    assert.equal(echo.status, 200);
+    assert.equal(echo.body.message, 'Hello GSQL');
+    const version = await gatewayGet(base, `/w/${ws.workspace_id}/api/version`, { auth: alice });
+    assert.equal(
+      version.body.results && (version.body.results as { workspace_id: string }).workspace_id,
+      ws.workspace_id,
+    );
+    const anonymous = await gatewayGet(base, '/restpp/echo');
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.body.error, true);
   });
 });

@@ -96,7 +96,9 @@ function readFilters(
     if (!isRecord(f) || typeof f.type !== 'string' || typeof f.condition !== 'string')
       return fail('invalidPayload', `Each filter of '${field}' must be {"type": <type>, "condition": <condition>}.`);
     const conditions = parseFilter(f.condition, attributeMap(typeOf(f.type).attributes));
-    filters.set(f.type, [...(filters.get(f.type) ?? []), ...conditions]);
+    const list = filters.get(f.type);
+    if (list) for (const c of conditions) list.push(c);
+    else filters.set(f.type, conditions);
   }
   return filters;
 }
@@ -249,9 +251,10 @@ export function findPaths(store: GraphStore, graph: GraphDef, req: PathRequest, 
   const search = new PathSearch(store, graph, req);
   const forward = search.bfs(req.sources, req.maxLength, false);
   const targetKeys = req.targets.map(keyOf);
-  const reached = targetKeys.map((k) => forward.dist.get(k)).filter((d): d is number => d !== undefined);
-  if (reached.length === 0) return { vertices: [], edges: [] };
-  const shortest = Math.min(...reached);
+  // A loop, not Math.min(...list): a long list of targets would overflow the call stack.
+  let shortest = Infinity;
+  for (const k of targetKeys) shortest = Math.min(shortest, forward.dist.get(k) ?? Infinity);
+  if (shortest === Infinity) return { vertices: [], edges: [] };
   const limit = all ? req.maxLength : shortest;
   const backward = search.bfs(req.targets, limit, true);
   const onPath = (s: Step) => {

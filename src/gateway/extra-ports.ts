@@ -1,0 +1,45 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * More loopback ports the gateway answers on, each serving exactly what its main port serves
+ * (a developer setting: pyTigerGraph's async client, configured for a TigerGraph server, sends
+ * REST++ to port 9000 and GSQL to 14240, and does not fall back from one to the other).
+ */
+export interface ExtraPorts {
+  ports: number[];
+  close(): Promise<void>;
+}
+
+export async function listenExtraPorts(gateway: FastifyInstance, host: string, ports: number[]): Promise<ExtraPorts> {
+  const servers: http.Server[] = [];
+  const close = () =>
+    Promise.all(
+      servers.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeAllConnections();
+          }),
+      ),
+    ).then(() => undefined);
+  try {
+    for (const port of ports) {
+      // The same request handling as the main port: routing runs the gateway's hooks and routes.
+      const server = http.createServer((req, res) => gateway.routing(req, res));
+      server.headersTimeout = gateway.server.headersTimeout;
+      server.requestTimeout = gateway.server.requestTimeout;
+      server.keepAliveTimeout = gateway.server.keepAliveTimeout;
+      servers.push(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+    }
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { ports: servers.map((s) => (s.address() as AddressInfo).port), close };
+}
