@@ -182,8 +182,7 @@ class Parser implements TokenCursor {
       this.expectPunct('(');
       const edge = this.name();
       this.expectPunct(')');
-      this.expectPunct('-');
-      this.expectPunct('>');
+      this.expectPunct('->');
       const to = this.name();
       return { kind: 'upsertEdge', from: first, edge, to, values: this.values() };
     }
