@@ -367,7 +367,9 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
         const text =
           answer.body instanceof Readable
             ? Buffer.concat(await answer.body.toArray()).toString()
-            : JSON.stringify(answer.body);
+            : Buffer.isBuffer(answer.body) || typeof answer.body === 'string'
+              ? answer.body.toString()
+              : JSON.stringify(answer.body);
         assert.equal(answer.status, 413, text);
         assert.match(JSON.parse(text).message, /larger than the limit of 1024 bytes/);
       }
