@@ -43,7 +43,7 @@ describe('splitStatements', () => {
     const text = 'DROP QUERY q ) ;\nLS2\nSHOW SECRET';
     assert.deepEqual(codes(text), ['DROP QUERY q )', 'LS2', 'SHOW SECRET']);
     assert.deepEqual(
-      parseGsql('DROP JOB q ) ;\nLS\nLS').map((s) => s.kind),
+      parseGsql('CREATE DATA_SOURCE q ) ;\nLS\nLS').map((s) => s.kind),
       ['unsupported', 'ls', 'ls'],
     );
     const open = 'CREATE VERTEX V (id INT) WITH STATS="x; /* y\nSHOW SECRET\n';
