@@ -1,6 +1,6 @@
 import { CatalogError } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
-import { confinedPath, fileChunks } from './data-folder.js';
+import { dataFolder, DataFolderError, fileChunks, readablePath } from '../data-folder.js';
 import { checkJob, filePlan } from './job-compile.js';
 import { loadFile } from './job-load.js';
 import { findJob, saveJob } from './job-store.js';
@@ -33,7 +33,7 @@ function runJob(store: GraphStore, name: string, using: Record<string, string>, 
       const given = using[f.name] ?? f.path;
       if (given === undefined)
         throw new CatalogError(`No path is given for file variable ${f.name}: add USING ${f.name}="…".`);
-      return { name: f.name, given, path: confinedPath(store, given) };
+      return { name: f.name, given, path: loadablePath(store, given) };
     });
   const lines = [`Loading job ${name} on graph ${job.graph}:`];
   for (const f of files) {
@@ -80,4 +80,23 @@ export function jobText(job: LoadingJobDef): string {
     }),
   ];
   return `CREATE LOADING JOB ${job.name} FOR GRAPH ${job.graph} {\n${body.map((b) => `    ${b}`).join('\n')}\n  }`;
+}
+
+/** Refusals of a path to load, in the words GSQL prints for them. */
+const folderRefusals = {
+  noFolder: (_file: string, folder: string) =>
+    `The data folder ${folder} of this workspace does not exist; put the files to load there.`,
+  outside: (file: string, folder: string) =>
+    `The file ${file} is outside the data folder ${folder}: loading jobs read only from there.`,
+  missing: (file: string, folder: string) => `The file ${file} does not exist in the data folder ${folder}.`,
+  notFile: (file: string) => `The file ${file} is not a regular file.`,
+};
+
+function loadablePath(store: GraphStore, file: string): string {
+  try {
+    return readablePath(dataFolder(store), file);
+  } catch (err) {
+    if (err instanceof DataFolderError) throw new CatalogError(folderRefusals[err.reason](err.file, err.folder));
+    throw err;
+  }
 }

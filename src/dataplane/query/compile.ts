@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { formatDatetime } from '../attribute-values.js';
+import { DataFolderError, writablePath } from '../data-folder.js';
 import type { Catalog } from '../catalog.js';
 import type { AttributeValue, GraphDef } from '../schema-types.js';
 import { Acc, accFactory, accValueType, Arrow } from './accums.js';
@@ -618,12 +618,15 @@ export class Compiler {
       const root = f.run.fileRoot;
       if (!root) throw new QueryRuntimeError('FILE objects are not available: this workspace has no file folder.');
       const asked = String(p(f));
-      const full = path.resolve(root, asked);
-      if (full !== root && !full.startsWith(root + path.sep))
+      let full: string;
+      try {
+        full = writablePath(root, asked);
+      } catch (err) {
+        if (!(err instanceof DataFolderError)) throw err;
         throw new QueryRuntimeError(
           `The file path '${asked}' is outside the workspace's file folder; FILE objects may only write inside it.`,
         );
-      fs.mkdirSync(path.dirname(full), { recursive: true });
+      }
       fs.writeFileSync(full, '');
       f.vars[slot] = { path: full };
       return undefined;

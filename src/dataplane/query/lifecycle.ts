@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { dataFolder } from '../data-folder.js';
 import { CatalogError } from '../catalog.js';
 import { DataPlaneError } from '../errors.js';
 import type { GraphStore } from '../graph-store.js';
@@ -299,7 +299,7 @@ export function runCompiled(
   const view = graphView(store);
   const args = bindParams(view, q, raw);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const fileRoot = path.join(path.dirname(store.db.name), 'files');
+  const fileRoot = dataFolder(store);
   const run = new Run(
     store,
     view,
