@@ -101,8 +101,11 @@ export function countVertices(store: GraphStore, type: StoredVertexType, conditi
   );
 }
 
-/** Deletes vertices with every edge that touches them, as TigerGraph's delete cascades. */
-function deleteIds(store: GraphStore, type: StoredVertexType, ids: string[]): number {
+/**
+ * Deletes vertices with every edge that touches them, as TigerGraph's delete cascades; inside
+ * the caller's write transaction (a query's writes commit together).
+ */
+export function deleteIds(store: GraphStore, type: StoredVertexType, ids: string[]): number {
   const edgesOut = store.db.prepare('DELETE FROM edges WHERE from_type = ? AND from_id = ?');
   const edgesIn = store.db.prepare('DELETE FROM edges WHERE to_type = ? AND to_id = ?');
   const vertex = store.db.prepare('DELETE FROM vertices WHERE type_id = ? AND id = ?');

@@ -95,7 +95,8 @@ export type Stmt = Pos &
     | { k: 'try'; body: Stmt[]; handlers: { name?: string; body: Stmt[] }[] }
     | { k: 'delete'; sel: Select }
     | { k: 'deleteAlias'; alias: string }
-    | { k: 'insert'; type: string; values: Expr[] }
+    /** `names`: the attribute list, when the statement gives one (`PRIMARY_ID`, `FROM`, `TO` or attribute names). */
+    | { k: 'insert'; type: string; names?: string[]; values: Expr[] }
     | { k: 'file'; name: string; path: Expr }
   );
 

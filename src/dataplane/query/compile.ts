@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import { formatDatetime } from '../attribute-values.js';
 import { DataFolderError, writablePath } from '../data-folder.js';
+import { DataPlaneError } from '../errors.js';
+import { planUpsert } from '../upsert-plan.js';
+import { writeUpsert } from '../upsert-write.js';
+import { deleteIds } from '../vertex-ops.js';
 import type { Catalog } from '../catalog.js';
 import type { AttributeValue, GraphDef } from '../schema-types.js';
 import { Acc, accFactory, accValueType, Arrow } from './accums.js';
@@ -639,16 +643,7 @@ export class Compiler {
     const run = this.select(sel);
     return (f) => {
       const gids = run(f);
-      const view = f.run.view;
-      for (const gid of gids) {
-        const type = view.vertexTypes[view.typeOf[gid]!]!;
-        const id = view.ids[gid]!;
-        f.run.writes.structural.push((store) => {
-          store.db.prepare('DELETE FROM edges WHERE from_type = ? AND from_id = ?').run(type.id, id);
-          store.db.prepare('DELETE FROM edges WHERE to_type = ? AND to_id = ?').run(type.id, id);
-          store.db.prepare('DELETE FROM vertices WHERE type_id = ? AND id = ?').run(type.id, id);
-        });
-      }
+      for (const gid of gids) deleteLater(f, gid);
       return undefined;
     };
   }
@@ -680,62 +675,61 @@ export class Compiler {
 
   private deleteStmtFor(slot: number): StmtFn {
     return (f) => {
-      const view = f.run.view;
-      const gid = f.vars[slot] as number;
-      const type = view.vertexTypes[view.typeOf[gid]!]!;
-      const id = view.ids[gid]!;
-      f.run.writes.structural.push((store) => {
-        store.db.prepare('DELETE FROM edges WHERE from_type = ? AND from_id = ?').run(type.id, id);
-        store.db.prepare('DELETE FROM edges WHERE to_type = ? AND to_id = ?').run(type.id, id);
-        store.db.prepare('DELETE FROM vertices WHERE type_id = ? AND id = ?').run(type.id, id);
-      });
+      deleteLater(f, f.vars[slot] as number);
       return undefined;
     };
   }
 
+  /**
+   * `INSERT INTO T [(names)] VALUES (…)`: written when the run commits, through the REST++ upsert
+   * plan, so that values, ids and the edge type's vertex pairs are checked as they are there.
+   */
   private insert(s: Extract<Stmt, { k: 'insert' }>): StmtFn {
     const vt = this.catalog.vertexTypeIn(this.graph, s.type);
     const et = this.catalog.edgeTypeIn(this.graph, s.type);
     if (!vt && !et) this.fail(`${s.type} is not a vertex or edge type of graph ${this.graph.name}`, s);
+    const ends = vt ? ['PRIMARY_ID'] : ['FROM', 'TO'];
+    const own = vt ? vt.attributes.filter((a) => !a.isPrimaryKey) : et!.attributes;
+    // What each value is: an end (by its index in `ends`) or an attribute (by name).
+    const slots: ({ end: number } | { attr: string })[] = s.names
+      ? s.names.map((n) => {
+          const end = ends.indexOf(n.toUpperCase());
+          if (end >= 0 || (vt && n === vt.primaryId.name)) return { end: Math.max(end, 0) };
+          if (!own.some((a) => a.name === n)) this.fail(`${n} is not an attribute of ${s.type}`, s);
+          return { attr: n };
+        })
+      : s.values.map((_, i) => (i < ends.length ? { end: i } : { attr: own[i - ends.length]?.name ?? '' }));
+    if (s.values.length !== slots.length || slots.some((x) => 'attr' in x && x.attr === ''))
+      this.fail(`INSERT INTO ${s.type} gives ${s.values.length} values for ${slots.length} places`, s);
     const values = s.values.map((v) => this.expr(v).fn);
+    const graph = this.graph;
     return (f) => {
-      const vals = values.map((v) => v(f));
-      f.run.writes.structural.push((store) => {
-        if (vt) {
-          const attrs = store.defaultVertexAttributes(vt, textOf(vals[0]));
-          const own = vt.attributes.filter((a) => !a.isPrimaryKey);
-          own.forEach((a, i) => {
-            if (vals[i + 1] !== undefined) attrs[a.name] = storedValue(a.type, vals[i + 1]);
-          });
-          store.db
-            .prepare(
-              'INSERT INTO vertices (type_id, id, attrs) VALUES (?, ?, ?) ' +
-                'ON CONFLICT DO UPDATE SET attrs = excluded.attrs',
-            )
-            .run(vt.id, textOf(vals[0]), JSON.stringify(attrs));
-          return;
+      const endValues: unknown[] = [];
+      const attrs: Record<string, { value: unknown }> = {};
+      values.forEach((v, i) => {
+        const slot = slots[i]!;
+        const x = v(f);
+        if ('end' in slot) endValues[slot.end] = x;
+        else {
+          const a = own.find((o) => o.name === slot.attr)!;
+          attrs[slot.attr] = { value: x instanceof Set ? [...x] : storedValue(a.type, x) };
         }
-        const e = et!;
-        const [from, to] = vals as [Vertex, Vertex];
+      });
+      let payload: unknown;
+      if (vt) payload = { vertices: { [vt.name]: { [textOf(endValues[0])]: attrs } } };
+      else {
+        const [from, to] = endValues;
         if (!(from instanceof Vertex) || !(to instanceof Vertex))
-          throw new QueryRuntimeError(`INSERT INTO ${e.name} needs the two end vertices first.`);
-        const ft = this.catalog.vertexTypes.get(from.type)!;
-        const tt = this.catalog.vertexTypes.get(to.type)!;
-        const attrs = store.defaultEdgeAttributes(e);
-        e.attributes.forEach((a, i) => {
-          if (vals[i + 2] !== undefined) attrs[a.name] = storedValue(a.type, vals[i + 2]);
-        });
-        store.db
-          .prepare(
-            'INSERT INTO edges (type_id, from_type, from_id, to_type, to_id, attrs) VALUES (?, ?, ?, ?, ?, ?) ' +
-              'ON CONFLICT DO UPDATE SET attrs = excluded.attrs',
-          )
-          .run(e.id, ft.id, from.id, tt.id, to.id, JSON.stringify(attrs));
-        for (const v of [from, to]) {
-          const t = this.catalog.vertexTypes.get(v.type)!;
-          store.db
-            .prepare('INSERT OR IGNORE INTO vertices (type_id, id, attrs) VALUES (?, ?, ?)')
-            .run(t.id, v.id, JSON.stringify(store.defaultVertexAttributes(t, v.id)));
+          throw new QueryRuntimeError(`INSERT INTO ${s.type} needs its two end vertices first.`);
+        payload = { edges: { [from.type]: { [from.id]: { [s.type]: { [to.type]: { [to.id]: attrs } } } } } };
+      }
+      f.run.writes.structural.push((store) => {
+        try {
+          writeUpsert(store, planUpsert(store, graph, payload));
+        } catch (err) {
+          if (err instanceof DataPlaneError)
+            throw new DataPlaneError('queryRuntime', `INSERT INTO ${s.type}: ${err.message}`);
+          throw err;
         }
       });
       return undefined;
@@ -1693,6 +1687,14 @@ function setVertexAttr(f: Frame, gid: number, name: string, value: unknown): voi
   let w = f.run.writes.vertexAttrs.get(gid);
   if (!w) f.run.writes.vertexAttrs.set(gid, (w = new Map()));
   w.set(name, v);
+}
+
+/** Deletes a vertex, with its edges, when the run's writes are committed. */
+function deleteLater(f: Frame, gid: number): void {
+  const view = f.run.view;
+  const type = view.vertexTypes[view.typeOf[gid]!]!;
+  const id = view.ids[gid]!;
+  f.run.writes.structural.push((store) => deleteIds(store, type, [id]));
 }
 
 /** A value as the store keeps it: DATETIME as text. */

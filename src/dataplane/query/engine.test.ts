@@ -345,6 +345,56 @@ PRINT S.size() AS found, k, names,
     ]);
   });
 
+  it('INSERT INTO writes a vertex (attributes named in any order) and an edge; DELETE removes a vertex and its edges', () => {
+    const writes = open('writes.db');
+    try {
+      gsql(
+        writes,
+        `INTERPRET QUERY () FOR GRAPH g {
+  INSERT INTO P (rank, PRIMARY_ID, name) VALUES (1.5, "new", "Nova");
+}`,
+      );
+      const row = writes.db.prepare(`SELECT attrs FROM vertices WHERE id = 'new'`).pluck().get() as string;
+      assert.equal(JSON.parse(row).name, 'Nova');
+      assert.equal(JSON.parse(row).rank, 1.5);
+      gsql(
+        writes,
+        `INTERPRET QUERY () FOR GRAPH g {
+  A = {P.*};
+  S = SELECT s FROM A:s WHERE s.name == "n3" ACCUM INSERT INTO E (FROM, TO, w) VALUES (s, s, 9);
+  T = SELECT t FROM A:t WHERE t.name == "n4";
+  DELETE t FROM T:t;
+}`,
+      );
+      const edge = writes.db
+        .prepare(
+          `SELECT attrs FROM edges WHERE from_id = 'v3' AND to_id = 'v3' ` +
+            `AND type_id = (SELECT id FROM edge_types WHERE name = 'E')`,
+        )
+        .pluck()
+        .get() as string;
+      assert.equal(JSON.parse(edge).w, 9);
+      assert.equal(writes.db.prepare(`SELECT count(*) FROM vertices WHERE id = 'v4'`).pluck().get(), 0);
+      assert.equal(
+        writes.db.prepare(`SELECT count(*) FROM edges WHERE from_id = 'v4' OR to_id = 'v4'`).pluck().get(),
+        0,
+      );
+      // A value of the wrong type is refused as REST++ refuses it, and the run writes nothing.
+      const bad = runGsql(
+        writes,
+        `USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {
+  INSERT INTO P (PRIMARY_ID, rank) VALUES ("odd", "high");
+  INSERT INTO P (PRIMARY_ID, name) VALUES ("even", "fine");
+}`,
+      );
+      assert.equal(bad.ok, false);
+      assert.match(bad.output, /INSERT INTO P: .*rank/);
+      assert.equal(writes.db.prepare(`SELECT count(*) FROM vertices WHERE id IN ('odd', 'even')`).pluck().get(), 0);
+    } finally {
+      writes.close();
+    }
+  });
+
   it('takes vertex and edge types from STRING / SET<STRING> parameters, as the algorithm library passes them', () => {
     gsql(
       store,

@@ -349,14 +349,17 @@ export class QueryParser {
           this.i++;
           this.expectWord('INTO');
           const type = this.name();
-          if (this.isPunct('(')) {
-            // An attribute list: the values follow in that order; kept simple, names are read and ignored.
-            this.callArgs();
+          let names: string[] | undefined;
+          if (this.acceptPunct('(')) {
+            // The attribute list: the values follow in its order.
+            names = [this.name()];
+            while (this.acceptPunct(',')) names.push(this.name());
+            this.expectPunct(')');
           }
           this.expectWord('VALUES');
           const values = this.callArgs();
           end();
-          return { ...at, k: 'insert', type, values };
+          return { ...at, k: 'insert', type, names, values };
         }
         case 'FILE': {
           this.i++;
