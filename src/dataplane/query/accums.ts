@@ -157,7 +157,8 @@ function elements(x: unknown): Iterable<unknown> {
   return [x];
 }
 
-class ListAcc extends Acc {
+/** What LIST and BAG accumulators share: the elements in the order they were added. */
+class SequenceAcc extends Acc {
   v: unknown[] = [];
   constructor(readonly elem: Elem) {
     super();
@@ -171,11 +172,25 @@ class ListAcc extends Acc {
   value(): unknown {
     return this.v;
   }
-  override json(): unknown {
-    return jsonOf(this.v, this.elem && { k: 'coll', name: 'LIST', elem: this.elem });
-  }
   override clear(): void {
     this.v = [];
+  }
+  override method(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'contains':
+        return this.v.some((e) => eq(e, args[0]));
+      case 'removeAll':
+        this.v = this.v.filter((e) => !eq(e, args[0]));
+        return null;
+      default:
+        return super.method(name, args);
+    }
+  }
+}
+
+class ListAcc extends SequenceAcc {
+  override json(): unknown {
+    return jsonOf(this.v, this.elem && { k: 'coll', name: 'LIST', elem: this.elem });
   }
   override method(name: string, args: unknown[]): unknown {
     switch (name) {
@@ -184,16 +199,11 @@ class ListAcc extends Acc {
         if (i < 0 || i >= this.v.length) throw new QueryRuntimeError(`List index ${i} is out of range.`);
         return this.v[i];
       }
-      case 'contains':
-        return this.v.some((e) => eq(e, args[0]));
       case 'update':
         this.v[args[0] as number] = args[1];
         return null;
       case 'remove':
         this.v.splice(args[0] as number, 1);
-        return null;
-      case 'removeAll':
-        this.v = this.v.filter((e) => !eq(e, args[0]));
         return null;
       default:
         return super.method(name, args);
@@ -253,38 +263,13 @@ class SetAcc extends Acc {
   }
 }
 
-class BagAcc extends Acc {
-  v: unknown[] = [];
-  constructor(readonly elem: Elem) {
-    super();
-  }
-  add(x: unknown): void {
-    for (const e of elements(x)) this.v.push(e);
-  }
-  set(x: unknown): void {
-    this.v = [...elements(x)];
-  }
-  value(): unknown {
-    return this.v;
-  }
-  override clear(): void {
-    this.v = [];
-  }
+/** A bag: a list whose `remove` takes a value, not an index. */
+class BagAcc extends SequenceAcc {
   override method(name: string, args: unknown[]): unknown {
-    switch (name) {
-      case 'contains':
-        return this.v.some((e) => eq(e, args[0]));
-      case 'remove': {
-        const i = this.v.findIndex((e) => eq(e, args[0]));
-        if (i >= 0) this.v.splice(i, 1);
-        return null;
-      }
-      case 'removeAll':
-        this.v = this.v.filter((e) => !eq(e, args[0]));
-        return null;
-      default:
-        return super.method(name, args);
-    }
+    if (name !== 'remove') return super.method(name, args);
+    const i = this.v.findIndex((e) => eq(e, args[0]));
+    if (i >= 0) this.v.splice(i, 1);
+    return null;
   }
 }
 
