@@ -40,7 +40,8 @@ export interface EdgeOut {
   attributes: Record<string, AttributeValue>;
 }
 
-interface Row {
+/** An edge as its table row has it. */
+export interface EdgeRow {
   rowid: number;
   type_id: number;
   from_type: number;
@@ -80,12 +81,12 @@ export function readEdgeQuery(views: EdgeView[], q: Record<string, string | unde
  * the vertex are read by `edges_by_source`, those arriving (reverse and undirected) by
  * `edges_by_target`; both from the same rows.
  */
-export function selectEdges(store: GraphStore, sel: EdgeSelection): Map<EdgeView, { row: Row; out: EdgeOut }[]> {
+export function selectEdges(store: GraphStore, sel: EdgeSelection): Map<EdgeView, { row: EdgeRow; out: EdgeOut }[]> {
   const { source, target } = sel;
   // The rows by edge type, so each edge name visits its own rows only, not every row of the vertex.
   const byType = (sql: string) => {
-    const rows = new Map<number, Row[]>();
-    for (const row of store.db.prepare(sql).iterate(source.type.id, source.id) as Iterable<Row>) {
+    const rows = new Map<number, EdgeRow[]>();
+    for (const row of store.db.prepare(sql).iterate(source.type.id, source.id) as Iterable<EdgeRow>) {
       const list = rows.get(row.type_id);
       if (list) list.push(row);
       else rows.set(row.type_id, [row]);
@@ -94,10 +95,10 @@ export function selectEdges(store: GraphStore, sel: EdgeSelection): Map<EdgeView
   };
   const outRows = byType('SELECT rowid, * FROM edges WHERE from_type = ? AND from_id = ?');
   const inRows = byType('SELECT rowid, * FROM edges WHERE to_type = ? AND to_id = ?');
-  const groups = new Map<EdgeView, { row: Row; out: EdgeOut }[]>();
+  const groups = new Map<EdgeView, { row: EdgeRow; out: EdgeOut }[]>();
   for (const view of sel.views) groups.set(view, []);
   const vertexName = (id: number) => store.catalog.vertexTypesById.get(id)!.name;
-  const add = (view: EdgeView, row: Row, far: { type: number; id: string }) => {
+  const add = (view: EdgeView, row: EdgeRow, far: { type: number; id: string }) => {
     if (target && (far.type !== target.type.id || (target.id !== undefined && far.id !== target.id))) return;
     groups.get(view)!.push({
       row,
@@ -125,7 +126,7 @@ export function selectEdges(store: GraphStore, sel: EdgeSelection): Map<EdgeView
 }
 
 /** Filter, sort and limit applied across the selected edges, as REST++ lists them. */
-export function queryEdges(store: GraphStore, sel: EdgeSelection, q: EdgeQuery): { row: Row; out: EdgeOut }[] {
+export function queryEdges(store: GraphStore, sel: EdgeSelection, q: EdgeQuery): { row: EdgeRow; out: EdgeOut }[] {
   let list = [...selectEdges(store, sel).values()].flat().filter((e) => matches(q.conditions, e.out.attributes));
   if (q.sort.length > 0) {
     const cmp = compareBy(q.sort);

@@ -1,10 +1,11 @@
 import type { EdgeView, StoredEdgeType, StoredVertexType } from './catalog.js';
-import type { EdgeOut } from './edge-ops.js';
+import type { EdgeOut, EdgeRow } from './edge-ops.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import { attributeMap, matches, parseFilter, type Condition } from './query-params.js';
 import type { AttributeValue, GraphDef } from './schema-types.js';
 import { getVertex, urlVertexId } from './vertex-ops.js';
+import { isJsonObject } from './json-object.js';
 
 /**
  * `POST /shortestpath/{graph}` and `POST /allpaths/{graph}`, as pyTigerGraph's shortestPath()
@@ -54,21 +55,7 @@ interface Step {
   attrs: string;
 }
 
-interface EdgeRow {
-  rowid: number;
-  type_id: number;
-  from_type: number;
-  from_id: string;
-  to_type: number;
-  to_id: string;
-  attrs: string;
-}
-
 const keyOf = (v: VertexRef): string => `${v.type.id}:${v.id}`;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function readVertices(store: GraphStore, graph: GraphDef, value: unknown, field: string): VertexRef[] {
   if (!Array.isArray(value) || value.length === 0)
@@ -76,7 +63,7 @@ function readVertices(store: GraphStore, graph: GraphDef, value: unknown, field:
   if (value.length > MAX_PATH_VISITS)
     return fail('invalidPayload', `The path-finding parameter '${field}' lists more than ${MAX_PATH_VISITS} vertices.`);
   return value.map((v) => {
-    if (!isRecord(v) || typeof v.type !== 'string' || (typeof v.id !== 'string' && typeof v.id !== 'number'))
+    if (!isJsonObject(v) || typeof v.type !== 'string' || (typeof v.id !== 'string' && typeof v.id !== 'number'))
       return fail('invalidPayload', `Each vertex of '${field}' must be {"type": <vertex type>, "id": <vertex id>}.`);
     const type = store.vertexType(graph, v.type);
     return { type, id: urlVertexId(type, String(v.id)) };
@@ -93,7 +80,7 @@ function readFilters(
   if (!Array.isArray(value))
     return fail('invalidPayload', `The path-finding parameter '${field}' must be a list of {type, condition}.`);
   for (const f of value) {
-    if (!isRecord(f) || typeof f.type !== 'string' || typeof f.condition !== 'string')
+    if (!isJsonObject(f) || typeof f.type !== 'string' || typeof f.condition !== 'string')
       return fail('invalidPayload', `Each filter of '${field}' must be {"type": <type>, "condition": <condition>}.`);
     const conditions = parseFilter(f.condition, attributeMap(typeOf(f.type).attributes));
     const list = filters.get(f.type);
@@ -109,7 +96,7 @@ export function readPathRequest(
   body: unknown,
   lengthRequired: boolean,
 ): PathRequest {
-  if (!isRecord(body)) return fail('invalidPayload', 'The path-finding request must be a JSON object.');
+  if (!isJsonObject(body)) return fail('invalidPayload', 'The path-finding request must be a JSON object.');
   let maxLength = DEFAULT_MAX_LENGTH;
   if (body.maxLength !== undefined) {
     const n = body.maxLength;

@@ -1,5 +1,6 @@
 import { checkValue, typeDefault, type Checked } from './attribute-values.js';
 import type { AttributeValue, ScalarTypeName, TupleDef, ValueShape } from './schema-types.js';
+import { isJsonObject as isObject } from './json-object.js';
 
 /**
  * Values of every attribute type: scalars (attribute-values.ts), FIXED_BINARY, tuples and the
@@ -7,7 +8,6 @@ import type { AttributeValue, ScalarTypeName, TupleDef, ValueShape } from './sch
  */
 
 const bad = (reason: string): Checked => ({ ok: false, reason });
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The value a new vertex or edge gets for an attribute it is not given. */
 export function shapeDefault(shape: ValueShape): AttributeValue {

@@ -5,6 +5,7 @@ import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
 import type { AttributeDef, AttributeValue, GraphDef, ValueShape } from './schema-types.js';
 import { checkShapedValue } from './typed-values.js';
+import { isJsonObject as isObject } from './json-object.js';
 
 /** One attribute of a payload, checked: the value to store and how to combine it. */
 export interface AttributeUpdate {
@@ -33,8 +34,6 @@ export interface UpsertPlan {
   vertices: VertexUpsert[];
   edges: EdgeUpsert[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function entries(value: unknown, path: string): [string, unknown][] {
   if (!isObject(value)) return fail('invalidPayload', `The payload field ${path} must be a JSON object.`);
