@@ -888,38 +888,30 @@ export class QueryParser {
     this.expectPunct('-');
     this.expectPunct('(');
     const hop: Hop = { dir };
-    if (!this.isPunct(':')) {
-      const types: string[] = [];
-      let any = false;
-      const paren = this.acceptPunct('(');
-      do {
-        const n = this.name();
-        if (n === '_' || n.toUpperCase() === 'ANY') any = true;
-        else types.push(n);
-      } while (this.acceptPunct('|'));
-      if (paren) this.expectPunct(')');
-      if (!any) hop.edgeTypes = types;
-    }
+    if (!this.isPunct(':')) hop.edgeTypes = this.typeChoice();
     if (this.acceptPunct(':')) hop.edgeAlias = this.name();
     this.expectPunct(')');
     if (this.acceptPunct('->')) {
       if (dir === 'in') this.fail(this.tokens[this.i - 1]);
       hop.dir = 'out';
     } else this.expectPunct('-');
-    if (!this.isPunct(':')) {
-      const types: string[] = [];
-      let any = false;
-      const paren = this.acceptPunct('(');
-      do {
-        const n = this.name();
-        if (n === '_' || n.toUpperCase() === 'ANY') any = true;
-        else types.push(n);
-      } while (this.acceptPunct('|'));
-      if (paren) this.expectPunct(')');
-      if (!any) hop.targetTypes = types;
-    }
+    if (!this.isPunct(':')) hop.targetTypes = this.typeChoice();
     if (this.acceptPunct(':')) hop.targetAlias = this.name();
     return hop;
+  }
+
+  /** `T`, `T1|T2`, `(T1|T2)`; undefined for `_` or `ANY` among them: every type. */
+  private typeChoice(): string[] | undefined {
+    const types: string[] = [];
+    let any = false;
+    const paren = this.acceptPunct('(');
+    do {
+      const n = this.name();
+      if (n === '_' || n.toUpperCase() === 'ANY') any = true;
+      else types.push(n);
+    } while (this.acceptPunct('|'));
+    if (paren) this.expectPunct(')');
+    return any ? undefined : types;
   }
 
   // Token helpers.
