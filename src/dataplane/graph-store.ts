@@ -218,7 +218,7 @@ export class GraphStore {
     );
   }
 
-  /** Drops a graph; with `cascade`, its local types (and their data) and tuples too. */
+  /** Drops a graph with its queries and jobs; with `cascade`, its local types (and their data) and tuples too. */
   dropGraph(name: string, cascade = false): void {
     const c = this.catalog;
     const local = <T extends { name: string; graph?: string }>(m: Map<string, T>) =>
@@ -226,7 +226,8 @@ export class GraphStore {
     const edges = local(c.edgeTypes) as StoredEdgeType[];
     const vertices = local(c.vertexTypes) as StoredVertexType[];
     const tuples = local(c.tuples);
-    const jobs = local(c.jobs);
+    // Jobs, like queries, belong to their graph whether or not the types go too.
+    const jobs = [...c.jobs.values()].filter((j) => j.graph === name);
     this.changeSchema(
       () => {
         this.db.prepare('DELETE FROM graphs WHERE name = ?').run(name);
@@ -241,6 +242,8 @@ export class GraphStore {
         for (const t of tuples)
           this.db.prepare(`DELETE FROM schema_objects WHERE kind = 'tuple' AND name = ?`).run(t.name);
         for (const j of jobs) this.db.prepare(`DELETE FROM schema_objects WHERE kind = 'job' AND name = ?`).run(j.name);
+        this.db.prepare('DELETE FROM queries WHERE graph = ?').run(name);
+        this.db.prepare('DELETE FROM loading_jobs WHERE graph = ?').run(name);
       },
       (catalog) => {
         catalog.removeGraph(name);

@@ -1,7 +1,7 @@
 import { CatalogError } from './catalog.js';
 import type { GraphStore } from './graph-store.js';
 import { dropJobs as dropLoadingJobs, findJob, listJobs } from './loading/job-store.js';
-import { jobText } from './loading/job-statements.js';
+import { jobText } from './loading/job-text.js';
 
 /**
  * `DROP JOB` and `SHOW JOB` name loading jobs and schema change jobs alike: in GSQL both kinds
@@ -38,4 +38,10 @@ export function showAnyJobs(store: GraphStore, name: string, graph: string | und
   if (name !== '*' && schema.length === 0 && loading.length === 0)
     throw new CatalogError(`The job ${name} does not exist.`);
   return [...schema.map((j) => j.text), ...loading.map((j) => `  - ${jobText(j)}`)].join('\n');
+}
+
+/** Refuses a job name that a loading job or a schema change job already has. */
+export function checkJobNameFree(store: GraphStore, name: string): void {
+  if (store.catalog.jobs.has(name) || findJob(store, name))
+    throw new CatalogError(`The job name ${name} is already used.`);
 }

@@ -8,6 +8,7 @@ import {
   type StoredEdgeType,
   type StoredVertexType,
 } from './catalog.js';
+import { checkJobNameFree } from './jobs.js';
 import type { GraphStore } from './graph-store.js';
 import { schemaLimits } from './schema-limits.js';
 import type { JobAction, SchemaJobDecl } from './gsql-ast.js';
@@ -35,7 +36,7 @@ function jobGraph(store: GraphStore, decl: { global: boolean; graph?: string }, 
 /** `CREATE … SCHEMA_CHANGE JOB`: checked by running it and rolling back, then kept. */
 export function createSchemaJob(store: GraphStore, decl: SchemaJobDecl, session?: string): string {
   const graph = jobGraph(store, decl, session);
-  if (store.catalog.jobs.has(decl.name)) throw new CatalogError(`The job name ${decl.name} is already used.`);
+  checkJobNameFree(store, decl.name);
   const job: SchemaJobDef = { name: decl.name, global: decl.global, actions: decl.actions, text: decl.text };
   if (graph !== undefined) job.graph = graph;
   dryRun(store, job);

@@ -4,12 +4,14 @@ import { dataFolder, DataFolderError, fileChunks, readablePath } from '../data-f
 import { checkJob, filePlan } from './job-compile.js';
 import { loadFile } from './job-load.js';
 import { findJob, saveJob } from './job-store.js';
-import type { LoadingJobDef, LoadingStatement, LoadValue } from './job-types.js';
+import { checkJobNameFree } from '../jobs.js';
+import type { LoadingStatement } from './job-types.js';
 
 /** Runs a loading-job statement of a GSQL request and returns what GSQL prints; CatalogError to refuse. */
 export function runLoadingStatement(store: GraphStore, st: LoadingStatement, graph: string | undefined): string {
   switch (st.kind) {
     case 'createLoadingJob':
+      checkJobNameFree(store, st.job.name);
       checkJob(store, st.job);
       saveJob(store, st.job);
       return `Successfully created loading jobs: [${st.job.name}].`;
@@ -44,42 +46,6 @@ function runJob(store: GraphStore, name: string, using: Record<string, string>, 
     );
   }
   return lines.join('\n');
-}
-
-function valueText(v: LoadValue): string {
-  switch (v.kind) {
-    case 'column':
-      return `$${v.index}`;
-    case 'columnName':
-      return `$${JSON.stringify(v.name)}`;
-    case 'skip':
-      return '_';
-    case 'literal':
-      return JSON.stringify(v.value);
-    case 'call':
-      return `${v.fn}(${v.args.map(valueText).join(', ')})`;
-  }
-}
-
-/** A job as GSQL text, the way `SHOW JOB` prints it. */
-export function jobText(job: LoadingJobDef): string {
-  const body = [
-    ...job.files.map((f) => `DEFINE FILENAME ${f.name}${f.path === undefined ? '' : ` = ${JSON.stringify(f.path)}`};`),
-    ...job.loads.map((l) => {
-      const targets = l.targets
-        .map((t) => `TO ${t.kind.toUpperCase()} ${t.type} VALUES (${t.values.map(valueText).join(', ')})`)
-        .join(', ');
-      const o = l.options;
-      const using = [
-        `SEPARATOR=${JSON.stringify(o.separator)}`,
-        `HEADER="${o.header}"`,
-        `EOL=${JSON.stringify(o.eol)}`,
-        ...(o.quote ? [`QUOTE="${o.quote === '"' ? 'double' : 'single'}"`] : []),
-      ].join(', ');
-      return `LOAD ${l.file} ${targets} USING ${using};`;
-    }),
-  ];
-  return `CREATE LOADING JOB ${job.name} FOR GRAPH ${job.graph} {\n${body.map((b) => `    ${b}`).join('\n')}\n  }`;
 }
 
 /** Refusals of a path to load, in the words GSQL prints for them. */

@@ -102,7 +102,6 @@ export function runQueryStatement(
       check(() =>
         compileQuery(store.catalog, graph, st.def, (n) => n === st.def.name || !!readQuery(store, graph.name, n)),
       );
-      const source = st.def.graph ? st.def.source : st.def.source;
       writeQueries(
         store,
         () =>
@@ -111,7 +110,7 @@ export function runQueryStatement(
               'INSERT INTO queries (graph, name, source, installed) VALUES (?, ?, ?, 0) ' +
                 'ON CONFLICT (graph, name) DO UPDATE SET source = excluded.source, installed = 0',
             )
-            .run(graph.name, st.def.name, source),
+            .run(graph.name, st.def.name, st.def.source),
       );
       return `Successfully created queries: [${st.def.name}].`;
     }
