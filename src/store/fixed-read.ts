@@ -37,26 +37,33 @@ export function fixedRead<Row>(
   name: string,
   build: Build<Row>,
 ): {
+  /** The first row; without a promise where the store reads synchronously (SQLite). */
+  firstNow(store: Store, ...values: unknown[]): Row | undefined | Promise<Row | undefined>;
   first(store: Store, ...values: unknown[]): Promise<Row | undefined>;
   all(store: Store, ...values: unknown[]): Promise<Row[]>;
 } {
   const compiled = new WeakMap<Store, Compiled>();
-  const run = async (store: Store, values: unknown[], one: boolean): Promise<Row[]> => {
+  const prepare = (store: Store, values: unknown[]) => {
     let c = compiled.get(store);
     if (!c) compiled.set(store, (c = compile(store.db, build)));
-    const params = c.binds.map((b) => ('value' in b ? values[b.value] : b.constant));
+    return { text: c.text, params: c.binds.map((b) => ('value' in b ? values[b.value] : b.constant)) };
+  };
+  const query = async (store: Store, text: string, params: unknown[]): Promise<Row[]> =>
+    (await store.db.executeQuery<Row>(CompiledQuery.raw(`/* prepared:${name} */ ${text}`, params))).rows;
+  const firstNow = (store: Store, ...values: unknown[]) => {
+    const { text, params } = prepare(store, values);
     const reads = store.committedReads;
-    if (reads) {
-      const statement = reads.statement(c.text);
-      if (!one) return statement.all(...params) as Row[];
-      const row = statement.get(...params) as Row | undefined;
-      return row === undefined ? [] : [row];
-    }
-    const result = await store.db.executeQuery<Row>(CompiledQuery.raw(`/* prepared:${name} */ ${c.text}`, params));
-    return result.rows;
+    if (reads) return reads.statement(text).get(...params) as Row | undefined;
+    return query(store, text, params).then((rows) => rows[0]);
   };
   return {
-    first: async (store, ...values) => (await run(store, values, true))[0],
-    all: (store, ...values) => run(store, values, false),
+    firstNow,
+    first: async (store, ...values) => firstNow(store, ...values),
+    all: async (store, ...values) => {
+      const { text, params } = prepare(store, values);
+      const reads = store.committedReads;
+      if (reads) return reads.statement(text).all(...params) as Row[];
+      return query(store, text, params);
+    },
   };
 }

@@ -1,7 +1,8 @@
-import { CompiledQuery, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { ApiKeysTable } from '../schema.js';
 import type { Executor, Store } from '../store.js';
 import { countRows } from '../count-rows.js';
+import { fixedRead } from '../fixed-read.js';
 import type { KeyForAuthentication } from '../key-cache.js';
 
 /** A key row with its scope lists parsed (the table keeps them as JSON text). */
@@ -65,8 +66,8 @@ function parsed(row: KeyForAuthenticationRow | undefined): KeyForAuthentication 
   return key;
 }
 
-/** The SQL text of the lookup by hash, compiled once (its one parameter is the hash). */
-const byHashText = new WeakMap<Store, string>();
+/** The lookup by hash as one fixed statement (fixed-read.ts). */
+const keyRead = fixedRead('acacia_key_by_hash', (db, v) => byHash(db, v(0)));
 
 /**
  * The key with this hash as committed now: without a promise where the store reads
@@ -78,23 +79,17 @@ export function findKeyByHash(
   store: Store,
   keyHash: string,
 ): KeyForAuthentication | undefined | Promise<KeyForAuthentication | undefined> {
-  let text = byHashText.get(store);
-  if (text === undefined) byHashText.set(store, (text = byHash(store.db, '').compile().sql));
-  const reads = store.committedReads;
-  if (reads) return parsed(reads.statement(text).get(keyHash) as KeyForAuthenticationRow | undefined);
-  // PostgreSQL: kept keys answer at once; others by the fixed text, as a statement prepared
-  // once per connection (see store.ts).
+  if (store.committedReads) return parsed(keyRead.firstNow(store, keyHash) as KeyForAuthenticationRow | undefined);
+  // PostgreSQL: kept keys answer at once; others by the fixed statement.
   const cache = store.keyCache;
   const kept = cache?.get(keyHash);
   if (kept) return kept;
   const mark = cache?.mark();
-  return store.db
-    .executeQuery<KeyForAuthenticationRow>(CompiledQuery.raw(`/* prepared:acacia_key_by_hash */ ${text}`, [keyHash]))
-    .then((result) => {
-      const key = parsed(result.rows[0]);
-      if (key) cache?.put(keyHash, key, mark);
-      return key;
-    });
+  return keyRead.first(store, keyHash).then((row) => {
+    const key = parsed(row);
+    if (key) cache?.put(keyHash, key, mark);
+    return key;
+  });
 }
 
 /** This process's listeners to changes of keys, per store. */
