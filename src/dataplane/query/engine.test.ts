@@ -345,7 +345,7 @@ PRINT S.size() AS found, k, names,
     ]);
   });
 
-  it('INSERT INTO writes a vertex (attributes named in any order) and an edge; DELETE removes a vertex and its edges', () => {
+  it('INSERT INTO writes a vertex (attributes in any order) and an edge; DELETE removes a vertex and its edges', () => {
     const writes = open('writes.db');
     try {
       gsql(
