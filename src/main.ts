@@ -259,7 +259,7 @@ export async function startServer(config: Readonly<Config>, options: StartOption
       listenTextResolver: (a) => `gateway listening at ${a}`,
     });
     if (config.gatewayExtraPorts.length > 0)
-      extraPorts = await listenExtraPorts(gateway, config.host, config.gatewayExtraPorts);
+      extraPorts = await listenExtraPorts(gateway, config.host, config.gatewayExtraPorts, config);
   } catch (err) {
     await shutdown();
     throw err;

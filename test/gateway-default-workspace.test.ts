@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { freePort } from '../bench/server-process.js';
 import type { WorkspaceRecord } from '../src/client/index.js';
 import { assertOk } from './helpers/assert.js';
 import { gatewayGet } from './helpers/gateway.js';
 import { freshStore, startTestServer, storeName, type TestServer } from './helpers/server.js';
 import type { StoreLocation } from './helpers/server.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
-
-/** A loopback port free at the time of asking. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const alice = { username: 'alice', password: 'Graph-Secret-42' };
 const env = { ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0' };
@@ -59,6 +47,7 @@ describe(`gateway default workspace (${storeName})`, () => {
     const stranger = await gatewayGet(base, '/api/version', { auth: { username: 'alice', password: 'wrong-one-42' } });
     assert.equal(stranger.status, 401);
     assert.equal(stranger.body.error, true);
+    assert.equal(stranger.body.code, 'unauthenticated');
   });
 
   it('still routes by /w/<id>/, which wins over the default', async () => {
@@ -66,6 +55,7 @@ describe(`gateway default workspace (${storeName})`, () => {
     const other = await gatewayGet(base, '/w/00000000-0000-4000-8000-00000000dead/api/version', { auth: alice });
     assert.equal(other.status, 404);
     assert.equal(other.body.error, true);
+    assert.equal(other.body.code, 'not-found');
     assert.match(String(other.body.message), /workspace/i);
   });
 
@@ -82,5 +72,6 @@ describe(`gateway default workspace (${storeName})`, () => {
     const anonymous = await gatewayGet(base, '/restpp/echo');
     assert.equal(anonymous.status, 401);
     assert.equal(anonymous.body.error, true);
+    assert.equal(anonymous.body.code, 'unauthenticated');
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { freePort } from '../bench/server-process.js';
 import {
   connectionsReach,
   idleAfterRequest,
@@ -228,13 +229,17 @@ describe(`listener limits: connections per client, and keep-alive near the cap (
   const PER_CLIENT = 3;
   const CAP = 8;
   let server: TestServer;
+  let extraPortUrl: string;
   const open: IdleConnection[] = [];
 
   before(async () => {
+    const extraPort = await freePort();
+    extraPortUrl = `http://127.0.0.1:${extraPort}`;
     server = await startTestServer({
       ACACIA_MAX_CONNECTIONS: String(CAP),
       ACACIA_MAX_CONNECTIONS_PER_CLIENT: String(PER_CLIENT),
       ACACIA_KEEP_ALIVE_TIMEOUT: '60',
+      ACACIA_GATEWAY_EXTRA_PORTS: String(extraPort),
     });
   });
   after(async () => {
@@ -262,8 +267,8 @@ describe(`listener limits: connections per client, and keep-alive near the cap (
     await new Promise((r) => setTimeout(r, 200));
   };
 
-  it('closes a connection past ACACIA_MAX_CONNECTIONS_PER_CLIENT at once (API, gateway), serving others', async () => {
-    for (const url of [server.url, server.running.gatewayUrl]) {
+  it('closes a connection past ACACIA_MAX_CONNECTIONS_PER_CLIENT at once (API, gateway, its extra port)', async () => {
+    for (const url of [server.url, server.running.gatewayUrl, extraPortUrl]) {
       const held = [];
       for (let i = 0; i < PER_CLIENT; i++) held.push(await idle(url, '127.0.0.2'));
       const refused = await rawExchange(url, ping(url), 2000, { localAddress: '127.0.0.2' });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { boundConnections, type ConnectionSettings } from '../listener/connection-limits.js';
 
 /**
  * More loopback ports the gateway answers on, each serving exactly what its main port serves
@@ -12,7 +13,12 @@ export interface ExtraPorts {
   close(): Promise<void>;
 }
 
-export async function listenExtraPorts(gateway: FastifyInstance, host: string, ports: number[]): Promise<ExtraPorts> {
+export async function listenExtraPorts(
+  gateway: FastifyInstance,
+  host: string,
+  ports: number[],
+  settings: ConnectionSettings,
+): Promise<ExtraPorts> {
   const servers: http.Server[] = [];
   const close = () =>
     Promise.all(
@@ -31,6 +37,8 @@ export async function listenExtraPorts(gateway: FastifyInstance, host: string, p
       server.headersTimeout = gateway.server.headersTimeout;
       server.requestTimeout = gateway.server.requestTimeout;
       server.keepAliveTimeout = gateway.server.keepAliveTimeout;
+      // Each port holds as many connections as the main one may: its own count, the same caps.
+      boundConnections(server, settings);
       servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

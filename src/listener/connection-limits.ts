@@ -47,7 +47,18 @@ function trustedPeer(entries: readonly string[] | undefined): (remoteAddress: st
  *   at the cap, the idle ones are closed so the next attempt gets in.
  */
 export function limitConnections(app: FastifyInstance, settings: ConnectionSettings): void {
-  const server: Server = app.server;
+  const closeIdle = boundConnections(app.server, settings);
+  app.addHook('preClose', (done) => {
+    closeIdle();
+    done();
+  });
+}
+
+/**
+ * The bounds above on one server (the gateway's extra ports have servers of their own); returns
+ * what closes its kept-alive connections that have no response in flight.
+ */
+export function boundConnections(server: Server, settings: ConnectionSettings): () => void {
   const { maxConnections, maxConnectionsPerClient, keepAliveTimeoutMs } = settings;
   if (maxConnections > 0) server.maxConnections = maxConnections;
   const nearCap = maxConnections > 0 ? Math.ceil(maxConnections * NEAR_CAP_SHARE) : Infinity;
@@ -92,10 +103,9 @@ export function limitConnections(app: FastifyInstance, settings: ConnectionSetti
   // own closeIdleConnections was seen to miss one after a client dropped an event stream
   // mid-response on another connection of its pool; it then held the close for its whole
   // idle timeout.
-  app.addHook('preClose', (done) => {
+  return () => {
     for (const socket of sockets) {
       if (!(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
     }
-    done();
-  });
+  };
 }
