@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseWithoutPositions as parse, gsqlSyntaxError as syntaxError } from '../../test/helpers/gsql-parse.js';
 import { tokenize } from './gsql-lexer.js';
-import { GsqlSyntaxError, parseGsql } from './gsql-parser.js';
-
-/** The statements without their positions, for comparison. */
-const parse = (text: string) => parseGsql(text).map(({ line: _l, column: _c, ...rest }) => rest);
-
-function syntaxError(text: string): GsqlSyntaxError {
-  try {
-    parseGsql(text);
-  } catch (err) {
-    if (err instanceof GsqlSyntaxError) return err;
-    throw err;
-  }
-  assert.fail(`expected a syntax error for ${JSON.stringify(text)}`);
-}
+import { parseGsql, type GsqlSyntaxError } from './gsql-parser.js';
 
 describe('tokenize', () => {
   it('reads words, numbers, both string quotes and two-character operators; drops comments', () => {

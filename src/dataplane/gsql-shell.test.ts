@@ -3,23 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { parseWithoutPositions as parse, gsqlSyntaxError as syntaxError } from '../../test/helpers/gsql-parse.js';
 import { lex } from './gsql-lexer.js';
-import { GsqlSyntaxError, parseGsql } from './gsql-parser.js';
 import { statementTokens } from './gsql-split.js';
 import { GraphStore } from './graph-store.js';
 import { runGsql } from './gsql-runner.js';
-
-const parse = (text: string) => parseGsql(text).map(({ line: _l, column: _c, ...rest }) => rest);
-
-function syntaxError(text: string): GsqlSyntaxError {
-  try {
-    parseGsql(text);
-  } catch (err) {
-    if (err instanceof GsqlSyntaxError) return err;
-    throw err;
-  }
-  assert.fail(`expected a syntax error for ${JSON.stringify(text)}`);
-}
 
 /** The statements the splitter finds, each as its tokens' texts. */
 function split(text: string): string[][] {

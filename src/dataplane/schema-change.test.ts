@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { gsqlSyntaxError as syntaxError } from '../../test/helpers/gsql-parse.js';
 import type { DataPlaneError } from './errors.js';
 import { GraphStore } from './graph-store.js';
-import { GsqlSyntaxError, parseGsql } from './gsql-parser.js';
+import { parseGsql } from './gsql-parser.js';
 import { runGsql } from './gsql-runner.js';
 import { vertexTypeJson } from './schema-json.js';
 import { planUpsert } from './upsert-plan.js';
@@ -38,16 +39,6 @@ function ready(): { store: GraphStore; file: string } {
   const r = runGsql(s.store, setup);
   assert.ok(r.ok, r.output);
   return s;
-}
-
-function syntaxError(text: string): GsqlSyntaxError {
-  try {
-    parseGsql(text);
-  } catch (err) {
-    if (err instanceof GsqlSyntaxError) return err;
-    throw err;
-  }
-  assert.fail(`expected a syntax error for ${JSON.stringify(text)}`);
 }
 
 describe('parsing types, tuples and jobs', () => {

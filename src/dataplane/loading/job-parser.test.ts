@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GsqlSyntaxError, parseGsql } from '../gsql-parser.js';
+import { gsqlSyntaxError as syntaxError } from '../../../test/helpers/gsql-parse.js';
+import { parseGsql } from '../gsql-parser.js';
 import { CsvRecords } from './csv-records.js';
-
-function syntaxError(text: string): GsqlSyntaxError {
-  try {
-    parseGsql(text);
-  } catch (err) {
-    if (err instanceof GsqlSyntaxError) return err;
-    throw err;
-  }
-  throw new Error('parsed without an error');
-}
 
 describe('loading job parser', () => {
   it('reads files, targets, values and USING options', () => {
