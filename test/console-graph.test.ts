@@ -10,7 +10,7 @@ import { DESKTOP, chromiumMissing, launchBrowser, settled, type Browser } from '
 import { ensureConsoleBuilt } from './helpers/console-build.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { suiteUnless } from './helpers/skip.js';
-import { prefixTarget, TigerGraphReplay, type Auth, socialSchema } from './helpers/tigergraph-client.js';
+import { loadSocialGraph, prefixTarget, type Auth } from './helpers/tigergraph-client.js';
 import { activeWorkspace, newWorkgroup } from './helpers/workspaces.js';
 
 const TIMEOUT = 15_000;
@@ -71,20 +71,7 @@ describe(`web console: a workspace's Graph tab (${storeName})`, () => {
     ws = active!;
     resultOf(await c.dbUsers.create(wg, ws.workspace_id!, alice));
     // A graph of 3 people and 2 Knows edges, loaded through the gateway as a client would.
-    const tg = new TigerGraphReplay(prefixTarget(server.running.gatewayUrl, ws.workspace_id!));
-    const defined = await tg.gsql4(basic, socialSchema);
-    assert.equal(defined.status, 200, defined.text);
-    const person = (age: number) => ({ age: { value: age } });
-    const upserted = await tg.request(
-      'POST',
-      '/restpp/graph/social',
-      basic,
-      JSON.stringify({
-        vertices: { Person: { ann: person(31), bob: person(42), cat: person(27) } },
-        edges: { Person: { ann: { Knows: { Person: { bob: {}, cat: {} } } } } },
-      }),
-    );
-    assert.equal(upserted.status, 200, upserted.text);
+    await loadSocialGraph(prefixTarget(server.running.gatewayUrl, ws.workspace_id!), basic);
     pagePath = `/workgroups/${wg}/workspaces/${ws.workspace_id}`;
 
     const invitation = resultOf(

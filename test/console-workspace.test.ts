@@ -9,7 +9,7 @@ import { ensureConsoleBuilt } from './helpers/console-build.js';
 import { gatewayRequest } from './helpers/gateway.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
 import { suiteUnless } from './helpers/skip.js';
-import { prefixTarget, TigerGraphReplay, type Auth, socialSchema } from './helpers/tigergraph-client.js';
+import { loadSocialGraph, prefixTarget, type Auth } from './helpers/tigergraph-client.js';
 import { newWorkgroup } from './helpers/workspaces.js';
 
 const TIMEOUT = 15_000;
@@ -98,20 +98,7 @@ describe(`web console: a workspace's page (${storeName})`, () => {
     ws = await waitFor(c, wg, created.workspace_id!, (w) => w.status === 'Active', 'Active');
     resultOf(await c.dbUsers.create(wg, ws.workspace_id!, alice));
     // A graph of 3 vertices and 2 edges, loaded through the gateway; the reconciler's next look counts it.
-    const tg = new TigerGraphReplay(prefixTarget(server.running.gatewayUrl, ws.workspace_id!));
-    const defined = await tg.gsql4(basic, socialSchema);
-    assert.equal(defined.status, 200, defined.text);
-    const person = (age: number) => ({ age: { value: age } });
-    const upserted = await tg.request(
-      'POST',
-      '/restpp/graph/social',
-      basic,
-      JSON.stringify({
-        vertices: { Person: { ann: person(31), bob: person(42), cat: person(27) } },
-        edges: { Person: { ann: { Knows: { Person: { bob: {}, cat: {} } } } } },
-      }),
-    );
-    assert.equal(upserted.status, 200, upserted.text);
+    await loadSocialGraph(prefixTarget(server.running.gatewayUrl, ws.workspace_id!), basic);
     resultOf(await c.moveClock({ advance_seconds: 31 }));
     ws = await waitFor(c, wg, ws.workspace_id!, (w) => w.vertex_count === 3 && w.edge_count === 2, 'counted');
     pagePath = `/workgroups/${wg}/workspaces/${ws.workspace_id}`;

@@ -141,3 +141,24 @@ export const socialSchema = [
   'CREATE UNDIRECTED EDGE Knows (FROM Person, TO Person, since INT)',
   'CREATE GRAPH social (Person, Knows)',
 ].join('\n');
+
+/**
+ * Defines the social graph and loads 3 people (ann 31, bob 42, cat 27) with 2 Knows edges (ann to
+ * bob and cat) through the gateway, as a client would.
+ */
+export async function loadSocialGraph(target: Target, auth: Auth): Promise<void> {
+  const tg = new TigerGraphReplay(target);
+  const defined = await tg.gsql4(auth, socialSchema);
+  assert.equal(defined.status, 200, defined.text);
+  const person = (age: number) => ({ age: { value: age } });
+  const upserted = await tg.request(
+    'POST',
+    '/restpp/graph/social',
+    auth,
+    JSON.stringify({
+      vertices: { Person: { ann: person(31), bob: person(42), cat: person(27) } },
+      edges: { Person: { ann: { Knows: { Person: { bob: {}, cat: {} } } } } },
+    }),
+  );
+  assert.equal(upserted.status, 200, upserted.text);
+}
