@@ -619,9 +619,14 @@ export class Compiler {
     this.declare(s.name, { k: 'file', slot });
     const p = this.expr(s.path).fn;
     return (f) => {
+      const asked = String(p(f));
+      // An empty path opens nothing (queries guard their println with `IF file_path != ""`).
+      if (asked === '') {
+        f.vars[slot] = { path: undefined };
+        return undefined;
+      }
       const root = f.run.fileRoot;
       if (!root) throw new QueryRuntimeError('FILE objects are not available: this workspace has no file folder.');
-      const asked = String(p(f));
       let full: string;
       try {
         full = writablePath(root, asked);
@@ -1522,8 +1527,9 @@ export class Compiler {
     if (objSym?.k === 'file') {
       return {
         fn: (f) => {
-          const file = obj(f) as { path: string };
+          const file = obj(f) as { path: string | undefined };
           if (lname !== 'println') throw new QueryRuntimeError(`A FILE has no method ${name}().`);
+          if (file.path === undefined) throw new QueryRuntimeError('println() on a FILE declared with an empty path.');
           fs.appendFileSync(file.path, `${args.map((x) => textOf(x(f))).join(',')}\n`);
           return null;
         },

@@ -441,6 +441,19 @@ PRINT @@hops, COUNT(start) AS reached, @@bits > 0 AS shifted;
     assert.ok(performance.now() - started < 5000);
   });
 
+  it('declares a FILE with an empty path without opening it; println on such a FILE fails', () => {
+    const [r] = interpret(
+      `FILE f (path);
+IF path != "" THEN f.println("never"); END;
+PRINT path;`,
+      'STRING path = ""',
+    );
+    assert.deepEqual(r, { path: '' });
+    const failed = runGsql(store, 'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { FILE f (""); f.println("x"); }');
+    assert.equal(failed.ok, false);
+    assert.match(failed.output, /println\(\) on a FILE declared with an empty path/);
+  });
+
   it('RAISE stops the query, and TRY … EXCEPTION catches it', () => {
     const [r] = interpret(`EXCEPTION too_big(40001);
 STRING caught = "no";
