@@ -454,6 +454,21 @@ PRINT path;`,
     assert.match(failed.output, /println\(\) on a FILE declared with an empty path/);
   });
 
+  it('walks every edge type for an empty edge pattern -()- and -(:e)-, as for -(_)-', () => {
+    const [r] = interpret(`SumAccum<INT> @@edges;
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n3";
+T = SELECT t FROM S:s -()- :t;
+A = SELECT t FROM S:s -(:e)- :t ACCUM @@edges += 1;
+U = SELECT t FROM S:s -(_)- :t;
+PRINT T.size() AS n, A.size() AS a, U.size() AS u, @@edges;`);
+    // Directed E is walked forward, undirected U both ways.
+    const out = directed.filter(([a]) => a === 3).map(([, b]) => b);
+    const und = undirected.flatMap(([a, b]) => (a === 3 ? [b] : b === 3 ? [a] : []));
+    const n = new Set([...out, ...und]).size;
+    assert.deepEqual(r, { n, a: n, u: n, '@@edges': out.length + und.length });
+  });
+
   it('RAISE stops the query, and TRY … EXCEPTION catches it', () => {
     const [r] = interpret(`EXCEPTION too_big(40001);
 STRING caught = "no";

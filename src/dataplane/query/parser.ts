@@ -881,14 +881,14 @@ export class QueryParser {
     return list;
   }
 
-  /** hop := -(E:e)-> T:t | -(E:e)- T:t | <-(E:e)- T:t ; E := name ("|" name)* | _ | ANY */
+  /** hop := -(E:e)-> T:t | -(E:e)- T:t | <-(E:e)- T:t ; E := name ("|" name)* | _ | ANY | nothing (any type) */
   private hop(): Hop {
     let dir: Hop['dir'] = 'any';
     if (this.acceptPunct('<')) dir = 'in';
     this.expectPunct('-');
     this.expectPunct('(');
     const hop: Hop = { dir };
-    if (!this.isPunct(':')) hop.edgeTypes = this.typeChoice();
+    if (!this.isPunct(':') && !this.isPunct(')')) hop.edgeTypes = this.typeChoice();
     if (this.acceptPunct(':')) hop.edgeAlias = this.name();
     this.expectPunct(')');
     if (this.acceptPunct('->')) {
