@@ -469,6 +469,25 @@ PRINT T.size() AS n, A.size() AS a, U.size() AS u, @@edges;`);
     assert.deepEqual(r, { n, a: n, u: n, '@@edges': out.length + und.length });
   });
 
+  it('reads ELSE IF as the next branch, or as an ELSE holding an IF when that IF has its own END', () => {
+    const [r] = interpret(`ListAccum<STRING> @@seen;
+FOREACH i IN RANGE[0, 3] DO
+  IF i == 0 THEN
+    @@seen += "zero";
+  ELSE
+    IF i == 1 THEN
+      @@seen += "one";
+    END;
+    IF i > 1 THEN @@seen += "many"; ELSE IF i == 1 THEN @@seen += "branch"; END;
+  END;
+END;
+PRINT @@seen;`);
+    assert.deepEqual(r, { '@@seen': ['zero', 'one', 'branch', 'many', 'many'] });
+    const stray = runGsql(store, 'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { INT n = 0; END; PRINT n; }');
+    assert.equal(stray.ok, false);
+    assert.match(stray.output, /Syntax Error: Encountered "END" at line 2, column 45\./);
+  });
+
   it('RAISE stops the query, and TRY … EXCEPTION catches it', () => {
     const [r] = interpret(`EXCEPTION too_big(40001);
 STRING caught = "no";
