@@ -1182,7 +1182,7 @@ export class Compiler {
         case 'alias':
           return { fn: (f) => f.run.view.vertex(f.vars[slot] as number), type: T('VERTEX') };
         case 'ealias':
-          return { fn: (f) => new EdgeRef(f.vars[slot] as number) };
+          return { fn: (f) => new EdgeRef(f.vars[slot] as number, f.run.view) };
         case 'file':
           return { fn: (f) => f.vars[slot] };
       }

@@ -488,6 +488,28 @@ PRINT @@seen;`);
     assert.match(stray.output, /Syntax Error: Encountered "END" at line 2, column 45\./);
   });
 
+  it('prints an edge as TigerGraph does: e_type, directed, both ends and its attributes', () => {
+    const [a, b] = directed[0]!;
+    const [r] = interpret(`SetAccum<EDGE> @@es;
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n${a}";
+S = SELECT t FROM S:s -(E:e)-> P:t WHERE t.name == "n${b}" ACCUM @@es += e;
+PRINT @@es;`);
+    assert.deepEqual(r, {
+      '@@es': [
+        {
+          e_type: 'E',
+          directed: true,
+          from_id: vid(a),
+          from_type: 'P',
+          to_id: vid(b),
+          to_type: 'P',
+          attributes: { w: a + b },
+        },
+      ],
+    });
+  });
+
   it('RAISE stops the query, and TRY … EXCEPTION catches it', () => {
     const [r] = interpret(`EXCEPTION too_big(40001);
 STRING caught = "no";

@@ -1,6 +1,6 @@
 import { formatDatetime } from '../attribute-values.js';
 import type { TypeRef } from './ast.js';
-import { Vertex } from './graph-view.js';
+import { type GraphView, Vertex } from './graph-view.js';
 
 /** A query's runtime failure: a type or value error, or RAISE; the query stops and nothing it wrote stays. */
 export class QueryRuntimeError extends Error {
@@ -23,7 +23,33 @@ export class Tuple {
 
 /** An edge as a query value: its index in the view. */
 export class EdgeRef {
-  constructor(readonly eid: number) {}
+  constructor(
+    readonly eid: number,
+    readonly view: GraphView,
+  ) {}
+
+  /** The edge as TigerGraph prints it: type, direction, both ends, and every attribute of its type. */
+  json(): Record<string, unknown> {
+    const { view, eid } = this;
+    const type = view.edgeTypes[view.edgeType[eid]!]!;
+    const from = view.vertex(view.edgeFrom[eid]!);
+    const to = view.vertex(view.edgeTo[eid]!);
+    const attributes: Record<string, unknown> = {};
+    for (const a of type.attributes) {
+      const v = view.edgeAttrs.get(a.name)?.[eid];
+      const t: TypeRef = { k: 'base', name: a.type };
+      attributes[a.name] = v === undefined || v === null ? jsonOf(defaultOf(t), t) : jsonOf(v, t);
+    }
+    return {
+      e_type: type.name,
+      directed: type.directed,
+      from_id: from.id,
+      from_type: from.type,
+      to_id: to.id,
+      to_type: to.type,
+      attributes,
+    };
+  }
 }
 
 /** The key a value has in a set or map: tuples compare by content, everything else by identity or value. */
