@@ -1595,9 +1595,18 @@ export class Compiler {
       case 'getattr':
         return {
           fn: (f) => {
-            const v = obj(f) as Vertex;
-            const col = f.run.view.attrs.get(textOf(args[0]!(f)));
-            if (!col) throw new QueryRuntimeError(`The attribute ${textOf(args[0]!(f))} does not exist.`);
+            const v = obj(f) as Vertex | EdgeRef;
+            const name = textOf(args[0]!(f));
+            if (v instanceof EdgeRef) {
+              const et = f.run.view.edgeTypes[f.run.view.edgeType[v.eid]!]!;
+              const col = f.run.view.edgeAttrs.get(name);
+              const attr = et.attributes.find((a) => a.name === name);
+              if (!col || !attr)
+                throw new QueryRuntimeError(`The attribute ${name} does not exist on the edge type ${et.name}.`);
+              return col[v.eid] ?? defaultOf(T(attr.type));
+            }
+            const col = f.run.view.attrs.get(name);
+            if (!col) throw new QueryRuntimeError(`The attribute ${name} does not exist.`);
             return col[v.gid];
           },
         };

@@ -510,6 +510,27 @@ PRINT @@es;`);
     });
   });
 
+  it('reads an edge attribute named at run time with getAttr, and refuses one the edge type lacks', () => {
+    const [a] = directed[0]!;
+    const sum = directed.filter(([x]) => x === a).reduce((n, [x, y]) => n + x + y, 0);
+    const [r] = interpret(
+      `SumAccum<FLOAT> @@total;
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n${a}";
+S = SELECT t FROM S:s -(E:e)-> P:t ACCUM @@total += e.getAttr(attr, "FLOAT");
+PRINT @@total;`,
+      'STRING attr = "w"',
+    );
+    assert.deepEqual(r, { '@@total': sum });
+    const failed = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { SumAccum<FLOAT> @@t; S = {P.*};\n' +
+        'S = SELECT t FROM S:s -(U:e)- P:t ACCUM @@t += e.getAttr("w", "FLOAT"); }',
+    );
+    assert.equal(failed.ok, false);
+    assert.match(failed.output, /The attribute w does not exist on the edge type U\./);
+  });
+
   it('RAISE stops the query, and TRY … EXCEPTION catches it', () => {
     const [r] = interpret(`EXCEPTION too_big(40001);
 STRING caught = "no";
