@@ -55,7 +55,7 @@ type Sym =
   | { k: 'var'; slot: number; type?: TypeRef }
   | { k: 'vset'; slot: number }
   | { k: 'alias'; slot: number }
-  | { k: 'ealias'; slot: number }
+  | { k: 'ealias'; slot: number; from: number }
   | { k: 'file'; slot: number };
 
 const T = (name: string): TypeRef => ({ k: 'base', name });
@@ -781,7 +781,7 @@ export class Compiler {
       if (hop.targetTypes && hop.targetTypes.length === 1 && !hop.targetAlias)
         this.declare(hop.targetTypes[0]!, { k: 'alias', slot: tSlot });
       eSlot = this.slots++;
-      if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot });
+      if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot, from: sSlot });
       if (hop.targetTypes) {
         const names: string[] = [];
         const fromVars: Fn[] = [];
@@ -1182,7 +1182,7 @@ export class Compiler {
         case 'alias':
           return { fn: (f) => f.run.view.vertex(f.vars[slot] as number), type: T('VERTEX') };
         case 'ealias':
-          return { fn: (f) => new EdgeRef(f.vars[slot] as number, f.run.view) };
+          return { fn: (f) => new EdgeRef(f.vars[slot] as number, f.run.view, f.vars[sym.from] as number) };
         case 'file':
           return { fn: (f) => f.vars[slot] };
       }

@@ -510,6 +510,28 @@ PRINT @@es;`);
     });
   });
 
+  it('prints an undirected edge from the vertex it was walked from: both walks are two values of a set', () => {
+    const [a, b] = undirected[0]!;
+    const [r] = interpret(`SetAccum<EDGE> @@es;
+S = {P.*};
+S = SELECT s FROM S:s -(U:e)- P:t
+    WHERE (s.name == "n${a}" AND t.name == "n${b}") OR (s.name == "n${b}" AND t.name == "n${a}")
+    ACCUM @@es += e, @@es += e;
+PRINT @@es;`);
+    const edge = (x: number, y: number) => ({
+      e_type: 'U',
+      directed: false,
+      from_id: vid(x),
+      from_type: 'P',
+      to_id: vid(y),
+      to_type: 'P',
+      attributes: {},
+    });
+    const printed = (r!['@@es'] as { from_id: string }[]).sort((x, y) => x.from_id.localeCompare(y.from_id));
+    const expected = [edge(a, b), edge(b, a)].sort((x, y) => x.from_id.localeCompare(y.from_id));
+    assert.deepEqual(printed, expected);
+  });
+
   it('reads an edge attribute named at run time with getAttr, and refuses one the edge type lacks', () => {
     const [a] = directed[0]!;
     const sum = directed.filter(([x]) => x === a).reduce((n, [x, y]) => n + x + y, 0);
