@@ -1556,9 +1556,10 @@ export class Compiler {
               let deg = view.degrees.get(key);
               if (!deg) {
                 deg = new Int32Array(view.size);
-                for (const n of names)
-                  for (const adj of adjacenciesOf(view, catalog, graph, n))
-                    for (let v = 0; v < view.size; v++) deg[v]! += adj.off[v + 1]! - adj.off[v]!;
+                for (const n of names) {
+                  const adjs = adjacenciesOf(view, catalog, graph, n);
+                  for (let v = 0; v < view.size; v++) deg[v]! += degreeAt(adjs, v);
+                }
                 view.degrees.set(key, deg);
               }
               return deg[gid(f)];
@@ -1749,8 +1750,18 @@ function minus(a: number[], b: number[]): number[] {
 }
 
 function degree(view: GraphView, catalog: Catalog, graph: GraphDef, gid: number, name: string): number {
+  return degreeAt(adjacenciesOf(view, catalog, graph, name), gid);
+}
+
+/**
+ * The edges at v in an edge name's adjacencies (as adjacenciesOf gives them). An undirected
+ * self-loop is in both lists of its type but is one edge: the second list's copy is not counted.
+ */
+function degreeAt(adjs: Adjacency[], v: number): number {
   let d = 0;
-  for (const adj of adjacenciesOf(view, catalog, graph, name)) d += adj.off[gid + 1]! - adj.off[gid]!;
+  for (const adj of adjs) d += adj.off[v + 1]! - adj.off[v]!;
+  const back = adjs.length === 2 ? adjs[1]! : undefined;
+  if (back) for (let k = back.off[v]!; k < back.off[v + 1]!; k++) if (back.nbr[k] === v) d--;
   return d;
 }
 

@@ -553,6 +553,34 @@ PRINT @@total;`,
     assert.match(failed.output, /The attribute w does not exist on the edge type U\./);
   });
 
+  it('counts an undirected self-loop once in outdegree', () => {
+    const loops = open('self-loop.db');
+    try {
+      gsql(
+        loops,
+        `INTERPRET QUERY () FOR GRAPH g {
+  A = {P.*};
+  S = SELECT s FROM A:s WHERE s.name == "n0" ACCUM INSERT INTO U (FROM, TO) VALUES (s, s);
+}`,
+      );
+      const [r] = results(
+        gsql(
+          loops,
+          `INTERPRET QUERY (STRING u = "U") FOR GRAPH g {
+  SumAccum<INT> @@fixed; SumAccum<INT> @@named;
+  A = {P.*};
+  S = SELECT s FROM A:s WHERE s.name == "n0" ACCUM @@fixed += s.outdegree("U"), @@named += s.outdegree(u);
+  PRINT @@fixed, @@named;
+}`,
+        ),
+      );
+      const d = undirected.filter(([a, b]) => a === 0 || b === 0).length + 1;
+      assert.deepEqual(r, { '@@fixed': d, '@@named': d });
+    } finally {
+      loops.close();
+    }
+  });
+
   it('RAISE stops the query, and TRY … EXCEPTION catches it', () => {
     const [r] = interpret(`EXCEPTION too_big(40001);
 STRING caught = "no";
