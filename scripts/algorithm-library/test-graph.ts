@@ -30,12 +30,15 @@ const SHAPES: ReadonlyArray<{ name: string; file: string; directedFile?: string 
   { name: 'Complete', file: 'complete_edges.csv', directedFile: 'complete_edges_directed.csv' },
 ];
 
-/** The same-community baselines: A and C share a community, B and D another. */
+/**
+ * The same-community baselines: A and C share a community, B and D another. The query reads a
+ * STRING community with str_to_int, so the text is a number (its baselines tell A–B apart).
+ */
 const COMMUNITIES: Record<string, [number, string]> = {
-  A: [1, 'one'],
-  B: [2, 'two'],
-  C: [1, 'one'],
-  D: [2, 'two'],
+  A: [1, '10'],
+  B: [2, '20'],
+  C: [1, '10'],
+  D: [2, '20'],
 };
 
 export interface TestEdgeType {

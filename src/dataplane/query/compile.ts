@@ -55,7 +55,7 @@ type Sym =
   | { k: 'var'; slot: number; type?: TypeRef }
   | { k: 'vset'; slot: number }
   | { k: 'alias'; slot: number }
-  | { k: 'ealias'; slot: number }
+  | { k: 'ealias'; slot: number; from: number }
   | { k: 'file'; slot: number };
 
 const T = (name: string): TypeRef => ({ k: 'base', name });
@@ -619,9 +619,14 @@ export class Compiler {
     this.declare(s.name, { k: 'file', slot });
     const p = this.expr(s.path).fn;
     return (f) => {
+      const asked = String(p(f));
+      // An empty path opens nothing (queries guard their println with `IF file_path != ""`).
+      if (asked === '') {
+        f.vars[slot] = { path: undefined };
+        return undefined;
+      }
       const root = f.run.fileRoot;
       if (!root) throw new QueryRuntimeError('FILE objects are not available: this workspace has no file folder.');
-      const asked = String(p(f));
       let full: string;
       try {
         full = writablePath(root, asked);
@@ -776,7 +781,7 @@ export class Compiler {
       if (hop.targetTypes && hop.targetTypes.length === 1 && !hop.targetAlias)
         this.declare(hop.targetTypes[0]!, { k: 'alias', slot: tSlot });
       eSlot = this.slots++;
-      if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot });
+      if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot, from: sSlot });
       if (hop.targetTypes) {
         const names: string[] = [];
         const fromVars: Fn[] = [];
@@ -1177,7 +1182,7 @@ export class Compiler {
         case 'alias':
           return { fn: (f) => f.run.view.vertex(f.vars[slot] as number), type: T('VERTEX') };
         case 'ealias':
-          return { fn: (f) => new EdgeRef(f.vars[slot] as number) };
+          return { fn: (f) => new EdgeRef(f.vars[slot] as number, f.run.view, f.vars[sym.from] as number) };
         case 'file':
           return { fn: (f) => f.vars[slot] };
       }
@@ -1522,8 +1527,9 @@ export class Compiler {
     if (objSym?.k === 'file') {
       return {
         fn: (f) => {
-          const file = obj(f) as { path: string };
+          const file = obj(f) as { path: string | undefined };
           if (lname !== 'println') throw new QueryRuntimeError(`A FILE has no method ${name}().`);
+          if (file.path === undefined) throw new QueryRuntimeError('println() on a FILE declared with an empty path.');
           fs.appendFileSync(file.path, `${args.map((x) => textOf(x(f))).join(',')}\n`);
           return null;
         },
@@ -1550,9 +1556,10 @@ export class Compiler {
               let deg = view.degrees.get(key);
               if (!deg) {
                 deg = new Int32Array(view.size);
-                for (const n of names)
-                  for (const adj of adjacenciesOf(view, catalog, graph, n))
-                    for (let v = 0; v < view.size; v++) deg[v]! += adj.off[v + 1]! - adj.off[v]!;
+                for (const n of names) {
+                  const adjs = adjacenciesOf(view, catalog, graph, n);
+                  for (let v = 0; v < view.size; v++) deg[v]! += degreeAt(adjs, v);
+                }
                 view.degrees.set(key, deg);
               }
               return deg[gid(f)];
@@ -1589,9 +1596,18 @@ export class Compiler {
       case 'getattr':
         return {
           fn: (f) => {
-            const v = obj(f) as Vertex;
-            const col = f.run.view.attrs.get(textOf(args[0]!(f)));
-            if (!col) throw new QueryRuntimeError(`The attribute ${textOf(args[0]!(f))} does not exist.`);
+            const v = obj(f) as Vertex | EdgeRef;
+            const name = textOf(args[0]!(f));
+            if (v instanceof EdgeRef) {
+              const et = f.run.view.edgeTypes[f.run.view.edgeType[v.eid]!]!;
+              const col = f.run.view.edgeAttrs.get(name);
+              const attr = et.attributes.find((a) => a.name === name);
+              if (!col || !attr)
+                throw new QueryRuntimeError(`The attribute ${name} does not exist on the edge type ${et.name}.`);
+              return col[v.eid] ?? defaultOf(T(attr.type));
+            }
+            const col = f.run.view.attrs.get(name);
+            if (!col) throw new QueryRuntimeError(`The attribute ${name} does not exist.`);
             return col[v.gid];
           },
         };
@@ -1734,8 +1750,18 @@ function minus(a: number[], b: number[]): number[] {
 }
 
 function degree(view: GraphView, catalog: Catalog, graph: GraphDef, gid: number, name: string): number {
+  return degreeAt(adjacenciesOf(view, catalog, graph, name), gid);
+}
+
+/**
+ * The edges at v in an edge name's adjacencies (as adjacenciesOf gives them). An undirected
+ * self-loop is in both lists of its type but is one edge: the second list's copy is not counted.
+ */
+function degreeAt(adjs: Adjacency[], v: number): number {
   let d = 0;
-  for (const adj of adjacenciesOf(view, catalog, graph, name)) d += adj.off[gid + 1]! - adj.off[gid]!;
+  for (const adj of adjs) d += adj.off[v + 1]! - adj.off[v]!;
+  const back = adjs.length === 2 ? adjs[1]! : undefined;
+  if (back) for (let k = back.off[v]!; k < back.off[v + 1]!; k++) if (back.nbr[k] === v) d--;
   return d;
 }
 

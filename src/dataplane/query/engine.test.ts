@@ -441,6 +441,146 @@ PRINT @@hops, COUNT(start) AS reached, @@bits > 0 AS shifted;
     assert.ok(performance.now() - started < 5000);
   });
 
+  it('declares a FILE with an empty path without opening it; println on such a FILE fails', () => {
+    const [r] = interpret(
+      `FILE f (path);
+IF path != "" THEN f.println("never"); END;
+PRINT path;`,
+      'STRING path = ""',
+    );
+    assert.deepEqual(r, { path: '' });
+    const failed = runGsql(store, 'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { FILE f (""); f.println("x"); }');
+    assert.equal(failed.ok, false);
+    assert.match(failed.output, /println\(\) on a FILE declared with an empty path/);
+  });
+
+  it('walks every edge type for an empty edge pattern -()- and -(:e)-, as for -(_)-', () => {
+    const [r] = interpret(`SumAccum<INT> @@edges;
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n3";
+T = SELECT t FROM S:s -()- :t;
+A = SELECT t FROM S:s -(:e)- :t ACCUM @@edges += 1;
+U = SELECT t FROM S:s -(_)- :t;
+PRINT T.size() AS n, A.size() AS a, U.size() AS u, @@edges;`);
+    // Directed E is walked forward, undirected U both ways.
+    const out = directed.filter(([a]) => a === 3).map(([, b]) => b);
+    const und = undirected.flatMap(([a, b]) => (a === 3 ? [b] : b === 3 ? [a] : []));
+    const n = new Set([...out, ...und]).size;
+    assert.deepEqual(r, { n, a: n, u: n, '@@edges': out.length + und.length });
+  });
+
+  it('reads ELSE IF as the next branch, or as an ELSE holding an IF when that IF has its own END', () => {
+    const [r] = interpret(`ListAccum<STRING> @@seen;
+FOREACH i IN RANGE[0, 3] DO
+  IF i == 0 THEN
+    @@seen += "zero";
+  ELSE
+    IF i == 1 THEN
+      @@seen += "one";
+    END;
+    IF i > 1 THEN @@seen += "many"; ELSE IF i == 1 THEN @@seen += "branch"; END;
+  END;
+END;
+PRINT @@seen;`);
+    assert.deepEqual(r, { '@@seen': ['zero', 'one', 'branch', 'many', 'many'] });
+    const stray = runGsql(store, 'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { INT n = 0; END; PRINT n; }');
+    assert.equal(stray.ok, false);
+    assert.match(stray.output, /Syntax Error: Encountered "END" at line 2, column 45\./);
+  });
+
+  it('prints an edge as TigerGraph does: e_type, directed, both ends and its attributes', () => {
+    const [a, b] = directed[0]!;
+    const [r] = interpret(`SetAccum<EDGE> @@es;
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n${a}";
+S = SELECT t FROM S:s -(E:e)-> P:t WHERE t.name == "n${b}" ACCUM @@es += e;
+PRINT @@es;`);
+    assert.deepEqual(r, {
+      '@@es': [
+        {
+          e_type: 'E',
+          directed: true,
+          from_id: vid(a),
+          from_type: 'P',
+          to_id: vid(b),
+          to_type: 'P',
+          attributes: { w: a + b },
+        },
+      ],
+    });
+  });
+
+  it('prints an undirected edge from the vertex it was walked from: both walks are two values of a set', () => {
+    const [a, b] = undirected[0]!;
+    const [r] = interpret(`SetAccum<EDGE> @@es;
+S = {P.*};
+S = SELECT s FROM S:s -(U:e)- P:t
+    WHERE (s.name == "n${a}" AND t.name == "n${b}") OR (s.name == "n${b}" AND t.name == "n${a}")
+    ACCUM @@es += e, @@es += e;
+PRINT @@es;`);
+    const edge = (x: number, y: number) => ({
+      e_type: 'U',
+      directed: false,
+      from_id: vid(x),
+      from_type: 'P',
+      to_id: vid(y),
+      to_type: 'P',
+      attributes: {},
+    });
+    const printed = (r!['@@es'] as { from_id: string }[]).sort((x, y) => x.from_id.localeCompare(y.from_id));
+    const expected = [edge(a, b), edge(b, a)].sort((x, y) => x.from_id.localeCompare(y.from_id));
+    assert.deepEqual(printed, expected);
+  });
+
+  it('reads an edge attribute named at run time with getAttr, and refuses one the edge type lacks', () => {
+    const [a] = directed[0]!;
+    const sum = directed.filter(([x]) => x === a).reduce((n, [x, y]) => n + x + y, 0);
+    const [r] = interpret(
+      `SumAccum<FLOAT> @@total;
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n${a}";
+S = SELECT t FROM S:s -(E:e)-> P:t ACCUM @@total += e.getAttr(attr, "FLOAT");
+PRINT @@total;`,
+      'STRING attr = "w"',
+    );
+    assert.deepEqual(r, { '@@total': sum });
+    const failed = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { SumAccum<FLOAT> @@t; S = {P.*};\n' +
+        'S = SELECT t FROM S:s -(U:e)- P:t ACCUM @@t += e.getAttr("w", "FLOAT"); }',
+    );
+    assert.equal(failed.ok, false);
+    assert.match(failed.output, /The attribute w does not exist on the edge type U\./);
+  });
+
+  it('counts an undirected self-loop once in outdegree', () => {
+    const loops = open('self-loop.db');
+    try {
+      gsql(
+        loops,
+        `INTERPRET QUERY () FOR GRAPH g {
+  A = {P.*};
+  S = SELECT s FROM A:s WHERE s.name == "n0" ACCUM INSERT INTO U (FROM, TO) VALUES (s, s);
+}`,
+      );
+      const [r] = results(
+        gsql(
+          loops,
+          `INTERPRET QUERY (STRING u = "U") FOR GRAPH g {
+  SumAccum<INT> @@fixed; SumAccum<INT> @@named;
+  A = {P.*};
+  S = SELECT s FROM A:s WHERE s.name == "n0" ACCUM @@fixed += s.outdegree("U"), @@named += s.outdegree(u);
+  PRINT @@fixed, @@named;
+}`,
+        ),
+      );
+      const d = undirected.filter(([a, b]) => a === 0 || b === 0).length + 1;
+      assert.deepEqual(r, { '@@fixed': d, '@@named': d });
+    } finally {
+      loops.close();
+    }
+  });
+
   it('RAISE stops the query, and TRY … EXCEPTION catches it', () => {
     const [r] = interpret(`EXCEPTION too_big(40001);
 STRING caught = "no";

@@ -50,10 +50,16 @@ export class QueryParser {
   private i = 0;
   /** Tuple type names declared so far: `T x;` then reads as a declaration, not an expression. */
   private readonly tuples = new Set<string>();
+  /** The token index of each `ELSE IF` read as the next branch of its IF (see parseQueryStatement). */
+  readonly elseIfs: number[] = [];
+  /** The token index where the parse failed. */
+  failedAt = -1;
 
+  /** `nestedElse`: the `ELSE IF`s (token index of ELSE) to read as ELSE with an IF statement inside. */
   constructor(
     private readonly tokens: Token[],
     private readonly text: string,
+    private readonly nestedElse: ReadonlySet<number> = new Set(),
   ) {}
 
   /** statement := CREATE … QUERY | INTERPRET QUERY | INSTALL QUERY | RUN QUERY | DROP QUERY | SHOW QUERY */
@@ -218,8 +224,11 @@ export class QueryParser {
           this.expectWord('THEN');
           branches[0]!.body = this.clauseBody(inClause, ['ELSE', 'END']);
           let elseBody: Stmt[] | undefined;
-          while (this.acceptWord('ELSE')) {
-            if (this.acceptWord('IF')) {
+          while (this.peekWord('ELSE')) {
+            const elseAt = this.i++;
+            if (!this.nestedElse.has(elseAt) && this.peekWord('IF')) {
+              this.i++;
+              this.elseIfs.push(elseAt);
               const cond = this.expr();
               this.expectWord('THEN');
               branches.push({ cond, body: this.clauseBody(inClause, ['ELSE', 'END']) });
@@ -400,7 +409,8 @@ export class QueryParser {
         return { ...at, k: 'varDecl', type, vars };
       }
     }
-    // An assignment or an expression statement (a method call).
+    // An assignment or an expression statement (a method call); a stray END closes nothing here.
+    if (this.peekWord('END')) this.fail();
     const target = this.postfix();
     if (target.k === 'name' && this.isPunct('(')) {
       // `S (Person) = …`: a vertex set declared with its type.
@@ -881,14 +891,14 @@ export class QueryParser {
     return list;
   }
 
-  /** hop := -(E:e)-> T:t | -(E:e)- T:t | <-(E:e)- T:t ; E := name ("|" name)* | _ | ANY */
+  /** hop := -(E:e)-> T:t | -(E:e)- T:t | <-(E:e)- T:t ; E := name ("|" name)* | _ | ANY | nothing (any type) */
   private hop(): Hop {
     let dir: Hop['dir'] = 'any';
     if (this.acceptPunct('<')) dir = 'in';
     this.expectPunct('-');
     this.expectPunct('(');
     const hop: Hop = { dir };
-    if (!this.isPunct(':')) hop.edgeTypes = this.typeChoice();
+    if (!this.isPunct(':') && !this.isPunct(')')) hop.edgeTypes = this.typeChoice();
     if (this.acceptPunct(':')) hop.edgeAlias = this.name();
     this.expectPunct(')');
     if (this.acceptPunct('->')) {
@@ -975,6 +985,7 @@ export class QueryParser {
   }
 
   private fail(t: Token = this.peek()): never {
+    this.failedAt = Math.max(this.failedAt, this.i);
     const shown = t.kind === 'end' ? '<EOF>' : t.kind === 'break' ? '<EOL>' : t.text;
     throw new GsqlSyntaxError(`Encountered "${shown}" at line ${t.line}, column ${t.column}.`, t.line, t.column);
   }
@@ -984,8 +995,24 @@ const pos = (t: Token) => ({ line: t.line, column: t.column });
 
 /** Parses one query statement from its tokens (as the splitter cut it, `end` last). */
 export function parseQueryStatement(tokens: Token[], text: string): QueryStatement {
-  const p = new QueryParser(tokens, text);
-  const st = p.statement();
-  p.done();
-  return st;
+  // `ELSE IF c THEN … END` is either the next branch of the IF or an ELSE holding an IF statement
+  // (which then needs an END of its own). Each ELSE IF is read as a branch first; when the parse
+  // fails, the last ELSE IF before the failure is read the other way, and the parse runs again.
+  const nested = new Set<number>();
+  let firstError: unknown;
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const p = new QueryParser(tokens, text, nested);
+    try {
+      const st = p.statement();
+      p.done();
+      return st;
+    } catch (err) {
+      if (!(err instanceof GsqlSyntaxError)) throw err;
+      firstError ??= err;
+      const flip = p.elseIfs.filter((at) => at < p.failedAt && !nested.has(at)).pop();
+      if (flip === undefined) break;
+      nested.add(flip);
+    }
+  }
+  throw firstError;
 }

@@ -1,6 +1,6 @@
 import { formatDatetime } from '../attribute-values.js';
 import type { TypeRef } from './ast.js';
-import { Vertex } from './graph-view.js';
+import { type GraphView, Vertex } from './graph-view.js';
 
 /** A query's runtime failure: a type or value error, or RAISE; the query stops and nothing it wrote stays. */
 export class QueryRuntimeError extends Error {
@@ -21,15 +21,53 @@ export class Tuple {
   ) {}
 }
 
-/** An edge as a query value: its index in the view. */
+/**
+ * An edge as a query value: its index in the view. An undirected edge is the edge as it was walked:
+ * from the vertex the walk came from (`walkedFrom`), so A–B walked from B is B→A, another value.
+ */
 export class EdgeRef {
-  constructor(readonly eid: number) {}
+  /** True when an undirected edge was walked from its stored TO end. */
+  readonly flipped: boolean;
+  constructor(
+    readonly eid: number,
+    readonly view: GraphView,
+    walkedFrom = -1,
+  ) {
+    const from = view.edgeFrom[eid]!;
+    const directed = view.edgeTypes[view.edgeType[eid]!]!.directed;
+    this.flipped = !directed && walkedFrom !== from && walkedFrom === view.edgeTo[eid];
+  }
+
+  /** The edge as TigerGraph prints it: type, direction, both ends, and every attribute of its type. */
+  json(): Record<string, unknown> {
+    const { view, eid } = this;
+    const type = view.edgeTypes[view.edgeType[eid]!]!;
+    const ends = [view.edgeFrom[eid]!, view.edgeTo[eid]!];
+    if (this.flipped) ends.reverse();
+    const from = view.vertex(ends[0]!);
+    const to = view.vertex(ends[1]!);
+    const attributes: Record<string, unknown> = {};
+    for (const a of type.attributes) {
+      const v = view.edgeAttrs.get(a.name)?.[eid];
+      const t: TypeRef = { k: 'base', name: a.type };
+      attributes[a.name] = v === undefined || v === null ? jsonOf(defaultOf(t), t) : jsonOf(v, t);
+    }
+    return {
+      e_type: type.name,
+      directed: type.directed,
+      from_id: from.id,
+      from_type: from.type,
+      to_id: to.id,
+      to_type: to.type,
+      attributes,
+    };
+  }
 }
 
 /** The key a value has in a set or map: tuples compare by content, everything else by identity or value. */
 export function keyOf(v: unknown): unknown {
   if (v instanceof Tuple) return `\u0000${JSON.stringify(jsonOf(v))}`;
-  if (v instanceof EdgeRef) return `\u0001${v.eid}`;
+  if (v instanceof EdgeRef) return `\u0001${v.eid}${v.flipped ? '~' : ''}`;
   return v;
 }
 
@@ -37,7 +75,7 @@ export function keyOf(v: unknown): unknown {
 export function eq(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a instanceof Tuple && b instanceof Tuple) return keyOf(a) === keyOf(b);
-  if (a instanceof EdgeRef && b instanceof EdgeRef) return a.eid === b.eid;
+  if (a instanceof EdgeRef && b instanceof EdgeRef) return a.eid === b.eid && a.flipped === b.flipped;
   return false;
 }
 
