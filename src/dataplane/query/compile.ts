@@ -10,7 +10,7 @@ import type { AttributeValue, GraphDef } from '../schema-types.js';
 import { Acc, accFactory, accValueType, Arrow } from './accums.js';
 import type { AccType, Expr, Hop, Param, PrintItem, QueryDef, Select, Stmt, TypeRef } from './ast.js';
 import { toEpoch, Vertex, type Adjacency, type GraphView } from './graph-view.js';
-import { VertexAccs, type Frame, type Run } from './runtime.js';
+import { VertexAccs, vertexAccKind, type Frame, type Run } from './runtime.js';
 import {
   compare,
   defaultOf,
@@ -151,7 +151,7 @@ export class Compiler {
     const gaccs = [...this.gaccs.values()];
     const vaccs = [...this.vaccs.entries()];
     const gaccInits = this.gaccInits;
-    const vaccInits = this.vaccInits;
+    const vaccInitOf = new Map(this.vaccInits.map(({ index, init }) => [index, init]));
     const primed = this.primed;
     const slots = () => this.slots;
     const heapCapacities = new Map<number, Fn>();
@@ -176,28 +176,27 @@ export class Compiler {
           const cap = heapCapacities.get(a.index);
           f.g[a.index] = accFactory(a.type, () => (cap ? Number(cap(f)) : 0))();
         }
+        for (const { index, init } of gaccInits) f.g[index]!.set(init(f));
         for (const [name, a] of vaccs) {
           const cap = vertexHeapCapacities.get(a.index);
           const make = accFactory(a.type, () => (cap ? Number(cap(f)) : 0));
           const collection = !accValueType(a.type);
-          f.va[a.index] = new VertexAccs(name, make, collection, primed.has(name), run.view.size);
-        }
-        for (const { index, init } of gaccInits) f.g[index]!.set(init(f));
-        for (const { index, init } of vaccInits) {
-          const va = f.va[index]!;
-          const value = init(f);
-          const make = va.make;
-          f.va[index] = new VertexAccs(
-            va.name,
-            () => {
-              const acc = make();
-              acc.set(value);
-              return acc;
-            },
-            va.collection,
-            va.prev !== null,
-            run.view.size,
-          );
+          const kind = vertexAccKind(a.type);
+          const init = vaccInitOf.get(a.index);
+          let made = make;
+          let initial: { value: unknown } | undefined;
+          if (init) {
+            const value = init(f);
+            if (kind === 'object')
+              made = () => {
+                const acc = make();
+                acc.set(value);
+                return acc;
+              };
+            else initial = { value };
+          }
+          const size = run.view.size;
+          f.va[a.index] = new VertexAccs(name, kind, made, collection, primed.has(name), size, a.type, initial);
         }
         run.returned = undefined;
         body(f);
@@ -605,10 +604,7 @@ export class Compiler {
       const v = view.attrs.get(a.name)![gid];
       attributes[a.name] = a.type === 'DATETIME' ? formatDatetime((v as number) ?? 0) : (v ?? defaultOf(T(a.type)));
     }
-    for (const va of f.va) {
-      const acc = va.arr[gid];
-      attributes[`@${va.name}`] = acc ? acc.json() : va.make().json();
-    }
+    for (const va of f.va) attributes[`@${va.name}`] = va.json(gid);
     return vertexHead(view, gid, attributes);
   }
 
@@ -832,7 +828,7 @@ export class Compiler {
       const run = f.run;
       const view = run.view;
       const vars = f.vars;
-      for (const va of f.va) if (va.prev) va.prev.clear();
+      for (const va of f.va) va.clearPrevious();
       const src = source(f);
       const n = view.size;
       const sSeen = new Uint8Array(n);
