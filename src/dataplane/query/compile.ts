@@ -18,6 +18,7 @@ import {
   eq,
   isDatetime,
   jsonOf,
+  keyedApart,
   keyOf,
   QueryRuntimeError,
   textOf,
@@ -1142,15 +1143,23 @@ export class Compiler {
         if (!l.vset || !r.vset) {
           // Sets of values (SetAccum, SET): the result is a new set, the operands unchanged.
           const op = e.op;
+          const lf = l.fn;
+          const rf = r.fn;
           return {
             fn: (f) => {
-              const a = [...iterate(l.fn(f))];
-              const b = new Set([...iterate(r.fn(f))].map(keyOf));
+              const a = collectionOf(lf(f));
+              const b = collectionOf(rf(f));
               if (op === 'UNION') {
-                const seen = new Set(a.map(keyOf));
-                return new Set([...a, ...[...iterate(r.fn(f))].filter((x) => !seen.has(keyOf(x)))]);
+                const out = new Set<unknown>(eachOf(a));
+                const inA = memberTest(a);
+                for (const x of eachOf(b)) if (!inA(x)) out.add(x);
+                return out;
               }
-              return new Set(a.filter((x) => b.has(keyOf(x)) === (op === 'INTERSECT')));
+              const inB = memberTest(b);
+              const keep = op === 'INTERSECT';
+              const out = new Set<unknown>();
+              for (const x of eachOf(a)) if (inB(x) === keep) out.add(x);
+              return out;
             },
             type: l.type,
           };
@@ -1652,6 +1661,24 @@ function* iterate(v: unknown): Iterable<unknown> {
   } else if (typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function' && typeof v !== 'string')
     yield* v as Iterable<unknown>;
   else yield v;
+}
+
+/** A set operand: an accumulator's value, or the value itself. */
+function collectionOf(v: unknown): unknown {
+  return v instanceof Acc ? v.value() : v;
+}
+
+/** The elements of a set operand, without a generator for the common Sets and lists. */
+function eachOf(v: unknown): Iterable<unknown> {
+  return v instanceof Set || Array.isArray(v) ? v : iterate(v);
+}
+
+/** Membership by key (tuples by content); a Set of plain values is asked directly, not copied. */
+function memberTest(v: unknown): (x: unknown) => boolean {
+  let keys: Set<unknown> | undefined;
+  const allKeys = () => (keys ??= new Set([...eachOf(v)].map(keyOf)));
+  if (v instanceof Set) return (x) => (keyedApart(x) ? allKeys().has(keyOf(x)) : v.has(x));
+  return (x) => allKeys().has(keyOf(x));
 }
 
 function iterateNames(args: unknown[]): string[] {
