@@ -475,14 +475,7 @@ export class Compiler {
       if (op === '=') return (f) => void f.g[index]!.set(value(f));
       if (op === '-=')
         return (f) => void (f.g[index] as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
-      if (this.deferred?.has(`@@${target.name}`))
-        return (f) => {
-          const run = f.run;
-          run.pIdx.push(index);
-          run.pGid.push(-1);
-          run.pVal.push(value(f));
-          return undefined;
-        };
+      if (this.deferred?.has(`@@${target.name}`)) return (f) => void f.run.pending.push(index, -1, value(f));
       return (f) => void f.g[index]!.add(value(f));
     }
     if (target.k === 'vacc') {
@@ -494,10 +487,8 @@ export class Compiler {
         return (f) => void (f.va[index]!.acc(gid(f)) as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
       if (this.deferred?.has(`@${target.name}`))
         return (f) => {
-          const run = f.run;
-          run.pIdx.push(index);
-          run.pGid.push(gid(f));
-          run.pVal.push(value(f));
+          const g = gid(f);
+          f.run.pending.push(index, g, value(f));
           return undefined;
         };
       return (f) => void f.va[index]!.add(gid(f), value(f));
@@ -940,8 +931,7 @@ export class Compiler {
     const saved = this.deferred;
     this.deferred = deferred;
     try {
-      const body = this.scoped(stmts);
-      return (f) => void body(f);
+      return this.scoped(stmts);
     } finally {
       this.deferred = saved;
     }
@@ -1627,18 +1617,18 @@ export class Compiler {
 }
 
 function flushPending(f: Frame): void {
-  const run = f.run;
-  const n = run.pIdx.length;
+  const p = f.run.pending;
+  const n = p.n;
   if (n === 0) return;
-  const { pIdx, pGid, pVal } = run;
-  run.pIdx = [];
-  run.pGid = [];
-  run.pVal = [];
+  const { idx, gid, val } = p;
+  const g = f.g;
+  const va = f.va;
   for (let i = 0; i < n; i++) {
-    const gid = pGid[i]!;
-    if (gid < 0) f.g[pIdx[i]!]!.add(pVal[i]);
-    else f.va[pIdx[i]!]!.add(gid, pVal[i]);
+    const v = gid[i]!;
+    if (v < 0) g[idx[i]!]!.add(val[i]);
+    else va[idx[i]!]!.add(v, val[i]);
   }
+  p.n = 0;
 }
 
 function seq(fns: StmtFn[]): StmtFn {

@@ -239,9 +239,7 @@ export class Run {
    * `+=` of the current clause held back until it ends (the clause also reads their accumulators):
    * accumulator index, vertex (-1: a global accumulator) and value, in parallel arrays.
    */
-  pIdx: number[] = [];
-  pGid: number[] = [];
-  pVal: unknown[] = [];
+  readonly pending = new PendingAdds();
   writes: PendingWrites = { vertexAttrs: new Map(), edgeAttrs: new Map(), structural: [] };
   constructor(
     readonly store: GraphStore,
@@ -259,6 +257,33 @@ export class Run {
   tick(): void {
     if ((++this.ticks & 1023) === 0 && performance.now() > this.deadline)
       throw new QueryTimeoutError(`The query did not finish within its timeout of ${this.timeoutMs} ms.`);
+  }
+}
+
+/**
+ * `+=` held back until their clause ends, in the order they were made: accumulator index, vertex
+ * (-1: a global accumulator) and value. The arrays are kept from clause to clause and only grow.
+ */
+export class PendingAdds {
+  n = 0;
+  idx = new Int32Array(256);
+  gid = new Int32Array(256);
+  readonly val: unknown[] = [];
+
+  push(index: number, gid: number, value: unknown): void {
+    const n = this.n;
+    if (n === this.idx.length) {
+      const idx = new Int32Array(n * 2);
+      idx.set(this.idx);
+      this.idx = idx;
+      const g = new Int32Array(n * 2);
+      g.set(this.gid);
+      this.gid = g;
+    }
+    this.idx[n] = index;
+    this.gid[n] = gid;
+    this.val[n] = value;
+    this.n = n + 1;
   }
 }
 
