@@ -323,7 +323,7 @@ PRINT @@a.size() AS a, @@a INTERSECT @@b AS both, (@@a UNION @@b).size() AS any,
     });
   });
 
-  it("keeps vertex-attached Sum, Min, Max, Or and And per vertex: declared, empty, added, assigned and before (')", () => {
+  it('keeps vertex-attached Sum, Min, Max, Or and And per vertex: declared, empty, added, assigned, primed', () => {
     const [r] = interpret(`SumAccum<INT> @s = 5; MinAccum<INT> @lo; MaxAccum<FLOAT> @hi; OrAccum @any; AndAccum @all;
 SumAccum<INT> @@changed;
 S = {P.*};
