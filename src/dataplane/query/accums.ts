@@ -1,5 +1,5 @@
 import type { AccType, TypeRef } from './ast.js';
-import { compare, defaultOf, eq, jsonOf, keyOf, QueryRuntimeError, Tuple } from './values.js';
+import { compare, defaultOf, eq, jsonOf, keyedApart, keyOf, QueryRuntimeError, Tuple } from './values.js';
 
 /**
  * GSQL's accumulators. `add` is `+=`, `set` is `=`; `value()` is what an expression reads.
@@ -211,7 +211,10 @@ class ListAcc extends SequenceAcc {
   }
 }
 
-/** SET values keep one entry per key (tuples by content): a Map from key to value. */
+/**
+ * SET values keep one entry per key (tuples by content): the set itself for values that are
+ * their own key, and a Map from key to element beside it for tuples and edges.
+ */
 class SetAcc extends Acc {
   v = new Set<unknown>();
   private readonly byKey = new Map<unknown, unknown>();
@@ -219,16 +222,26 @@ class SetAcc extends Acc {
     super();
   }
   add(x: unknown): void {
-    for (const e of elements(x)) {
-      const k = keyOf(e);
-      if (!this.byKey.has(k)) {
-        this.byKey.set(k, e);
-        this.v.add(e);
-      }
+    if (Array.isArray(x) || x instanceof Set || x instanceof Acc) for (const e of elements(x)) this.addOne(e);
+    else this.addOne(x);
+  }
+  private addOne(e: unknown): void {
+    if (!keyedApart(e)) {
+      this.v.add(e);
+      return;
+    }
+    const k = keyOf(e);
+    if (!this.byKey.has(k)) {
+      this.byKey.set(k, e);
+      this.v.add(e);
     }
   }
   remove(x: unknown): void {
     for (const e of elements(x)) {
+      if (!keyedApart(e)) {
+        this.v.delete(e);
+        continue;
+      }
       const k = keyOf(e);
       if (this.byKey.has(k)) {
         this.v.delete(this.byKey.get(k));
@@ -253,7 +266,7 @@ class SetAcc extends Acc {
   override method(name: string, args: unknown[]): unknown {
     switch (name) {
       case 'contains':
-        return this.byKey.has(keyOf(args[0]));
+        return keyedApart(args[0]) ? this.byKey.has(keyOf(args[0])) : this.v.has(args[0]);
       case 'remove':
         this.remove(args[0]);
         return null;

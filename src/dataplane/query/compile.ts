@@ -10,7 +10,7 @@ import type { AttributeValue, GraphDef } from '../schema-types.js';
 import { Acc, accFactory, accValueType, Arrow } from './accums.js';
 import type { AccType, Expr, Hop, Param, PrintItem, QueryDef, Select, Stmt, TypeRef } from './ast.js';
 import { toEpoch, Vertex, type Adjacency, type GraphView } from './graph-view.js';
-import { VertexAccs, type Frame, type Run } from './runtime.js';
+import { VertexAccs, vertexAccKind, type Frame, type Run } from './runtime.js';
 import {
   compare,
   defaultOf,
@@ -18,6 +18,7 @@ import {
   eq,
   isDatetime,
   jsonOf,
+  keyedApart,
   keyOf,
   QueryRuntimeError,
   textOf,
@@ -151,7 +152,7 @@ export class Compiler {
     const gaccs = [...this.gaccs.values()];
     const vaccs = [...this.vaccs.entries()];
     const gaccInits = this.gaccInits;
-    const vaccInits = this.vaccInits;
+    const vaccInitOf = new Map(this.vaccInits.map(({ index, init }) => [index, init]));
     const primed = this.primed;
     const slots = () => this.slots;
     const heapCapacities = new Map<number, Fn>();
@@ -176,28 +177,27 @@ export class Compiler {
           const cap = heapCapacities.get(a.index);
           f.g[a.index] = accFactory(a.type, () => (cap ? Number(cap(f)) : 0))();
         }
+        for (const { index, init } of gaccInits) f.g[index]!.set(init(f));
         for (const [name, a] of vaccs) {
           const cap = vertexHeapCapacities.get(a.index);
           const make = accFactory(a.type, () => (cap ? Number(cap(f)) : 0));
           const collection = !accValueType(a.type);
-          f.va[a.index] = new VertexAccs(name, make, collection, primed.has(name), run.view.size);
-        }
-        for (const { index, init } of gaccInits) f.g[index]!.set(init(f));
-        for (const { index, init } of vaccInits) {
-          const va = f.va[index]!;
-          const value = init(f);
-          const make = va.make;
-          f.va[index] = new VertexAccs(
-            va.name,
-            () => {
-              const acc = make();
-              acc.set(value);
-              return acc;
-            },
-            va.collection,
-            va.prev !== null,
-            run.view.size,
-          );
+          const kind = vertexAccKind(a.type);
+          const init = vaccInitOf.get(a.index);
+          let made = make;
+          let initial: { value: unknown } | undefined;
+          if (init) {
+            const value = init(f);
+            if (kind === 'object')
+              made = () => {
+                const acc = make();
+                acc.set(value);
+                return acc;
+              };
+            else initial = { value };
+          }
+          const size = run.view.size;
+          f.va[a.index] = new VertexAccs(name, kind, made, collection, primed.has(name), size, a.type, initial);
         }
         run.returned = undefined;
         body(f);
@@ -475,14 +475,7 @@ export class Compiler {
       if (op === '=') return (f) => void f.g[index]!.set(value(f));
       if (op === '-=')
         return (f) => void (f.g[index] as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
-      if (this.deferred?.has(`@@${target.name}`))
-        return (f) => {
-          const run = f.run;
-          run.pIdx.push(index);
-          run.pGid.push(-1);
-          run.pVal.push(value(f));
-          return undefined;
-        };
+      if (this.deferred?.has(`@@${target.name}`)) return (f) => void f.run.pending.push(index, -1, value(f));
       return (f) => void f.g[index]!.add(value(f));
     }
     if (target.k === 'vacc') {
@@ -494,10 +487,8 @@ export class Compiler {
         return (f) => void (f.va[index]!.acc(gid(f)) as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
       if (this.deferred?.has(`@${target.name}`))
         return (f) => {
-          const run = f.run;
-          run.pIdx.push(index);
-          run.pGid.push(gid(f));
-          run.pVal.push(value(f));
+          const g = gid(f);
+          f.run.pending.push(index, g, value(f));
           return undefined;
         };
       return (f) => void f.va[index]!.add(gid(f), value(f));
@@ -605,10 +596,7 @@ export class Compiler {
       const v = view.attrs.get(a.name)![gid];
       attributes[a.name] = a.type === 'DATETIME' ? formatDatetime((v as number) ?? 0) : (v ?? defaultOf(T(a.type)));
     }
-    for (const va of f.va) {
-      const acc = va.arr[gid];
-      attributes[`@${va.name}`] = acc ? acc.json() : va.make().json();
-    }
+    for (const va of f.va) attributes[`@${va.name}`] = va.json(gid);
     return vertexHead(view, gid, attributes);
   }
 
@@ -837,7 +825,7 @@ export class Compiler {
       const run = f.run;
       const view = run.view;
       const vars = f.vars;
-      for (const va of f.va) if (va.prev) va.prev.clear();
+      for (const va of f.va) va.clearPrevious();
       const src = source(f);
       const n = view.size;
       const sSeen = new Uint8Array(n);
@@ -948,8 +936,7 @@ export class Compiler {
     const saved = this.deferred;
     this.deferred = deferred;
     try {
-      const body = this.scoped(stmts);
-      return (f) => void body(f);
+      return this.scoped(stmts);
     } finally {
       this.deferred = saved;
     }
@@ -1151,15 +1138,23 @@ export class Compiler {
         if (!l.vset || !r.vset) {
           // Sets of values (SetAccum, SET): the result is a new set, the operands unchanged.
           const op = e.op;
+          const lf = l.fn;
+          const rf = r.fn;
           return {
             fn: (f) => {
-              const a = [...iterate(l.fn(f))];
-              const b = new Set([...iterate(r.fn(f))].map(keyOf));
+              const a = collectionOf(lf(f));
+              const b = collectionOf(rf(f));
               if (op === 'UNION') {
-                const seen = new Set(a.map(keyOf));
-                return new Set([...a, ...[...iterate(r.fn(f))].filter((x) => !seen.has(keyOf(x)))]);
+                const out = new Set<unknown>(eachOf(a));
+                const inA = memberTest(a);
+                for (const x of eachOf(b)) if (!inA(x)) out.add(x);
+                return out;
               }
-              return new Set(a.filter((x) => b.has(keyOf(x)) === (op === 'INTERSECT')));
+              const inB = memberTest(b);
+              const keep = op === 'INTERSECT';
+              const out = new Set<unknown>();
+              for (const x of eachOf(a)) if (inB(x) === keep) out.add(x);
+              return out;
             },
             type: l.type,
           };
@@ -1638,18 +1633,18 @@ export class Compiler {
 }
 
 function flushPending(f: Frame): void {
-  const run = f.run;
-  const n = run.pIdx.length;
+  const p = f.run.pending;
+  const n = p.n;
   if (n === 0) return;
-  const { pIdx, pGid, pVal } = run;
-  run.pIdx = [];
-  run.pGid = [];
-  run.pVal = [];
+  const { idx, gid, val } = p;
+  const g = f.g;
+  const va = f.va;
   for (let i = 0; i < n; i++) {
-    const gid = pGid[i]!;
-    if (gid < 0) f.g[pIdx[i]!]!.add(pVal[i]);
-    else f.va[pIdx[i]!]!.add(gid, pVal[i]);
+    const v = gid[i]!;
+    if (v < 0) g[idx[i]!]!.add(val[i]);
+    else va[idx[i]!]!.add(v, val[i]);
   }
+  p.n = 0;
 }
 
 function seq(fns: StmtFn[]): StmtFn {
@@ -1672,6 +1667,24 @@ function* iterate(v: unknown): Iterable<unknown> {
   } else if (typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function' && typeof v !== 'string')
     yield* v as Iterable<unknown>;
   else yield v;
+}
+
+/** A set operand: an accumulator's value, or the value itself. */
+function collectionOf(v: unknown): unknown {
+  return v instanceof Acc ? v.value() : v;
+}
+
+/** The elements of a set operand, without a generator for the common Sets and lists. */
+function eachOf(v: unknown): Iterable<unknown> {
+  return v instanceof Set || Array.isArray(v) ? v : iterate(v);
+}
+
+/** Membership by key (tuples by content); a Set of plain values is asked directly, not copied. */
+function memberTest(v: unknown): (x: unknown) => boolean {
+  let keys: Set<unknown> | undefined;
+  const allKeys = () => (keys ??= new Set([...eachOf(v)].map(keyOf)));
+  if (v instanceof Set) return (x) => (keyedApart(x) ? allKeys().has(keyOf(x)) : v.has(x));
+  return (x) => allKeys().has(keyOf(x));
 }
 
 function iterateNames(args: unknown[]): string[] {

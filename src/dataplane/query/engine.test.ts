@@ -305,6 +305,45 @@ PRINT @@sum, @@text, @@min, @@max, @@avg, @@or, @@and, @@bor, @@list, @@set, @@b
     });
   });
 
+  it('keeps tuples in sets by content through SetAccum, contains and INTERSECT / UNION / MINUS', () => {
+    const [r] = interpret(`TYPEDEF TUPLE<STRING k, INT v> kv;
+SetAccum<kv> @@a; SetAccum<kv> @@b; SetAccum<INT> @@n;
+@@a += kv("x", 1); @@a += kv("x", 1); @@a += kv("y", 2); @@b += kv("y", 2); @@b += kv("z", 3);
+@@n += 1; @@n += 2; @@n += 2;
+PRINT @@a.size() AS a, @@a INTERSECT @@b AS both, (@@a UNION @@b).size() AS any, @@a MINUS @@b AS only,
+  @@a.contains(kv("x", 1)) AS has_x, @@n.contains(2) AS has_2, @@n.size() AS n;`);
+    assert.deepEqual(r, {
+      a: 2,
+      both: [{ k: 'y', v: 2 }],
+      any: 3,
+      only: [{ k: 'x', v: 1 }],
+      has_x: true,
+      has_2: true,
+      n: 2,
+    });
+  });
+
+  it('keeps vertex-attached Sum, Min, Max, Or and And per vertex: declared, empty, added, assigned, primed', () => {
+    const [r] = interpret(`SumAccum<INT> @s = 5; MinAccum<INT> @lo; MaxAccum<FLOAT> @hi; OrAccum @any; AndAccum @all;
+SumAccum<INT> @@changed;
+S = {P.*};
+S = SELECT v FROM S:v WHERE v.id == "v1" OR v.id == "v2"
+  ACCUM v.@lo += 3, v.@lo += 2, v.@any += FALSE, v.@all += FALSE
+  POST-ACCUM v.@s += 1;
+S = SELECT v FROM S:v POST-ACCUM v.@s = 10, @@changed += v.@s - v.@s';
+U = {P.*};
+U = SELECT v FROM U:v WHERE v.id == "v3";
+PRINT S[S.@s AS s, S.@lo AS lo, S.@hi AS hi, S.@any AS any, S.@all AS all] AS S,
+  U[U.@s AS s, U.@lo AS lo, U.@any AS any, U.@all AS all] AS U, @@changed;`);
+    const attrs = (key: string) => (r![key] as PrintedVertex[]).map((v) => [v.v_id, v.attributes]);
+    assert.deepEqual(attrs('S'), [
+      ['v1', { s: 10, lo: 2, hi: -Number.MAX_VALUE, any: false, all: false }],
+      ['v2', { s: 10, lo: 2, hi: -Number.MAX_VALUE, any: false, all: false }],
+    ]);
+    assert.deepEqual(attrs('U'), [['v3', { s: 5, lo: Number.MAX_VALUE, any: false, all: true }]]);
+    assert.equal(r!['@@changed'], 8);
+  });
+
   it('runs IF / ELSE IF / ELSE, WHILE with LIMIT, FOREACH with BREAK and CONTINUE, and CASE', () => {
     const [r] = interpret(`ListAccum<STRING> @@seen; INT n = 0;
 WHILE TRUE LIMIT 4 DO n = n + 1; END;

@@ -1,50 +1,223 @@
 import type { GraphStore } from '../graph-store.js';
-import type { Acc } from './accums.js';
+import type { AccType, TypeRef } from './ast.js';
+import { Acc, accValueType } from './accums.js';
+import { compare, jsonOf } from './values.js';
 import type { GraphView } from './graph-view.js';
 
 /** A query that ran past its deadline; every loop of compiled code checks it. */
 export class QueryTimeoutError extends Error {}
 
-/** A vertex-attached accumulator: one accumulator per vertex, made at its first use. */
+/**
+ * How a vertex-attached accumulator keeps its values: scalar accumulators (numeric Sum, Min and
+ * Max, Or and And) as one column of values indexed by gid, everything else as one accumulator
+ * object per vertex, made at its first use.
+ */
+export type VertexAccKind = 'object' | 'sum' | 'min' | 'max' | 'or' | 'and';
+
+const isNumberType = (t: TypeRef | undefined) =>
+  t?.k === 'base' && (t.name === 'INT' || t.name === 'UINT' || t.name === 'FLOAT' || t.name === 'DOUBLE');
+
+/** The column kind an accumulator type can be held in. */
+export function vertexAccKind(t: AccType): VertexAccKind {
+  switch (t.name) {
+    case 'SumAccum':
+      return isNumberType(t.elem) ? 'sum' : 'object';
+    case 'MinAccum':
+      return isNumberType(t.elem) ? 'min' : 'object';
+    case 'MaxAccum':
+      return isNumberType(t.elem) ? 'max' : 'object';
+    case 'OrAccum':
+      return 'or';
+    case 'AndAccum':
+      return 'and';
+    default:
+      return 'object';
+  }
+}
+
+/** One vertex's accumulator of a column, for what reads an accumulator as an object (methods, printing). */
+class CellAcc extends Acc {
+  constructor(
+    private readonly va: VertexAccs,
+    private readonly gid: number,
+  ) {
+    super();
+  }
+  add(x: unknown): void {
+    this.va.addRaw(this.gid, x);
+  }
+  set(x: unknown): void {
+    this.va.setRaw(this.gid, x);
+  }
+  value(): unknown {
+    return this.va.get(this.gid);
+  }
+  override json(): unknown {
+    return this.va.json(this.gid);
+  }
+  override clear(): void {
+    this.va.clearRaw(this.gid);
+  }
+}
+
+/** A vertex-attached accumulator: its value for every vertex of the view. */
 export class VertexAccs {
-  /** Filled to the number of vertices up front: a packed array, not a sparse one that V8 keeps as a dictionary. */
-  readonly arr: (Acc | undefined)[];
-  /** Values before the current SELECT block changed them, for `@acc'`; null when the query never reads them. */
-  prev: Map<number, unknown> | null = null;
+  /** Object kind: the accumulators, filled to the number of vertices up front (a packed array, not a dictionary). */
+  private readonly arr: (Acc | undefined)[] | null;
+  /** Column kinds: each vertex's value, a packed array of numbers or booleans. */
+  private readonly vals: unknown[] | null;
+  /** Min and Max columns: whether a vertex's accumulator was given a value (an empty one takes any first value). */
+  private readonly given: Uint8Array | null;
+  /** The value of a column's accumulator that holds nothing yet, as a cleared one reads. */
+  private readonly empty: unknown;
+  /** Values before the current SELECT block changed them, for `@acc'`: valid where `prevAt[gid] === epoch`. */
+  private readonly prevAt: Uint32Array | null;
+  private readonly prevVals: unknown[] | null;
+  private epoch = 1;
   readonly defaultValue: unknown;
+  private readonly valueType: TypeRef | undefined;
+
   constructor(
     readonly name: string,
+    readonly kind: VertexAccKind,
     readonly make: () => Acc,
     /** Collections are read through their accumulator (methods change them); scalars by value. */
     readonly collection: boolean,
-    primed: boolean,
+    readonly primed: boolean,
     size: number,
+    type: AccType,
+    /** A column's declared initial value (`@acc = x`), if any; an object kind's `make` sets its own. */
+    init?: { value: unknown },
   ) {
-    this.arr = new Array<Acc | undefined>(size).fill(undefined);
-    this.defaultValue = make().value();
-    if (primed) this.prev = new Map();
+    this.valueType = accValueType(type);
+    if (kind === 'object') {
+      this.arr = new Array<Acc | undefined>(size).fill(undefined);
+      this.vals = null;
+      this.given = null;
+      this.empty = undefined;
+      this.defaultValue = make().value();
+    } else {
+      this.arr = null;
+      this.empty = make().value();
+      const start = init ? this.coerce(init.value) : this.empty;
+      this.vals = new Array<unknown>(size).fill(start);
+      this.given = kind === 'min' || kind === 'max' ? new Uint8Array(size).fill(init ? 1 : 0) : null;
+      this.defaultValue = start;
+    }
+    this.prevAt = primed ? new Uint32Array(size) : null;
+    this.prevVals = primed ? new Array<unknown>(size).fill(undefined) : null;
   }
+
+  /** What `=` stores in a column: Or and And hold booleans. */
+  private coerce(x: unknown): unknown {
+    return this.kind === 'or' || this.kind === 'and' ? !!x : x;
+  }
+
   acc(gid: number): Acc {
-    return (this.arr[gid] ??= this.make());
+    const arr = this.arr;
+    if (arr === null) return new CellAcc(this, gid);
+    return (arr[gid] ??= this.make());
   }
+
   get(gid: number): unknown {
-    const a = this.arr[gid];
+    const vals = this.vals;
+    if (vals !== null) return vals[gid];
+    const a = this.arr![gid];
     if (a) return a.value();
     return this.collection ? this.acc(gid).value() : this.defaultValue;
   }
+
+  /** A vertex's accumulator as PRINT shows it. */
+  json(gid: number): unknown {
+    if (this.vals !== null) return jsonOf(this.vals[gid], this.valueType);
+    const a = this.arr![gid];
+    return a ? a.json() : this.make().json();
+  }
+
+  /** Starts a SELECT block: `@acc'` reads values as they are from here. */
+  clearPrevious(): void {
+    if (this.prevAt === null) return;
+    if (++this.epoch === 0xffffffff) {
+      this.prevAt.fill(0);
+      this.epoch = 1;
+    }
+  }
+
   private remember(gid: number): void {
-    if (this.prev && !this.prev.has(gid)) this.prev.set(gid, this.get(gid));
+    const at = this.prevAt!;
+    if (at[gid] !== this.epoch) {
+      at[gid] = this.epoch;
+      this.prevVals![gid] = this.get(gid);
+    }
   }
+
   add(gid: number, x: unknown): void {
-    this.remember(gid);
-    this.acc(gid).add(x);
+    if (this.prevAt !== null) this.remember(gid);
+    this.addRaw(gid, x);
   }
+
   set(gid: number, x: unknown): void {
-    this.remember(gid);
-    this.acc(gid).set(x);
+    if (this.prevAt !== null) this.remember(gid);
+    this.setRaw(gid, x);
   }
+
   previous(gid: number): unknown {
-    return this.prev?.has(gid) ? this.prev.get(gid) : this.get(gid);
+    const at = this.prevAt;
+    return at !== null && at[gid] === this.epoch ? this.prevVals![gid] : this.get(gid);
+  }
+
+  /** `+=` without keeping the previous value, with the semantics of the accumulator's class. */
+  addRaw(gid: number, x: unknown): void {
+    const vals = this.vals;
+    if (vals === null) {
+      this.acc(gid).add(x);
+      return;
+    }
+    switch (this.kind) {
+      case 'sum':
+        (vals[gid] as number) += x as number;
+        return;
+      case 'min':
+      case 'max': {
+        const given = this.given!;
+        if (given[gid] === 0) {
+          given[gid] = 1;
+          vals[gid] = x;
+          return;
+        }
+        const cur = vals[gid];
+        const c = typeof x === 'number' && typeof cur === 'number' ? x - cur : compare(x, cur);
+        if (this.kind === 'min' ? c < 0 : c > 0) vals[gid] = x;
+        return;
+      }
+      case 'or':
+        vals[gid] = (vals[gid] as boolean) || !!x;
+        return;
+      case 'and':
+        vals[gid] = (vals[gid] as boolean) && !!x;
+        return;
+      default:
+        return;
+    }
+  }
+
+  setRaw(gid: number, x: unknown): void {
+    const vals = this.vals;
+    if (vals === null) {
+      this.acc(gid).set(x);
+      return;
+    }
+    vals[gid] = this.coerce(x);
+    if (this.given !== null) this.given[gid] = 1;
+  }
+
+  clearRaw(gid: number): void {
+    if (this.vals === null) {
+      this.acc(gid).clear();
+      return;
+    }
+    this.vals[gid] = this.empty;
+    if (this.given !== null) this.given[gid] = 0;
   }
 }
 
@@ -66,9 +239,7 @@ export class Run {
    * `+=` of the current clause held back until it ends (the clause also reads their accumulators):
    * accumulator index, vertex (-1: a global accumulator) and value, in parallel arrays.
    */
-  pIdx: number[] = [];
-  pGid: number[] = [];
-  pVal: unknown[] = [];
+  readonly pending = new PendingAdds();
   writes: PendingWrites = { vertexAttrs: new Map(), edgeAttrs: new Map(), structural: [] };
   constructor(
     readonly store: GraphStore,
@@ -86,6 +257,33 @@ export class Run {
   tick(): void {
     if ((++this.ticks & 1023) === 0 && performance.now() > this.deadline)
       throw new QueryTimeoutError(`The query did not finish within its timeout of ${this.timeoutMs} ms.`);
+  }
+}
+
+/**
+ * `+=` held back until their clause ends, in the order they were made: accumulator index, vertex
+ * (-1: a global accumulator) and value. The arrays are kept from clause to clause and only grow.
+ */
+export class PendingAdds {
+  n = 0;
+  idx = new Int32Array(256);
+  gid = new Int32Array(256);
+  readonly val: unknown[] = [];
+
+  push(index: number, gid: number, value: unknown): void {
+    const n = this.n;
+    if (n === this.idx.length) {
+      const idx = new Int32Array(n * 2);
+      idx.set(this.idx);
+      this.idx = idx;
+      const g = new Int32Array(n * 2);
+      g.set(this.gid);
+      this.gid = g;
+    }
+    this.idx[n] = index;
+    this.gid[n] = gid;
+    this.val[n] = value;
+    this.n = n + 1;
   }
 }
 

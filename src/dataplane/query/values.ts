@@ -71,6 +71,15 @@ export function keyOf(v: unknown): unknown {
   return v;
 }
 
+/**
+ * Whether a value's key (keyOf) may differ from the value itself: tuples and edges, and text
+ * that could equal a tuple's or an edge's key. Sets of other values can be asked `has` directly.
+ */
+export function keyedApart(v: unknown): boolean {
+  if (typeof v === 'string') return v.length > 0 && (v.charCodeAt(0) === 0 || v.charCodeAt(0) === 1);
+  return v instanceof Tuple || v instanceof EdgeRef;
+}
+
 /** Equality as GSQL's `==`: by value, tuples by content. */
 export function eq(a: unknown, b: unknown): boolean {
   if (a === b) return true;
