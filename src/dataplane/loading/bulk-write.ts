@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { EdgeView, StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeValue } from '../schema-types.js';
-import { edgeSecondaryIndexes } from '../store-file.js';
+import { edgesByTarget } from '../store-file.js';
 
 type Attrs = Record<string, AttributeValue>;
 
@@ -17,9 +17,10 @@ const ROWS = 256;
 const BULK_CACHE_KIB = 256 * 1024;
 
 /**
- * Edge indexes that are no key are dropped and built again when the edges written are at
- * least 1/REBUILD_RATIO of those already there: building an index sorts its entries once,
- * where inserting them one by one lands each at a random place of a large index.
+ * The index of edges by target is dropped and built again when the edges written are at least
+ * 1/REBUILD_RATIO of those already there: building it sorts its entries once, where inserting
+ * them one by one lands each at a random place of a large index. (Rows are written in source
+ * order, so the unique index takes them in order, and edges_by_type takes each at its end.)
  */
 const REBUILD_RATIO = 3;
 
@@ -68,8 +69,8 @@ export class BulkWriter {
   private edgeCount = 0;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  /** Whether the edge indexes that are no key were dropped, to be built at the end. */
-  private indexesDropped = false;
+  /** Whether the index of edges by target was dropped, to be built at the end. */
+  private indexDropped = false;
 
   private constructor(private readonly store: GraphStore) {
     this.db = store.db;
@@ -88,7 +89,7 @@ export class BulkWriter {
         const writer = new BulkWriter(store);
         const result = fill(writer);
         writer.flush();
-        if (writer.indexesDropped) for (const index of edgeSecondaryIndexes) db.exec(index.sql);
+        if (writer.indexDropped) db.exec(edgesByTarget.sql);
         return result;
       });
     } finally {
@@ -123,7 +124,9 @@ export class BulkWriter {
     const key = (from.id * 0x10000 + view.type.id) * 0x10000 + to.id;
     let group = this.edgeGroups.get(key);
     if (!group) this.edgeGroups.set(key, (group = { view, from, to, bySource: new Map() }));
-    const edge = { toId, patch, whole: Object.keys(patch).length === view.type.attributes.length };
+    let given = 0;
+    for (const name in patch) if (name) given++;
+    const edge = { toId, patch, whole: given === view.type.attributes.length };
     const list = group.bySource.get(fromId);
     if (list) list.push(edge);
     else group.bySource.set(fromId, [edge]);
@@ -161,13 +164,13 @@ export class BulkWriter {
 
     const edgeGroups = [...this.edgeGroups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g);
     const edges = this.edgeCount;
-    if (!this.indexesDropped && edges > 0) {
+    if (!this.indexDropped && edges > 0) {
       const existing = Number(this.db.prepare('SELECT max(rowid) FROM edges').pluck().get() ?? 0);
       if (existing <= REBUILD_RATIO * edges) {
-        for (const index of edgeSecondaryIndexes) this.db.exec(`DROP INDEX IF EXISTS ${index.name}`);
+        this.db.exec(`DROP INDEX IF EXISTS ${edgesByTarget.name}`);
         // The statements were prepared for the indexes as they were.
         this.statements.clear();
-        this.indexesDropped = true;
+        this.indexDropped = true;
       }
     }
     const patchEdge = this.statement(

@@ -169,10 +169,11 @@ export function loadFile(
           const updates = updatesOf(t.slots, fields);
           if (!updates) s.invalidAttribute++;
           else {
-            const a = { type: t.from, id: src.id };
-            const b = { type: t.to, id: tgt.id };
-            const ends = t.view.type.directed ? { from: a, to: b } : ordered(a, b);
-            writer.edge(t.view, ends.from.type, ends.from.id, ends.to.type, ends.to.id, updates);
+            if (t.view.type.directed) writer.edge(t.view, t.from, src.id, t.to, tgt.id, updates);
+            else {
+              const { from, to } = ordered({ type: t.from, id: src.id }, { type: t.to, id: tgt.id });
+              writer.edge(t.view, from.type, from.id, to.type, to.id, updates);
+            }
             s.validObject++;
           }
         }
