@@ -100,6 +100,9 @@ describe('loading job writes', () => {
       ['follows', 'a', 'b', { since: 5, weight: 2.5 }],
       ['follows', 'c', 'd', { since: 8, weight: 1.5 }],
     ]);
+    // A line giving every value replaces them all on the edge that exists.
+    load(store, 'links', ['c,d,9,0.25\n']);
+    assert.deepEqual(edges(store)[1], ['follows', 'c', 'd', { since: 9, weight: 0.25 }]);
   });
 
   it('gives a vertex its line values whether its vertex line comes before or after an edge to it', () => {
