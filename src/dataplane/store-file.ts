@@ -5,6 +5,15 @@ import Database from 'better-sqlite3';
 export const STORE_FORMAT = 1;
 
 /**
+ * The index of edges by target vertex: a bulk write may drop it and build it again at its end,
+ * which costs less than inserting many entries at random places of it (see BulkWriter).
+ */
+export const edgesByTarget = {
+  name: 'edges_by_target',
+  sql: 'CREATE INDEX IF NOT EXISTS edges_by_target ON edges (to_type, to_id, type_id)',
+} as const;
+
+/**
  * One graph database per file. Types get small integer ids so that data rows stay short;
  * attribute values are one JSON object per row, keyed by attribute name. An undirected edge is
  * one row (its ends in a fixed order) and a directed edge's reverse is read from the same row,
@@ -27,7 +36,7 @@ CREATE TABLE IF NOT EXISTS edges (
   attrs TEXT NOT NULL
 ) STRICT;
 CREATE UNIQUE INDEX IF NOT EXISTS edges_by_source ON edges (from_type, from_id, type_id, to_type, to_id);
-CREATE INDEX IF NOT EXISTS edges_by_target ON edges (to_type, to_id, type_id);
+${edgesByTarget.sql};
 CREATE INDEX IF NOT EXISTS edges_by_type ON edges (type_id);
 CREATE TABLE IF NOT EXISTS schema_objects
   (kind TEXT NOT NULL, name TEXT NOT NULL, definition TEXT NOT NULL, PRIMARY KEY (kind, name)) STRICT;

@@ -1,9 +1,9 @@
 import { checkPrimaryId, checkValue } from '../attribute-values.js';
 import type { StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
-import type { AttributeTypeName } from '../schema-types.js';
-import { ordered, type AttributeUpdate, type UpsertPlan } from '../upsert-plan.js';
-import { writeUpsert } from '../upsert-write.js';
+import type { AttributeTypeName, AttributeValue } from '../schema-types.js';
+import { ordered } from '../upsert-plan.js';
+import { BulkWriter } from './bulk-write.js';
 import { compileTargets, type CompiledTarget, type FilePlan, type Slot } from './job-compile.js';
 import { CsvRecords } from './csv-records.js';
 import type { GraphDef } from '../schema-types.js';
@@ -31,8 +31,11 @@ export interface FileStatistics {
   deleteEdge: ObjectStatistics[];
 }
 
-/** Objects written per upsert batch: large enough to amortise statement set-up, small enough to bound memory. */
-const BATCH = 4096;
+/**
+ * Vertex and edge objects gathered before they are written: large enough that a request of a
+ * few MiB is written in key order at once, small enough to bound memory.
+ */
+const BATCH = 1 << 18;
 
 /**
  * CSV text → the typed JSON value the upsert path checks. Only the number and epoch forms are
@@ -55,15 +58,16 @@ function fromText(type: AttributeTypeName, text: string): unknown {
   }
 }
 
-function updatesOf(slots: Slot[], fields: string[]): AttributeUpdate[] | undefined {
-  const updates: AttributeUpdate[] = [];
+/** The values a line gives, by attribute name; undefined when one does not fit. */
+function updatesOf(slots: Slot[], fields: string[]): Record<string, AttributeValue> | undefined {
+  const updates: Record<string, AttributeValue> = {};
   for (const { attr, get } of slots) {
     if (!get) continue;
     const text = get(fields);
     if (text === undefined) continue;
     const checked = checkValue(attr.type, fromText(attr.type, text));
     if (!checked.ok) return undefined;
-    updates.push({ name: attr.name, shape: attr, value: checked.value });
+    updates[attr.name] = checked.value;
   }
   return updates;
 }
@@ -87,9 +91,10 @@ const emptyStats = (typeName: string): ObjectStatistics => ({
 /**
  * Loads one file's lines, fed as text chunks, in one transaction: a line with too few columns
  * is rejected, an object whose id or value does not fit is counted and left out, and anything
- * else that fails (a column name missing from the header) changes nothing. Objects are
- * written through the REST++ upsert path in batches, so memory stays bounded by the batch and
- * the chunk, whatever the file's size.
+ * else that fails (a column name missing from the header, a file that cannot be read further)
+ * changes nothing. Objects are gathered and written in bulk (BulkWriter) with the outcome of
+ * REST++ upserts line by line, so memory stays bounded by the batch and the chunk, whatever
+ * the file's size.
  */
 export function loadFile(
   store: GraphStore,
@@ -125,14 +130,8 @@ export function loadFile(
 
   let compiled: { targets: CompiledTarget[]; columns: number } | undefined;
   let needHeader = options.header;
-  let batch: UpsertPlan = { vertices: [], edges: [] };
-  const flush = () => {
-    if (batch.vertices.length + batch.edges.length === 0) return;
-    writeUpsert(store, batch);
-    batch = { vertices: [], edges: [] };
-  };
 
-  const line = (fields: string[]) => {
+  const line = (writer: BulkWriter, fields: string[]) => {
     if (needHeader) {
       needHeader = false;
       compiled = compileTargets(store, graph, plan, fields);
@@ -156,7 +155,7 @@ export function loadFile(
           const updates = updatesOf(t.slots, fields);
           if (!updates) s.invalidAttribute++;
           else {
-            batch.vertices.push({ type: t.type, id: id.id, updates });
+            writer.vertex(t.type, id.id, updates);
             s.validObject++;
           }
         }
@@ -170,22 +169,22 @@ export function loadFile(
           const updates = updatesOf(t.slots, fields);
           if (!updates) s.invalidAttribute++;
           else {
-            const a = { type: t.from, id: src.id };
-            const b = { type: t.to, id: tgt.id };
-            const ends = t.view.type.directed ? { from: a, to: b } : ordered(a, b);
-            batch.edges.push({ view: t.view, ...ends, updates });
+            if (t.view.type.directed) writer.edge(t.view, t.from, src.id, t.to, tgt.id, updates);
+            else {
+              const { from, to } = ordered({ type: t.from, id: src.id }, { type: t.to, id: tgt.id });
+              writer.edge(t.view, from.type, from.id, to.type, to.id, updates);
+            }
             s.validObject++;
           }
         }
       }
     }
-    if (batch.vertices.length + batch.edges.length >= BATCH) flush();
+    if (writer.pending >= BATCH) writer.flush();
   };
 
-  store.write(() => {
-    for (const chunk of chunks) for (const fields of reader.feed(chunk)) line(fields);
-    for (const fields of reader.finish()) line(fields);
-    flush();
+  BulkWriter.write(store, (writer) => {
+    for (const chunk of chunks) for (const fields of reader.feed(chunk)) line(writer, fields);
+    for (const fields of reader.finish()) line(writer, fields);
   });
   return stats;
 }

@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { GraphStore } from '../graph-store.js';
+import { runGsql } from '../gsql-runner.js';
+import { planUpsert } from '../upsert-plan.js';
+import { writeUpsert } from '../upsert-write.js';
+import { filePlan, checkJob } from './job-compile.js';
+import { loadFile } from './job-load.js';
+import { findJob } from './job-store.js';
+
+const schema = `
+CREATE VERTEX Person (PRIMARY_ID name STRING, age INT DEFAULT 18, city STRING) WITH primary_id_as_attribute="true"
+CREATE DIRECTED EDGE follows (FROM Person, TO Person, since INT, weight DOUBLE DEFAULT 1.5)
+CREATE UNDIRECTED EDGE knows (FROM Person, TO Person, since INT)
+CREATE GRAPH social (*)
+CREATE LOADING JOB people FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES ($0, $1, $2);
+}
+CREATE LOADING JOB links FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE follows VALUES ($0, $1, $2, $3);
+}
+CREATE LOADING JOB links_since FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE follows VALUES ($0, $1, $2, _);
+}
+CREATE LOADING JOB mixed FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE follows VALUES ($0, $1, $3, _), TO VERTEX Person VALUES ($1, $2, _),
+    TO EDGE knows VALUES ($1, $0, $3);
+}`;
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function newStore(): GraphStore {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-job-load-'));
+  dirs.push(dir);
+  const store = GraphStore.open(path.join(dir, 'graph.db'));
+  const result = runGsql(store, schema);
+  assert.ok(result.ok, result.output);
+  return store;
+}
+
+const load = (store: GraphStore, job: string, chunks: Iterable<string>) => {
+  const def = findJob(store, job)!;
+  return loadFile(store, checkJob(store, def), filePlan(def, 'f')!, chunks);
+};
+
+const vertices = (store: GraphStore) =>
+  store.db
+    .prepare('SELECT type_id, id, attrs FROM vertices ORDER BY type_id, id')
+    .all()
+    .map((r) => {
+      const row = r as { id: string; attrs: string };
+      return [row.id, JSON.parse(row.attrs)];
+    });
+const edges = (store: GraphStore) =>
+  store.db
+    .prepare('SELECT type_id, from_id, to_id, attrs FROM edges ORDER BY type_id, from_id, to_id')
+    .all()
+    .map((r) => {
+      const row = r as { type_id: number; from_id: string; to_id: string; attrs: string };
+      return [store.catalog.edgeTypesById.get(row.type_id)!.name, row.from_id, row.to_id, JSON.parse(row.attrs)];
+    });
+const indexes = (store: GraphStore) =>
+  store.db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'edges' ORDER BY name`)
+    .pluck()
+    .all();
+
+describe('loading job writes', () => {
+  it('folds lines naming the same edge into one, later values over earlier ones, counting every line', () => {
+    const store = newStore();
+    const stats = load(store, 'links', ['a,b,1,2.5\nb,a,7,0\na,b,2,3.5\n']);
+    assert.equal(stats.validLine, 3);
+    assert.deepEqual(stats.edge, [
+      { typeName: 'follows', validObject: 3, noIdFound: 0, invalidAttribute: 0, invalidPrimaryId: 0 },
+    ]);
+    assert.deepEqual(edges(store), [
+      ['follows', 'a', 'b', { since: 2, weight: 3.5 }],
+      ['follows', 'b', 'a', { since: 7, weight: 0 }],
+    ]);
+    // Ends are made once each, with default attributes.
+    assert.deepEqual(vertices(store), [
+      ['a', { name: 'a', age: 18, city: '' }],
+      ['b', { name: 'b', age: 18, city: '' }],
+    ]);
+  });
+
+  it('updates an existing edge, leaving an attribute given as _ as it was, also within one request', () => {
+    const store = newStore();
+    load(store, 'links', ['a,b,1,2.5\n']);
+    load(store, 'links_since', ['a,b,5\nc,d,6\nc,d,8\n']);
+    assert.deepEqual(edges(store), [
+      ['follows', 'a', 'b', { since: 5, weight: 2.5 }],
+      ['follows', 'c', 'd', { since: 8, weight: 1.5 }],
+    ]);
+    // A line giving every value replaces them all on the edge that exists.
+    load(store, 'links', ['c,d,9,0.25\n']);
+    assert.deepEqual(edges(store)[1], ['follows', 'c', 'd', { since: 9, weight: 0.25 }]);
+  });
+
+  it('gives a vertex its line values whether its vertex line comes before or after an edge to it', () => {
+    const store = newStore();
+    load(store, 'people', ['zoe,40,Oslo\n']);
+    // Line 1 makes y as an edge end; line 2 gives it values; line 3 gives x values, then x is an end.
+    const stats = load(store, 'mixed', ['zoe,y,,1\nzoe,y,33,2\nx,zoe,21,3\nx,y,,4\n']);
+    assert.deepEqual(stats.vertex, [
+      { typeName: 'Person', validObject: 2, noIdFound: 0, invalidAttribute: 2, invalidPrimaryId: 0 },
+    ]);
+    assert.deepEqual(vertices(store), [
+      ['x', { name: 'x', age: 18, city: '' }],
+      ['y', { name: 'y', age: 33, city: '' }],
+      // The vertex line for zoe leaves the city it has.
+      ['zoe', { name: 'zoe', age: 21, city: 'Oslo' }],
+    ]);
+    // An undirected edge written both ways is one row, in a fixed order of its ends.
+    assert.deepEqual(
+      edges(store).filter((e) => e[0] === 'knows'),
+      [
+        ['knows', 'x', 'y', { since: 4 }],
+        ['knows', 'x', 'zoe', { since: 3 }],
+        ['knows', 'y', 'zoe', { since: 2 }],
+      ],
+    );
+  });
+
+  it('leaves the same rows as writing each line through the REST++ upsert path', () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) lines.push(`p${(i * 7) % 101},p${(i * 13) % 89},${i % 5 ? '' : i},${i}`);
+    const bulk = newStore();
+    load(bulk, 'people', ['p1,5,Rome\np7,6,Nice\n']);
+    load(bulk, 'mixed', [lines.slice(0, 1700).join('\n') + '\n', lines.slice(1700).join('\n')]);
+
+    const oneByOne = newStore();
+    const graph = oneByOne.graph('social', '/graph/social');
+    const upsert = (body: unknown) => writeUpsert(oneByOne, planUpsert(oneByOne, graph, body));
+    upsert({ vertices: { Person: { p1: { age: { value: 5 }, city: { value: 'Rome' } } } } });
+    upsert({ vertices: { Person: { p7: { age: { value: 6 }, city: { value: 'Nice' } } } } });
+    for (const line of lines) {
+      const [a, b, age, since] = line.split(',') as [string, string, string, string];
+      const edge = (from: string, name: string, to: string) => ({
+        [from]: { [name]: { Person: { [to]: { since: { value: Number(since) } } } } },
+      });
+      upsert({ edges: { Person: edge(a, 'follows', b) } });
+      if (age !== '') upsert({ vertices: { Person: { [b]: { age: { value: Number(age) } } } } });
+      upsert({ edges: { Person: edge(b, 'knows', a) } });
+    }
+    assert.deepEqual(vertices(bulk), vertices(oneByOne));
+    assert.deepEqual(edges(bulk), edges(oneByOne));
+    assert.deepEqual(indexes(bulk), indexes(oneByOne));
+  });
+
+  it('writes nothing when the file fails at a later line, and keeps every edge index', () => {
+    const store = newStore();
+    load(store, 'links', ['a,b,1,2\n']);
+    const writes = store.writes;
+    function* failing() {
+      yield 'c,d,1,2\ne,f,3,4\n';
+      throw new Error('the file could not be read further');
+    }
+    assert.throws(() => load(store, 'links', failing()), /could not be read further/);
+    assert.deepEqual(edges(store), [['follows', 'a', 'b', { since: 1, weight: 2 }]]);
+    assert.deepEqual(
+      vertices(store).map((v) => v[0]),
+      ['a', 'b'],
+    );
+    assert.deepEqual(indexes(store), ['edges_by_source', 'edges_by_target', 'edges_by_type']);
+    // A view of the data built before the attempt is stale.
+    assert.ok(store.writes > writes);
+  });
+
+  it('counts every line when many requests of edges land among the same vertices', () => {
+    const store = newStore();
+    const body = (from: number) =>
+      Array.from({ length: 2000 }, (_, i) => `v${(from + i) % 300},v${(from * 3 + i * 7) % 300},${i},0`).join('\n');
+    let valid = 0;
+    for (let r = 0; r < 4; r++) valid += load(store, 'links', [body(r * 2000)]).edge[0]!.validObject;
+    assert.equal(valid, 8000);
+    const distinct = new Set<string>();
+    for (let r = 0; r < 4; r++)
+      for (const line of body(r * 2000).split('\n')) distinct.add(line.split(',').slice(0, 2).join(','));
+    assert.equal(store.counts().edge_count, distinct.size);
+    assert.equal(store.counts().vertex_count, 300);
+    assert.deepEqual(indexes(store), ['edges_by_source', 'edges_by_target', 'edges_by_type']);
+  });
+});
