@@ -4,19 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DATA_PLANE_SECRET_HEADER, startDataPlane, type DataPlaneProcess } from '../src/dataplane/index.js';
+import { dataPlaneCall, type DataPlaneReply } from './helpers/data-plane.js';
+import { startDataPlane, type DataPlaneProcess } from '../src/dataplane/index.js';
 
 /**
  * Loading jobs on a real data-plane process: created and run with GSQL, and fed over
  * `POST /restpp/ddl/{graph}` exactly as pyTigerGraph's runLoadingJobWithData sends a file.
  */
-
-interface Reply {
-  status: number;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
 
 const schema = `CREATE VERTEX Person (PRIMARY_ID name STRING, age INT, city STRING) WITH primary_id_as_attribute="true"
 CREATE VERTEX Company (id UINT PRIMARY KEY, title STRING)
@@ -46,21 +40,11 @@ describe('loading jobs on the data-plane process', () => {
   let dp: DataPlaneProcess;
 
   const start = () => startDataPlane({ storeFile, secret, tgVersion: '4.1.3', bodyLimitBytes: 1 << 20 });
-  const call = async (method: string, urlPath: string, body?: string): Promise<Reply> => {
-    const res = await fetch(dp.url + urlPath, { method, headers: { [DATA_PLANE_SECRET_HEADER]: secret }, body });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, text, json };
-  };
+  const call = dataPlaneCall(() => dp.url, secret);
   const gsql = (text: string) => call('POST', '/gsql/v1/statements', text);
   const ddl = (graph: string, query: string, body: string) => call('POST', `/restpp/ddl/${graph}?${query}`, body);
   const person = async (name: string) => (await call('GET', `/restpp/graph/social/vertices/Person/${name}`)).json;
-  const refused = (reply: Reply, status: number, code: string, message: RegExp) => {
+  const refused = (reply: DataPlaneReply, status: number, code: string, message: RegExp) => {
     assert.equal(reply.status, status, reply.text);
     assert.equal(reply.json.error, true, reply.text);
     assert.equal(reply.json.code, code, reply.text);

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DATA_PLANE_SECRET_HEADER, startDataPlane, type DataPlaneProcess } from '../src/dataplane/index.js';
+import { dataPlaneCall } from './helpers/data-plane.js';
+import { startDataPlane, type DataPlaneProcess } from '../src/dataplane/index.js';
 
 /**
  * A setup script in the shape of a TigerGraph client's own (shell forms, tuples, a local
@@ -70,21 +71,7 @@ describe('data plane: a TigerGraph-style setup script and the schema it makes', 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-dp-schema-'));
   const secret = randomBytes(16).toString('hex');
   let dp: DataPlaneProcess;
-  const call = async (method: string, urlPath: string, body?: unknown) => {
-    const res = await fetch(dp.url + urlPath, {
-      method,
-      headers: { [DATA_PLANE_SECRET_HEADER]: secret },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, text, json };
-  };
+  const call = dataPlaneCall(() => dp.url, secret);
 
   before(async () => {
     dp = await startDataPlane({ storeFile: path.join(dir, 'g.db'), readOnly: false, secret, tgVersion: '4.1.3' });

@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  DATA_PLANE_SECRET_HEADER,
   DataPlaneStartError,
   readStoreStats,
   restoreStore,
@@ -13,48 +12,15 @@ import {
   startDataPlane,
   type DataPlaneProcess,
 } from '../src/dataplane/index.js';
+import { dataPlaneCall, type DataPlaneReply } from './helpers/data-plane.js';
 
 /**
  * The data-plane process, started through the launcher as a driver starts it, and used over
  * HTTP as the gateway and TigerGraph clients use it. Needs no control-plane store.
  */
 
-interface Reply {
-  status: number;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
-
-function client(dp: DataPlaneProcess, secret: string) {
-  return async (
-    method: string,
-    urlPath: string,
-    body?: unknown,
-    opts: { secret?: string | null; contentType?: string } = {},
-  ): Promise<Reply> => {
-    const headers: Record<string, string> = {};
-    const presented = opts.secret === undefined ? secret : opts.secret;
-    if (presented !== null) headers[DATA_PLANE_SECRET_HEADER] = presented;
-    if (opts.contentType) headers['content-type'] = opts.contentType;
-    const res = await fetch(dp.url + urlPath, {
-      method,
-      headers,
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, text, json };
-  };
-}
-
 /** A refusal in TigerGraph's shape: HTTP status, `error: true`, the code, and a message naming the culprit. */
-function assertRefused(reply: Reply, status: number, code: string, message: RegExp): void {
+function assertRefused(reply: DataPlaneReply, status: number, code: string, message: RegExp): void {
   assert.equal(reply.status, status, reply.text);
   assert.equal(reply.json.error, true, reply.text);
   assert.equal(reply.json.code, code, reply.text);
@@ -82,7 +48,7 @@ describe('data-plane process', () => {
   const secret = randomBytes(24).toString('base64url');
   const started: DataPlaneProcess[] = [];
   let rw: DataPlaneProcess;
-  let call: ReturnType<typeof client>;
+  let call: ReturnType<typeof dataPlaneCall>;
 
   const start = async (file: string, readOnly = false) => {
     const dp = await startDataPlane({ storeFile: file, readOnly, secret, tgVersion: '4.1.3', bodyLimitBytes: 1 << 20 });
@@ -92,7 +58,7 @@ describe('data-plane process', () => {
 
   before(async () => {
     rw = await start(storeFile);
-    call = client(rw, secret);
+    call = dataPlaneCall(() => rw.url, secret);
   });
   after(async () => {
     await Promise.all(started.map((dp) => dp.stop()));
@@ -393,7 +359,7 @@ describe('data-plane process', () => {
     const { size_bytes } = snapshotStore(storeFile, snapshot);
     assert.ok(size_bytes > 0);
     const ro = await start(snapshot, true);
-    const roCall = client(ro, secret);
+    const roCall = dataPlaneCall(() => ro.url, secret);
     await call('POST', '/restpp/graph/social', { vertices: { Person: { erin: { age: { value: 50 } } } } });
     const seen = await roCall('GET', '/restpp/graph/social/vertices/Person');
     assert.deepEqual(

@@ -4,26 +4,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { dataPlaneCall, type DataPlaneReply } from '../../test/helpers/data-plane.js';
 import { DATA_PLANE_SECRET_HEADER, startDataPlane, type DataPlaneProcess } from './index.js';
 
 /** The admin endpoints pyTigerGraph's utility calls reach, on a real data-plane process. */
-
-interface Reply {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
 
 describe('admin endpoints: metrics, statistics, service status, rebuildnow', () => {
   let dir: string;
   let dp: DataPlaneProcess;
   const secret = randomBytes(16).toString('hex');
 
-  async function call(method: string, urlPath: string, body?: string): Promise<Reply> {
-    const res = await fetch(dp.url + urlPath, { method, headers: { [DATA_PLANE_SECRET_HEADER]: secret }, body });
-    return { status: res.status, json: await res.json() };
-  }
-  function refused(r: Reply, status: number, code: string, message: RegExp): void {
+  const call = dataPlaneCall(() => dp.url, secret);
+  function refused(r: DataPlaneReply, status: number, code: string, message: RegExp): void {
     assert.equal(r.status, status, JSON.stringify(r.json));
     assert.equal(r.json.error, true);
     assert.equal(r.json.code, code);

@@ -4,15 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DATA_PLANE_SECRET_HEADER, startDataPlane, type DataPlaneProcess } from './index.js';
+import { dataPlaneCall, type DataPlaneReply } from '../../test/helpers/data-plane.js';
+import { startDataPlane, type DataPlaneProcess } from './index.js';
 
 /** The path-finding endpoints of a real data-plane process, on the graph pyTigerGraph's own tests use. */
-
-interface Reply {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
 
 const vertices: [number, number][] = [10, 20, 30, 40, 50, 60, 70, 80].map((id) => [id, id < 60 ? 999 : 900]);
 // prettier-ignore
@@ -26,15 +21,7 @@ describe('path finding: POST /restpp/shortestpath and /restpp/allpaths', () => {
   let dp: DataPlaneProcess;
   const secret = randomBytes(16).toString('hex');
 
-  async function call(method: string, urlPath: string, body?: unknown): Promise<Reply> {
-    const res = await fetch(dp.url + urlPath, {
-      method,
-      headers: { [DATA_PLANE_SECRET_HEADER]: secret },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text.startsWith('{') ? JSON.parse(text) : text };
-  }
+  const call = dataPlaneCall(() => dp.url, secret);
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-paths-'));
@@ -64,8 +51,9 @@ CREATE GRAPH h (other)`,
   });
 
   const ends = { sources: [{ type: 'v', id: 10 }], targets: [{ type: 'v', id: 50 }] };
-  const ids = (r: Reply) => (r.json.results[0].vertices as { v_id: string }[]).map((v) => Number(v.v_id)).sort();
-  const pairs = (r: Reply) =>
+  const ids = (r: DataPlaneReply) =>
+    (r.json.results[0].vertices as { v_id: string }[]).map((v) => Number(v.v_id)).sort();
+  const pairs = (r: DataPlaneReply) =>
     (r.json.results[0].edges as { from_id: string; to_id: string }[]).map((e) => `${e.from_id}-${e.to_id}`).sort();
   const sorted = (list: string[]) => [...list].sort();
 
