@@ -100,6 +100,8 @@ class Parser implements TokenCursor {
         return { ...at, kind: 'clearGraphStore' };
       case 'LS':
         return { ...at, kind: 'ls' };
+      case 'HELP':
+        return { ...at, kind: 'help' };
       case 'SHOW': {
         const what = this.keyword();
         if (what === 'JOB')
