@@ -118,6 +118,22 @@ describe('queries through the data-plane process', () => {
     assert.equal(r.json.results[1].total, 3);
   });
 
+  it('percent-decodes the strings of a JSON body, as REST++ does, and refuses a malformed escape', async () => {
+    const body = { p: { id: 'al%69ce' }, skip: ['dav%65', '%25'] };
+    const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify(body));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.results[1].total, 2);
+    const bad = await call(
+      'POST',
+      '/restpp/query/social/friends_of',
+      JSON.stringify({ p: { id: 'alice' }, skip: ['100%'] }),
+    );
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.error, true);
+    assert.equal(bad.json.code, 'REST-30000');
+    assert.match(bad.json.message, /parameter 'skip'/);
+  });
+
   it("refuses a bad parameter, an unknown query and an unknown vertex in TigerGraph's shape", async () => {
     const bad = await call('GET', '/restpp/query/social/friends_of?p=alice&min_age=old');
     assert.equal(bad.status, 400);

@@ -80,10 +80,26 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
   );
 }
 
-/** JSON body values: MAP parameters come as `{keylist, valuelist}`. */
+/**
+ * JSON body values: MAP parameters come as `{keylist, valuelist}`. As REST++ does, every string
+ * in the body is percent-decoded (clients send `%` as `%25`); a malformed escape is refused.
+ */
 function jsonParams(body: Record<string, unknown>): Record<string, unknown> {
+  const decode = (v: unknown, key: string): unknown => {
+    if (typeof v === 'string') {
+      try {
+        return decodeURIComponent(v);
+      } catch {
+        return fail('invalidPayload', `The value of the parameter '${key}' has a malformed %-escape: write % as %25.`);
+      }
+    }
+    if (Array.isArray(v)) return v.map((x) => decode(x, key));
+    if (typeof v === 'object' && v !== null)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decode(x, key)]));
+    return v;
+  };
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) out[k] = v;
+  for (const [k, v] of Object.entries(body)) out[k] = decode(v, k);
   return out;
 }
 
