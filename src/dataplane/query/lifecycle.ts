@@ -227,6 +227,33 @@ export function bindParams(view: GraphView, q: CompiledQuery, raw: Record<string
   });
 }
 
+/**
+ * REST++'s stricter reading of a JSON body: a vertex parameter (alone or in a collection) is an
+ * object `{"id", "type"}` (`type` optional for `VERTEX<T>`, and then it must be T). A plain id
+ * is read from the query string only.
+ */
+export function checkJsonVertexParams(q: CompiledQuery, body: Record<string, unknown>): void {
+  for (const p of q.params) {
+    const v = body[p.name];
+    if (v === undefined) continue;
+    const t = p.type.k === 'coll' ? p.type.elem : p.type;
+    if (t.k !== 'base' || t.name !== 'VERTEX') continue;
+    for (const x of p.type.k === 'coll' && Array.isArray(v) ? v : [v]) {
+      if (typeof x !== 'object' || x === null || !('id' in x))
+        throw new DataPlaneError(
+          'invalidPayload',
+          `'id' is not found in the VERTEX parameter '${p.name}': send it as {"id": …, "type": …}.`,
+        );
+      const type = (x as { type?: unknown }).type;
+      if (t.vertexType !== undefined && type !== undefined && type !== t.vertexType)
+        throw new DataPlaneError(
+          'invalidPayload',
+          `The vertex type '${String(type)}' of the parameter '${p.name}' is not its type ${t.vertexType}.`,
+        );
+    }
+  }
+}
+
 function bad(name: string, why: string): never {
   throw new DataPlaneError('invalidParameter', `The value of parameter '${name}' is not valid: ${why}.`);
 }

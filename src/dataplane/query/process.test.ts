@@ -118,6 +118,24 @@ describe('queries through the data-plane process', () => {
     assert.equal(r.json.results[1].total, 3);
   });
 
+  it('refuses in a JSON body a plain id or another type for a VERTEX<T> parameter, as REST++ does', async () => {
+    const plain = await call('POST', '/restpp/query/social/friends_of', JSON.stringify({ p: 'alice' }));
+    assert.equal(plain.status, 400);
+    assert.equal(plain.json.error, true);
+    assert.equal(plain.json.code, 'REST-30000');
+    assert.match(plain.json.message, /'id' is not found in the VERTEX parameter 'p'/);
+    const other = await call(
+      'POST',
+      '/restpp/query/social/friends_of',
+      JSON.stringify({ p: { id: 'alice', type: 'Robot' } }),
+    );
+    assert.equal(other.status, 400);
+    assert.equal(other.json.code, 'REST-30000');
+    assert.match(other.json.message, /vertex type 'Robot' of the parameter 'p'/);
+    const url = await call('GET', '/restpp/query/social/friends_of?p=alice&p.type=Robot');
+    assert.equal(url.status, 200, 'the query string stays lenient: the type is the parameter own');
+  });
+
   it('percent-decodes the strings of a JSON body, as REST++ does, and refuses a malformed escape', async () => {
     const body = { p: { id: 'al%69ce' }, skip: ['dav%65', '%25'] };
     const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify(body));

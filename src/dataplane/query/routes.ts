@@ -4,6 +4,7 @@ import type { GraphStore } from '../graph-store.js';
 import { route, sendJson, sendResults, type RequestContext, type Router } from '../http-server.js';
 import type { TypeRef } from './ast.js';
 import {
+  checkJsonVertexParams,
   compiledQuery,
   listQueries,
   parseDef,
@@ -55,6 +56,7 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
       `Endpoint is not found from url = '${ctx.path}', please use GET /endpoints to list all valid endpoints.`,
     );
   }
+  const q = compiledQuery(store, graph, name)!;
   let params = urlParams(ctx.url);
   if (ctx.req.method === 'POST') {
     const text = (await ctx.body()).toString('utf8').trim();
@@ -67,10 +69,11 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         return fail('invalidPayload', 'The request body must be a JSON object of parameters.');
-      params = { ...params, ...jsonParams(body as Record<string, unknown>) };
+      const fromBody = jsonParams(body as Record<string, unknown>);
+      checkJsonVertexParams(q, fromBody);
+      params = { ...params, ...fromBody };
     }
   } else ctx.req.resume();
-  const q = compiledQuery(store, graph, name)!;
   restppOutcome(
     ctx,
     runCompiled(store, q, params, {
