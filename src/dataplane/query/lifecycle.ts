@@ -280,10 +280,13 @@ function convert(view: GraphView, t: TypeRef, v: unknown, name: string, vtype?: 
       if (typeof one === 'boolean' || one === '' || Number.isNaN(n)) bad(name, `'${String(one)}' is not a number`);
       return n;
     }
-    case 'BOOL':
-      if (one === true || one === 'true' || one === 1 || one === '1') return true;
-      if (one === false || one === 'false' || one === 0 || one === '0') return false;
+    case 'BOOL': {
+      // In a URL in any case: Python clients write `True`.
+      const b = typeof one === 'string' ? one.toLowerCase() : one;
+      if (b === true || b === 'true' || b === 1 || b === '1') return true;
+      if (b === false || b === 'false' || b === 0 || b === '0') return false;
       return bad(name, `'${String(one)}' is not true or false`);
+    }
     case 'STRING':
       return String(one);
     case 'DATETIME':

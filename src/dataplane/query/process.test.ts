@@ -72,6 +72,9 @@ CREATE QUERY set_age(VERTEX<Person> p, INT age) FOR GRAPH social {
   start = SELECT s FROM start:s POST-ACCUM s.age = age;
   PRINT start;
 }
+CREATE QUERY flag(BOOL b) FOR GRAPH social {
+  PRINT b;
+}
 INSTALL QUERY ALL`;
 
 describe('queries through the data-plane process', () => {
@@ -134,6 +137,22 @@ describe('queries through the data-plane process', () => {
     assert.match(other.json.message, /vertex type 'Robot' of the parameter 'p'/);
     const url = await call('GET', '/restpp/query/social/friends_of?p=alice&p.type=Robot');
     assert.equal(url.status, 200, 'the query string stays lenient: the type is the parameter own');
+  });
+
+  it('reads a BOOL parameter in the URL in any case, and refuses another word', async () => {
+    for (const [text, value] of [
+      ['True', true],
+      ['FALSE', false],
+      ['1', true],
+    ] as const) {
+      const r = await call('GET', `/restpp/query/social/flag?b=${text}`);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.json.results, [{ b: value }]);
+    }
+    const bad = await call('GET', '/restpp/query/social/flag?b=yes');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.code, 'REST-30001');
+    assert.match(bad.json.message, /parameter 'b'.*'yes' is not true or false/);
   });
 
   it('percent-decodes the strings of a JSON body, as REST++ does, and refuses a malformed escape', async () => {
