@@ -149,13 +149,13 @@ export function runQueryStatement(
     }
     case 'showQuery': {
       const graph = graphFor(store, sessionGraph ?? soleGraph(store));
-      if (st.name === '*')
-        return listQueries(store, graph.name)
-          .map((q) => q.source)
-          .join('\n');
-      const q = readQuery(store, graph.name, st.name);
+      // As GSQL shows them: an installed query under its `# installed v2` mark.
+      const shown = (q: { source: string; installed: boolean }) =>
+        q.installed ? `# installed v2\n${q.source}` : q.source;
+      if (st.name === '*') return listQueries(store, graph.name).map(shown).join('\n');
+      const q = listQueries(store, graph.name).find((x) => x.name === st.name);
       if (!q) throw new CatalogError(`The query ${st.name} does not exist in graph ${graph.name}.`);
-      return q.source;
+      return shown(q);
     }
     case 'runQuery': {
       const graph = graphFor(store, sessionGraph ?? soleGraph(store));

@@ -155,6 +155,25 @@ describe('queries through the data-plane process', () => {
     assert.match(bad.json.message, /parameter 'b'.*'yes' is not true or false/);
   });
 
+  it('lists what each PRINT prints in the query signature, and shows an installed query under its mark', async () => {
+    const sig = await call('POST', '/gsql/v1/queries/signature?graph=social&queryName=friends_of');
+    assert.equal(sig.status, 200, sig.text);
+    assert.equal(sig.json.output.length, 2);
+    assert.deepEqual(sig.json.output[1], { total: 'int' });
+    const flag = await call('POST', '/gsql/v1/queries/signature?graph=social&queryName=flag');
+    assert.deepEqual(flag.json.output, [{ b: 'bool' }]);
+    const none = await call('POST', '/gsql/v1/queries/signature?graph=social&queryName=nope');
+    assert.equal(none.status, 400);
+    assert.equal(none.json.error, true);
+    assert.equal(none.json.code, 'REST-30001');
+    const shown = await gsql('USE GRAPH social SHOW QUERY flag');
+    assert.deepEqual(shown.text.split('\n').slice(0, 3), [
+      "Using graph 'social'",
+      '# installed v2',
+      'CREATE QUERY flag(BOOL b) FOR GRAPH social {',
+    ]);
+  });
+
   it('percent-decodes the strings of a JSON body, as REST++ does, and refuses a malformed escape', async () => {
     const body = { p: { id: 'al%69ce' }, skip: ['dav%65', '%25'] };
     const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify(body));

@@ -2,7 +2,7 @@ import { CatalogError } from '../catalog.js';
 import { DataPlaneError, errorKinds, fail } from '../errors.js';
 import type { GraphStore } from '../graph-store.js';
 import { route, sendJson, sendResults, type RequestContext, type Router } from '../http-server.js';
-import type { TypeRef } from './ast.js';
+import { printSignature, typeText } from './signature.js';
 import {
   checkJsonVertexParams,
   compiledQuery,
@@ -147,21 +147,6 @@ function gsqlFailure(ctx: RequestContext, kind: keyof typeof errorKinds, message
   sendJson(ctx.res, errorKinds[kind].status, { error: true, message, code: errorKinds[kind].code });
 }
 
-function typeText(t: TypeRef): string {
-  switch (t.k) {
-    case 'base':
-      return t.vertexType ? `VERTEX<${t.vertexType}>` : t.name;
-    case 'coll':
-      return `${t.name}<${typeText(t.elem)}>`;
-    case 'map':
-      return `MAP<${typeText(t.key)},${typeText(t.value)}>`;
-    case 'tuple':
-      return t.name;
-    case 'accum':
-      return t.acc.name;
-  }
-}
-
 /** The parameters of a query as the endpoint list describes them. */
 function parameterInfo(store: GraphStore, graph: string, name: string): Record<string, unknown> {
   const stored = listQueries(store, graph).find((q) => q.name === name);
@@ -257,6 +242,7 @@ export function registerQueryRoutes(router: Router): void {
       installed: q.installed,
       status: q.installed ? 'VALID' : 'DRAFT',
       code: q.source,
+      output: printSignature(parseDef(q.source)),
       parameters: Object.entries(parameterInfo(ctx.store, q.graph, q.name)).map(([param, v]) => ({
         param,
         ...(v as object),
