@@ -418,3 +418,46 @@ export function timeoutFrom(header: string | string[] | undefined): number {
 }
 
 export { compileQuery };
+
+/** One finding of a query check, where it is in the text when known. */
+export interface QueryCheckNote {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * Checks a query's text without keeping it: syntax, then the semantic checks of installing it
+ * in `graphName` (or its own `FOR GRAPH`). Nothing here warns, so `warnings` is always empty.
+ */
+export function checkQueryText(
+  store: GraphStore,
+  graphName: string | undefined,
+  text: string,
+): { errors: QueryCheckNote[]; warnings: QueryCheckNote[] } {
+  const refused = (err: unknown): QueryCheckNote => {
+    if (err instanceof GsqlSyntaxError)
+      return { message: `Syntax Error: ${err.message}`, line: err.line, column: err.column };
+    if (err instanceof QuerySemanticError)
+      return { message: `Semantic Check Fails: ${err.message}`, line: err.line, column: err.column };
+    if (err instanceof CatalogError || err instanceof DataPlaneError) return { message: err.message };
+    throw err;
+  };
+  let def: QueryDef;
+  try {
+    def = parseDef(text);
+  } catch (err) {
+    if (err instanceof Error && err.message === 'not a query definition')
+      return { errors: [{ message: 'The text is not a CREATE QUERY statement.' }], warnings: [] };
+    return { errors: [refused(err)], warnings: [] };
+  }
+  const name = def.graph ?? graphName ?? soleGraph(store);
+  const graph = name === undefined ? undefined : store.catalog.graphs.get(name);
+  if (!graph) return { errors: [{ message: `The graph ${name ?? ''} does not exist.` }], warnings: [] };
+  try {
+    compileQuery(store.catalog, graph, def, (n) => n === def.name || !!readQuery(store, graph.name, n));
+  } catch (err) {
+    return { errors: [refused(err)], warnings: [] };
+  }
+  return { errors: [], warnings: [] };
+}

@@ -174,6 +174,29 @@ describe('queries through the data-plane process', () => {
     ]);
   });
 
+  it('checks a query text without keeping it: syntax and semantic errors with their place', async () => {
+    const check = (code: unknown, graph = 'social') =>
+      call('POST', `/gsql/v1/internal/check/query?graph=${graph}`, JSON.stringify({ code }));
+    const ok = await check('CREATE QUERY fine() { PRINT "hello"; }');
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.json, { error: false, message: '', errors: [], warnings: [] });
+    const syntax = await check('INVALID GSQL SYNTAX');
+    assert.equal(syntax.status, 200);
+    assert.equal(syntax.json.errors.length, 1);
+    assert.equal(syntax.json.errors[0].line, 1);
+    const semantic = await check('CREATE QUERY wrong() {\n  PRINT nobody;\n}');
+    assert.match(semantic.json.errors[0].message, /^Semantic Check Fails: /);
+    assert.equal(semantic.json.errors[0].line, 2);
+    const listed = await call('GET', '/gsql/v1/queries?graph=social');
+    assert.ok(!listed.json.results.includes('fine'), 'a checked query is not kept');
+    const noCode = await check(42);
+    assert.equal(noCode.status, 400);
+    assert.equal(noCode.json.code, 'REST-30000');
+    const noGraph = await check('CREATE QUERY fine() { PRINT 1; }', 'nope');
+    assert.equal(noGraph.status, 404);
+    assert.equal(noGraph.json.code, 'REST-1004');
+  });
+
   it('percent-decodes the strings of a JSON body, as REST++ does, and refuses a malformed escape', async () => {
     const body = { p: { id: 'al%69ce' }, skip: ['dav%65', '%25'] };
     const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify(body));

@@ -5,6 +5,7 @@ import { route, sendJson, sendResults, type RequestContext, type Router } from '
 import { printSignature, typeText } from './signature.js';
 import {
   checkJsonVertexParams,
+  checkQueryText,
   compiledQuery,
   listQueries,
   parseDef,
@@ -254,6 +255,18 @@ export function registerQueryRoutes(router: Router): void {
     }
     sendJson(ctx.res, 200, { error: false, message: '', results: pick.map(describe) });
   };
+  // `{"code": "CREATE QUERY …"}`: the query checked, not kept.
+  route(router, 'POST', '/gsql/v1/internal/check/query', async (ctx) => {
+    let body: unknown;
+    try {
+      body = JSON.parse((await ctx.body()).toString('utf8'));
+    } catch {
+      return gsqlFailure(ctx, 'invalidJson', 'The request body is not valid JSON.');
+    }
+    const code = (body as { code?: unknown } | null)?.code;
+    if (typeof code !== 'string') return gsqlFailure(ctx, 'invalidPayload', 'The body needs "code": the query text.');
+    sendJson(ctx.res, 200, { error: false, message: '', ...checkQueryText(ctx.store, graphParam(ctx), code) });
+  });
   route(router, 'GET', '/gsql/v1/queries/info', info);
   route(router, 'POST', '/gsql/v1/queries/signature', info);
   route(router, 'GET', '/gsqlserver/gsql/queryinfo', info);
