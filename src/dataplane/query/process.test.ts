@@ -197,6 +197,32 @@ describe('queries through the data-plane process', () => {
     assert.equal(noGraph.json.code, 'REST-1004');
   });
 
+  it('runs a query detached with GSQL-ASYNC, its status and result kept under a request id', async () => {
+    const async = { 'GSQL-ASYNC': 'true' };
+    const started = await call('GET', '/restpp/query/social/friends_of?p=alice', undefined, async);
+    assert.equal(started.status, 200, started.text);
+    const id = started.json.request_id;
+    assert.equal(typeof id, 'string');
+    const status = await call('GET', `/restpp/query_status?graph_name=social&requestid=${id}`);
+    assert.equal(status.status, 200, status.text);
+    assert.equal(status.json.results[0].requestid, id);
+    assert.equal(status.json.results[0].status, 'success');
+    const result = await call('GET', `/restpp/query_result?graph_name=social&requestid=${id}`);
+    assert.deepEqual(result.json.results[1], { total: 3 });
+    const failed = await call('GET', '/restpp/query/social/friends_of?p=nobody', undefined, async);
+    const failedId = failed.json.request_id;
+    const all = await call('GET', '/restpp/query_status?graph_name=social&requestid=all');
+    const seen = all.json.results.find((r: { requestid: string }) => r.requestid === failedId);
+    assert.equal(seen.status, 'aborted');
+    const failedResult = await call('GET', `/restpp/query_result?requestid=${failedId}`);
+    assert.equal(failedResult.status, 400);
+    assert.equal(failedResult.json.code, 'REST-30001');
+    assert.match(failedResult.json.message, /Person 'nobody' does not exist/);
+    const unknown = await call('GET', '/restpp/query_result?requestid=1.RESTPP_1_1.0.N');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.json.code, 'REST-30001');
+  });
+
   it('percent-decodes the strings of a JSON body, as REST++ does, and refuses a malformed escape', async () => {
     const body = { p: { id: 'al%69ce' }, skip: ['dav%65', '%25'] };
     const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify(body));

@@ -16,6 +16,7 @@ import {
 } from './lifecycle.js';
 import { GsqlSyntaxError } from '../gsql-lexer.js';
 import { QuerySemanticError } from './compile.js';
+import { detachedRuns, runDetached } from './detached.js';
 
 /**
  * Query parameters as TigerGraph's URLs carry them: repeated keys for collections, `v.type` for
@@ -75,13 +76,33 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
       params = { ...params, ...fromBody };
     }
   } else ctx.req.resume();
-  restppOutcome(
-    ctx,
+  const run = () =>
     runCompiled(store, q, params, {
       timeoutMs: timeoutFrom(ctx.req.headers['gsql-timeout']),
       outputLimit: ctx.options.gsqlOutputLimit,
-    }),
+    }).results;
+  if (String(ctx.req.headers['gsql-async']).toLowerCase() === 'true')
+    return sendResults(ctx, [], { request_id: runDetached(store, graph.name, name, run) });
+  sendResults(ctx, run());
+}
+
+/** `GET /query_status?graph_name=g&requestid=id|all`: the detached runs. */
+function queryStatus(ctx: RequestContext): void {
+  const graph = ctx.query.graph_name ?? ctx.params.graph;
+  const runs = detachedRuns(ctx.store, graph, ctx.query.requestid ?? 'all');
+  sendResults(
+    ctx,
+    runs.map(({ results: _r, ...r }) => ({ ...r, url: `/query/${r.graph}/${r.query}`, user: '', elapsedTime: 0 })),
   );
+}
+
+/** `GET /query_result?requestid=id`: what a detached run answered. */
+function queryResult(ctx: RequestContext): void {
+  const requestid = ctx.query.requestid;
+  if (requestid === undefined) return fail('invalidParameter', 'The parameter requestid is required.');
+  const [run] = detachedRuns(ctx.store, ctx.query.graph_name, requestid);
+  if (run!.error) throw new DataPlaneError(run!.error.kind, run!.error.message);
+  sendResults(ctx, run!.results);
 }
 
 /**
@@ -203,6 +224,9 @@ function graphParam(ctx: RequestContext): string | undefined {
 export function registerQueryRoutes(router: Router): void {
   for (const prefix of ['/restpp', '']) {
     route(router, ['GET', 'POST'], `${prefix}/query/:graph/:query`, runInstalled);
+    route(router, 'GET', `${prefix}/query_status`, queryStatus);
+    route(router, 'GET', `${prefix}/query_status/:graph`, queryStatus);
+    route(router, 'GET', `${prefix}/query_result`, queryResult);
     // Queries run one at a time in this process, to their end or their timeout: when this answers, none runs.
     route(router, 'GET', `${prefix}/showprocesslist/:graph`, (ctx) => sendResults(ctx, []));
     route(router, 'GET', `${prefix}/abortquery/:graph`, (ctx) => sendResults(ctx, [{ aborted_queries: [] }]));
