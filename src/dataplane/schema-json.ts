@@ -50,7 +50,8 @@ export function edgeTypeJson(e: EdgeTypeDef): Record<string, unknown> {
     DiscriminatorCount: 0,
     Attributes: e.attributes.map(attributeJson),
     FromVertexTypeName: single ? e.pairs[0]!.from : '*',
-    EdgePairs: e.pairs.map((p) => ({ From: p.from, To: p.to })),
+    // As TigerGraph answers: the pairs are listed only for an edge type of several pairs.
+    ...(single ? {} : { EdgePairs: e.pairs.map((p) => ({ From: p.from, To: p.to })) }),
     Name: e.name,
     IsLocal: e.graph !== undefined,
   };
