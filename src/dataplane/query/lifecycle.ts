@@ -6,6 +6,7 @@ import { GsqlSyntaxError, lex } from '../gsql-lexer.js';
 import { statementTokens } from '../gsql-split.js';
 import type { GraphDef } from '../schema-types.js';
 import type { Expr, QueryDef, QueryStatement, TypeRef } from './ast.js';
+import { forgetDescriptions } from './description-rows.js';
 import { compileQuery, QuerySemanticError, storedValue, type CompiledQuery } from './compile.js';
 import { dropView, graphView, keepView, toEpoch, type GraphView } from './graph-view.js';
 import { parseQueryStatement } from './parser.js';
@@ -55,7 +56,7 @@ export function parseDef(source: string): QueryDef {
  * Writes the query table in one transaction. Not through GraphStore.write: the graph's data does
  * not change, so the traversal view built from it stays valid.
  */
-function writeQueries(store: GraphStore, fn: () => void): void {
+export function writeQueries(store: GraphStore, fn: () => void): void {
   if (store.readOnly)
     throw new DataPlaneError('readOnly', 'This graph is read-only: it serves a snapshot and refuses writes.');
   store.db.transaction(fn).immediate();
@@ -143,7 +144,10 @@ export function runQueryStatement(
           throw new CatalogError(`The query ${name} does not exist in graph ${graph.name}.`);
       writeQueries(store, () => {
         const del = store.db.prepare('DELETE FROM queries WHERE graph = ? AND name = ?');
-        for (const name of names) del.run(graph.name, name);
+        for (const name of names) {
+          del.run(graph.name, name);
+          forgetDescriptions(store, graph.name, name);
+        }
       });
       return `Successfully dropped queries: [${names.join(', ')}].`;
     }

@@ -223,6 +223,62 @@ describe('queries through the data-plane process', () => {
     assert.equal(unknown.json.code, 'REST-30001');
   });
 
+  it('keeps query and parameter descriptions, drops them on request and with the query', async () => {
+    const path = '/gsql/v1/description?graph=social';
+    const put = await call(
+      'PUT',
+      path,
+      JSON.stringify({
+        queries: [
+          {
+            queryName: 'friends_of',
+            description: 'who p knows',
+            parameters: [
+              { paramName: 'min_age', description: 'youngest' },
+              { paramName: 'p', description: 'the person' },
+            ],
+          },
+        ],
+      }),
+    );
+    assert.equal(put.status, 200, put.text);
+    const got = await call('GET', `${path}&query=friends_of`);
+    assert.deepEqual(got.json.results.queries, [
+      {
+        queryName: 'friends_of',
+        description: 'who p knows',
+        parameters: [
+          { paramName: 'p', description: 'the person' },
+          { paramName: 'min_age', description: 'youngest' },
+        ],
+      },
+    ]);
+    const drop = await call(
+      'DELETE',
+      path,
+      JSON.stringify({ queries: ['friends_of'], queryParameters: ['friends_of.*'] }),
+    );
+    assert.equal(drop.status, 200, drop.text);
+    const after = await call('GET', `${path}&query=friends_of`);
+    assert.deepEqual(after.json.results.queries, [{ queryName: 'friends_of', parameters: [] }]);
+    const badParam = await call(
+      'PUT',
+      path,
+      JSON.stringify({ queries: [{ queryName: 'flag', parameters: [{ paramName: 'nope', description: 'x' }] }] }),
+    );
+    assert.equal(badParam.status, 400);
+    assert.equal(badParam.json.code, 'REST-30001');
+    const unknown = await call('GET', `${path}&query=ghost`);
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.json.code, 'REST-30001');
+    await call('PUT', path, JSON.stringify({ queries: [{ queryName: 'flag', description: 'a flag' }] }));
+    await gsql(
+      'USE GRAPH social\nDROP QUERY flag\nCREATE QUERY flag(BOOL b) FOR GRAPH social { PRINT b; }\nINSTALL QUERY flag',
+    );
+    const fresh = await call('GET', `${path}&query=flag`);
+    assert.deepEqual(fresh.json.results.queries, [{ queryName: 'flag', parameters: [] }], 'dropped with the query');
+  });
+
   it('percent-decodes the strings of a JSON body, as REST++ does, and refuses a malformed escape', async () => {
     const body = { p: { id: 'al%69ce' }, skip: ['dav%65', '%25'] };
     const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify(body));

@@ -17,6 +17,7 @@ import {
 import { GsqlSyntaxError } from '../gsql-lexer.js';
 import { QuerySemanticError } from './compile.js';
 import { detachedRuns, runDetached } from './detached.js';
+import { describedQueries, describeQueries, dropDescriptions, type DescriptionUpdate } from './descriptions.js';
 
 /**
  * Query parameters as TigerGraph's URLs carry them: repeated keys for collections, `v.type` for
@@ -291,6 +292,64 @@ export function registerQueryRoutes(router: Router): void {
     if (typeof code !== 'string') return gsqlFailure(ctx, 'invalidPayload', 'The body needs "code": the query text.');
     sendJson(ctx.res, 200, { error: false, message: '', ...checkQueryText(ctx.store, graphParam(ctx), code) });
   });
+  // Query descriptions: `GET ?graph=g&query=a,b|all`, `PUT` `{queries: [{queryName, description,
+  // parameters}]}`, `DELETE` `{queries: [names], queryParameters: ["q.p" | "q.*"]}`.
+  const descriptionGraph = (ctx: RequestContext): string => {
+    const g = graphParam(ctx);
+    if (g === undefined) throw new DataPlaneError('invalidParameter', 'The parameter graph is required.');
+    return g;
+  };
+  const descriptionBody = async (ctx: RequestContext): Promise<Record<string, unknown>> => {
+    try {
+      const body: unknown = JSON.parse((await ctx.body()).toString('utf8'));
+      if (typeof body === 'object' && body !== null && Array.isArray((body as { queries?: unknown }).queries))
+        return body as Record<string, unknown>;
+    } catch {
+      throw new DataPlaneError('invalidJson', 'The request body is not valid JSON.');
+    }
+    throw new DataPlaneError('invalidPayload', 'The body needs "queries": a list.');
+  };
+  const described = (ctx: RequestContext, change: () => unknown) => {
+    try {
+      change();
+    } catch (err) {
+      if (err instanceof CatalogError) return gsqlFailure(ctx, 'invalidParameter', err.message);
+      throw err;
+    }
+  };
+  for (const path of ['/gsql/v1/description', '/gsqlserver/gsql/description']) {
+    route(router, 'GET', path, (ctx) => {
+      const g = descriptionGraph(ctx);
+      const names = (ctx.query.query ?? 'all').split(',').filter(Boolean);
+      described(ctx, () =>
+        sendJson(ctx.res, 200, {
+          error: false,
+          message: '',
+          results: { queries: describedQueries(ctx.store, g, names) },
+        }),
+      );
+    });
+    route(router, 'PUT', path, async (ctx) => {
+      const g = descriptionGraph(ctx);
+      const body = await descriptionBody(ctx);
+      const updates = body.queries as DescriptionUpdate[];
+      if (!updates.every((u) => typeof u === 'object' && u !== null && typeof u.queryName === 'string'))
+        return gsqlFailure(ctx, 'invalidPayload', 'Each of "queries" needs a "queryName".');
+      described(ctx, () => {
+        describeQueries(ctx.store, g, updates);
+        sendJson(ctx.res, 200, { error: false, message: 'Successfully updated the descriptions.' });
+      });
+    });
+    route(router, 'DELETE', path, async (ctx) => {
+      const g = descriptionGraph(ctx);
+      const body = await descriptionBody(ctx);
+      const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+      described(ctx, () => {
+        dropDescriptions(ctx.store, g, strings(body.queries), strings(body.queryParameters));
+        sendJson(ctx.res, 200, { error: false, message: 'Successfully dropped the descriptions.' });
+      });
+    });
+  }
   route(router, 'GET', '/gsql/v1/queries/info', info);
   route(router, 'POST', '/gsql/v1/queries/signature', info);
   route(router, 'GET', '/gsqlserver/gsql/queryinfo', info);
