@@ -109,6 +109,17 @@ describe('data plane: a TigerGraph-style setup script and the schema it makes', 
     assert.deepEqual(types.code, { Name: 'FIXED_BINARY', FixedSize: 8 });
     const seen = schema.json.results.EdgeTypes.find((e: { Name: string }) => e.Name === 'seen');
     assert.deepEqual([seen.FromVertexTypeName, seen.ToVertexTypeName], ['*', '*']);
+    // The pairs are not listed for an edge type of one pair of named types, as TigerGraph answers.
+    assert.deepEqual(seen.EdgePairs, [{ From: '*', To: '*' }]);
+    const same = schema.json.results.EdgeTypes.find((e: { Name: string }) => e.Name === 'same_store');
+    assert.equal('EdgePairs' in same, false);
+    assert.deepEqual([same.FromVertexTypeName, same.ToVertexTypeName], ['store_v', 'store_v']);
+    const stocked = schema.json.results.EdgeTypes.find((e: { Name: string }) => e.Name === 'stocked_on');
+    assert.deepEqual(stocked.EdgePairs, [
+      { From: 'basket', To: 'shelf' },
+      { From: 'clerk', To: 'shelf' },
+    ]);
+    assert.deepEqual([stocked.FromVertexTypeName, stocked.ToVertexTypeName], ['*', '*']);
     const udts = await call('GET', '/gsql/v1/udt/tuples?graph=shop');
     assert.deepEqual(udts.json.results, [
       {

@@ -243,6 +243,10 @@ export class GraphStore {
           this.db.prepare(`DELETE FROM schema_objects WHERE kind = 'tuple' AND name = ?`).run(t.name);
         for (const j of jobs) this.db.prepare(`DELETE FROM schema_objects WHERE kind = 'job' AND name = ?`).run(j.name);
         this.db.prepare('DELETE FROM queries WHERE graph = ?').run(name);
+        // The descriptions of its queries, kept as `<graph>.<query>` (names hold no dot).
+        this.db
+          .prepare(`DELETE FROM schema_objects WHERE kind = 'query_description' AND substr(name, 1, ?) = ?`)
+          .run(name.length + 1, `${name}.`);
         this.db.prepare('DELETE FROM loading_jobs WHERE graph = ?').run(name);
       },
       (catalog) => {

@@ -86,6 +86,7 @@ export type StatementBody =
   | { kind: 'dropAll' }
   | { kind: 'clearGraphStore' }
   | { kind: 'ls' }
+  | { kind: 'help' }
   | { kind: 'show'; what: 'GRAPH' | 'VERTEX' | 'EDGE'; name: string }
   | { kind: 'unsupported'; what: string }
   | { kind: 'query'; query: QueryStatement }

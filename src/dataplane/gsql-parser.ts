@@ -70,8 +70,11 @@ class Parser implements TokenCursor {
     for (;;) {
       while (this.peek().kind === 'break') this.advance();
       if (this.peek().kind === 'end') return statements;
-      statements.push(this.statement());
-      if (!this.atStatementEnd()) this.fail();
+      const st = this.statement();
+      statements.push(st);
+      // `USE GRAPH g SHOW QUERY q`: GSQL lets a USE be followed by a statement on its line.
+      const use = st.kind === 'useGraph' || st.kind === 'useGlobal';
+      if (!this.atStatementEnd() && !use) this.fail();
     }
   }
 
@@ -100,6 +103,8 @@ class Parser implements TokenCursor {
         return { ...at, kind: 'clearGraphStore' };
       case 'LS':
         return { ...at, kind: 'ls' };
+      case 'HELP':
+        return { ...at, kind: 'help' };
       case 'SHOW': {
         const what = this.keyword();
         if (what === 'JOB')

@@ -1,6 +1,12 @@
 import { CatalogError, graphFromStatement } from './catalog.js';
 import { DataPlaneError, errorKinds, type ErrorKind } from './errors.js';
 import { runGsql } from './gsql-runner.js';
+import {
+  addGlobalVertexTypes,
+  createGlobalVertexTypes,
+  dropVertexTypes,
+  vertexStatementOf,
+} from './global-vertex-types.js';
 import { timeoutFrom } from './query/lifecycle.js';
 import { route, sendJson, sendText, type RequestContext, type Router } from './http-server.js';
 import { edgeTypeJson, graphListJson, graphSchemaJson, tuplesJson, vertexTypeJson } from './schema-json.js';
@@ -51,13 +57,8 @@ function graphSchema(ctx: RequestContext): void {
 
 /** `POST /gsql/v1/schema/graphs`: `?gsql=true` with `{"gsql": "CREATE GRAPH …"}`, or the JSON form. */
 async function createGraph(ctx: RequestContext): Promise<void> {
-  let body: unknown;
-  try {
-    body = JSON.parse((await ctx.body()).toString('utf8'));
-  } catch {
-    return gsqlError(ctx, 'invalidJson', 'The request body is not valid JSON.');
-  }
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const b = await jsonBody(ctx);
+  if (!b) return;
   if (ctx.query.gsql === 'true') {
     if (typeof b.gsql !== 'string')
       return gsqlError(ctx, 'invalidPayload', 'The body needs "gsql": a CREATE GRAPH statement.');
@@ -102,6 +103,70 @@ function schemaChange(ctx: RequestContext, change: () => string): void {
   }
 }
 
+/** A JSON request body as an object; answers the refusal and `undefined` when it is not one. */
+async function jsonBody(ctx: RequestContext): Promise<Record<string, unknown> | undefined> {
+  let body: unknown;
+  try {
+    body = JSON.parse((await ctx.body()).toString('utf8'));
+  } catch {
+    gsqlError(ctx, 'invalidJson', 'The request body is not valid JSON.');
+    return undefined;
+  }
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+  gsqlError(ctx, 'invalidPayload', 'The request body must be a JSON object.');
+  return undefined;
+}
+
+const stringList = (v: unknown): string[] | undefined =>
+  typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined;
+
+/**
+ * `POST /gsql/v1/schema/vertices`: `?gsql=true` with `{"gsql": [CREATE VERTEX …]}`, or
+ * `{"createVertices": [vertex JSON]}` (global types), or `?graph=g` with `{"addVertices": [names]}`.
+ */
+async function postVertices(ctx: RequestContext): Promise<void> {
+  const b = await jsonBody(ctx);
+  if (!b) return;
+  if (ctx.query.gsql === 'true') {
+    const statements = stringList(b.gsql);
+    if (!statements) return gsqlError(ctx, 'invalidPayload', 'The body needs "gsql": CREATE VERTEX statements.');
+    return schemaChange(ctx, () => createGlobalVertexTypes(ctx.store, statements));
+  }
+  if (b.createVertices !== undefined) {
+    const list = Array.isArray(b.createVertices) ? b.createVertices : [b.createVertices];
+    return schemaChange(ctx, () => createGlobalVertexTypes(ctx.store, list.map(vertexStatementOf)));
+  }
+  if (b.addVertices !== undefined) {
+    const names = stringList(b.addVertices);
+    const graph = ctx.query.graph;
+    if (!names) return gsqlError(ctx, 'invalidPayload', '"addVertices" must be a list of vertex type names.');
+    if (graph === undefined) return gsqlError(ctx, 'invalidParameter', 'The parameter graph is required.');
+    return schemaChange(ctx, () => addGlobalVertexTypes(ctx.store, graph, names));
+  }
+  gsqlError(ctx, 'invalidPayload', 'The body needs "gsql" (with ?gsql=true), "createVertices" or "addVertices".');
+}
+
+/** `DELETE /gsql/v1/schema/vertices?vertex=a,b[&graph=g]`. */
+function deleteVertices(ctx: RequestContext): void {
+  const names = (ctx.query.vertex ?? '').split(',').filter((n) => n !== '');
+  if (names.length === 0) return gsqlError(ctx, 'invalidParameter', 'The parameter vertex is required.');
+  schemaChange(ctx, () => dropVertexTypes(ctx.store, names, ctx.query.graph));
+}
+
+/** The user-defined function files a client may read; queries here call no C++ functions. */
+const UDF_FILES: Record<string, string> = {
+  ExprFunctions: '// ExprFunctions.hpp: user-defined query functions. None are installed.\n',
+  ExprUtil: '// ExprUtil.hpp: helpers for ExprFunctions. None are installed.\n',
+};
+
+/** `GET /gsql/v1/udt/files/{ExprFunctions|ExprUtil}` and the 3.x `?filename=` form. */
+function udfFile(ctx: RequestContext, name: string | undefined): void {
+  const text = name !== undefined && Object.hasOwn(UDF_FILES, name) ? UDF_FILES[name] : undefined;
+  if (text === undefined)
+    return gsqlError(ctx, 'invalidParameter', `The file ${name} is not one of ExprFunctions, ExprUtil.`);
+  sendJson(ctx.res, 200, { error: false, message: '', results: text });
+}
+
 /** `GET /gsql/v1/udt/tuples?graph=g`: the global tuples and those of graph g. */
 function tuples(ctx: RequestContext): void {
   const name = ctx.query.graph;
@@ -123,4 +188,12 @@ export function registerGsql(router: Router): void {
   route(router, 'DELETE', '/gsql/v1/schema/graphs/:graph', dropGraph);
   route(router, 'GET', '/gsql/v1/udt/tuples', tuples);
   route(router, 'GET', '/gsqlserver/gsql/udtlist', tuples);
+  route(router, 'GET', '/gsql/v1/udt/files/:name', (ctx) => udfFile(ctx, ctx.params.name));
+  route(router, 'GET', '/gsqlserver/gsql/userdefinedfunction', (ctx) => udfFile(ctx, ctx.query.filename));
+  route(router, 'POST', '/gsql/v1/schema/vertices', postVertices);
+  route(router, 'DELETE', '/gsql/v1/schema/vertices', deleteVertices);
+  // The catalog is kept in the graph store's own transactions: there is no separate copy to recover.
+  route(router, 'POST', '/gsql/v1/schema/recover', (ctx) =>
+    sendJson(ctx.res, 200, { error: false, message: 'The catalog is consistent: nothing to recover.' }),
+  );
 }

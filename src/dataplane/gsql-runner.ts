@@ -42,6 +42,26 @@ function failureText(st: Statement, reason: string): string {
   }
 }
 
+/** What `HELP` prints: the statements this shell runs, one line each, under GSQL's own heading. */
+const HELP_TEXT = [
+  'GSQL Help: Summary of TigerGraph GSQL Shell commands.',
+  'Schema:',
+  '  CREATE VERTEX | CREATE [UNDIRECTED|DIRECTED] EDGE | CREATE GRAPH g (types) | TYPEDEF TUPLE',
+  '  DROP VERTEX | DROP EDGE | DROP GRAPH g | DROP ALL | CLEAR GRAPH STORE',
+  '  CREATE [GLOBAL] SCHEMA_CHANGE JOB j { ADD | DROP | ALTER … } | RUN [GLOBAL] SCHEMA_CHANGE JOB j',
+  'Session:',
+  '  USE GRAPH g | USE GLOBAL | SET exit_on_error = TRUE|FALSE',
+  'Catalog:',
+  '  LS | SHOW GRAPH|VERTEX|EDGE name|* | SHOW JOB name|* | DROP JOB name|ALL',
+  'Data:',
+  '  UPSERT v VALUES (id, …) | UPSERT a -(e)-> b VALUES (from, to, …)',
+  '  CREATE LOADING JOB j FOR GRAPH g { … } | RUN LOADING JOB j USING …',
+  'Queries:',
+  '  CREATE [OR REPLACE] QUERY q(…) { … } | INSTALL QUERY q|ALL | INTERPRET QUERY q',
+  '  RUN QUERY q(…) | SHOW QUERY q|* | DROP QUERY q|ALL',
+  '  HELP: this summary.',
+].join('\n');
+
 const unsupportedReason = (what: string) => `${what} is not supported by this data plane.`;
 
 class Session {
@@ -104,6 +124,8 @@ class Session {
         return 'Successfully cleared graph store.';
       case 'ls':
         return this.ls();
+      case 'help':
+        return HELP_TEXT;
       case 'show':
         return this.show(st.what, st.name);
       case 'set':

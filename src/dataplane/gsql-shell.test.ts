@@ -101,3 +101,14 @@ describe('SET, DROP GRAPH … CASCADE', () => {
     assert.match(other.output, /session parameter colour is not supported/);
   });
 });
+
+describe('HELP', () => {
+  it('prints the summary under GSQL heading and runs in a request with other statements', () => {
+    assert.deepEqual(parse('help\nLS'), [{ kind: 'help' }, { kind: 'ls' }]);
+    const r = runGsql(newStore(), 'HELP');
+    assert.equal(r.ok, true);
+    const lines = r.output.split('\n');
+    assert.equal(lines[0], 'GSQL Help: Summary of TigerGraph GSQL Shell commands.');
+    assert.ok(lines.some((l) => /SCHEMA_CHANGE JOB/.test(l)));
+  });
+});

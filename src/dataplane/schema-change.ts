@@ -135,13 +135,18 @@ function ownType(
   return type;
 }
 
-function addToGraph(store: GraphStore, graph: string | undefined, list: 'vertexTypes' | 'edgeTypes', name: string) {
+export function addToGraph(
+  store: GraphStore,
+  graph: string | undefined,
+  list: 'vertexTypes' | 'edgeTypes',
+  name: string,
+) {
   if (graph === undefined) return;
   const g = store.catalog.graphs.get(graph)!;
   store.replaceGraph({ ...g, [list]: [...g[list], name] } as GraphDef);
 }
 
-function removeFromGraph(
+export function removeFromGraph(
   store: GraphStore,
   graph: string | undefined,
   list: 'vertexTypes' | 'edgeTypes',

@@ -50,7 +50,10 @@ export function edgeTypeJson(e: EdgeTypeDef): Record<string, unknown> {
     DiscriminatorCount: 0,
     Attributes: e.attributes.map(attributeJson),
     FromVertexTypeName: single ? e.pairs[0]!.from : '*',
-    EdgePairs: e.pairs.map((p) => ({ From: p.from, To: p.to })),
+    // As TigerGraph answers: the pairs are not listed for an edge type of one pair of named types.
+    ...(single && e.pairs[0]!.from !== '*' && e.pairs[0]!.to !== '*'
+      ? {}
+      : { EdgePairs: e.pairs.map((p) => ({ From: p.from, To: p.to })) }),
     Name: e.name,
     IsLocal: e.graph !== undefined,
   };

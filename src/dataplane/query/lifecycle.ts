@@ -6,6 +6,7 @@ import { GsqlSyntaxError, lex } from '../gsql-lexer.js';
 import { statementTokens } from '../gsql-split.js';
 import type { GraphDef } from '../schema-types.js';
 import type { Expr, QueryDef, QueryStatement, TypeRef } from './ast.js';
+import { forgetDescriptions } from './description-rows.js';
 import { compileQuery, QuerySemanticError, storedValue, type CompiledQuery } from './compile.js';
 import { dropView, graphView, keepView, toEpoch, type GraphView } from './graph-view.js';
 import { parseQueryStatement } from './parser.js';
@@ -55,7 +56,7 @@ export function parseDef(source: string): QueryDef {
  * Writes the query table in one transaction. Not through GraphStore.write: the graph's data does
  * not change, so the traversal view built from it stays valid.
  */
-function writeQueries(store: GraphStore, fn: () => void): void {
+export function writeQueries(store: GraphStore, fn: () => void): void {
   if (store.readOnly)
     throw new DataPlaneError('readOnly', 'This graph is read-only: it serves a snapshot and refuses writes.');
   store.db.transaction(fn).immediate();
@@ -143,19 +144,22 @@ export function runQueryStatement(
           throw new CatalogError(`The query ${name} does not exist in graph ${graph.name}.`);
       writeQueries(store, () => {
         const del = store.db.prepare('DELETE FROM queries WHERE graph = ? AND name = ?');
-        for (const name of names) del.run(graph.name, name);
+        for (const name of names) {
+          del.run(graph.name, name);
+          forgetDescriptions(store, graph.name, name);
+        }
       });
       return `Successfully dropped queries: [${names.join(', ')}].`;
     }
     case 'showQuery': {
       const graph = graphFor(store, sessionGraph ?? soleGraph(store));
-      if (st.name === '*')
-        return listQueries(store, graph.name)
-          .map((q) => q.source)
-          .join('\n');
-      const q = readQuery(store, graph.name, st.name);
+      // As GSQL shows them: an installed query under its `# installed v2` mark.
+      const shown = (q: { source: string; installed: boolean }) =>
+        q.installed ? `# installed v2\n${q.source}` : q.source;
+      if (st.name === '*') return listQueries(store, graph.name).map(shown).join('\n');
+      const q = listQueries(store, graph.name).find((x) => x.name === st.name);
       if (!q) throw new CatalogError(`The query ${st.name} does not exist in graph ${graph.name}.`);
-      return q.source;
+      return shown(q);
     }
     case 'runQuery': {
       const graph = graphFor(store, sessionGraph ?? soleGraph(store));
@@ -227,6 +231,33 @@ export function bindParams(view: GraphView, q: CompiledQuery, raw: Record<string
   });
 }
 
+/**
+ * REST++'s stricter reading of a JSON body: a vertex parameter (alone or in a collection) is an
+ * object `{"id", "type"}` (`type` optional for `VERTEX<T>`, and then it must be T). A plain id
+ * is read from the query string only.
+ */
+export function checkJsonVertexParams(q: CompiledQuery, body: Record<string, unknown>): void {
+  for (const p of q.params) {
+    const v = body[p.name];
+    if (v === undefined) continue;
+    const t = p.type.k === 'coll' ? p.type.elem : p.type;
+    if (t.k !== 'base' || t.name !== 'VERTEX') continue;
+    for (const x of p.type.k === 'coll' && Array.isArray(v) ? v : [v]) {
+      if (typeof x !== 'object' || x === null || !('id' in x))
+        throw new DataPlaneError(
+          'invalidPayload',
+          `'id' is not found in the VERTEX parameter '${p.name}': send it as {"id": …, "type": …}.`,
+        );
+      const type = (x as { type?: unknown }).type;
+      if (t.vertexType !== undefined && type !== undefined && type !== t.vertexType)
+        throw new DataPlaneError(
+          'invalidPayload',
+          `The vertex type '${String(type)}' of the parameter '${p.name}' is not its type ${t.vertexType}.`,
+        );
+    }
+  }
+}
+
 function bad(name: string, why: string): never {
   throw new DataPlaneError('invalidParameter', `The value of parameter '${name}' is not valid: ${why}.`);
 }
@@ -253,10 +284,13 @@ function convert(view: GraphView, t: TypeRef, v: unknown, name: string, vtype?: 
       if (typeof one === 'boolean' || one === '' || Number.isNaN(n)) bad(name, `'${String(one)}' is not a number`);
       return n;
     }
-    case 'BOOL':
-      if (one === true || one === 'true' || one === 1 || one === '1') return true;
-      if (one === false || one === 'false' || one === 0 || one === '0') return false;
+    case 'BOOL': {
+      // In a URL in any case: Python clients write `True`.
+      const b = typeof one === 'string' ? one.toLowerCase() : one;
+      if (b === true || b === 'true' || b === 1 || b === '1') return true;
+      if (b === false || b === 'false' || b === 0 || b === '0') return false;
       return bad(name, `'${String(one)}' is not true or false`);
+    }
     case 'STRING':
       return String(one);
     case 'DATETIME':
@@ -388,3 +422,46 @@ export function timeoutFrom(header: string | string[] | undefined): number {
 }
 
 export { compileQuery };
+
+/** One finding of a query check, where it is in the text when known. */
+export interface QueryCheckNote {
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * Checks a query's text without keeping it: syntax, then the semantic checks of installing it
+ * in `graphName` (or its own `FOR GRAPH`). Nothing here warns, so `warnings` is always empty.
+ */
+export function checkQueryText(
+  store: GraphStore,
+  graphName: string | undefined,
+  text: string,
+): { errors: QueryCheckNote[]; warnings: QueryCheckNote[] } {
+  const refused = (err: unknown): QueryCheckNote => {
+    if (err instanceof GsqlSyntaxError)
+      return { message: `Syntax Error: ${err.message}`, line: err.line, column: err.column };
+    if (err instanceof QuerySemanticError)
+      return { message: `Semantic Check Fails: ${err.message}`, line: err.line, column: err.column };
+    if (err instanceof CatalogError || err instanceof DataPlaneError) return { message: err.message };
+    throw err;
+  };
+  let def: QueryDef;
+  try {
+    def = parseDef(text);
+  } catch (err) {
+    if (err instanceof Error && err.message === 'not a query definition')
+      return { errors: [{ message: 'The text is not a CREATE QUERY statement.' }], warnings: [] };
+    return { errors: [refused(err)], warnings: [] };
+  }
+  const name = def.graph ?? graphName ?? soleGraph(store);
+  const graph = name === undefined ? undefined : store.catalog.graphs.get(name);
+  if (!graph) return { errors: [{ message: `The graph ${name ?? ''} does not exist.` }], warnings: [] };
+  try {
+    compileQuery(store.catalog, graph, def, (n) => n === def.name || !!readQuery(store, graph.name, n));
+  } catch (err) {
+    return { errors: [refused(err)], warnings: [] };
+  }
+  return { errors: [], warnings: [] };
+}

@@ -72,6 +72,9 @@ CREATE QUERY set_age(VERTEX<Person> p, INT age) FOR GRAPH social {
   start = SELECT s FROM start:s POST-ACCUM s.age = age;
   PRINT start;
 }
+CREATE QUERY flag(BOOL b) FOR GRAPH social {
+  PRINT b;
+}
 INSTALL QUERY ALL`;
 
 describe('queries through the data-plane process', () => {
@@ -116,6 +119,180 @@ describe('queries through the data-plane process', () => {
     const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify({ p: { id: 'alice' }, skip: [] }));
     assert.equal(r.status, 200, r.text);
     assert.equal(r.json.results[1].total, 3);
+  });
+
+  it('refuses in a JSON body a plain id or another type for a VERTEX<T> parameter, as REST++ does', async () => {
+    const plain = await call('POST', '/restpp/query/social/friends_of', JSON.stringify({ p: 'alice' }));
+    assert.equal(plain.status, 400);
+    assert.equal(plain.json.error, true);
+    assert.equal(plain.json.code, 'REST-30000');
+    assert.match(plain.json.message, /'id' is not found in the VERTEX parameter 'p'/);
+    const other = await call(
+      'POST',
+      '/restpp/query/social/friends_of',
+      JSON.stringify({ p: { id: 'alice', type: 'Robot' } }),
+    );
+    assert.equal(other.status, 400);
+    assert.equal(other.json.code, 'REST-30000');
+    assert.match(other.json.message, /vertex type 'Robot' of the parameter 'p'/);
+    const url = await call('GET', '/restpp/query/social/friends_of?p=alice&p.type=Robot');
+    assert.equal(url.status, 200, 'the query string stays lenient: the type is the parameter own');
+  });
+
+  it('reads a BOOL parameter in the URL in any case, and refuses another word', async () => {
+    for (const [text, value] of [
+      ['True', true],
+      ['FALSE', false],
+      ['1', true],
+    ] as const) {
+      const r = await call('GET', `/restpp/query/social/flag?b=${text}`);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.json.results, [{ b: value }]);
+    }
+    const bad = await call('GET', '/restpp/query/social/flag?b=yes');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.code, 'REST-30001');
+    assert.match(bad.json.message, /parameter 'b'.*'yes' is not true or false/);
+  });
+
+  it('lists what each PRINT prints in the query signature, and shows an installed query under its mark', async () => {
+    const sig = await call('POST', '/gsql/v1/queries/signature?graph=social&queryName=friends_of');
+    assert.equal(sig.status, 200, sig.text);
+    assert.equal(sig.json.output.length, 2);
+    assert.deepEqual(sig.json.output[1], { total: 'int' });
+    const flag = await call('POST', '/gsql/v1/queries/signature?graph=social&queryName=flag');
+    assert.deepEqual(flag.json.output, [{ b: 'bool' }]);
+    const none = await call('POST', '/gsql/v1/queries/signature?graph=social&queryName=nope');
+    assert.equal(none.status, 400);
+    assert.equal(none.json.error, true);
+    assert.equal(none.json.code, 'REST-30001');
+    const shown = await gsql('USE GRAPH social SHOW QUERY flag');
+    assert.deepEqual(shown.text.split('\n').slice(0, 3), [
+      "Using graph 'social'",
+      '# installed v2',
+      'CREATE QUERY flag(BOOL b) FOR GRAPH social {',
+    ]);
+  });
+
+  it('checks a query text without keeping it: syntax and semantic errors with their place', async () => {
+    const check = (code: unknown, graph = 'social') =>
+      call('POST', `/gsql/v1/internal/check/query?graph=${graph}`, JSON.stringify({ code }));
+    const ok = await check('CREATE QUERY fine() { PRINT "hello"; }');
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.json, { error: false, message: '', errors: [], warnings: [] });
+    const syntax = await check('INVALID GSQL SYNTAX');
+    assert.equal(syntax.status, 200);
+    assert.equal(syntax.json.errors.length, 1);
+    assert.equal(syntax.json.errors[0].line, 1);
+    const semantic = await check('CREATE QUERY wrong() {\n  PRINT nobody;\n}');
+    assert.match(semantic.json.errors[0].message, /^Semantic Check Fails: /);
+    assert.equal(semantic.json.errors[0].line, 2);
+    const listed = await call('GET', '/gsql/v1/queries?graph=social');
+    assert.ok(!listed.json.results.includes('fine'), 'a checked query is not kept');
+    const noCode = await check(42);
+    assert.equal(noCode.status, 400);
+    assert.equal(noCode.json.code, 'REST-30000');
+    const noGraph = await check('CREATE QUERY fine() { PRINT 1; }', 'nope');
+    assert.equal(noGraph.status, 404);
+    assert.equal(noGraph.json.code, 'REST-1004');
+  });
+
+  it('runs a query detached with GSQL-ASYNC, its status and result kept under a request id', async () => {
+    const async = { 'GSQL-ASYNC': 'true' };
+    const started = await call('GET', '/restpp/query/social/friends_of?p=alice', undefined, async);
+    assert.equal(started.status, 200, started.text);
+    const id = started.json.request_id;
+    assert.equal(typeof id, 'string');
+    const status = await call('GET', `/restpp/query_status?graph_name=social&requestid=${id}`);
+    assert.equal(status.status, 200, status.text);
+    assert.equal(status.json.results[0].requestid, id);
+    assert.equal(status.json.results[0].status, 'success');
+    const result = await call('GET', `/restpp/query_result?graph_name=social&requestid=${id}`);
+    assert.deepEqual(result.json.results[1], { total: 3 });
+    const failed = await call('GET', '/restpp/query/social/friends_of?p=nobody', undefined, async);
+    const failedId = failed.json.request_id;
+    const all = await call('GET', '/restpp/query_status?graph_name=social&requestid=all');
+    const seen = all.json.results.find((r: { requestid: string }) => r.requestid === failedId);
+    assert.equal(seen.status, 'aborted');
+    const failedResult = await call('GET', `/restpp/query_result?requestid=${failedId}`);
+    assert.equal(failedResult.status, 400);
+    assert.equal(failedResult.json.code, 'REST-30001');
+    assert.match(failedResult.json.message, /Person 'nobody' does not exist/);
+    const unknown = await call('GET', '/restpp/query_result?requestid=1.RESTPP_1_1.0.N');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.json.code, 'REST-30001');
+  });
+
+  it('keeps query and parameter descriptions, drops them on request and with the query', async () => {
+    const path = '/gsql/v1/description?graph=social';
+    const put = await call(
+      'PUT',
+      path,
+      JSON.stringify({
+        queries: [
+          {
+            queryName: 'friends_of',
+            description: 'who p knows',
+            parameters: [
+              { paramName: 'min_age', description: 'youngest' },
+              { paramName: 'p', description: 'the person' },
+            ],
+          },
+        ],
+      }),
+    );
+    assert.equal(put.status, 200, put.text);
+    const got = await call('GET', `${path}&query=friends_of`);
+    assert.deepEqual(got.json.results.queries, [
+      {
+        queryName: 'friends_of',
+        description: 'who p knows',
+        parameters: [
+          { paramName: 'p', description: 'the person' },
+          { paramName: 'min_age', description: 'youngest' },
+        ],
+      },
+    ]);
+    const drop = await call(
+      'DELETE',
+      path,
+      JSON.stringify({ queries: ['friends_of'], queryParameters: ['friends_of.*'] }),
+    );
+    assert.equal(drop.status, 200, drop.text);
+    const after = await call('GET', `${path}&query=friends_of`);
+    assert.deepEqual(after.json.results.queries, [{ queryName: 'friends_of', parameters: [] }]);
+    const badParam = await call(
+      'PUT',
+      path,
+      JSON.stringify({ queries: [{ queryName: 'flag', parameters: [{ paramName: 'nope', description: 'x' }] }] }),
+    );
+    assert.equal(badParam.status, 400);
+    assert.equal(badParam.json.code, 'REST-30001');
+    const unknown = await call('GET', `${path}&query=ghost`);
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.json.code, 'REST-30001');
+    await call('PUT', path, JSON.stringify({ queries: [{ queryName: 'flag', description: 'a flag' }] }));
+    await gsql(
+      'USE GRAPH social\nDROP QUERY flag\nCREATE QUERY flag(BOOL b) FOR GRAPH social { PRINT b; }\nINSTALL QUERY flag',
+    );
+    const fresh = await call('GET', `${path}&query=flag`);
+    assert.deepEqual(fresh.json.results.queries, [{ queryName: 'flag', parameters: [] }], 'dropped with the query');
+  });
+
+  it('percent-decodes the strings of a JSON body, as REST++ does, and refuses a malformed escape', async () => {
+    const body = { p: { id: 'al%69ce' }, skip: ['dav%65', '%25'] };
+    const r = await call('POST', '/restpp/query/social/friends_of', JSON.stringify(body));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.results[1].total, 2);
+    const bad = await call(
+      'POST',
+      '/restpp/query/social/friends_of',
+      JSON.stringify({ p: { id: 'alice' }, skip: ['100%'] }),
+    );
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.error, true);
+    assert.equal(bad.json.code, 'REST-30000');
+    assert.match(bad.json.message, /parameter 'skip'/);
   });
 
   it("refuses a bad parameter, an unknown query and an unknown vertex in TigerGraph's shape", async () => {

@@ -2,8 +2,10 @@ import { CatalogError } from '../catalog.js';
 import { DataPlaneError, errorKinds, fail } from '../errors.js';
 import type { GraphStore } from '../graph-store.js';
 import { route, sendJson, sendResults, type RequestContext, type Router } from '../http-server.js';
-import type { TypeRef } from './ast.js';
+import { printSignature, typeText } from './signature.js';
 import {
+  checkJsonVertexParams,
+  checkQueryText,
   compiledQuery,
   listQueries,
   parseDef,
@@ -14,6 +16,8 @@ import {
 } from './lifecycle.js';
 import { GsqlSyntaxError } from '../gsql-lexer.js';
 import { QuerySemanticError } from './compile.js';
+import { detachedRuns, runDetached } from './detached.js';
+import { describedQueries, describeQueries, dropDescriptions, type DescriptionUpdate } from './descriptions.js';
 
 /**
  * Query parameters as TigerGraph's URLs carry them: repeated keys for collections, `v.type` for
@@ -55,6 +59,7 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
       `Endpoint is not found from url = '${ctx.path}', please use GET /endpoints to list all valid endpoints.`,
     );
   }
+  const q = compiledQuery(store, graph, name)!;
   let params = urlParams(ctx.url);
   if (ctx.req.method === 'POST') {
     const text = (await ctx.body()).toString('utf8').trim();
@@ -67,23 +72,60 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         return fail('invalidPayload', 'The request body must be a JSON object of parameters.');
-      params = { ...params, ...jsonParams(body as Record<string, unknown>) };
+      const fromBody = jsonParams(body as Record<string, unknown>);
+      checkJsonVertexParams(q, fromBody);
+      params = { ...params, ...fromBody };
     }
   } else ctx.req.resume();
-  const q = compiledQuery(store, graph, name)!;
-  restppOutcome(
-    ctx,
+  const run = () =>
     runCompiled(store, q, params, {
       timeoutMs: timeoutFrom(ctx.req.headers['gsql-timeout']),
       outputLimit: ctx.options.gsqlOutputLimit,
-    }),
+    }).results;
+  if (String(ctx.req.headers['gsql-async']).toLowerCase() === 'true')
+    return sendResults(ctx, [], { request_id: runDetached(store, graph.name, name, run) });
+  sendResults(ctx, run());
+}
+
+/** `GET /query_status?graph_name=g&requestid=id|all`: the detached runs. */
+function queryStatus(ctx: RequestContext): void {
+  const graph = ctx.query.graph_name ?? ctx.params.graph;
+  const runs = detachedRuns(ctx.store, graph, ctx.query.requestid ?? 'all');
+  sendResults(
+    ctx,
+    runs.map(({ results: _r, ...r }) => ({ ...r, url: `/query/${r.graph}/${r.query}`, user: '', elapsedTime: 0 })),
   );
 }
 
-/** JSON body values: MAP parameters come as `{keylist, valuelist}`. */
+/** `GET /query_result?requestid=id`: what a detached run answered. */
+function queryResult(ctx: RequestContext): void {
+  const requestid = ctx.query.requestid;
+  if (requestid === undefined) return fail('invalidParameter', 'The parameter requestid is required.');
+  const [run] = detachedRuns(ctx.store, ctx.query.graph_name, requestid);
+  if (run!.error) throw new DataPlaneError(run!.error.kind, run!.error.message);
+  sendResults(ctx, run!.results);
+}
+
+/**
+ * JSON body values: MAP parameters come as `{keylist, valuelist}`. As REST++ does, every string
+ * in the body is percent-decoded (clients send `%` as `%25`); a malformed escape is refused.
+ */
 function jsonParams(body: Record<string, unknown>): Record<string, unknown> {
+  const decode = (v: unknown, key: string): unknown => {
+    if (typeof v === 'string') {
+      try {
+        return decodeURIComponent(v);
+      } catch {
+        return fail('invalidPayload', `The value of the parameter '${key}' has a malformed %-escape: write % as %25.`);
+      }
+    }
+    if (Array.isArray(v)) return v.map((x) => decode(x, key));
+    if (typeof v === 'object' && v !== null)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decode(x, key)]));
+    return v;
+  };
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) out[k] = v;
+  for (const [k, v] of Object.entries(body)) out[k] = decode(v, k);
   return out;
 }
 
@@ -126,21 +168,6 @@ function soleGraph(store: GraphStore): string | undefined {
 
 function gsqlFailure(ctx: RequestContext, kind: keyof typeof errorKinds, message: string): void {
   sendJson(ctx.res, errorKinds[kind].status, { error: true, message, code: errorKinds[kind].code });
-}
-
-function typeText(t: TypeRef): string {
-  switch (t.k) {
-    case 'base':
-      return t.vertexType ? `VERTEX<${t.vertexType}>` : t.name;
-    case 'coll':
-      return `${t.name}<${typeText(t.elem)}>`;
-    case 'map':
-      return `MAP<${typeText(t.key)},${typeText(t.value)}>`;
-    case 'tuple':
-      return t.name;
-    case 'accum':
-      return t.acc.name;
-  }
 }
 
 /** The parameters of a query as the endpoint list describes them. */
@@ -198,6 +225,9 @@ function graphParam(ctx: RequestContext): string | undefined {
 export function registerQueryRoutes(router: Router): void {
   for (const prefix of ['/restpp', '']) {
     route(router, ['GET', 'POST'], `${prefix}/query/:graph/:query`, runInstalled);
+    route(router, 'GET', `${prefix}/query_status`, queryStatus);
+    route(router, 'GET', `${prefix}/query_status/:graph`, queryStatus);
+    route(router, 'GET', `${prefix}/query_result`, queryResult);
     // Queries run one at a time in this process, to their end or their timeout: when this answers, none runs.
     route(router, 'GET', `${prefix}/showprocesslist/:graph`, (ctx) => sendResults(ctx, []));
     route(router, 'GET', `${prefix}/abortquery/:graph`, (ctx) => sendResults(ctx, [{ aborted_queries: [] }]));
@@ -238,6 +268,7 @@ export function registerQueryRoutes(router: Router): void {
       installed: q.installed,
       status: q.installed ? 'VALID' : 'DRAFT',
       code: q.source,
+      output: printSignature(parseDef(q.source)),
       parameters: Object.entries(parameterInfo(ctx.store, q.graph, q.name)).map(([param, v]) => ({
         param,
         ...(v as object),
@@ -249,6 +280,76 @@ export function registerQueryRoutes(router: Router): void {
     }
     sendJson(ctx.res, 200, { error: false, message: '', results: pick.map(describe) });
   };
+  // `{"code": "CREATE QUERY …"}`: the query checked, not kept.
+  route(router, 'POST', '/gsql/v1/internal/check/query', async (ctx) => {
+    let body: unknown;
+    try {
+      body = JSON.parse((await ctx.body()).toString('utf8'));
+    } catch {
+      return gsqlFailure(ctx, 'invalidJson', 'The request body is not valid JSON.');
+    }
+    const code = (body as { code?: unknown } | null)?.code;
+    if (typeof code !== 'string') return gsqlFailure(ctx, 'invalidPayload', 'The body needs "code": the query text.');
+    sendJson(ctx.res, 200, { error: false, message: '', ...checkQueryText(ctx.store, graphParam(ctx), code) });
+  });
+  // Query descriptions: `GET ?graph=g&query=a,b|all`, `PUT` `{queries: [{queryName, description,
+  // parameters}]}`, `DELETE` `{queries: [names], queryParameters: ["q.p" | "q.*"]}`.
+  const descriptionGraph = (ctx: RequestContext): string => {
+    const g = graphParam(ctx);
+    if (g === undefined) throw new DataPlaneError('invalidParameter', 'The parameter graph is required.');
+    return g;
+  };
+  const descriptionBody = async (ctx: RequestContext): Promise<Record<string, unknown>> => {
+    try {
+      const body: unknown = JSON.parse((await ctx.body()).toString('utf8'));
+      if (typeof body === 'object' && body !== null && Array.isArray((body as { queries?: unknown }).queries))
+        return body as Record<string, unknown>;
+    } catch {
+      throw new DataPlaneError('invalidJson', 'The request body is not valid JSON.');
+    }
+    throw new DataPlaneError('invalidPayload', 'The body needs "queries": a list.');
+  };
+  const described = (ctx: RequestContext, change: () => unknown) => {
+    try {
+      change();
+    } catch (err) {
+      if (err instanceof CatalogError) return gsqlFailure(ctx, 'invalidParameter', err.message);
+      throw err;
+    }
+  };
+  for (const path of ['/gsql/v1/description', '/gsqlserver/gsql/description']) {
+    route(router, 'GET', path, (ctx) => {
+      const g = descriptionGraph(ctx);
+      const names = (ctx.query.query ?? 'all').split(',').filter(Boolean);
+      described(ctx, () =>
+        sendJson(ctx.res, 200, {
+          error: false,
+          message: '',
+          results: { queries: describedQueries(ctx.store, g, names) },
+        }),
+      );
+    });
+    route(router, 'PUT', path, async (ctx) => {
+      const g = descriptionGraph(ctx);
+      const body = await descriptionBody(ctx);
+      const updates = body.queries as DescriptionUpdate[];
+      if (!updates.every((u) => typeof u === 'object' && u !== null && typeof u.queryName === 'string'))
+        return gsqlFailure(ctx, 'invalidPayload', 'Each of "queries" needs a "queryName".');
+      described(ctx, () => {
+        describeQueries(ctx.store, g, updates);
+        sendJson(ctx.res, 200, { error: false, message: 'Successfully updated the descriptions.' });
+      });
+    });
+    route(router, 'DELETE', path, async (ctx) => {
+      const g = descriptionGraph(ctx);
+      const body = await descriptionBody(ctx);
+      const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+      described(ctx, () => {
+        dropDescriptions(ctx.store, g, strings(body.queries), strings(body.queryParameters));
+        sendJson(ctx.res, 200, { error: false, message: 'Successfully dropped the descriptions.' });
+      });
+    });
+  }
   route(router, 'GET', '/gsql/v1/queries/info', info);
   route(router, 'POST', '/gsql/v1/queries/signature', info);
   route(router, 'GET', '/gsqlserver/gsql/queryinfo', info);
