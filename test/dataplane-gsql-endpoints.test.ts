@@ -4,28 +4,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DATA_PLANE_SECRET_HEADER, startDataPlane, type DataPlaneProcess } from '../src/dataplane/index.js';
+import { startDataPlane, type DataPlaneProcess } from '../src/dataplane/index.js';
+import { dataPlaneCall } from './helpers/data-plane.js';
 
 /** The GSQL server's schema-vertex, UDF-file and catalog-recovery endpoints, as TigerGraph clients call them. */
 describe('data plane: GSQL server endpoints for global vertex types, UDF files and catalog recovery', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-dp-gsql-endpoints-'));
   const secret = randomBytes(16).toString('hex');
   let dp: DataPlaneProcess;
-  const call = async (method: string, urlPath: string, body?: unknown) => {
-    const res = await fetch(dp.url + urlPath, {
-      method,
-      headers: { [DATA_PLANE_SECRET_HEADER]: secret },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, text, json };
-  };
+  const call = dataPlaneCall(() => dp.url, secret);
   const vertexNames = async (graph: string) =>
     (await call('GET', `/gsql/v1/schema?graph=${graph}`)).json.results.VertexTypes.map((v: { Name: string }) => v.Name);
 

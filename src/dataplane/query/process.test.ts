@@ -4,43 +4,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DATA_PLANE_SECRET_HEADER } from '../http-server.js';
+import { dataPlaneCall } from '../../../test/helpers/data-plane.js';
 import { startDataPlane, type DataPlaneProcess } from '../launcher.js';
 
 /** Queries through a real data-plane process, over HTTP, as pyTigerGraph calls them. */
-
-interface Reply {
-  status: number;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-query-process-'));
 const storeFile = path.join(dir, 'graph.db');
 const secret = randomBytes(24).toString('base64url');
 let dp: DataPlaneProcess;
 
-async function call(
-  method: string,
-  urlPath: string,
-  body?: string,
-  headers: Record<string, string> = {},
-): Promise<Reply> {
-  const res = await fetch(dp.url + urlPath, {
-    method,
-    headers: { [DATA_PLANE_SECRET_HEADER]: secret, ...headers },
-    body,
-  });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json };
-}
+const call = dataPlaneCall(() => dp.url, secret);
 
 const gsql = (text: string) => call('POST', '/gsql/v1/statements', text);
 
@@ -199,7 +173,7 @@ describe('queries through the data-plane process', () => {
 
   it('runs a query detached with GSQL-ASYNC, its status and result kept under a request id', async () => {
     const async = { 'GSQL-ASYNC': 'true' };
-    const started = await call('GET', '/restpp/query/social/friends_of?p=alice', undefined, async);
+    const started = await call('GET', '/restpp/query/social/friends_of?p=alice', undefined, { headers: async });
     assert.equal(started.status, 200, started.text);
     const id = started.json.request_id;
     assert.equal(typeof id, 'string');
@@ -209,7 +183,7 @@ describe('queries through the data-plane process', () => {
     assert.equal(status.json.results[0].status, 'success');
     const result = await call('GET', `/restpp/query_result?graph_name=social&requestid=${id}`);
     assert.deepEqual(result.json.results[1], { total: 3 });
-    const failed = await call('GET', '/restpp/query/social/friends_of?p=nobody', undefined, async);
+    const failed = await call('GET', '/restpp/query/social/friends_of?p=nobody', undefined, { headers: async });
     const failedId = failed.json.request_id;
     const all = await call('GET', '/restpp/query_status?graph_name=social&requestid=all');
     const seen = all.json.results.find((r: { requestid: string }) => r.requestid === failedId);
@@ -311,7 +285,7 @@ describe('queries through the data-plane process', () => {
   it('stops a runaway WHILE at GSQL-TIMEOUT while another request waits its turn', async () => {
     const started = performance.now();
     const [spin, ping] = await Promise.all([
-      call('GET', '/restpp/query/social/spin', undefined, { 'GSQL-TIMEOUT': '300' }),
+      call('GET', '/restpp/query/social/spin', undefined, { headers: { 'GSQL-TIMEOUT': '300' } }),
       call('GET', '/api/ping'),
     ]);
     assert.equal(spin.status, 408, spin.text);
