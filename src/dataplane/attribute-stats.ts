@@ -14,7 +14,8 @@ export function hasStats(attributes: AttributeDef[]): boolean {
 
 /**
  * Statistics of the numeric and boolean attributes of one vertex or edge type, computed in
- * one pass over its rows. Empty types report nulls.
+ * one pass over its rows. A type without rows reports no attribute, as TigerGraph does (for
+ * pyTigerGraph's getVertexStats, `{}`).
  */
 export function attributeStats(
   store: GraphStore,
@@ -40,11 +41,12 @@ export function attributeStats(
       reads.push([a.name, 'TRUE'], [a.name, 'FALSE']);
     }
   }
-  const row = store.db
-    .prepare(`SELECT ${columns.join(', ')} FROM ${table} WHERE type_id = ?`)
+  const [rows, ...row] = store.db
+    .prepare(`SELECT count(*), ${columns.join(', ')} FROM ${table} WHERE type_id = ?`)
     .raw()
-    .get(typeId) as (number | null)[];
+    .get(typeId) as [number, ...(number | null)[]];
   const stats: AttributeStats = {};
+  if (rows === 0) return stats;
   reads.forEach(([attr, label], i) => {
     stats[attr] ??= {};
     stats[attr][label] = row[i] ?? null;

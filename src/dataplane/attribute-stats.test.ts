@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runBuiltin } from './builtins.js';
+import { GraphStore } from './graph-store.js';
+import { runGsql } from './gsql-runner.js';
+
+describe('stat_vertex_attr and stat_edge_attr', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-attribute-stats-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('reports no attribute for a type without rows, and MIN/MAX/AVG once it has some', () => {
+    const store = GraphStore.open(path.join(dir, 'graph.db'));
+    try {
+      const made = runGsql(
+        store,
+        'CREATE VERTEX V (PRIMARY_ID id STRING, n INT)\nCREATE DIRECTED EDGE E (FROM V, TO V, w DOUBLE)\nCREATE GRAPH g (*)',
+      );
+      assert.ok(made.ok, made.output);
+      const graph = store.catalog.graphs.get('g')!;
+      const stats = (fn: string, type: string) => runBuiltin(store, graph, { function: fn, type });
+      assert.deepEqual(stats('stat_vertex_attr', 'V'), { results: [{ v_type: 'V', attributes: {} }] });
+      assert.deepEqual(stats('stat_edge_attr', 'E'), { results: [{ e_type: 'E', attributes: {} }] });
+
+      const upserted = runGsql(
+        store,
+        'USE GRAPH g\nUPSERT V -(E)-> V VALUES ("a", "b", 2.5)\nUPSERT V VALUES ("a", 4)',
+      );
+      assert.ok(upserted.ok, upserted.output);
+      assert.deepEqual(stats('stat_vertex_attr', 'V'), {
+        results: [{ v_type: 'V', attributes: { n: { MIN: 0, MAX: 4, AVG: 2 } } }],
+      });
+      assert.deepEqual(stats('stat_edge_attr', 'E'), {
+        results: [{ e_type: 'E', attributes: { w: { MIN: 2.5, MAX: 2.5, AVG: 2.5 } } }],
+      });
+    } finally {
+      store.close();
+    }
+  });
+});
