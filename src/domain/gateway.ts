@@ -1,12 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ChaosService } from './chaos.js';
 import type { Store } from '../store/store.js';
-import {
-  allowListToAdmit,
-  dbUserToAdmit,
-  workgroupToAdmit,
-  workspaceToAdmit,
-} from '../store/repositories/admission.js';
+import { allowListToAdmit, dbUserToAdmit, placedWorkspaceToAdmit } from '../store/repositories/admission.js';
 import type { DbUser } from '../store/repositories/db-users.js';
 import { recordActivity, type Workspace } from '../store/repositories/workspaces.js';
 import type { Clock } from './clock.js';
@@ -91,9 +86,9 @@ export class GatewayService {
 
   /** The workspace, when it exists and the caller's address is allowed to reach it. */
   async locate(workspaceId: string, ip: string): Promise<Workspace> {
-    const ws = await workspaceToAdmit(this.store, workspaceId);
-    if (!ws) throw new GatewayRefusal('not-found', `no workspace "${workspaceId}"`);
-    const wg = await workgroupToAdmit(this.store, ws.workgroup_id);
+    const placed = await placedWorkspaceToAdmit(this.store, workspaceId);
+    if (!placed) throw new GatewayRefusal('not-found', `no workspace "${workspaceId}"`);
+    const { ws, wg } = placed;
     const now = this.clock.now();
     const outage = wg && this.chaos?.regionDown(wg.org_id, wg.platform, wg.region);
     if (outage) {

@@ -3,7 +3,6 @@ import { fixedRead } from '../fixed-read.js';
 import { entriesOfWorkgroups } from './allow-list.js';
 import { secretByHash } from './db-secrets.js';
 import { dbUserByName } from './db-users.js';
-import { workgroupFromRow } from './workgroups.js';
 import { workspaceFromRow } from './workspaces.js';
 
 /**
@@ -12,24 +11,50 @@ import { workspaceFromRow } from './workspaces.js';
  * read fresh from the store, without the cost of building them per request.
  */
 
-const workspaceRead = fixedRead('acacia_admit_workspace', (db, v) =>
-  db.selectFrom('workspaces').selectAll().where('id', '=', v(0)),
-);
-const workgroupRead = fixedRead('acacia_admit_workgroup', (db, v) =>
-  db.selectFrom('workgroups').selectAll().where('id', '=', v(0)),
+/** The workspace with what admission needs of its workgroup, in one statement. */
+const placedRead = fixedRead('acacia_admit_workspace_placed', (db, v) =>
+  db
+    .selectFrom('workspaces')
+    .leftJoin('workgroups', 'workgroups.id', 'workspaces.workgroup_id')
+    .selectAll('workspaces')
+    .select([
+      'workgroups.id as wg_id',
+      'workgroups.org_id as wg_org_id',
+      'workgroups.platform as wg_platform',
+      'workgroups.region as wg_region',
+      'workgroups.enable_allow_list as wg_enable_allow_list',
+    ])
+    .where('workspaces.id', '=', v(0)),
 );
 const entriesRead = fixedRead('acacia_admit_allow_list', (db, v) => entriesOfWorkgroups(db, [v(0)], v(1)));
 const userRead = fixedRead('acacia_admit_db_user', (db, v) => dbUserByName(db, v(0), v(1)));
 const secretRead = fixedRead('acacia_admit_secret', (db, v) => secretByHash(db, v(0), v(1)));
 
-export async function workspaceToAdmit(store: Store, id: string) {
-  const row = await workspaceRead.first(store, id);
-  return row && workspaceFromRow(row);
+/** What of a workspace's workgroup admission reads: where it runs and whether its allow list is on. */
+export interface WorkgroupToAdmit {
+  id: string;
+  org_id: string;
+  platform: string;
+  region: string;
+  enable_allow_list: boolean;
 }
 
-export async function workgroupToAdmit(store: Store, id: string) {
-  const row = await workgroupRead.first(store, id);
-  return row && workgroupFromRow(row);
+/** The workspace and its workgroup (undefined when it has none), read together by one statement. */
+export async function placedWorkspaceToAdmit(store: Store, id: string) {
+  const row = await placedRead.first(store, id);
+  if (!row) return undefined;
+  const { wg_id, wg_org_id, wg_platform, wg_region, wg_enable_allow_list, ...ws } = row;
+  const wg: WorkgroupToAdmit | undefined =
+    wg_id === null
+      ? undefined
+      : {
+          id: wg_id,
+          org_id: wg_org_id!,
+          platform: wg_platform!,
+          region: wg_region!,
+          enable_allow_list: Number(wg_enable_allow_list) === 1,
+        };
+  return { ws: workspaceFromRow(ws), wg };
 }
 
 /** The workgroup's allow-list entries in force at `now`. */
