@@ -16,7 +16,11 @@ describe('stat_vertex_attr and stat_edge_attr', () => {
     try {
       const made = runGsql(
         store,
-        'CREATE VERTEX V (PRIMARY_ID id STRING, n INT)\nCREATE DIRECTED EDGE E (FROM V, TO V, w DOUBLE)\nCREATE GRAPH g (*)',
+        [
+          'CREATE VERTEX V (PRIMARY_ID id STRING, n INT)',
+          'CREATE DIRECTED EDGE E (FROM V, TO V, w DOUBLE)',
+          'CREATE GRAPH g (*)',
+        ].join('\n'),
       );
       assert.ok(made.ok, made.output);
       const graph = store.catalog.graphs.get('g')!;
