@@ -123,6 +123,8 @@ export class Compiler {
   private readonly exceptions = new Map<string, number>();
   /** Accumulators whose `+=` waits for the end of the clause: the clause also reads them. */
   private deferred: Set<string> | null = null;
+  /** Vertex accumulators the current clause only reads and `+=`s: held back in a second column. */
+  private columnDeferred: Set<string> | null = null;
   private readonly gaccInits: { index: number; init: Fn }[] = [];
   private readonly vaccInits: { index: number; init: Fn }[] = [];
 
@@ -485,6 +487,13 @@ export class Compiler {
       if (op === '=') return (f) => void f.va[index]!.set(gid(f), value(f));
       if (op === '-=')
         return (f) => void (f.va[index]!.acc(gid(f)) as unknown as { remove: (x: unknown) => void }).remove?.(value(f));
+      if (this.deferred?.has(`@${target.name}`) && this.columnDeferred?.has(target.name))
+        return (f) => {
+          const va = f.va[index]!;
+          if (va.columnar) va.addNext(gid(f), value(f));
+          else f.run.pending.push(index, gid(f), value(f));
+          return undefined;
+        };
       if (this.deferred?.has(`@${target.name}`))
         return (f) => {
           const g = gid(f);
@@ -934,11 +943,14 @@ export class Compiler {
   private clause(stmts: Stmt[], deferred: Set<string>): ((f: Frame) => void) | undefined {
     if (stmts.length === 0) return undefined;
     const saved = this.deferred;
+    const savedColumns = this.columnDeferred;
     this.deferred = deferred;
+    this.columnDeferred = onlyAddedTo(stmts);
     try {
       return this.scoped(stmts);
     } finally {
       this.deferred = saved;
+      this.columnDeferred = savedColumns;
     }
   }
 
@@ -1635,10 +1647,11 @@ export class Compiler {
 function flushPending(f: Frame): void {
   const p = f.run.pending;
   const n = p.n;
-  if (n === 0) return;
   const { idx, gid, val } = p;
   const g = f.g;
   const va = f.va;
+  for (let i = 0; i < va.length; i++) va[i]!.flushNext();
+  if (n === 0) return;
   for (let i = 0; i < n; i++) {
     const v = gid[i]!;
     if (v < 0) g[idx[i]!]!.add(val[i]);
@@ -1876,6 +1889,38 @@ function collectAccums(stmts: Stmt[], written: Set<string>, read: Set<string>): 
     });
   };
   stmts.forEach(visit);
+}
+
+/**
+ * Vertex accumulators that statements change only with `+=` (never `=`, `-=` or a method), so that
+ * their held-back adds can go into a second column.
+ */
+function onlyAddedTo(stmts: Stmt[]): Set<string> {
+  const added = new Set<string>();
+  const other = new Set<string>();
+  const visit = (s: Stmt) =>
+    walkStmt(s, (e) => {
+      if (e.k === 'method' && e.obj.k === 'vacc') other.add(e.obj.name);
+    });
+  const targets = (s: Stmt) => {
+    if (s.k === 'assign' && s.target.k === 'vacc') (s.op === '+=' ? added : other).add(s.target.name);
+    const body = (b: Stmt[] | undefined) => b?.forEach(targets);
+    if (s.k === 'if') {
+      for (const b of s.branches) body(b.body);
+      body(s.else);
+    } else if (s.k === 'case') {
+      for (const w of s.whens) body(w.body);
+      body(s.else);
+    } else if (s.k === 'while' || s.k === 'foreach') body(s.body);
+    else if (s.k === 'try') {
+      body(s.body);
+      for (const h of s.handlers) body(h.body);
+    }
+  };
+  stmts.forEach(visit);
+  stmts.forEach(targets);
+  for (const n of other) added.delete(n);
+  return added;
 }
 
 function collectReads(e: Expr, read: Set<string>): void {

@@ -240,6 +240,32 @@ describe('GSQL queries over a store', () => {
     for (const v of printed) assert.equal(v.attributes.dist, expected.get(Number(v.v_id.slice(1))), v.v_id);
   });
 
+  it("reads held-back `+=` of a clause as they were before it, and `@acc'` as before the block", () => {
+    gsql(
+      store,
+      `CREATE QUERY held_back() FOR GRAPH g {
+  SumAccum<INT> @c;
+  SumAccum<INT> @d;
+  MinAccum<INT> @m;
+  MaxAccum<INT> @was;
+  all_v = {P.*};
+  r = SELECT t FROM all_v:s -(E:e)-> P:t ACCUM t.@c += 1, t.@d += t.@c + 1, t.@m += t.@c;
+  r = SELECT t FROM all_v:s -(E:e)-> P:t ACCUM t.@c += 1, t.@d += t.@c, t.@m += t.@c + 1
+      POST-ACCUM t.@was += t.@c';
+  PRINT r[r.@c AS c, r.@d AS d, r.@m AS m, r.@was AS was];
+}`,
+    );
+    gsql(store, 'INSTALL QUERY held_back');
+    const printed = results(gsql(store, 'RUN QUERY held_back()'))[0]!.r as PrintedVertex[];
+    const indegree = new Map<number, number>();
+    for (const [, b] of directed) indegree.set(b, (indegree.get(b) ?? 0) + 1);
+    assert.equal(printed.length, indegree.size);
+    for (const v of printed) {
+      const k = indegree.get(Number(v.v_id.slice(1)))!;
+      assert.deepEqual(v.attributes, { c: 2 * k, d: k + k * k, m: 0, was: k }, v.v_id);
+    }
+  });
+
   it('counts triangles with set intersections', () => {
     assert.equal(results(gsql(store, 'RUN QUERY tri_count()'))[0]!.triangles, referenceTriangles());
   });

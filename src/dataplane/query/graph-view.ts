@@ -104,6 +104,8 @@ export class GraphView {
       typeOf.push(t);
       perType[t]!.push(gid);
       view.lookup[t]!.set(id, gid);
+      // A vertex without attribute values (common for a type without attributes) is not parsed.
+      if (attrNames.length === 0 || json === '{}') continue;
       const values = JSON.parse(json) as Record<string, unknown>;
       for (const name of attrNames) {
         const v = values[name];

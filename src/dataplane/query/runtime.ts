@@ -201,6 +201,91 @@ export class VertexAccs {
     }
   }
 
+  /**
+   * `+=` held back to the end of a clause, for a column: the sum so far goes into a second column
+   * (started from the vertex's value at its first add in the clause) while reads still see the first.
+   * The same adds in the same order as applying them one by one at the clause's end.
+   */
+  private nextVals: unknown[] | null = null;
+  private nextGiven: Uint8Array | null = null;
+  /** Which vertices have a next value in the open clause: `nextAt[gid] === nextEpoch`. */
+  private nextAt: Uint32Array | null = null;
+  private nextEpoch = 1;
+  private touched: Int32Array | null = null;
+  private nTouched = 0;
+
+  /** Whether `+=` to this accumulator can be held back in a second column rather than queued. */
+  get columnar(): boolean {
+    return this.vals !== null;
+  }
+
+  addNext(gid: number, x: unknown): void {
+    let at = this.nextAt;
+    if (at === null) {
+      const size = this.vals!.length;
+      at = this.nextAt = new Uint32Array(size);
+      this.nextVals = new Array<unknown>(size).fill(this.empty);
+      this.nextGiven = this.given === null ? null : new Uint8Array(size);
+      this.touched = new Int32Array(size);
+    }
+    const next = this.nextVals!;
+    if (at[gid] !== this.nextEpoch) {
+      at[gid] = this.nextEpoch;
+      this.touched![this.nTouched++] = gid;
+      next[gid] = this.vals![gid];
+      if (this.given !== null) this.nextGiven![gid] = this.given[gid]!;
+    }
+    switch (this.kind) {
+      case 'sum':
+        (next[gid] as number) += x as number;
+        return;
+      case 'min':
+      case 'max': {
+        const given = this.nextGiven!;
+        if (given[gid] === 0) {
+          given[gid] = 1;
+          next[gid] = x;
+          return;
+        }
+        const cur = next[gid];
+        const c = typeof x === 'number' && typeof cur === 'number' ? x - cur : compare(x, cur);
+        if (this.kind === 'min' ? c < 0 : c > 0) next[gid] = x;
+        return;
+      }
+      case 'or':
+        next[gid] = (next[gid] as boolean) || !!x;
+        return;
+      case 'and':
+        next[gid] = (next[gid] as boolean) && !!x;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Ends a clause: the next values become the values (keeping `@acc'` as `+=` would). */
+  flushNext(): void {
+    const n = this.nTouched;
+    if (n === 0) return;
+    const touched = this.touched!;
+    const vals = this.vals!;
+    const next = this.nextVals!;
+    const given = this.given;
+    const nextGiven = this.nextGiven;
+    const remember = this.prevAt !== null;
+    for (let i = 0; i < n; i++) {
+      const gid = touched[i]!;
+      if (remember) this.remember(gid);
+      vals[gid] = next[gid];
+      if (given !== null) given[gid] = nextGiven![gid]!;
+    }
+    this.nTouched = 0;
+    if (++this.nextEpoch === 0xffffffff) {
+      this.nextAt!.fill(0);
+      this.nextEpoch = 1;
+    }
+  }
+
   setRaw(gid: number, x: unknown): void {
     const vals = this.vals;
     if (vals === null) {
