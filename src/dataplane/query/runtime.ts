@@ -173,32 +173,7 @@ export class VertexAccs {
       this.acc(gid).add(x);
       return;
     }
-    switch (this.kind) {
-      case 'sum':
-        (vals[gid] as number) += x as number;
-        return;
-      case 'min':
-      case 'max': {
-        const given = this.given!;
-        if (given[gid] === 0) {
-          given[gid] = 1;
-          vals[gid] = x;
-          return;
-        }
-        const cur = vals[gid];
-        const c = typeof x === 'number' && typeof cur === 'number' ? x - cur : compare(x, cur);
-        if (this.kind === 'min' ? c < 0 : c > 0) vals[gid] = x;
-        return;
-      }
-      case 'or':
-        vals[gid] = (vals[gid] as boolean) || !!x;
-        return;
-      case 'and':
-        vals[gid] = (vals[gid] as boolean) && !!x;
-        return;
-      default:
-        return;
-    }
+    this.fold(vals, this.given, gid, x);
   }
 
   /**
@@ -235,28 +210,32 @@ export class VertexAccs {
       next[gid] = this.vals![gid];
       if (this.given !== null) this.nextGiven![gid] = this.given[gid]!;
     }
+    this.fold(next, this.nextGiven, gid, x);
+  }
+
+  /** One `+=` into a column of values (`given` marks which hold one, for Min and Max). */
+  private fold(vals: unknown[], given: Uint8Array | null, gid: number, x: unknown): void {
     switch (this.kind) {
       case 'sum':
-        (next[gid] as number) += x as number;
+        (vals[gid] as number) += x as number;
         return;
       case 'min':
       case 'max': {
-        const given = this.nextGiven!;
-        if (given[gid] === 0) {
-          given[gid] = 1;
-          next[gid] = x;
+        if (given![gid] === 0) {
+          given![gid] = 1;
+          vals[gid] = x;
           return;
         }
-        const cur = next[gid];
+        const cur = vals[gid];
         const c = typeof x === 'number' && typeof cur === 'number' ? x - cur : compare(x, cur);
-        if (this.kind === 'min' ? c < 0 : c > 0) next[gid] = x;
+        if (this.kind === 'min' ? c < 0 : c > 0) vals[gid] = x;
         return;
       }
       case 'or':
-        next[gid] = (next[gid] as boolean) || !!x;
+        vals[gid] = (vals[gid] as boolean) || !!x;
         return;
       case 'and':
-        next[gid] = (next[gid] as boolean) && !!x;
+        vals[gid] = (vals[gid] as boolean) && !!x;
         return;
       default:
         return;
