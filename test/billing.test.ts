@@ -248,6 +248,10 @@ describe(`metering across processes (${storeName})`, () => {
       const wg = await newWorkgroup(a.client);
       await activeWorkspace(a.client, wg, { workspace_type_name: 'TG-00' });
       await toNextHour(a.client);
+      // The hour the workspace started in is over now: each engine ticks at the new time, so its
+      // part-hour is charged before the balance is read, whichever process claims it.
+      assertOk(await a.client.moveClock({ advance_seconds: 0 }));
+      assertOk(await b.client.moveClock({ advance_seconds: 0 }));
       const before = assertOk(await b.client.billing.credit());
       assertOk(await a.client.moveClock({ advance_seconds: HOUR_S }));
       // b sees the clock move at its next tick; give it time to try to charge the hour too.
