@@ -29,30 +29,20 @@ describe('a workspace data folder', () => {
 
   it('reads a file inside, and refuses paths and links that lead out', () => {
     assert.equal(readablePath(folder, 'rows.csv'), fs.realpathSync(path.join(folder, 'rows.csv')));
-    assert.equal(
-      refusal(() => readablePath(folder, '../elsewhere/secret.txt')),
-      'outside',
-    );
-    assert.equal(
-      refusal(() => readablePath(folder, path.join(elsewhere, 'secret.txt'))),
-      'outside',
-    );
-    assert.equal(
-      refusal(() => readablePath(folder, 'way-out/secret.txt')),
-      'outside',
-    );
-    assert.equal(
-      refusal(() => readablePath(folder, 'linked.txt')),
-      'outside',
-    );
-    assert.equal(
-      refusal(() => readablePath(folder, 'absent.csv')),
-      'missing',
-    );
-    assert.equal(
-      refusal(() => readablePath(path.join(root, 'none'), 'rows.csv')),
-      'noFolder',
-    );
+    const refused: [string, string, string][] = [
+      [folder, '../elsewhere/secret.txt', 'outside'],
+      [folder, path.join(elsewhere, 'secret.txt'), 'outside'],
+      [folder, 'way-out/secret.txt', 'outside'],
+      [folder, 'linked.txt', 'outside'],
+      [folder, 'absent.csv', 'missing'],
+      [path.join(root, 'none'), 'rows.csv', 'noFolder'],
+    ];
+    for (const [base, asked, code] of refused)
+      assert.equal(
+        refusal(() => readablePath(base, asked)),
+        code,
+        asked,
+      );
   });
 
   it('writes inside, creating folders, and refuses a link on the way out before creating anything', () => {
