@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { DbIdentity } from '../domain/db-credentials.js';
 import { AppError } from '../domain/errors.js';
 import { TEXT_HEADERS, type HandshakeContext, type HandshakeRoute } from './handshake.js';
-import { isSecretCommand, readStatements, type GsqlCommand, type GsqlStatement } from './gsql-statements.js';
+import { isSecretCommand, readStatementsPausing, type GsqlCommand, type GsqlStatement } from './gsql-statements.js';
 import { refusalMessage } from './refusals.js';
 import type { BackendResponse } from './workspace-backend.js';
 
@@ -212,7 +212,7 @@ export const gsqlRoute: HandshakeRoute = {
   async handler(ctx) {
     const raw = ctx.body?.toString('utf8') ?? '';
     const text = ctx.path === FORM_PATH ? decodeForm(raw) : raw;
-    const statements = text === undefined ? [] : readStatements(text);
+    const statements = text === undefined ? [] : await readStatementsPausing(text);
     const commands = statements.map((s) => s.command);
     if (!commands.some(isSecretCommand)) return ctx.forward(ctx.backendRequest);
     const result = await runRequest(ctx, statements, commands);

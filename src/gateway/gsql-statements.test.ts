@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { growthExponent, LINEAR_EXPONENT, gsqlShapes } from '../../test/helpers/growth.js';
 import { parseGsql } from '../dataplane/gsql-parser.js';
-import { classify, splitStatements } from './gsql-statements.js';
+import { classify, readStatements, readStatementsPausing, splitStatements } from './gsql-statements.js';
 
 const codes = (text: string) => splitStatements(text).map((s) => s.code);
 
@@ -61,6 +61,39 @@ describe('splitStatements', () => {
         exponent < LINEAR_EXPONENT,
         `${shape}: cost grew as the text's length to the power ${exponent.toFixed(2)}`,
       );
+    }
+  });
+});
+
+describe('readStatementsPausing', () => {
+  /** Runs `read` while counting the turns other work got meanwhile. */
+  async function turnsDuring<T>(read: () => Promise<T>): Promise<{ value: T; turns: number }> {
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const value = await read();
+    counting = false;
+    return { value, turns };
+  }
+
+  it('reads what readStatements reads', async () => {
+    for (const [shape, make] of Object.entries(gsqlShapes)) {
+      const text = `SHOW SECRET\n${make(100_000)}`;
+      assert.deepEqual(await readStatementsPausing(text), readStatements(text), shape);
+    }
+  });
+
+  it('lets other work run while it reads a megabyte of tokens', async () => {
+    const dense = { 'open brackets': gsqlShapes['open brackets']!(1_000_000), statements: 'LS;'.repeat(333_333) };
+    for (const [shape, text] of Object.entries(dense)) {
+      const { value, turns } = await turnsDuring(() => readStatementsPausing(text));
+      assert.ok(value.length > 0);
+      // A megabyte read in slices of 64 KiB: the other work ran between them.
+      assert.ok(turns >= 10, `${shape}: other work ran ${turns} times`);
     }
   });
 });
