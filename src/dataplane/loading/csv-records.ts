@@ -1,3 +1,6 @@
+/** The longest record a loading job reads (8 Mi characters, 16 MiB in memory). */
+export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
+
 /**
  * A streaming reader of delimited text as TigerGraph's loader reads it: one separator
  * character, one end-of-line character (a `\r` before a `\n` end is dropped, for files written
@@ -5,12 +8,20 @@
  * separator and the line end are plain text and a doubled quote is one quote.
  *
  * Text is fed in chunks and complete records come back from each feed, so a file is read in
- * bounded memory: what is kept between feeds is the one record not yet ended. Each character
- * is looked at once.
+ * bounded memory: what is kept between feeds is the one record not yet ended, and a record
+ * that outgrows `maxRecordChars` (a quote never closed, a file without line ends) is dropped
+ * and counted in `oversize`, the text up to the next line end with it. Each character is
+ * looked at once.
  */
 export class CsvRecords {
+  /** Records dropped for being longer than maxRecordChars. */
+  oversize = 0;
   private field = '';
   private fields: string[] = [];
+  /** The characters of `fields`, so that a record's size is known without adding them up. */
+  private fieldsChars = 0;
+  /** Dropping an oversize record's rest: everything up to the next line end, quoted or not. */
+  private skipping = false;
   private inQuotes = false;
   /** A quote seen inside a quoted field: either its end or the first of a doubled quote. */
   private quotePending = false;
@@ -21,15 +32,23 @@ export class CsvRecords {
     private readonly separator: string,
     private readonly eol: string,
     private readonly quote: string | undefined,
+    private readonly maxRecordChars = MAX_RECORD_CHARS,
   ) {}
 
   /** The records that end in `text` (after what earlier feeds left open). */
   feed(text: string): string[][] {
     const out: string[][] = [];
     const { separator, eol, quote } = this;
-    let runStart = 0;
+    let from = 0;
+    if (this.skipping) {
+      const end = text.indexOf(eol);
+      if (end < 0) return out;
+      this.skipping = false;
+      from = end + 1;
+    }
+    let runStart = from;
     const n = text.length;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       const ch = text[i]!;
       if (this.inQuotes) {
         if (this.quotePending) {
@@ -53,7 +72,9 @@ export class CsvRecords {
         }
       }
       if (ch === separator) {
-        this.fields.push(this.field + text.slice(runStart, i));
+        const field = this.field + text.slice(runStart, i);
+        this.fields.push(field);
+        this.fieldsChars += field.length;
         this.field = '';
         this.started = true;
         runStart = i + 1;
@@ -65,6 +86,7 @@ export class CsvRecords {
           out.push(this.fields);
         }
         this.fields = [];
+        this.fieldsChars = 0;
         this.field = '';
         this.started = false;
         runStart = i + 1;
@@ -78,6 +100,12 @@ export class CsvRecords {
       }
     }
     this.field += text.slice(runStart, n);
+    // Checked once per feed: a record grows past the bound by at most one chunk.
+    if (this.fieldsChars + this.field.length > this.maxRecordChars) {
+      this.oversize++;
+      this.reset();
+      this.skipping = true;
+    }
     return out;
   }
 
@@ -85,12 +113,18 @@ export class CsvRecords {
   finish(): string[][] {
     const last = this.field;
     const open = this.started || last.length > 0 || this.fields.length > 0;
+    const fields = this.fields;
+    this.reset();
+    this.skipping = false;
+    return open ? [[...fields, last]] : [];
+  }
+
+  private reset(): void {
     this.field = '';
+    this.fields = [];
+    this.fieldsChars = 0;
     this.inQuotes = false;
     this.quotePending = false;
-    const fields = this.fields;
-    this.fields = [];
     this.started = false;
-    return open ? [[...fields, last]] : [];
   }
 }

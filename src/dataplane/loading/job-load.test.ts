@@ -175,6 +175,22 @@ describe('loading job writes', () => {
     assert.ok(store.writes > writes);
   });
 
+  it('rejects a line longer than a record may be and loads the lines around it', () => {
+    const store = newStore();
+    const long = Array<string>(9).fill('x'.repeat(1 << 20));
+    const stats = load(store, 'links', ['a,b,1,2\n', ...long, '\nc,d,3,4\n']);
+    assert.equal(stats.validLine, 2);
+    assert.equal(stats.rejectLine, 1);
+    assert.equal(stats.oversizeToken, 1);
+    assert.deepEqual(
+      edges(store).map((e) => e.slice(1, 3)),
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+    );
+  });
+
   it('counts every line when many requests of edges land among the same vertices', () => {
     const store = newStore();
     const body = (from: number) =>

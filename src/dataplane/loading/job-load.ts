@@ -186,5 +186,7 @@ export function loadFile(
     for (const chunk of chunks) for (const fields of reader.feed(chunk)) line(writer, fields);
     for (const fields of reader.finish()) line(writer, fields);
   });
+  stats.oversizeToken += reader.oversize;
+  stats.rejectLine += reader.oversize;
   return stats;
 }

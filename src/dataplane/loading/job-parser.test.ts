@@ -121,6 +121,19 @@ describe('CSV records', () => {
     assert.deepEqual(read(["'x\ny',z\n"], ',', '\n', "'"), [['x\ny', 'z']]);
   });
 
+  it('drops a record longer than its bound with the text up to the next line end, quoted or not', () => {
+    const r = new CsvRecords(',', '\n', '"', 10);
+    const chunks = ['a,b\n"xxxxx', 'xxxxxxxx\n', ...Array<string>(100).fill('y'.repeat(1000)), 'more"\nc,d\n'];
+    assert.deepEqual([...chunks.flatMap((c) => r.feed(c)), ...r.finish()], [
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    assert.equal(r.oversize, 1);
+    // A record within the bound after it is read whole.
+    assert.deepEqual(r.feed('"1234",5678\n'), [['1234', '5678']]);
+    assert.equal(r.oversize, 1);
+  });
+
   it('gives the same records however the text is cut into chunks', () => {
     const text = '"a,""b""",c\r\nd,"e\nf"\ng,h';
     const whole = read([text], ',', '\n', '"');
