@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { GraphStore } from '../graph-store.js';
 import { DataPlaneError, type ErrorKind } from '../errors.js';
 
@@ -5,9 +6,13 @@ import { DataPlaneError, type ErrorKind } from '../errors.js';
  * Detached runs (`GSQL-ASYNC: true`): the query runs as it would have, and its answer is kept
  * under a request id for `/query_status` and `/query_result`. Queries here run to their end
  * before the request is answered, so a detached run is already finished when its id is given.
- * The last `KEPT` runs of each store are kept, the oldest forgotten first.
+ * The last `KEPT` runs of each store are kept, and no more of them than hold `KEPT_BYTES` of
+ * results together (the newest always, however large: a query's answer is bounded by its
+ * output limit), the oldest forgotten first. Ids carry a random number where TigerGraph's carry
+ * a counter, so that one run's id tells nothing of another's.
  */
 const KEPT = 100;
+export const KEPT_BYTES = 64 * 1024 * 1024;
 
 export interface DetachedRun {
   requestid: string;
@@ -18,36 +23,58 @@ export interface DetachedRun {
   status: 'success' | 'aborted';
   results?: unknown[];
   error?: { kind: ErrorKind; message: string };
+  /** The length of the results as JSON text, counted against KEPT_BYTES. */
+  bytes: number;
 }
 
-const runsByStore = new WeakMap<GraphStore, Map<string, DetachedRun>>();
-let counter = 0;
+const runsByStore = new WeakMap<GraphStore, { runs: Map<string, DetachedRun>; bytes: number }>();
 
 const timeText = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
 /** Runs `run` now and keeps its outcome; answers the request id. */
-export function runDetached(store: GraphStore, graph: string, query: string, run: () => unknown[]): string {
-  let runs = runsByStore.get(store);
-  if (!runs) runsByStore.set(store, (runs = new Map()));
+export function runDetached(
+  store: GraphStore,
+  graph: string,
+  query: string,
+  run: () => unknown[],
+  keptBytes = KEPT_BYTES,
+): string {
+  let kept = runsByStore.get(store);
+  if (!kept) runsByStore.set(store, (kept = { runs: new Map(), bytes: 0 }));
   const started = Date.now();
-  const requestid = `${++counter}.RESTPP_1_1.${started}.N`;
-  const kept: DetachedRun = { requestid, graph, query, startTime: timeText(started), endTime: '', status: 'success' };
+  const requestid = `${randomInt(2 ** 47)}.RESTPP_1_1.${started}.N`;
+  const one: DetachedRun = {
+    requestid,
+    graph,
+    query,
+    startTime: timeText(started),
+    endTime: '',
+    status: 'success',
+    bytes: 0,
+  };
   try {
-    kept.results = run();
+    one.results = run();
+    one.bytes = JSON.stringify(one.results).length;
   } catch (err) {
     if (!(err instanceof DataPlaneError)) throw err;
-    kept.status = 'aborted';
-    kept.error = { kind: err.kind, message: err.message };
+    one.status = 'aborted';
+    one.error = { kind: err.kind, message: err.message };
   }
-  kept.endTime = timeText(Date.now());
-  runs.set(requestid, kept);
-  if (runs.size > KEPT) runs.delete(runs.keys().next().value!);
+  one.endTime = timeText(Date.now());
+  kept.runs.set(requestid, one);
+  kept.bytes += one.bytes;
+  for (const [id, old] of kept.runs) {
+    if (id === requestid || (kept.runs.size <= KEPT && kept.bytes <= keptBytes)) break;
+    kept.runs.delete(id);
+    kept.bytes -= old.bytes;
+  }
   return requestid;
 }
 
 /** The kept runs of a graph: one by id, or all of them for `all`. */
 export function detachedRuns(store: GraphStore, graph: string | undefined, requestid: string): DetachedRun[] {
-  const runs = [...(runsByStore.get(store)?.values() ?? [])].filter((r) => graph === undefined || r.graph === graph);
+  const kept = runsByStore.get(store)?.runs.values() ?? [];
+  const runs = [...kept].filter((r) => graph === undefined || r.graph === graph);
   if (requestid === 'all') return runs;
   const one = runs.find((r) => r.requestid === requestid);
   if (!one) throw new DataPlaneError('invalidParameter', `The request ${requestid} is not known.`);

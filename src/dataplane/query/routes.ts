@@ -93,7 +93,12 @@ function queryStatus(ctx: RequestContext): void {
   const runs = detachedRuns(ctx.store, graph, ctx.query.requestid ?? 'all');
   sendResults(
     ctx,
-    runs.map(({ results: _r, ...r }) => ({ ...r, url: `/query/${r.graph}/${r.query}`, user: '', elapsedTime: 0 })),
+    runs.map(({ results: _r, bytes: _b, ...r }) => ({
+      ...r,
+      url: `/query/${r.graph}/${r.query}`,
+      user: '',
+      elapsedTime: 0,
+    })),
   );
 }
 

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { DataPlaneError } from '../errors.js';
+import { GraphStore } from '../graph-store.js';
+import { detachedRuns, runDetached } from './detached.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-detached-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+let stores = 0;
+const newStore = () => GraphStore.open(path.join(dir, `graph-${++stores}.db`));
+
+const forgotten = (store: GraphStore, id: string) =>
+  assert.throws(
+    () => detachedRuns(store, 'g', id),
+    (err: unknown) => err instanceof DataPlaneError && err.kind === 'invalidParameter' && err.message.includes(id),
+  );
+
+describe('detached query runs', () => {
+  it('forgets the oldest runs once the kept results pass their byte budget, keeping the newest', () => {
+    const store = newStore();
+    const answer = (n: number) => () => [{ text: 'x'.repeat(n) }];
+    // Each answer is 40 characters of JSON or more; 100 bytes hold two of them.
+    const ids = [30, 30, 30].map((n) => runDetached(store, 'g', 'q', answer(n), 100));
+    forgotten(store, ids[0]!);
+    assert.deepEqual(
+      detachedRuns(store, 'g', 'all').map((r) => r.requestid),
+      ids.slice(1),
+    );
+    // One answer larger than the whole budget is kept alone.
+    const big = runDetached(store, 'g', 'q', answer(500), 100);
+    assert.deepEqual(
+      detachedRuns(store, 'g', 'all').map((r) => r.requestid),
+      [big],
+    );
+    assert.deepEqual(detachedRuns(store, 'g', big)[0]!.results, [{ text: 'x'.repeat(500) }]);
+  });
+
+  it('keeps the last hundred runs of a store, under ids that do not follow one another', () => {
+    const store = newStore();
+    const ids = Array.from({ length: 101 }, () => runDetached(store, 'g', 'q', () => []));
+    forgotten(store, ids[0]!);
+    assert.equal(detachedRuns(store, 'g', 'all').length, 100);
+    const counters = ids.map((id) => Number(id.split('.')[0]));
+    assert.ok(counters.every((c, i) => i === 0 || Math.abs(c - counters[i - 1]!) !== 1), counters.join(' '));
+    assert.equal(new Set(ids).size, ids.length);
+    assert.match(ids[0]!, /^\d+\.RESTPP_1_1\.\d+\.N$/);
+  });
+});
