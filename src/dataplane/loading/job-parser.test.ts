@@ -124,10 +124,13 @@ describe('CSV records', () => {
   it('drops a record longer than its bound with the text up to the next line end, quoted or not', () => {
     const r = new CsvRecords(',', '\n', '"', 10);
     const chunks = ['a,b\n"xxxxx', 'xxxxxxxx\n', ...Array<string>(100).fill('y'.repeat(1000)), 'more"\nc,d\n'];
-    assert.deepEqual([...chunks.flatMap((c) => r.feed(c)), ...r.finish()], [
-      ['a', 'b'],
-      ['c', 'd'],
-    ]);
+    assert.deepEqual(
+      [...chunks.flatMap((c) => r.feed(c)), ...r.finish()],
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+    );
     assert.equal(r.oversize, 1);
     // A record within the bound after it is read whole.
     assert.deepEqual(r.feed('"1234",5678\n'), [['1234', '5678']]);

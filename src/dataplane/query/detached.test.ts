@@ -44,7 +44,10 @@ describe('detached query runs', () => {
     forgotten(store, ids[0]!);
     assert.equal(detachedRuns(store, 'g', 'all').length, 100);
     const counters = ids.map((id) => Number(id.split('.')[0]));
-    assert.ok(counters.every((c, i) => i === 0 || Math.abs(c - counters[i - 1]!) !== 1), counters.join(' '));
+    assert.ok(
+      counters.every((c, i) => i === 0 || Math.abs(c - counters[i - 1]!) !== 1),
+      counters.join(' '),
+    );
     assert.equal(new Set(ids).size, ids.length);
     assert.match(ids[0]!, /^\d+\.RESTPP_1_1\.\d+\.N$/);
   });
