@@ -41,8 +41,16 @@ export function vertexTypeJson(v: VertexTypeDef): Record<string, unknown> {
   };
 }
 
-export function edgeTypeJson(e: EdgeTypeDef): Record<string, unknown> {
+/**
+ * An edge type as TigerGraph's schema JSON shows it. Within a graph (`vertexTypes` given), a
+ * `*` end is listed in EdgePairs as each of the graph's vertex types, as TigerGraph lists it.
+ */
+export function edgeTypeJson(e: EdgeTypeDef, vertexTypes?: readonly string[]): Record<string, unknown> {
   const single = e.pairs.length === 1;
+  const ends = (name: string) => (name === '*' && vertexTypes ? vertexTypes : [name]);
+  const pairs = e.pairs.flatMap((p) =>
+    ends(p.from).flatMap((from) => ends(p.to).map((to) => ({ From: from, To: to }))),
+  );
   return {
     IsDirected: e.directed,
     ToVertexTypeName: single ? e.pairs[0]!.to : '*',
@@ -51,9 +59,7 @@ export function edgeTypeJson(e: EdgeTypeDef): Record<string, unknown> {
     Attributes: e.attributes.map(attributeJson),
     FromVertexTypeName: single ? e.pairs[0]!.from : '*',
     // As TigerGraph answers: the pairs are not listed for an edge type of one pair of named types.
-    ...(single && e.pairs[0]!.from !== '*' && e.pairs[0]!.to !== '*'
-      ? {}
-      : { EdgePairs: e.pairs.map((p) => ({ From: p.from, To: p.to })) }),
+    ...(single && e.pairs[0]!.from !== '*' && e.pairs[0]!.to !== '*' ? {} : { EdgePairs: pairs }),
     Name: e.name,
     IsLocal: e.graph !== undefined,
   };
@@ -86,7 +92,7 @@ export function graphSchemaJson(catalog: Catalog, graph: GraphDef): Record<strin
   return {
     GraphName: graph.name,
     VertexTypes: graph.vertexTypes.map((n) => vertexTypeJson(catalog.vertexTypes.get(n)!)),
-    EdgeTypes: graph.edgeTypes.map((n) => edgeTypeJson(catalog.edgeTypes.get(n)!)),
+    EdgeTypes: graph.edgeTypes.map((n) => edgeTypeJson(catalog.edgeTypes.get(n)!, graph.vertexTypes)),
   };
 }
 
