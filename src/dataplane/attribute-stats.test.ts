@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
 import { runBuiltin } from './builtins.js';
-import { GraphStore } from './graph-store.js';
 import { runGsql } from './gsql-runner.js';
 
 describe('stat_vertex_attr and stat_edge_attr', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-attribute-stats-'));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const stores = scratchStores('attribute-stats');
 
   it('reports no attribute for a type without rows, and MIN/MAX/AVG once it has some', () => {
-    const store = GraphStore.open(path.join(dir, 'graph.db'));
+    const store = stores.open();
     try {
       const made = runGsql(
         store,

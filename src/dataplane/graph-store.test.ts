@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
 import { deleteEdges, queryEdges, readEdgeQuery, viewsFrom, type EdgeSelection } from './edge-ops.js';
 import { DataPlaneError } from './errors.js';
 import { GraphStore } from './graph-store.js';
@@ -19,17 +17,8 @@ CREATE DIRECTED EDGE follows (FROM Person, TO Person, since DATETIME, weight DOU
 CREATE UNDIRECTED EDGE works_at (FROM Person, TO Company, role STRING)
 CREATE GRAPH social (*)`;
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-
-function newStore(): GraphStore {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-graph-store-'));
-  dirs.push(dir);
-  const store = GraphStore.open(path.join(dir, 'graph.db'));
-  const result = runGsql(store, schema);
-  assert.ok(result.ok, result.output);
-  return store;
-}
+const stores = scratchStores('graph-store');
+const newStore = () => stores.open(schema);
 
 const social = (store: GraphStore) => store.graph('social', '/graph/social');
 const upsert = (store: GraphStore, body: unknown, opts?: UpsertOptions) =>
@@ -149,7 +138,7 @@ describe('GSQL schema changes', () => {
       return lines.join('\n');
     };
     const exponent = growthExponent((n) => {
-      const fresh = GraphStore.open(path.join(dirs[0]!, `linear-${n}-${Math.random()}.db`));
+      const fresh = stores.open();
       const result = runGsql(fresh, request(n));
       fresh.close();
       assert.ok(result.ok, result.output.slice(-300));

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
 import { parseWithoutPositions as parse, gsqlSyntaxError as syntaxError } from '../../test/helpers/gsql-parse.js';
 import { lex } from './gsql-lexer.js';
 import { statementTokens } from './gsql-split.js';
-import { GraphStore } from './graph-store.js';
 import { runGsql } from './gsql-runner.js';
 
 /** The statements the splitter finds, each as its tokens' texts. */
@@ -19,14 +16,8 @@ function split(text: string): string[][] {
   return out.filter((s) => s.length > 0);
 }
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-
-export function newStore(): GraphStore {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-gsql-shell-'));
-  dirs.push(dir);
-  return GraphStore.open(path.join(dir, 'graph.db'));
-}
+const stores = scratchStores('gsql-shell');
+const newStore = () => stores.open();
 
 describe('BEGIN … END blocks', () => {
   it('keep the lines between as one statement, line breaks and semicolons included', () => {

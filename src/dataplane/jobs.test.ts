@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { GraphStore } from './graph-store.js';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
 import { runGsql } from './gsql-runner.js';
 
 describe('jobs and queries belong to their graph', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-jobs-'));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const store = GraphStore.open(path.join(dir, 'g.db'));
+  const store = scratchStores('jobs').open();
   after(() => store.close());
   const gsql = (text: string) => runGsql(store, text);
   const setup = `CREATE VERTEX P (PRIMARY_ID id STRING)

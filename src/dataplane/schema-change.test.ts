@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
 import { gsqlSyntaxError as syntaxError } from '../../test/helpers/gsql-parse.js';
 import type { DataPlaneError } from './errors.js';
 import { GraphStore } from './graph-store.js';
@@ -13,13 +11,10 @@ import { planUpsert } from './upsert-plan.js';
 import { writeUpsert } from './upsert-write.js';
 import { getVertex } from './vertex-ops.js';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const stores = scratchStores('schema-change');
 
 function newStore(): { store: GraphStore; file: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-schema-change-'));
-  dirs.push(dir);
-  const file = path.join(dir, 'graph.db');
+  const file = stores.file();
   return { store: GraphStore.open(file), file };
 }
 

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
-import { GraphStore } from './graph-store.js';
+import { describe, it } from 'node:test';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
+import type { GraphStore } from './graph-store.js';
 import { runGsql } from './gsql-runner.js';
 import { schemaLimits } from './schema-limits.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-schema-limits-'));
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
-let stores = 0;
-const newStore = () => GraphStore.open(path.join(dir, `${++stores}.db`));
+const stores = scratchStores('schema-limits');
+const newStore = () => stores.open();
 
 const range = (n: number, name: string) => Array.from({ length: n }, (_, i) => `${name}${i}`);
 const vertices = (names: string[]) => names.map((t) => `CREATE VERTEX ${t} (PRIMARY_ID id STRING)`);

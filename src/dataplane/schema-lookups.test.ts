@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
 import type { StoredEdgeType } from './catalog.js';
 import { selectEdges, viewsFrom } from './edge-ops.js';
-import { GraphStore } from './graph-store.js';
-import { runGsql } from './gsql-runner.js';
+import type { GraphStore } from './graph-store.js';
 import { planUpsert } from './upsert-plan.js';
 import { writeUpsert } from './upsert-write.js';
 
@@ -16,16 +13,8 @@ import { writeUpsert } from './upsert-write.js';
  * planned, written or read, through lists that count their reads.
  */
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-schema-lookups-'));
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
-let stores = 0;
-
-function storeWith(gsql: string[]): GraphStore {
-  const store = GraphStore.open(path.join(dir, `${++stores}.db`));
-  const result = runGsql(store, gsql.join('\n'));
-  assert.ok(result.ok, result.output.slice(-300));
-  return store;
-}
+const stores = scratchStores('schema-lookups');
+const storeWith = (gsql: string[]): GraphStore => stores.open(gsql.join('\n'));
 
 /** A list that counts how many of its items are read. */
 function counted<T>(items: T[]): { list: T[]; reads: () => number } {

@@ -4,17 +4,15 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
 import { GraphStore } from './graph-store.js';
 import { runGsql } from './gsql-runner.js';
 import { readStoreStats, removeAbandonedPartials, restoreStore, snapshotStore } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
 import { writeUpsert } from './upsert-write.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-snapshot-'));
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
-let files = 0;
-const file = (name: string) => path.join(dir, `${++files}-${name}`);
+const { dir, file } = scratchStores('snapshot');
 
 function seeded(people: number): GraphStore {
   const store = GraphStore.open(file('graph.db'));

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { scratchStores } from '../../test/helpers/scratch-stores.js';
 import { GraphStore } from './graph-store.js';
 import { runGsql } from './gsql-runner.js';
 import { readStoreStats } from './snapshot.js';
@@ -10,14 +9,9 @@ import { StoreJobError, StoreJobs } from './store-jobs.js';
 import { planUpsert } from './upsert-plan.js';
 import { writeUpsert } from './upsert-write.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-store-jobs-'));
+const { file } = scratchStores('store-jobs');
 const jobs = new StoreJobs();
-after(async () => {
-  await jobs.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-let files = 0;
-const file = (name: string) => path.join(dir, `${++files}-${name}`);
+after(() => jobs.close());
 
 function seeded(people: number): GraphStore {
   const store = GraphStore.open(file('graph.db'));

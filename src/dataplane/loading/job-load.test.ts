@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
-import { GraphStore } from '../graph-store.js';
-import { runGsql } from '../gsql-runner.js';
+import { describe, it } from 'node:test';
+import { scratchStores } from '../../../test/helpers/scratch-stores.js';
+import type { GraphStore } from '../graph-store.js';
 import { planUpsert } from '../upsert-plan.js';
 import { writeUpsert } from '../upsert-write.js';
 import { filePlan, checkJob } from './job-compile.js';
@@ -34,17 +31,8 @@ CREATE LOADING JOB mixed FOR GRAPH social {
     TO EDGE knows VALUES ($1, $0, $3);
 }`;
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-
-function newStore(): GraphStore {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-job-load-'));
-  dirs.push(dir);
-  const store = GraphStore.open(path.join(dir, 'graph.db'));
-  const result = runGsql(store, schema);
-  assert.ok(result.ok, result.output);
-  return store;
-}
+const stores = scratchStores('job-load');
+const newStore = () => stores.open(schema);
 
 const load = (store: GraphStore, job: string, chunks: Iterable<string>) => {
   const def = findJob(store, job)!;

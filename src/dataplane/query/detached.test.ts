@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { scratchStores } from '../../../test/helpers/scratch-stores.js';
 import { DataPlaneError } from '../errors.js';
-import { GraphStore } from '../graph-store.js';
+import type { GraphStore } from '../graph-store.js';
 import { detachedRuns, runDetached } from './detached.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-detached-'));
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
-let stores = 0;
-const newStore = () => GraphStore.open(path.join(dir, `graph-${++stores}.db`));
+const stores = scratchStores('detached');
 
 const forgotten = (store: GraphStore, id: string) =>
   assert.throws(
@@ -20,7 +15,7 @@ const forgotten = (store: GraphStore, id: string) =>
 
 describe('detached query runs', () => {
   it('forgets the oldest runs once the kept results pass their byte budget, keeping the newest', () => {
-    const store = newStore();
+    const store = stores.open();
     const answer = (n: number) => () => [{ text: 'x'.repeat(n) }];
     // Each answer is 40 characters of JSON or more; 100 bytes hold two of them.
     const ids = [30, 30, 30].map((n) => runDetached(store, 'g', 'q', answer(n), 100));
@@ -39,7 +34,7 @@ describe('detached query runs', () => {
   });
 
   it('keeps the last hundred runs of a store, under ids that do not follow one another', () => {
-    const store = newStore();
+    const store = stores.open();
     const ids = Array.from({ length: 101 }, () => runDetached(store, 'g', 'q', () => []));
     forgotten(store, ids[0]!);
     assert.equal(detachedRuns(store, 'g', 'all').length, 100);
