@@ -39,7 +39,9 @@ describe('loading jobs on the data-plane process', () => {
   const secret = randomBytes(24).toString('base64url');
   let dp: DataPlaneProcess;
 
-  const start = () => startDataPlane({ storeFile, secret, tgVersion: '4.1.3', bodyLimitBytes: 1 << 20 });
+  const uploadLimitBytes = 4 << 20;
+  const start = () =>
+    startDataPlane({ storeFile, secret, tgVersion: '4.1.3', bodyLimitBytes: 1 << 20, uploadLimitBytes });
   const call = dataPlaneCall(() => dp.url, secret);
   const gsql = (text: string) => call('POST', '/gsql/v1/statements', text);
   const ddl = (graph: string, query: string, body: string) => call('POST', `/restpp/ddl/${graph}?${query}`, body);
@@ -179,6 +181,32 @@ describe('loading jobs on the data-plane process', () => {
     );
     assert.match((await gsql('SHOW JOB *')).text, /^ {2}- CREATE LOADING JOB load_people FOR GRAPH social \{/);
     assert.doesNotMatch((await gsql('SHOW JOB *')).text, /bad/);
+  });
+
+  it('loads a file larger than the body limit up to the upload limit, keeping no copy of it', async () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `big${i},${i % 90},Rome`).join('\n');
+    const body = `name,age,city\n${lines(200_000)}`;
+    assert.ok(body.length > 2 << 20 && body.length < uploadLimitBytes);
+    const reply = await ddl('social', 'tag=load_people&filename=people', body);
+    assert.equal(reply.status, 200, reply.text.slice(0, 300));
+    assert.equal(reply.json.results[0].statistics.validLine, 200_000);
+    assert.deepEqual((await person('big199999')).results[0].attributes, {
+      name: 'big199999',
+      age: 199_999 % 90,
+      city: 'ROME',
+    });
+    const uploads = path.join(dir, 'uploads');
+    assert.deepEqual(fs.readdirSync(uploads), []);
+
+    const over = `name,age,city\n${lines(500_000).replaceAll('big', 'over')}`;
+    assert.ok(over.length > uploadLimitBytes);
+    const refusedReply = await ddl('social', 'tag=load_people&filename=people', over);
+    assert.equal(refusedReply.status, 413, refusedReply.text);
+    assert.equal(refusedReply.json.code, 'REST-30000');
+    assert.match(refusedReply.json.message, new RegExp(`larger than the limit of ${uploadLimitBytes} bytes`));
+    const missing = await call('GET', '/restpp/graph/social/vertices/Person/over0');
+    assert.equal(missing.json.error, true, missing.text);
+    assert.deepEqual(fs.readdirSync(uploads), []);
   });
 
   it('keeps jobs across a restart, and drops them', async () => {

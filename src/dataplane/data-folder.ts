@@ -11,6 +11,15 @@ export function dataFolder(store: GraphStore): string {
   return path.join(path.dirname(store.db.name), 'files');
 }
 
+/**
+ * Where bodies posted to `/ddl` are written while they are loaded, beside the store file and
+ * outside the data folder, so that no query or loading job reads another request's upload.
+ * Each is removed when its request ends; what a crash leaves is removed when the process starts.
+ */
+export function uploadFolder(store: GraphStore): string {
+  return path.join(path.dirname(store.db.name), 'uploads');
+}
+
 const within = (folder: string, p: string) => p.startsWith(folder + path.sep);
 
 /** Why a path was refused; the caller words it for its own statement. */

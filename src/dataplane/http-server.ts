@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import FindMyWay from 'find-my-way';
 import { DataPlaneError } from './errors.js';
@@ -16,6 +17,8 @@ export interface ServerOptions {
   tgVersion: string;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** Largest body `POST /ddl` takes (written to a file as it arrives, not kept in memory), in bytes. */
+  uploadLimit: number;
   /** The most a GSQL request's answer prints, in bytes. */
   gsqlOutputLimit: number;
   /** Where unexpected errors are reported (never request contents). */
@@ -35,7 +38,10 @@ export interface RequestContext {
   path: string;
   options: ServerOptions;
   store: GraphStore;
+  /** The whole body, at most the process's body limit. */
   body(): Promise<Buffer>;
+  /** Writes the body to a new file (mode 0600) as it arrives, at most `limit` bytes; none is kept in memory. */
+  bodyToFile(file: string, limit: number): Promise<void>;
 }
 
 export type Handler = (ctx: RequestContext) => unknown;
@@ -115,30 +121,51 @@ export async function streamResults(ctx: RequestContext, batches: Iterable<strin
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
+/** Hands the body to `take` chunk by chunk, failing with the 413 once it passes `limit` bytes. */
+function receiveBody(req: http.IncomingMessage, limit: number, take: (chunk: Buffer) => void): Promise<void> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) {
     req.resume();
     return Promise.reject(tooLarge(limit));
   }
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      // Stop keeping the body but go on reading it to its end, the connection kept: closed
+      if (size <= limit) {
+        try {
+          take(chunk);
+          return;
+        } catch (err) {
+          reject(err);
+        }
+      } else reject(tooLarge(limit));
+      // Stop taking the body but go on reading it to its end, the connection kept: closed
       // while the client still sends, the client (the gateway) would see a broken pipe, not
       // the 413. The gateway sends no more than its own limit, the one this process has.
       req.off('data', onData);
       req.resume();
-      chunks.length = 0;
-      reject(tooLarge(limit));
     };
     req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve());
     req.on('error', reject);
   });
+}
+
+async function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await receiveBody(req, limit, (chunk) => chunks.push(chunk));
+  return Buffer.concat(chunks);
+}
+
+async function bodyToFile(req: http.IncomingMessage, file: string, limit: number): Promise<void> {
+  const fd = fs.openSync(file, 'wx', 0o600);
+  try {
+    // Written as each chunk arrives: a chunk is at most the socket's read size, so each write is short.
+    await receiveBody(req, limit, (chunk) => fs.writeSync(fd, chunk));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 const tooLarge = (limit: number) =>
@@ -190,6 +217,7 @@ export function createServer(options: ServerOptions, register: (router: Router) 
       options,
       store,
       body: () => readBody(req, options.bodyLimit),
+      bodyToFile: (file, limit) => bodyToFile(req, file, limit),
     };
     const routed = found.store as Routed;
     const { figures } = options;

@@ -23,6 +23,8 @@ export interface StartOptions {
   tgVersion?: string;
   /** Largest request body, in bytes (default 32 MiB). */
   bodyLimitBytes?: number;
+  /** Largest body of `POST /restpp/ddl`, written to disk as it arrives (default 128,000,000 bytes). */
+  uploadLimitBytes?: number;
   /** The most the process prints for one GSQL request, in bytes (default 16 MiB). */
   gsqlOutputLimitBytes?: number;
   /** V8's old-generation heap limit for the process, in MiB (default: Node's own). */
@@ -96,6 +98,7 @@ export async function startDataPlane(opts: StartOptions): Promise<DataPlaneProce
     opts.tgVersion ?? '4.2.1',
     '--body-limit',
     String(opts.bodyLimitBytes ?? 32 * 1024 * 1024),
+    ...(opts.uploadLimitBytes === undefined ? [] : ['--upload-limit', String(opts.uploadLimitBytes)]),
     '--gsql-output-limit',
     String(opts.gsqlOutputLimitBytes ?? 16 * 1024 * 1024),
     '--watch-parent',

@@ -13,6 +13,8 @@
 import fs from 'node:fs';
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
+import { uploadFolder } from './data-folder.js';
+import { DDL_BODY_LIMIT } from './loading/ddl-route.js';
 import { GraphStore } from './graph-store.js';
 import { registerGsql } from './gsql-routes.js';
 import { createServer } from './http-server.js';
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
       'read-only': { type: 'boolean', default: false },
       'tg-version': { type: 'string', default: '4.2.1' },
       'body-limit': { type: 'string', default: String(32 * 1024 * 1024) },
+      'upload-limit': { type: 'string', default: String(DDL_BODY_LIMIT) },
       'gsql-output-limit': { type: 'string', default: String(16 * 1024 * 1024) },
       'watch-parent': { type: 'boolean', default: false },
       'secret-fd': { type: 'string' },
@@ -54,12 +57,14 @@ async function main(): Promise<void> {
   const secret = Number.isInteger(secretFd) && secretFd >= 0 ? await readSecret(secretFd) : undefined;
   const port = Number(values.port);
   const bodyLimit = Number(values['body-limit']);
+  const uploadLimit = Number(values['upload-limit']);
   const gsqlOutputLimit = Number(values['gsql-output-limit']);
   const problems = [
     !values.store && '--store <file> is required',
     !secret && '--secret-fd <n> must name a descriptor that holds the shared secret',
     !(Number.isInteger(port) && port >= 0 && port <= 65535) && '--port must be 0 to 65535',
     !(Number.isInteger(bodyLimit) && bodyLimit > 0) && '--body-limit must be a positive number of bytes',
+    !(Number.isInteger(uploadLimit) && uploadLimit > 0) && '--upload-limit must be a positive number of bytes',
     !(Number.isInteger(gsqlOutputLimit) && gsqlOutputLimit > 0) &&
       '--gsql-output-limit must be a positive number of bytes',
     !/^\d+\.\d+\.\d+$/.test(values['tg-version']!) && '--tg-version must look like 4.2.1',
@@ -70,6 +75,8 @@ async function main(): Promise<void> {
   }
 
   const store = GraphStore.open(values.store!, { readOnly: values['read-only'] });
+  // Uploads a stopped process was loading: their requests ended with it.
+  if (!values['read-only']) fs.rmSync(uploadFolder(store), { recursive: true, force: true });
   const figures = new RequestFigures();
   const server = createServer(
     {
@@ -77,6 +84,7 @@ async function main(): Promise<void> {
       secret: secret!,
       tgVersion: values['tg-version']!,
       bodyLimit,
+      uploadLimit,
       gsqlOutputLimit,
       logError: (msg, err) => log('error', msg, errorInfo(err)),
       figures,

@@ -1,4 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { CatalogError } from '../catalog.js';
+import { fileChunks, uploadFolder } from '../data-folder.js';
+import type { GraphDef } from '../schema-types.js';
 import { fail } from '../errors.js';
 import { sendResults, type RequestContext } from '../http-server.js';
 import { oneCharacter } from './job-parser.js';
@@ -9,18 +14,16 @@ import { findJob } from './job-store.js';
 /** What the body is called in the statistics: TigerGraph's name for data posted to `/ddl`. */
 const POSTED = 'Online_POST';
 
+/**
+ * The largest body `/ddl` takes unless the process is told otherwise: pyTigerGraph's default
+ * `sizeLimit` for the files it uploads. The body goes to a file as it arrives and is read back
+ * in chunks, so its size costs disk, not memory.
+ */
+export const DDL_BODY_LIMIT = 128_000_000;
+
 function separatorParam(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   return oneCharacter(value) ?? fail('invalidParameter', `The parameter ${name} must be one character.`);
-}
-
-/** Splits a body into chunks, so a line is parsed as the rest of the loader reads files. */
-function* chunksOf(body: Buffer, chunkBytes = 1 << 20): Generator<string, void, undefined> {
-  const decoder = new TextDecoder('utf-8');
-  for (let at = 0; at < body.length; at += chunkBytes)
-    yield decoder.decode(body.subarray(at, at + chunkBytes), { stream: true });
-  const rest = decoder.decode();
-  if (rest) yield rest;
 }
 
 /**
@@ -35,7 +38,25 @@ export async function postDdl(ctx: RequestContext): Promise<void> {
   if (!filename) return fail('invalidParameter', "The parameter filename (the job's file variable) is required.");
   const separator = separatorParam(ctx.query.sep, 'sep');
   const eol = separatorParam(ctx.query.eol, 'eol');
-  const body = await ctx.body();
+  const folder = uploadFolder(ctx.store);
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const upload = path.join(folder, randomUUID());
+  try {
+    await ctx.bodyToFile(upload, ctx.options.uploadLimit);
+    loadUpload(ctx, graph, tag, filename, upload, { separator, eol });
+  } finally {
+    fs.rmSync(upload, { force: true });
+  }
+}
+
+function loadUpload(
+  ctx: RequestContext,
+  graph: GraphDef,
+  tag: string,
+  filename: string,
+  upload: string,
+  opts: { separator?: string; eol?: string },
+): void {
   const job = findJob(ctx.store, tag);
   if (!job || job.graph !== graph.name)
     return fail('invalidParameter', `The loading job '${tag}' does not exist in graph '${graph.name}'.`);
@@ -50,7 +71,7 @@ export async function postDdl(ctx: RequestContext): Promise<void> {
   }
   let statistics;
   try {
-    statistics = loadFile(ctx.store, graph, plan, chunksOf(body), { separator, eol });
+    statistics = loadFile(ctx.store, graph, plan, fileChunks(upload), opts);
   } catch (err) {
     // A column the header does not have: nothing was written.
     if (err instanceof CatalogError) return fail('invalidParameter', err.message);
