@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { GraphStore } from '../graph-store.js';
+import { scratchStores } from '../../../test/helpers/scratch-stores.js';
+import type { GraphStore } from '../graph-store.js';
 import { runGsql } from '../gsql-runner.js';
 import { planUpsert } from '../upsert-plan.js';
 import { writeUpsert } from '../upsert-write.js';
@@ -13,8 +11,7 @@ import { writeUpsert } from '../upsert-write.js';
  * library writes them, checked against plain JavaScript computations on the same graph.
  */
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-query-'));
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
+const stores = scratchStores('query');
 
 const N = 80;
 /** A seeded generator: the same graph every run. */
@@ -47,16 +44,12 @@ const undirected: [number, number][] = [];
 }
 const vid = (i: number) => `v${i}`;
 
-function open(name: string): GraphStore {
-  const store = GraphStore.open(path.join(dir, name));
-  const r = runGsql(
-    store,
-    `CREATE VERTEX P (PRIMARY_ID id STRING, name STRING, born DATETIME, rank DOUBLE)
+/** A store of its own holding the test graph. */
+function open(): GraphStore {
+  const store = stores.open(`CREATE VERTEX P (PRIMARY_ID id STRING, name STRING, born DATETIME, rank DOUBLE)
 CREATE DIRECTED EDGE E (FROM P, TO P, w DOUBLE) WITH REVERSE_EDGE="rev_E"
 CREATE UNDIRECTED EDGE U (FROM P, TO P)
-CREATE GRAPH g (*)`,
-  );
-  assert.ok(r.ok, r.output);
+CREATE GRAPH g (*)`);
   const vertices = Object.fromEntries(
     Array.from({ length: N }, (_, i) => [vid(i), { name: { value: `n${i}` }, born: { value: '2020-01-02 03:04:05' } }]),
   );
@@ -206,7 +199,7 @@ const twoHop = `CREATE QUERY two_hop(VERTEX<P> source) FOR GRAPH g {
 describe('GSQL queries over a store', () => {
   let store: GraphStore;
   before(() => {
-    store = open('algorithms.db');
+    store = open();
     for (const q of [pagerank, wcc, bfs, triangles, twoHop]) gsql(store, q);
     const out = gsql(store, 'INSTALL QUERY ALL');
     assert.match(out, /Start installing queries[\s\S]*Query installation finished\./);
@@ -283,7 +276,7 @@ describe('GSQL queries over a store', () => {
 
 describe('GSQL query language', () => {
   let store: GraphStore;
-  before(() => (store = open('language.db')));
+  before(() => (store = open()));
   after(() => store.close());
 
   const interpret = (body: string, params = '') =>
@@ -411,7 +404,7 @@ PRINT S.size() AS found, k, names,
   });
 
   it('INSERT INTO writes a vertex (attributes in any order) and an edge; DELETE removes a vertex and its edges', () => {
-    const writes = open('writes.db');
+    const writes = open();
     try {
       gsql(
         writes,
@@ -619,7 +612,7 @@ PRINT @@total;`,
   });
 
   it('counts an undirected self-loop once in outdegree', () => {
-    const loops = open('self-loop.db');
+    const loops = open();
     try {
       gsql(
         loops,
