@@ -1,5 +1,6 @@
-import { Agent, errors, request } from 'undici';
+import { Agent, errors, type Dispatcher } from 'undici';
 import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret } from '../dataplane/index.js';
+import { forward } from './upstream-answer.js';
 import type { BackendResponse, WorkspaceBackend } from './workspace-backend.js';
 
 export interface LocalBackendOptions {
@@ -9,16 +10,8 @@ export interface LocalBackendOptions {
   timeoutMs?: number;
 }
 
-/**
- * Answers up to this size (announced by Content-Length) are read whole and sent in one write
- * with their length; larger ones, and those of unknown length, stream through.
- */
-const WHOLE_ANSWER_BYTES = 64 * 1024;
 /** Workspaces whose data-plane secret is remembered; past it the memory starts again. */
 const SECRET_MEMORY = 10_000;
-
-/** Response headers that describe the data plane's connection, not the answer. */
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'trailer']);
 
 const refusal = (status: number, code: string, message: string): BackendResponse => ({
   status,
@@ -55,19 +48,13 @@ export function localBackend(options: LocalBackendOptions): WorkspaceBackend {
       if (!ws.endpoint)
         return refusal(503, 'unavailable', `workspace ${ws.id} has no data-plane process serving it; retry shortly`);
       try {
-        const res = await request(`http://${ws.endpoint}${req.path}${req.query ? `?${req.query}` : ''}`, {
-          method: req.method as 'GET',
+        return await forward(agent, {
+          origin: `http://${ws.endpoint}`,
+          path: req.query ? `${req.path}?${req.query}` : req.path,
+          method: req.method as Dispatcher.HttpMethod,
           headers: { ...req.headers, [DATA_PLANE_SECRET_HEADER]: secretOf(ws.id) },
-          ...(req.body ? { body: req.body } : {}),
-          dispatcher: agent,
+          body: req.body ?? null,
         });
-        const headers: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(res.headers))
-          if (value !== undefined && !hopByHop.has(name)) headers[name] = value;
-        const length = Number(res.headers['content-length'] ?? NaN);
-        // A chunked stream costs a write per chunk and one to end it; a small answer is sent at once.
-        const body = length <= WHOLE_ANSWER_BYTES ? Buffer.from(await res.body.arrayBuffer()) : res.body;
-        return { status: res.statusCode, headers, body };
       } catch (err) {
         if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError)
           return refusal(504, 'gateway-timeout', `workspace ${ws.id} did not answer within ${timeoutMs} ms`);
