@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { resultOf, type AcaciaClient, type WorkspaceRecord } from '../src/client/index.js';
+import { UPLOAD_LIMIT } from '../src/dataplane/data-folder.js';
 import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, isPidAlive, startDataPlane } from '../src/dataplane/index.js';
 import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
 import { localBackend } from '../src/gateway/local-backend.js';
@@ -28,6 +29,7 @@ import { newWorkgroup } from './helpers/workspaces.js';
 
 const alice = { username: 'alice', password: 'Graph-Secret-42' };
 const basic: Auth = { auth: alice };
+const basicAuthorization = `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}`;
 const localEnv = { ACACIA_DRIVER: 'local', ACACIA_CLOCK: 'manual', ACACIA_SIM_SPEED: '0', ACACIA_GSQL_OUTPUT_MB: '1' };
 
 const people = (ids: Record<string, number>) =>
@@ -325,7 +327,7 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
 
   it('a body over the limit is a 413 naming the limit, announced or not, passed on or read', async () => {
     const base = `${server.running.gatewayUrl}/w/${rw.workspace_id}`;
-    const headers = { authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` };
+    const headers = { authorization: basicAuthorization };
     const body = Buffer.alloc(8 << 20, ' ');
     for (const where of ['/restpp/graph/social', '/gsql/v1/statements'])
       for (const chunked of [false, true]) {
@@ -340,6 +342,41 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
         assert.equal(json.message, 'body is larger than the limit of 1048576 bytes');
       }
     assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan'], 'nothing written, the workspace serves on');
+  });
+
+  it("an upload to a loading job may be larger than other bodies, up to pyTigerGraph's size limit", async () => {
+    const job =
+      'USE GRAPH social\nCREATE LOADING JOB knows_csv FOR GRAPH social {\n' +
+      '  DEFINE FILENAME f;\n  LOAD f TO EDGE Knows VALUES ($0, $1, $2);\n}';
+    assert.match((await tg.gsql4(basic, job)).text, /Successfully created loading jobs: \[knows_csv\]/);
+    // The same edge on every line: 2.6 MB of lines, more than the 1 MiB other requests may send.
+    const lines = 200_000;
+    const body = Array.from({ length: lines }, (_, i) => `ann,dan,${i}`).join('\n');
+    assert.ok(body.length > 2 << 20);
+    const res = await tg.request('POST', '/restpp/ddl/social?tag=knows_csv&filename=f', basic, body);
+    assert.equal(res.status, 200, res.text.slice(0, 300));
+    const [result] = res.json.results as { statistics: { validLine: number } }[];
+    assert.equal(result!.statistics.validLine, lines);
+    const knows = await tg.request('GET', '/restpp/graph/social/edges/Person/ann/Knows/Person/dan', basic);
+    assert.deepEqual((knows.json.results as { attributes: unknown }[])[0]!.attributes, { since: lines - 1 });
+    assert.deepEqual(await personIds(tg), ['ann', 'bob', 'cat', 'dan']);
+    // Announced past the upload limit: refused by the gateway before the body is read.
+    const chunk = Buffer.alloc(1 << 20, 'x');
+    const tooMuch = function* () {
+      for (let sent = 0; sent <= UPLOAD_LIMIT; sent += chunk.length) yield chunk.subarray(0, UPLOAD_LIMIT + 1 - sent);
+    };
+    const over = await request(
+      `${server.running.gatewayUrl}/w/${rw.workspace_id}/restpp/ddl/social?tag=knows_csv&filename=f`,
+      {
+        method: 'POST',
+        headers: { authorization: basicAuthorization, 'content-length': String(UPLOAD_LIMIT + 1) },
+        body: Readable.from(tooMuch()),
+      },
+    );
+    const refusal = (await over.body.json()) as Record<string, unknown>;
+    assert.equal(over.statusCode, 413, JSON.stringify(refusal));
+    assert.equal(refusal.code, 'payload-too-large');
+    assert.equal(refusal.message, `body is larger than the limit of ${UPLOAD_LIMIT} bytes`);
   });
 
   it("a process with a lower limit than the gateway's answers 413 too, not a failed connection", async () => {

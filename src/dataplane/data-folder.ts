@@ -12,6 +12,17 @@ export function dataFolder(store: GraphStore): string {
 }
 
 /**
+ * The largest body `POST /ddl` takes, at the gateway and (unless told otherwise) in the
+ * workspace's process: pyTigerGraph's default `sizeLimit` for the files it uploads. The body
+ * goes to a file as it arrives and is read back in chunks, so its size costs disk, not memory.
+ */
+export const UPLOAD_LIMIT = 128_000_000;
+
+/** Whether a request is an upload to `POST /ddl/{graph}` (under `/restpp` or not), which UPLOAD_LIMIT bounds. */
+export const isUpload = (method: string, path: string): boolean =>
+  method === 'POST' && /^\/(?:restpp\/)?ddl\/[^/]+\/?$/.test(path);
+
+/**
  * Where bodies posted to `/ddl` are written while they are loaded, beside the store file and
  * outside the data folder, so that no query or loading job reads another request's upload.
  * Each is removed when its request ends; what a crash leaves is removed when the process starts.

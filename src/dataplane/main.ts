@@ -13,8 +13,7 @@
 import fs from 'node:fs';
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
-import { uploadFolder } from './data-folder.js';
-import { DDL_BODY_LIMIT } from './loading/ddl-route.js';
+import { UPLOAD_LIMIT, uploadFolder } from './data-folder.js';
 import { GraphStore } from './graph-store.js';
 import { registerGsql } from './gsql-routes.js';
 import { createServer } from './http-server.js';
@@ -46,7 +45,7 @@ async function main(): Promise<void> {
       'read-only': { type: 'boolean', default: false },
       'tg-version': { type: 'string', default: '4.2.1' },
       'body-limit': { type: 'string', default: String(32 * 1024 * 1024) },
-      'upload-limit': { type: 'string', default: String(DDL_BODY_LIMIT) },
+      'upload-limit': { type: 'string', default: String(UPLOAD_LIMIT) },
       'gsql-output-limit': { type: 'string', default: String(16 * 1024 * 1024) },
       'watch-parent': { type: 'boolean', default: false },
       'secret-fd': { type: 'string' },

@@ -18,6 +18,7 @@ import { requireHost } from '../listener/require-host.js';
 import { lazyChildLogger } from '../logger.js';
 import { credentialsFrom } from './credentials.js';
 import { gsqlRoute } from './gsql-secrets.js';
+import { isUpload, UPLOAD_LIMIT } from '../dataplane/data-folder.js';
 import { handshakeRoutes, normalisePath, type HandshakeContext, type HandshakeMatch } from './handshake.js';
 import { refusalBody, refuse } from './refusals.js';
 import { announcedTooLarge, bodyTooLarge, LimitedBody, readWhole } from './request-body.js';
@@ -61,6 +62,8 @@ interface Admitted {
   path: string;
   identity: DbIdentity | undefined;
   handshake: HandshakeMatch | undefined;
+  /** The most bytes of body this request may send. */
+  limit: number;
 }
 
 /**
@@ -178,10 +181,12 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
           identity = await gateway.authenticate(ws, request.ip, credentialsFrom(request.headers.authorization));
           await gateway.ready(ws);
         }
-        admitted.set(request, { ws, path: route.path, identity, handshake });
+        // An upload to a loading job may be larger than other bodies: the workspace writes it to disk.
+        const limit = isUpload(request.method, normalisePath(route.path)) ? UPLOAD_LIMIT : config.bodyLimit;
+        admitted.set(request, { ws, path: route.path, identity, handshake, limit });
         // Refused before it is read (or, with Expect: 100-continue, invited).
-        if (announcedTooLarge(request.headers['content-length'], config.bodyLimit))
-          return refuse(reply, bodyTooLarge(config.bodyLimit), ws.id);
+        if (announcedTooLarge(request.headers['content-length'], limit))
+          return refuse(reply, bodyTooLarge(limit), ws.id);
       } catch (err) {
         if (err instanceof AppError) return refuse(reply, err, route.workspaceId);
         throw err;
@@ -189,11 +194,11 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
     },
     handler: async (request, reply) => {
       const entry = admitted.get(request)!;
-      const { ws, path, handshake } = entry;
+      const { ws, path, handshake, limit } = entry;
       // The gateway's limit holds for every body, the ones it passes on as they arrive too: the
       // workspace never gets more than it accepts, and the client gets the 413 whoever reads.
       const stream = bodyStream(request);
-      const limited = stream && new LimitedBody(stream, config.bodyLimit);
+      const limited = stream && new LimitedBody(stream, limit);
       const body = handshake ? await readWhole(limited) : limited;
       const query = queryOf(request.url);
       const backendRequest = ({ orgId, workspaceId, userId, username, via }: DbIdentity): BackendRequest => ({

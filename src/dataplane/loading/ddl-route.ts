@@ -14,13 +14,6 @@ import { findJob } from './job-store.js';
 /** What the body is called in the statistics: TigerGraph's name for data posted to `/ddl`. */
 const POSTED = 'Online_POST';
 
-/**
- * The largest body `/ddl` takes unless the process is told otherwise: pyTigerGraph's default
- * `sizeLimit` for the files it uploads. The body goes to a file as it arrives and is read back
- * in chunks, so its size costs disk, not memory.
- */
-export const DDL_BODY_LIMIT = 128_000_000;
-
 function separatorParam(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   return oneCharacter(value) ?? fail('invalidParameter', `The parameter ${name} must be one character.`);
