@@ -34,22 +34,26 @@ export abstract class Acc {
 
 type Elem = TypeRef | undefined;
 const isInt = (t: Elem) => t?.k === 'base' && (t.name === 'INT' || t.name === 'UINT');
+/** GSQL's FLOAT is 4 bytes: a value of that type, stored or computed, is the nearest float32. */
+export const isFloat32 = (t: Elem): boolean => t?.k === 'base' && t.name === 'FLOAT';
 
 class SumAcc extends Acc {
   v: number | string;
+  private readonly f32: boolean;
   constructor(
     readonly elem: Elem,
     private readonly init: number | string,
   ) {
     super();
     this.v = init;
+    this.f32 = isFloat32(elem);
   }
   add(x: unknown): void {
     if (typeof this.v === 'string') this.v += typeof x === 'string' ? x : String(x);
-    else this.v += x as number;
+    else this.v = this.f32 ? Math.fround(this.v + (x as number)) : this.v + (x as number);
   }
   set(x: unknown): void {
-    this.v = x as number;
+    this.v = this.f32 ? Math.fround(x as number) : (x as number);
   }
   value(): unknown {
     return this.v;
@@ -64,17 +68,20 @@ class SumAcc extends Acc {
 
 class MinMaxAcc extends Acc {
   v: unknown = undefined;
+  private readonly f32: boolean;
   constructor(
     readonly elem: Elem,
     private readonly max: boolean,
   ) {
     super();
+    this.f32 = isFloat32(elem);
   }
   add(x: unknown): void {
+    if (this.f32) x = Math.fround(x as number);
     if (this.v === undefined || (this.max ? compare(x, this.v) > 0 : compare(x, this.v) < 0)) this.v = x;
   }
   set(x: unknown): void {
-    this.v = x;
+    this.v = this.f32 ? Math.fround(x as number) : x;
   }
   value(): unknown {
     if (this.v !== undefined) return this.v;

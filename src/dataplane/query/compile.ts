@@ -7,7 +7,7 @@ import { writeUpsert } from '../upsert-write.js';
 import { deleteIds } from '../vertex-ops.js';
 import type { Catalog } from '../catalog.js';
 import type { AttributeValue, GraphDef } from '../schema-types.js';
-import { Acc, accFactory, accValueType, Arrow } from './accums.js';
+import { Acc, accFactory, accValueType, Arrow, isFloat32 } from './accums.js';
 import type { AccType, Expr, Hop, Param, PrintItem, QueryDef, Select, Stmt, TypeRef } from './ast.js';
 import { toEpoch, Vertex, type Adjacency, type GraphView } from './graph-view.js';
 import { VertexAccs, vertexAccKind, type Frame, type Run } from './runtime.js';
@@ -62,11 +62,27 @@ type Sym =
 const T = (name: string): TypeRef => ({ k: 'base', name });
 const tInt = T('INT');
 const tFloat = T('DOUBLE');
+/** TigerGraph's FLOAT: 4 bytes, so each value of the type is rounded to the nearest float32. */
+const tFloat32 = T('FLOAT');
 const tStr = T('STRING');
 const tBool = T('BOOL');
 const tDt = T('DATETIME');
 const isIntT = (t?: TypeRef) => t?.k === 'base' && (t.name === 'INT' || t.name === 'UINT');
 const isStrT = (t?: TypeRef) => t?.k === 'base' && t.name === 'STRING';
+
+/**
+ * The type of arithmetic on two numbers: INT when both are whole; FLOAT when neither is wider
+ * than FLOAT (INT / FLOAT is FLOAT in GSQL, computed in 4 bytes); DOUBLE otherwise.
+ */
+function arithmeticType(l?: TypeRef, r?: TypeRef): TypeRef {
+  if (isIntT(l) && isIntT(r)) return tInt;
+  if ((isFloat32(l) || isIntT(l)) && (isFloat32(r) || isIntT(r))) return tFloat32;
+  return tFloat;
+}
+
+/** A numeric closure of type `type`: rounded to float32 when it is FLOAT. */
+const typed = (fn: (f: Frame) => number, type: TypeRef): C =>
+  isFloat32(type) ? { fn: (f) => Math.fround(fn(f)), type } : { fn, type };
 
 /** A compiled query: call `run` with a frame made by `newFrame`. */
 export interface CompiledQuery {
@@ -537,11 +553,12 @@ export class Compiler {
     return this.fail('This cannot be assigned to', target);
   }
 
-  /** A conversion on assignment: INT variables drop a fraction, DATETIME takes text. */
+  /** A conversion on assignment: INT variables drop a fraction, FLOAT ones keep 4 bytes, DATETIME takes text. */
   private coerce(c: C, type?: TypeRef): Fn {
     const fn = c.fn;
     if (c.vset) return (f) => (fn(f) as number[]).map((g) => f.run.view.vertex(g));
     if (isIntT(type) && !isIntT(c.type)) return (f) => Math.trunc(fn(f) as number);
+    if (isFloat32(type) && !isFloat32(c.type)) return (f) => Math.fround(fn(f) as number);
     if (isDatetime(type) && isStrT(c.type)) return (f) => toEpoch(fn(f));
     if (type?.k === 'coll' && type.name === 'SET')
       return (f) => {
@@ -1321,19 +1338,18 @@ export class Compiler {
         return { fn: (f) => (a(f) as number) >= (b(f) as number), type: tBool };
       case '+': {
         if (isStrT(l.type) || isStrT(r.type)) return { fn: (f) => textOf(a(f)) + textOf(b(f)), type: tStr };
-        const type = bothInt ? tInt : l.type?.k === 'base' && r.type?.k === 'base' ? tFloat : (l.type ?? r.type);
-        return { fn: (f) => plus(a(f), b(f)), type };
+        if (l.type?.k === 'base' && r.type?.k === 'base')
+          return typed((f) => plus(a(f), b(f)) as number, arithmeticType(l.type, r.type));
+        return { fn: (f) => plus(a(f), b(f)), type: l.type ?? r.type };
       }
       case '-': {
         if (isDatetime(l.type) && isDatetime(r.type))
           return { fn: (f) => (a(f) as number) - (b(f) as number), type: tInt };
-        return {
-          fn: (f) => (a(f) as number) - (b(f) as number),
-          type: bothInt ? tInt : isDatetime(l.type) ? tDt : tFloat,
-        };
+        if (isDatetime(l.type)) return { fn: (f) => (a(f) as number) - (b(f) as number), type: tDt };
+        return typed((f) => (a(f) as number) - (b(f) as number), arithmeticType(l.type, r.type));
       }
       case '*':
-        return { fn: (f) => (a(f) as number) * (b(f) as number), type: bothInt ? tInt : tFloat };
+        return typed((f) => (a(f) as number) * (b(f) as number), arithmeticType(l.type, r.type));
       case '/':
         if (bothInt)
           return {
@@ -1344,9 +1360,9 @@ export class Compiler {
             },
             type: tInt,
           };
-        return { fn: (f) => (a(f) as number) / (b(f) as number), type: tFloat };
+        return typed((f) => (a(f) as number) / (b(f) as number), arithmeticType(l.type, r.type));
       case '%':
-        return { fn: (f) => (a(f) as number) % (b(f) as number), type: bothInt ? tInt : tFloat };
+        return typed((f) => (a(f) as number) % (b(f) as number), arithmeticType(l.type, r.type));
       case '|':
         return { fn: (f) => (a(f) as number) | (b(f) as number), type: tInt };
       case '&':
@@ -1378,10 +1394,12 @@ export class Compiler {
     }
     const m = mathFns[lname];
     if (m) {
-      const intResult =
-        ['floor', 'ceil', 'round', 'trunc', 'float_to_int', 'sign'].includes(lname) ||
-        (lname === 'abs' && isIntT(args[0]?.type));
-      return { fn: (f) => m(...fns.map((x) => Number(x(f)))), type: intResult ? tInt : tFloat };
+      const call = (f: Frame) => m(...fns.map((x) => Number(x(f))));
+      if (['floor', 'ceil', 'round', 'trunc', 'float_to_int', 'sign'].includes(lname)) return { fn: call, type: tInt };
+      // abs keeps its argument's type; the others answer FLOAT, as GSQL's reference gives them.
+      if (lname === 'abs')
+        return typed(call, isIntT(args[0]?.type) || isFloat32(args[0]?.type) ? args[0]!.type! : tFloat);
+      return typed(call, tFloat32);
     }
     switch (lname) {
       case 'to_string':

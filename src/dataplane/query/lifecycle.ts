@@ -282,7 +282,8 @@ function convert(view: GraphView, t: TypeRef, v: unknown, name: string, vtype?: 
     case 'DOUBLE': {
       const n = Number(one);
       if (typeof one === 'boolean' || one === '' || Number.isNaN(n)) bad(name, `'${String(one)}' is not a number`);
-      return n;
+      // A FLOAT holds 4 bytes.
+      return t.name === 'FLOAT' ? Math.fround(n) : n;
     }
     case 'BOOL': {
       // In a URL in any case: Python clients write `True`.

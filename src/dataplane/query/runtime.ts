@@ -1,6 +1,6 @@
 import type { GraphStore } from '../graph-store.js';
 import type { AccType, TypeRef } from './ast.js';
-import { Acc, accValueType } from './accums.js';
+import { Acc, accValueType, isFloat32 } from './accums.js';
 import { compare, jsonOf } from './values.js';
 import type { GraphView } from './graph-view.js';
 
@@ -76,6 +76,8 @@ export class VertexAccs {
   private epoch = 1;
   readonly defaultValue: unknown;
   private readonly valueType: TypeRef | undefined;
+  /** A column of FLOAT values: each value stored is rounded to float32. */
+  private readonly f32: boolean;
 
   constructor(
     readonly name: string,
@@ -90,6 +92,7 @@ export class VertexAccs {
     init?: { value: unknown },
   ) {
     this.valueType = accValueType(type);
+    this.f32 = isFloat32(this.valueType);
     if (kind === 'object') {
       this.arr = new Array<Acc | undefined>(size).fill(undefined);
       this.vals = null;
@@ -108,9 +111,10 @@ export class VertexAccs {
     this.prevVals = primed ? new Array<unknown>(size).fill(undefined) : null;
   }
 
-  /** What `=` stores in a column: Or and And hold booleans. */
+  /** What `=` stores in a column: Or and And hold booleans, FLOAT columns float32 values. */
   private coerce(x: unknown): unknown {
-    return this.kind === 'or' || this.kind === 'and' ? !!x : x;
+    if (this.kind === 'or' || this.kind === 'and') return !!x;
+    return this.f32 ? Math.fround(x as number) : x;
   }
 
   acc(gid: number): Acc {
@@ -217,10 +221,13 @@ export class VertexAccs {
   private fold(vals: unknown[], given: Uint8Array | null, gid: number, x: unknown): void {
     switch (this.kind) {
       case 'sum':
-        (vals[gid] as number) += x as number;
+        vals[gid] = this.f32
+          ? Math.fround((vals[gid] as number) + (x as number))
+          : (vals[gid] as number) + (x as number);
         return;
       case 'min':
       case 'max': {
+        if (this.f32) x = Math.fround(x as number);
         if (given![gid] === 0) {
           given![gid] = 1;
           vals[gid] = x;
