@@ -1,7 +1,7 @@
 import type { GraphStore } from '../graph-store.js';
 import type { AccType, TypeRef } from './ast.js';
 import { Acc, accValueType, isFloat32 } from './accums.js';
-import { compare, jsonOf } from './values.js';
+import { jsonOf } from './values.js';
 import type { GraphView } from './graph-view.js';
 
 /** A query that ran past its deadline; every loop of compiled code checks it. */
@@ -64,12 +64,18 @@ class CellAcc extends Acc {
 export class VertexAccs {
   /** Object kind: the accumulators, filled to the number of vertices up front (a packed array, not a dictionary). */
   private readonly arr: (Acc | undefined)[] | null;
-  /** Column kinds: each vertex's value, a packed array of numbers or booleans. */
-  private readonly vals: unknown[] | null;
+  /**
+   * Column kinds: each vertex's value as a number (Or and And as 1 and 0), in a typed array:
+   * made in microseconds where an array of a hundred thousand values takes most of a millisecond,
+   * which a short query on a large graph would pay on every run.
+   */
+  private readonly vals: Float64Array | null;
+  /** Or and And: the column holds 1 and 0 for true and false. */
+  private readonly bool: boolean;
   /** Min and Max columns: whether a vertex's accumulator was given a value (an empty one takes any first value). */
   private readonly given: Uint8Array | null;
-  /** The value of a column's accumulator that holds nothing yet, as a cleared one reads. */
-  private readonly empty: unknown;
+  /** The value of a column's accumulator that holds nothing yet, as a cleared one reads (as stored). */
+  private readonly empty: number;
   /** Values before the current SELECT block changed them, for `@acc'`: valid where `prevAt[gid] === epoch`. */
   private readonly prevAt: Uint32Array | null;
   private readonly prevVals: unknown[] | null;
@@ -93,28 +99,33 @@ export class VertexAccs {
   ) {
     this.valueType = accValueType(type);
     this.f32 = isFloat32(this.valueType);
+    this.bool = kind === 'or' || kind === 'and';
     if (kind === 'object') {
       this.arr = new Array<Acc | undefined>(size).fill(undefined);
       this.vals = null;
       this.given = null;
-      this.empty = undefined;
+      this.empty = 0;
       this.defaultValue = make().value();
     } else {
       this.arr = null;
-      this.empty = make().value();
-      const start = init ? this.coerce(init.value) : this.empty;
-      this.vals = new Array<unknown>(size).fill(start);
-      this.given = kind === 'min' || kind === 'max' ? new Uint8Array(size).fill(init ? 1 : 0) : null;
-      this.defaultValue = start;
+      // Not rounded as FLOAT: an empty Min/Max of FLOAT holds the far end of a DOUBLE, as it reads.
+      const empty = make().value();
+      this.empty = this.bool ? (empty ? 1 : 0) : (empty as number);
+      const start = init ? this.stored(init.value) : this.empty;
+      this.vals = new Float64Array(size);
+      if (start !== 0) this.vals.fill(start);
+      this.given = kind === 'min' || kind === 'max' ? new Uint8Array(size) : null;
+      if (init) this.given?.fill(1);
+      this.defaultValue = this.bool ? start !== 0 : start;
     }
     this.prevAt = primed ? new Uint32Array(size) : null;
     this.prevVals = primed ? new Array<unknown>(size).fill(undefined) : null;
   }
 
-  /** What `=` stores in a column: Or and And hold booleans, FLOAT columns float32 values. */
-  private coerce(x: unknown): unknown {
-    if (this.kind === 'or' || this.kind === 'and') return !!x;
-    return this.f32 ? Math.fround(x as number) : x;
+  /** What `=` stores in a column: Or and And 1 or 0, FLOAT columns float32 values. */
+  private stored(x: unknown): number {
+    if (this.bool) return x ? 1 : 0;
+    return this.f32 ? Math.fround(x as number) : (x as number);
   }
 
   acc(gid: number): Acc {
@@ -125,7 +136,7 @@ export class VertexAccs {
 
   get(gid: number): unknown {
     const vals = this.vals;
-    if (vals !== null) return vals[gid];
+    if (vals !== null) return this.bool ? vals[gid] !== 0 : vals[gid];
     const a = this.arr![gid];
     if (a) return a.value();
     return this.collection ? this.acc(gid).value() : this.defaultValue;
@@ -133,7 +144,7 @@ export class VertexAccs {
 
   /** A vertex's accumulator as PRINT shows it. */
   json(gid: number): unknown {
-    if (this.vals !== null) return jsonOf(this.vals[gid], this.valueType);
+    if (this.vals !== null) return jsonOf(this.get(gid), this.valueType);
     const a = this.arr![gid];
     return a ? a.json() : this.make().json();
   }
@@ -185,7 +196,7 @@ export class VertexAccs {
    * (started from the vertex's value at its first add in the clause) while reads still see the first.
    * The same adds in the same order as applying them one by one at the clause's end.
    */
-  private nextVals: unknown[] | null = null;
+  private nextVals: Float64Array | null = null;
   private nextGiven: Uint8Array | null = null;
   /** Which vertices have a next value in the open clause: `nextAt[gid] === nextEpoch`. */
   private nextAt: Uint32Array | null = null;
@@ -203,7 +214,8 @@ export class VertexAccs {
     if (at === null) {
       const size = this.vals!.length;
       at = this.nextAt = new Uint32Array(size);
-      this.nextVals = new Array<unknown>(size).fill(this.empty);
+      // Each vertex's next value is copied from its value at its first add in a clause.
+      this.nextVals = new Float64Array(size);
       this.nextGiven = this.given === null ? null : new Uint8Array(size);
       this.touched = new Int32Array(size);
     }
@@ -211,38 +223,34 @@ export class VertexAccs {
     if (at[gid] !== this.nextEpoch) {
       at[gid] = this.nextEpoch;
       this.touched![this.nTouched++] = gid;
-      next[gid] = this.vals![gid];
+      next[gid] = this.vals![gid]!;
       if (this.given !== null) this.nextGiven![gid] = this.given[gid]!;
     }
     this.fold(next, this.nextGiven, gid, x);
   }
 
   /** One `+=` into a column of values (`given` marks which hold one, for Min and Max). */
-  private fold(vals: unknown[], given: Uint8Array | null, gid: number, x: unknown): void {
+  private fold(vals: Float64Array, given: Uint8Array | null, gid: number, x: unknown): void {
     switch (this.kind) {
       case 'sum':
-        vals[gid] = this.f32
-          ? Math.fround((vals[gid] as number) + (x as number))
-          : (vals[gid] as number) + (x as number);
+        vals[gid] = this.f32 ? Math.fround(vals[gid]! + (x as number)) : vals[gid]! + (x as number);
         return;
       case 'min':
       case 'max': {
-        if (this.f32) x = Math.fround(x as number);
+        const v = this.f32 ? Math.fround(x as number) : (x as number);
         if (given![gid] === 0) {
           given![gid] = 1;
-          vals[gid] = x;
+          vals[gid] = v;
           return;
         }
-        const cur = vals[gid];
-        const c = typeof x === 'number' && typeof cur === 'number' ? x - cur : compare(x, cur);
-        if (this.kind === 'min' ? c < 0 : c > 0) vals[gid] = x;
+        if (this.kind === 'min' ? v < vals[gid]! : v > vals[gid]!) vals[gid] = v;
         return;
       }
       case 'or':
-        vals[gid] = (vals[gid] as boolean) || !!x;
+        if (x) vals[gid] = 1;
         return;
       case 'and':
-        vals[gid] = (vals[gid] as boolean) && !!x;
+        if (!x) vals[gid] = 0;
         return;
       default:
         return;
@@ -262,7 +270,7 @@ export class VertexAccs {
     for (let i = 0; i < n; i++) {
       const gid = touched[i]!;
       if (remember) this.remember(gid);
-      vals[gid] = next[gid];
+      vals[gid] = next[gid]!;
       if (given !== null) given[gid] = nextGiven![gid]!;
     }
     this.nTouched = 0;
@@ -278,7 +286,7 @@ export class VertexAccs {
       this.acc(gid).set(x);
       return;
     }
-    vals[gid] = this.coerce(x);
+    vals[gid] = this.stored(x);
     if (this.given !== null) this.given[gid] = 1;
   }
 
