@@ -24,6 +24,7 @@ export class GraphStore {
   /** Write transactions this connection committed or tried: a view of the data built before one is stale. */
   writes = 0;
   private readonly dataVersionStmt: Database.Statement;
+  private readonly statements = new Map<string, Database.Statement>();
 
   private constructor(
     readonly db: Database.Database,
@@ -31,6 +32,16 @@ export class GraphStore {
   ) {
     this.dataVersionStmt = db.prepare('PRAGMA data_version').pluck();
     this.refresh();
+  }
+
+  /**
+   * A fixed statement, prepared once for this connection: preparing costs more than running a
+   * short one, and a request path runs the same few each time.
+   */
+  prepared(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
   }
 
   static open(file: string, opts: { readOnly?: boolean } = {}): GraphStore {

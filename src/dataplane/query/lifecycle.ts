@@ -31,16 +31,17 @@ interface StoredQuery {
 /** Compiled queries by store, keyed by graph and name, valid for one schema version and source. */
 const compiledByStore = new WeakMap<GraphStore, Map<string, { version: number; source: string; q: CompiledQuery }>>();
 
-function readQuery(store: GraphStore, graph: string, name: string): StoredQuery | undefined {
-  const row = store.db
-    .prepare('SELECT graph, name, source, installed FROM queries WHERE graph = ? AND name = ?')
+/** One stored query of a graph, by name. */
+export function readQuery(store: GraphStore, graph: string, name: string): StoredQuery | undefined {
+  const row = store
+    .prepared('SELECT graph, name, source, installed FROM queries WHERE graph = ? AND name = ?')
     .get(graph, name) as { graph: string; name: string; source: string; installed: number } | undefined;
   return row && { ...row, installed: row.installed === 1 };
 }
 
 export function listQueries(store: GraphStore, graph: string): StoredQuery[] {
-  const rows = store.db
-    .prepare('SELECT graph, name, source, installed FROM queries WHERE graph = ? ORDER BY name')
+  const rows = store
+    .prepared('SELECT graph, name, source, installed FROM queries WHERE graph = ? ORDER BY name')
     .all(graph) as { graph: string; name: string; source: string; installed: number }[];
   return rows.map((r) => ({ ...r, installed: r.installed === 1 }));
 }

@@ -9,6 +9,7 @@ import {
   compiledQuery,
   listQueries,
   parseDef,
+  readQuery,
   runCompiled,
   runQueryStatement,
   timeoutFrom,
@@ -51,8 +52,8 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
   const { store } = ctx;
   const graph = store.graph(ctx.params.graph, ctx.path);
   const name = ctx.params.query!;
-  const stored = listQueries(store, graph.name).find((q) => q.name === name && q.installed);
-  if (!stored) {
+  const stored = readQuery(store, graph.name, name);
+  if (!stored?.installed) {
     ctx.req.resume();
     return fail(
       'endpointNotFound',
