@@ -173,7 +173,8 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
         });
       }
       try {
-        const handshake = findHandshake(request.method, normalisePath(route.path));
+        const normalised = normalisePath(route.path);
+        const handshake = findHandshake(request.method, normalised);
         const ws = await gateway.locate(route.workspaceId, request.ip);
         let identity: DbIdentity | undefined;
         // A method the route does not take is refused after the usual authentication.
@@ -182,7 +183,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
           await gateway.ready(ws);
         }
         // An upload to a loading job may be larger than other bodies: the workspace writes it to disk.
-        const limit = isUpload(request.method, normalisePath(route.path)) ? UPLOAD_LIMIT : config.bodyLimit;
+        const limit = isUpload(request.method, normalised) ? UPLOAD_LIMIT : config.bodyLimit;
         admitted.set(request, { ws, path: route.path, identity, handshake, limit });
         // Refused before it is read (or, with Expect: 100-continue, invited).
         if (announcedTooLarge(request.headers['content-length'], limit))

@@ -1,15 +1,12 @@
 import { Readable } from 'node:stream';
 import { util, type Dispatcher } from 'undici';
-import type { BackendResponse } from './workspace-backend.js';
+import { hopByHop, type BackendResponse } from './workspace-backend.js';
 
 /**
  * Answers up to this size (announced by Content-Length) are read whole and sent in one write
  * with their length; larger ones, and those of unknown length, stream through.
  */
 const WHOLE_ANSWER_BYTES = 64 * 1024;
-
-/** Response headers that describe the data plane's connection, not the answer. */
-const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'trailer']);
 
 /**
  * Sends one request through `dispatcher` and gives its answer as the gateway sends it on. It

@@ -53,21 +53,19 @@ export interface WorkspaceBackend {
   close?(): Promise<void>;
 }
 
-/** Headers that describe one connection or one hop, or that the gateway consumed. */
-const notForwarded = new Set([
-  'authorization',
-  'host',
-  'content-length',
-  'expect',
+/** Headers that describe one connection or one hop, not the request or answer they travel with. */
+export const hopByHop: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
-  'proxy-authorization',
   'proxy-connection',
   'te',
   'trailer',
   'transfer-encoding',
   'upgrade',
 ]);
+
+/** Hop-by-hop headers, and those the gateway consumed. */
+const notForwarded = new Set([...hopByHop, 'authorization', 'host', 'content-length', 'expect', 'proxy-authorization']);
 
 /** The headers a backend may see. */
 export function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
