@@ -207,6 +207,8 @@ describe('loading jobs on the data-plane process', () => {
     const missing = await call('GET', '/restpp/graph/social/vertices/Person/over0');
     assert.equal(missing.json.error, true, missing.text);
     assert.deepEqual(fs.readdirSync(uploads), []);
+    // A job that cannot run is refused before the body is taken, however large it is.
+    refused(await ddl('social', 'tag=nope&filename=people', over), 400, 'REST-30001', /nope/);
   });
 
   it('keeps jobs across a restart, and drops them', async () => {

@@ -7,7 +7,7 @@ import type { GraphDef } from '../schema-types.js';
 import { fail } from '../errors.js';
 import { sendResults, type RequestContext } from '../http-server.js';
 import { oneCharacter } from './job-parser.js';
-import { checkJob, filePlan } from './job-compile.js';
+import { checkJob, filePlan, type FilePlan } from './job-compile.js';
 import { loadFile } from './job-load.js';
 import { findJob } from './job-store.js';
 
@@ -31,25 +31,30 @@ export async function postDdl(ctx: RequestContext): Promise<void> {
   if (!filename) return fail('invalidParameter', "The parameter filename (the job's file variable) is required.");
   const separator = separatorParam(ctx.query.sep, 'sep');
   const eol = separatorParam(ctx.query.eol, 'eol');
+  // Refused before a byte of the body is written; checked again after, as the job may change meanwhile.
+  filePlanOf(ctx, graph, tag, filename);
   const folder = uploadFolder(ctx.store);
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   const upload = path.join(folder, randomUUID());
   try {
     await ctx.bodyToFile(upload, ctx.options.uploadLimit);
-    loadUpload(ctx, graph, tag, filename, upload, { separator, eol });
+    const plan = filePlanOf(ctx, graph, tag, filename);
+    let statistics;
+    try {
+      statistics = loadFile(ctx.store, graph, plan, fileChunks(upload), { separator, eol });
+    } catch (err) {
+      // A column the header does not have: nothing was written.
+      if (err instanceof CatalogError) return fail('invalidParameter', err.message);
+      throw err;
+    }
+    sendResults(ctx, [{ sourceFileName: POSTED, statistics: { sourceFileName: POSTED, ...statistics } }]);
   } finally {
     fs.rmSync(upload, { force: true });
   }
 }
 
-function loadUpload(
-  ctx: RequestContext,
-  graph: GraphDef,
-  tag: string,
-  filename: string,
-  upload: string,
-  opts: { separator?: string; eol?: string },
-): void {
+/** What loading job `tag` does with its file variable `filename`, refused when it cannot run on `graph`. */
+function filePlanOf(ctx: RequestContext, graph: GraphDef, tag: string, filename: string): FilePlan {
   const job = findJob(ctx.store, tag);
   if (!job || job.graph !== graph.name)
     return fail('invalidParameter', `The loading job '${tag}' does not exist in graph '${graph.name}'.`);
@@ -62,13 +67,5 @@ function loadUpload(
       return fail('invalidParameter', `The loading job '${tag}' no longer fits the schema: ${err.message}`);
     throw err;
   }
-  let statistics;
-  try {
-    statistics = loadFile(ctx.store, graph, plan, fileChunks(upload), opts);
-  } catch (err) {
-    // A column the header does not have: nothing was written.
-    if (err instanceof CatalogError) return fail('invalidParameter', err.message);
-    throw err;
-  }
-  sendResults(ctx, [{ sourceFileName: POSTED, statistics: { sourceFileName: POSTED, ...statistics } }]);
+  return plan;
 }
