@@ -1,9 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ChaosService } from './chaos.js';
 import type { Store } from '../store/store.js';
-import { allowListToAdmit, dbUserToAdmit, placedWorkspaceToAdmit } from '../store/repositories/admission.js';
+import {
+  allowListToAdmit,
+  dbUserToAdmit,
+  placedWorkspaceToAdmit,
+  type WorkspaceToAdmit,
+} from '../store/repositories/admission.js';
 import type { DbUser } from '../store/repositories/db-users.js';
-import { recordActivity, type Workspace } from '../store/repositories/workspaces.js';
+import { recordActivity } from '../store/repositories/workspaces.js';
 import type { Clock } from './clock.js';
 import { checkAddress } from './allow-list-rules.js';
 import { passwordStamp, type DbIdentity } from './db-credentials.js';
@@ -85,7 +90,7 @@ export class GatewayService {
   }
 
   /** The workspace, when it exists and the caller's address is allowed to reach it. */
-  async locate(workspaceId: string, ip: string): Promise<Workspace> {
+  async locate(workspaceId: string, ip: string): Promise<WorkspaceToAdmit> {
     const placed = await placedWorkspaceToAdmit(this.store, workspaceId);
     if (!placed) throw new GatewayRefusal('not-found', `no workspace "${workspaceId}"`);
     const { ws, wg } = placed;
@@ -113,7 +118,7 @@ export class GatewayService {
   }
 
   /** Who the credentials prove the caller to be in this workspace; failures are throttled per client. */
-  async authenticate(ws: Workspace, ip: string, credentials: Credentials | undefined): Promise<DbIdentity> {
+  async authenticate(ws: WorkspaceToAdmit, ip: string, credentials: Credentials | undefined): Promise<DbIdentity> {
     if (!credentials)
       throw new GatewayRefusal(
         'unauthenticated',
@@ -176,7 +181,7 @@ export class GatewayService {
   }
 
   private async byPassword(
-    ws: Workspace,
+    ws: WorkspaceToAdmit,
     throttleKey: string,
     credentials: { username: string; password: string },
   ): Promise<DbIdentity> {
@@ -238,7 +243,7 @@ export class GatewayService {
   }
 
   /** Serves an Active workspace; starts an Idle one; otherwise says what state it is in. */
-  async ready(ws: Workspace): Promise<Workspace> {
+  async ready<W extends WorkspaceToAdmit>(ws: W): Promise<W> {
     const now = this.clock.now();
     const status = { status: ws.status };
     switch (ws.status) {

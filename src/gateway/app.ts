@@ -6,7 +6,7 @@ import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { appErrorOf } from '../listener/app-errors.js';
 import { continueAfterChecks } from '../listener/expect-continue.js';
-import type { Workspace } from '../store/repositories/workspaces.js';
+import type { WorkspaceToAdmit } from '../store/repositories/admission.js';
 import { limitConnections, type ConnectionSettings } from '../listener/connection-limits.js';
 import {
   clientErrorHandler,
@@ -58,7 +58,7 @@ export interface GatewayDeps {
 
 /** What admission found, kept from the onRequest hook for the handler. */
 interface Admitted {
-  ws: Workspace;
+  ws: WorkspaceToAdmit;
   path: string;
   identity: DbIdentity | undefined;
   handshake: HandshakeMatch | undefined;

@@ -2,7 +2,7 @@ import type { DbIdentity } from '../domain/db-credentials.js';
 import { invalid } from '../domain/errors.js';
 import type { Credentials } from '../domain/gateway.js';
 import type { Services } from '../domain/services.js';
-import type { Workspace } from '../store/repositories/workspaces.js';
+import type { WorkspaceToAdmit } from '../store/repositories/admission.js';
 import { versionText } from '../dataplane/index.js';
 import type { BackendRequest, BackendResponse } from './workspace-backend.js';
 
@@ -15,7 +15,7 @@ export interface HandshakeContext {
   params: Record<string, string>;
   query: URLSearchParams;
   body: Buffer | undefined;
-  ws: Workspace;
+  ws: WorkspaceToAdmit;
   /** Who was admitted; undefined on the token routes, which take credentials from the body. */
   identity: DbIdentity | undefined;
   /** The credentials of the Authorization header, if any. */

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { DbIdentity } from '../domain/db-credentials.js';
-import type { Workspace } from '../store/repositories/workspaces.js';
+import type { WorkspaceToAdmit } from '../store/repositories/admission.js';
 
 /**
  * A request the gateway admitted (allow list, database-user credentials, an Active
@@ -48,7 +48,7 @@ export interface BackendResponse {
  * Active workspace.
  */
 export interface WorkspaceBackend {
-  serve(request: BackendRequest, workspace: Workspace): Promise<BackendResponse>;
+  serve(request: BackendRequest, workspace: WorkspaceToAdmit): Promise<BackendResponse>;
   /** Releases connections when the gateway stops. */
   close?(): Promise<void>;
 }

@@ -70,6 +70,12 @@ export interface Store {
 export interface CommittedReads {
   /** The prepared statement for `sql` (prepared once per text). */
   statement(sql: string): SqliteDatabase.Statement;
+  /**
+   * SQLite's `data_version` on this connection: it moves whenever any other connection, of
+   * this process or another, has committed since the last time it was read. Every write is
+   * another connection's, as this one only reads.
+   */
+  version(): number;
 }
 
 export interface StoreOptions {
@@ -120,21 +126,25 @@ function openSqliteFile(dataDir: string): SqliteDatabase.Database {
 function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { close(): void } {
   let reader: SqliteDatabase.Database | undefined;
   const statements = new Map<string, SqliteDatabase.Statement>();
+  const prepared = (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      if (!reader) {
+        reader = new SqliteDatabase(file.name, { readonly: true, fileMustExist: true });
+        reader.pragma('busy_timeout = 5000');
+      }
+      statement = reader.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
   return {
     statement(text) {
-      let statement = statements.get(text);
-      if (!statement) {
-        if (!reader) {
-          reader = new SqliteDatabase(file.name, { readonly: true, fileMustExist: true });
-          reader.pragma('busy_timeout = 5000');
-        }
-        statement = reader.prepare(text);
-        statements.set(text, statement);
-      }
       // Counted when handed out: each caller runs it once, synchronously (its time is not measured).
       countStatement(0);
-      return statement;
+      return prepared(text);
     },
+    version: () => prepared('PRAGMA data_version').pluck().get() as number,
     close: () => reader?.close(),
   };
 }
