@@ -214,11 +214,13 @@ export class Compiler {
               };
             else initial = { value };
           }
-          const size = run.view.size;
-          f.va[a.index] = new VertexAccs(name, kind, made, collection, primed.has(name), size, a.type, initial);
+          const scratch = run.view.scratch;
+          f.va[a.index] = new VertexAccs(name, kind, made, collection, primed.has(name), scratch, a.type, initial);
         }
         run.returned = undefined;
         body(f);
+        // What the run printed or returned holds values, never the accumulators themselves.
+        for (const va of f.va) va?.release();
         return run.returned;
       },
     };
@@ -770,13 +772,14 @@ export class Compiler {
     const { catalog, graph } = this;
     // The source: a vertex set variable, or a vertex type.
     const srcSym = this.lookup(sel.source);
-    let source: (f: Frame) => number[];
+    let source: (f: Frame) => ArrayLike<number>;
     if (srcSym?.k === 'vset') {
       const slot = srcSym.slot;
       source = (f) => (f.vars[slot] as number[]) ?? [];
     } else if (catalog.vertexTypeIn(graph, sel.source)) {
       const name = sel.source;
-      source = (f) => [...f.run.view.byType[f.run.view.vtIndex.get(name)!]!];
+      // Read, never changed: the view's own list of the type's vertices.
+      source = (f) => f.run.view.byType[f.run.view.vtIndex.get(name)!]!;
     } else if (sel.source === '_' || sel.source.toUpperCase() === 'ANY') {
       source = (f) => this.allVertices(f);
     } else return this.fail(`The vertex set or type ${sel.source} does not exist`, sel);
@@ -853,9 +856,9 @@ export class Compiler {
       const vars = f.vars;
       for (const va of f.va) va.clearPrevious();
       const src = source(f);
-      const n = view.size;
-      const sSeen = new Uint8Array(n);
-      const tSeen = hop ? new Uint8Array(n) : sSeen;
+      const scratch = view.scratch;
+      const sSeen = scratch.uint8();
+      const tSeen = hop ? scratch.uint8() : sSeen;
       const sList: number[] = [];
       const tList: number[] = [];
       const matches: number[] = [];
@@ -918,6 +921,13 @@ export class Compiler {
           accum(f);
         }
       flushPending(f);
+      // The marks are 1 exactly at the listed vertices: put back to 0 there, the arrays go back.
+      for (let i = 0; i < sList.length; i++) sSeen[sList[i]!] = 0;
+      scratch.giveUint8(sSeen, true);
+      if (hop) {
+        for (let i = 0; i < tList.length; i++) tSeen[tList[i]!] = 0;
+        scratch.giveUint8(tSeen, true);
+      }
       for (const post of posts) {
         if (!post.fn) continue;
         const list = post.slot === tSlot ? tList : sList;

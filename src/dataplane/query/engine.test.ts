@@ -389,6 +389,24 @@ PRINT S[S.@s AS s, S.@lo AS lo, S.@hi AS hi, S.@any AS any, S.@all AS all] AS S,
     assert.equal(r!['@@changed'], 8);
   });
 
+  it('starts each run from empty accumulators and unmarked vertices, whatever the run before left', () => {
+    // The per-vertex arrays are kept from run to run: nothing of one run may show in the next.
+    const query = `SumAccum<INT> @s; MinAccum<INT> @lo; OrAccum @hit; SumAccum<INT> @@before; SumAccum<INT> @@after;
+S = {P.*};
+T = SELECT t FROM S:s -(E:e)-> P:t ACCUM t.@s += 1, t.@lo += 7, t.@hit += TRUE, @@before += t.@s;
+A = SELECT v FROM S:v POST-ACCUM @@after += v.@s;
+PRINT T.size() AS reached, @@before, @@after, T[T.@s AS s, T.@lo AS lo, T.@hit AS hit] AS T;`;
+    const [first] = interpret(query);
+    const indegree = new Map<string, number>();
+    for (const [, b] of directed) indegree.set(vid(b), (indegree.get(vid(b)) ?? 0) + 1);
+    assert.equal(first!.reached, indegree.size);
+    assert.equal(first!['@@before'], 0);
+    assert.equal(first!['@@after'], directed.length);
+    for (const v of first!.T as PrintedVertex[])
+      assert.deepEqual(v.attributes, { s: indegree.get(v.v_id), lo: 7, hit: true });
+    for (let i = 0; i < 3; i++) assert.deepEqual(interpret(query)[0], first);
+  });
+
   it('runs IF / ELSE IF / ELSE, WHILE with LIMIT, FOREACH with BREAK and CONTINUE, and CASE', () => {
     const [r] = interpret(`ListAccum<STRING> @@seen; INT n = 0;
 WHILE TRUE LIMIT 4 DO n = n + 1; END;

@@ -1,6 +1,7 @@
 import { parseDatetime } from '../attribute-values.js';
 import type { StoredEdgeType, StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
+import { ScratchArrays } from './scratch.js';
 
 /**
  * A vertex as a query value: one object per vertex of a view, so `===` is vertex identity and
@@ -60,8 +61,15 @@ export class GraphView {
   /** Out-degree arrays by edge name, made at their first use. */
   readonly degrees = new Map<string, Int32Array>();
 
+  private scratchArrays: ScratchArrays | undefined;
+
   get size(): number {
     return this.ids.length;
+  }
+
+  /** Per-vertex arrays the runs on this view take and give back. */
+  get scratch(): ScratchArrays {
+    return (this.scratchArrays ??= new ScratchArrays(this.size));
   }
 
   vertex(gid: number): Vertex {

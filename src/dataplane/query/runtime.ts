@@ -3,6 +3,7 @@ import type { AccType, TypeRef } from './ast.js';
 import { Acc, accValueType, isFloat32 } from './accums.js';
 import { jsonOf } from './values.js';
 import type { GraphView } from './graph-view.js';
+import type { ScratchArrays } from './scratch.js';
 
 /** A query that ran past its deadline; every loop of compiled code checks it. */
 export class QueryTimeoutError extends Error {}
@@ -92,11 +93,13 @@ export class VertexAccs {
     /** Collections are read through their accumulator (methods change them); scalars by value. */
     readonly collection: boolean,
     readonly primed: boolean,
-    size: number,
+    /** Where its per-vertex arrays come from, one slot per vertex of the view. */
+    private readonly scratch: ScratchArrays,
     type: AccType,
     /** A column's declared initial value (`@acc = x`), if any; an object kind's `make` sets its own. */
     init?: { value: unknown },
   ) {
+    const size = scratch.size;
     this.valueType = accValueType(type);
     this.f32 = isFloat32(this.valueType);
     this.bool = kind === 'or' || kind === 'and';
@@ -112,14 +115,27 @@ export class VertexAccs {
       const empty = make().value();
       this.empty = this.bool ? (empty ? 1 : 0) : (empty as number);
       const start = init ? this.stored(init.value) : this.empty;
-      this.vals = new Float64Array(size);
-      if (start !== 0) this.vals.fill(start);
-      this.given = kind === 'min' || kind === 'max' ? new Uint8Array(size) : null;
+      this.vals = scratch.float64(start);
+      this.given = kind === 'min' || kind === 'max' ? scratch.uint8() : null;
       if (init) this.given?.fill(1);
       this.defaultValue = this.bool ? start !== 0 : start;
     }
-    this.prevAt = primed ? new Uint32Array(size) : null;
+    this.prevAt = primed ? scratch.uint32() : null;
     this.prevVals = primed ? new Array<unknown>(size).fill(undefined) : null;
+  }
+
+  /** Gives the accumulator's per-vertex arrays back for later runs; it is not used again. */
+  release(): void {
+    const scratch = this.scratch;
+    if (this.vals !== null) scratch.giveFloat64(this.vals);
+    if (this.given !== null) scratch.giveUint8(this.given);
+    if (this.prevAt !== null) scratch.giveUint32(this.prevAt);
+    if (this.nextAt !== null) {
+      scratch.giveUint32(this.nextAt);
+      scratch.giveFloat64(this.nextVals!);
+      if (this.nextGiven !== null) scratch.giveUint8(this.nextGiven);
+      scratch.giveInt32(this.touched!);
+    }
   }
 
   /** What `=` stores in a column: Or and And 1 or 0, FLOAT columns float32 values. */
@@ -212,12 +228,12 @@ export class VertexAccs {
   addNext(gid: number, x: unknown): void {
     let at = this.nextAt;
     if (at === null) {
-      const size = this.vals!.length;
-      at = this.nextAt = new Uint32Array(size);
+      const scratch = this.scratch;
+      at = this.nextAt = scratch.uint32();
       // Each vertex's next value is copied from its value at its first add in a clause.
-      this.nextVals = new Float64Array(size);
-      this.nextGiven = this.given === null ? null : new Uint8Array(size);
-      this.touched = new Int32Array(size);
+      this.nextVals = scratch.float64();
+      this.nextGiven = this.given === null ? null : scratch.uint8();
+      this.touched = scratch.int32();
     }
     const next = this.nextVals!;
     if (at[gid] !== this.nextEpoch) {
