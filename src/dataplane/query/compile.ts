@@ -125,6 +125,10 @@ const mathFns: Record<string, (...a: number[]) => number> = {
   sign: Math.sign,
 };
 
+/** Functions and methods whose answer depends on their arguments alone, and that change nothing. */
+const PURE_CALLS = new Set(['getvid', 'to_string', 'to_int', 'str_to_int', 'to_float', 'to_double']);
+const PURE_METHODS = new Set(['outdegree', 'size', 'contains']);
+
 /**
  * Compiles a query's AST into closures once: names resolve to slots, types decide arithmetic
  * (INT / INT divides whole), edge-type names resolve to the view's adjacency arrays per run.
@@ -836,7 +840,9 @@ export class Compiler {
     if (sel.where) collectReads(sel.where, readInWhere);
     const twoPhase = [...readInWhere].some((n) => written.has(n));
     const where = sel.where ? this.expr(sel.where).fn : undefined;
-    const accum = this.clause(sel.accum, new Set([...written].filter((n) => readInAccum.has(n) || twoPhase)));
+    const deferredInAccum = new Set([...written].filter((n) => readInAccum.has(n) || twoPhase));
+    const accum = this.clause(sel.accum, deferredInAccum);
+    const fromSource = hop && !where && !twoPhase ? this.addsFromSource(sel.accum, tSlot, deferredInAccum) : undefined;
     const posts = sel.postAccum.map((stmts) => {
       const w = new Set<string>();
       const r = new Set<string>();
@@ -879,9 +885,12 @@ export class Compiler {
         const adjs = edges!(view, f);
         const mask = targetMask ? targetMask(view, f) : null;
         const typeOf = view.typeOf;
+        const values = fromSource ? new Array<unknown>(fromSource.length) : undefined;
         for (let i = 0; i < src.length; i++) {
           const s = src[i]!;
           vars[sSlot] = s;
+          // Worked out at the source's first edge: a source without one evaluates nothing, as before.
+          let valued = false;
           for (let a = 0; a < adjs.length; a++) {
             const { off, nbr, eid } = adjs[a]!;
             const end = off[s + 1]!;
@@ -896,7 +905,13 @@ export class Compiler {
                 // WHERE may have bound other slots: rebind the match's own.
                 vars[sSlot] = s;
               }
-              if (twoPhase) matches.push(s, t, eid[k]!);
+              if (fromSource) {
+                if (!valued) {
+                  for (let j = 0; j < fromSource.length; j++) values![j] = fromSource[j]!.value(f);
+                  valued = true;
+                }
+                for (let j = 0; j < fromSource.length; j++) fromSource[j]!.add(f, t, values![j]);
+              } else if (twoPhase) matches.push(s, t, eid[k]!);
               else if (accum) accum(f);
               if (!sSeen[s]) {
                 sSeen[s] = 1;
@@ -964,6 +979,58 @@ export class Compiler {
       if (limit) out = out.slice(0, Math.max(0, Number(limit(f))));
       return out;
     };
+  }
+
+  /**
+   * An ACCUM made only of `t.@a += <expression>` into numeric vertex accumulators of the hop's
+   * target, each expression reading neither the target nor the edge and calling only pure
+   * functions: the propagation step of most graph algorithms (`t.@label += s.@label`,
+   * `t.@received += s.@score / s.outdegree()`). Such a value is the same for every edge of a
+   * source, since the clause changes nothing it reads (an accumulator it both reads and adds
+   * to is held back), so it is computed once per source instead of once per edge.
+   * Undefined for any other ACCUM.
+   */
+  private addsFromSource(
+    stmts: Stmt[],
+    tSlot: number,
+    deferred: Set<string>,
+  ): { value: Fn; add: (f: Frame, t: number, x: unknown) => void }[] | undefined {
+    if (stmts.length === 0) return undefined;
+    const columnDeferred = onlyAddedTo(stmts);
+    const out: { value: Fn; add: (f: Frame, t: number, x: unknown) => void }[] = [];
+    for (const s of stmts) {
+      if (s.k !== 'assign' || s.op !== '+=' || s.target.k !== 'vacc' || s.target.prime) return undefined;
+      const obj = s.target.obj;
+      const sym = obj.k === 'name' ? this.lookup(obj.name) : undefined;
+      if (sym?.k !== 'alias' || sym.slot !== tSlot) return undefined;
+      const a = this.vaccs.get(s.target.name);
+      if (!a || vertexAccKind(a.type) === 'object' || !this.sourceOnly(s.value, tSlot)) return undefined;
+      const index = a.index;
+      const name = s.target.name;
+      const add: (f: Frame, t: number, x: unknown) => void = !deferred.has(`@${name}`)
+        ? (f, t, x) => f.va[index]!.add(t, x)
+        : columnDeferred.has(name)
+          ? (f, t, x) => f.va[index]!.addNext(t, x)
+          : (f, t, x) => f.run.pending.push(index, t, x);
+      out.push({ value: this.expr(s.value).fn, add });
+    }
+    return out;
+  }
+
+  /** Whether an expression reads nothing of a hop's target or edge, and calls only pure functions. */
+  private sourceOnly(e: Expr, tSlot: number): boolean {
+    let only = true;
+    walkExpr(e, (x) => {
+      if (x.k === 'name') {
+        const sym = this.lookup(x.name);
+        if ((sym?.k === 'alias' && sym.slot === tSlot) || sym?.k === 'ealias') only = false;
+      } else if (x.k === 'call') {
+        if (!(x.name.toLowerCase() in mathFns) && !PURE_CALLS.has(x.name.toLowerCase())) only = false;
+      } else if (x.k === 'method') {
+        if (!PURE_METHODS.has(x.name.toLowerCase())) only = false;
+      } else if (x.k === 'select' || x.k === 'seed') only = false;
+    });
+    return only;
   }
 
   /** ACCUM / POST-ACCUM statements, with `+=` to the names in `deferred` applied at the clause's end. */

@@ -407,6 +407,28 @@ PRINT T.size() AS reached, @@before, @@after, T[T.@s AS s, T.@lo AS lo, T.@hit A
     for (let i = 0; i < 3; i++) assert.deepEqual(interpret(query)[0], first);
   });
 
+  it('evaluates what an ACCUM adds for each edge walked, and never for a source without one', () => {
+    // 10 / s.@out divides by zero for a vertex without out-edges: walking none, it is never asked.
+    const [r] = interpret(`SumAccum<INT> @out; SumAccum<INT> @got; SumAccum<INT> @edges;
+S = {P.*};
+S = SELECT s FROM S:s POST-ACCUM s.@out = s.outdegree("E");
+T = SELECT t FROM S:s -(E:e)-> P:t ACCUM t.@got += 10 / s.@out, t.@edges += 1;
+PRINT T[T.@got AS got, T.@edges AS edges] AS T;`);
+    const out = new Map<number, number>();
+    for (const [a] of directed) out.set(a, (out.get(a) ?? 0) + 1);
+    assert.ok(out.size < N, 'some vertex has no out-edge');
+    const expected = new Map<string, { got: number; edges: number }>();
+    for (const [a, b] of directed) {
+      const e = expected.get(vid(b)) ?? { got: 0, edges: 0 };
+      e.got += Math.trunc(10 / out.get(a)!);
+      e.edges += 1;
+      expected.set(vid(b), e);
+    }
+    const printed = r!.T as PrintedVertex[];
+    assert.equal(printed.length, expected.size);
+    for (const v of printed) assert.deepEqual(v.attributes, expected.get(v.v_id));
+  });
+
   it('runs IF / ELSE IF / ELSE, WHILE with LIMIT, FOREACH with BREAK and CONTINUE, and CASE', () => {
     const [r] = interpret(`ListAccum<STRING> @@seen; INT n = 0;
 WHILE TRUE LIMIT 4 DO n = n + 1; END;
