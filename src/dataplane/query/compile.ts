@@ -883,47 +883,43 @@ export class Compiler {
         }
       } else {
         const adjs = edges!(view, f);
-        const mask = targetMask ? targetMask(view, f) : null;
+        const targets = targetMask ? targetMask(view, f) : null;
+        // Checked per edge only where some neighbour may be of a type the hop leaves out.
+        const masks = adjs.map((adj) => (targets && !view.neighboursWithin(adj, targets) ? targets : null));
         const typeOf = view.typeOf;
-        const values = fromSource ? new Array<unknown>(fromSource.length) : undefined;
-        for (let i = 0; i < src.length; i++) {
-          const s = src[i]!;
-          vars[sSlot] = s;
-          // Worked out at the source's first edge: a source without one evaluates nothing, as before.
-          let valued = false;
-          for (let a = 0; a < adjs.length; a++) {
-            const { off, nbr, eid } = adjs[a]!;
-            const end = off[s + 1]!;
-            for (let k = off[s]!; k < end; k++) {
-              const t = nbr[k]!;
-              if (mask && !mask[typeOf[t]!]) continue;
-              run.tick();
-              vars[tSlot] = t;
-              vars[eSlot] = eid[k]!;
-              if (where) {
-                if (!where(f)) continue;
-                // WHERE may have bound other slots: rebind the match's own.
-                vars[sSlot] = s;
-              }
-              if (fromSource) {
-                if (!valued) {
-                  for (let j = 0; j < fromSource.length; j++) values![j] = fromSource[j]!.value(f);
-                  valued = true;
+        if (fromSource) walkAddingFromSource(f, src, adjs, masks, fromSource, sSlot, { sSeen, sList, tSeen, tList });
+        else
+          for (let i = 0; i < src.length; i++) {
+            const s = src[i]!;
+            vars[sSlot] = s;
+            for (let a = 0; a < adjs.length; a++) {
+              const { off, nbr, eid } = adjs[a]!;
+              const mask = masks[a]!;
+              const end = off[s + 1]!;
+              for (let k = off[s]!; k < end; k++) {
+                const t = nbr[k]!;
+                if (mask && !mask[typeOf[t]!]) continue;
+                run.tick();
+                vars[tSlot] = t;
+                vars[eSlot] = eid[k]!;
+                if (where) {
+                  if (!where(f)) continue;
+                  // WHERE may have bound other slots: rebind the match's own.
+                  vars[sSlot] = s;
                 }
-                for (let j = 0; j < fromSource.length; j++) fromSource[j]!.add(f, t, values![j]);
-              } else if (twoPhase) matches.push(s, t, eid[k]!);
-              else if (accum) accum(f);
-              if (!sSeen[s]) {
-                sSeen[s] = 1;
-                sList.push(s);
-              }
-              if (!tSeen[t]) {
-                tSeen[t] = 1;
-                tList.push(t);
+                if (twoPhase) matches.push(s, t, eid[k]!);
+                else if (accum) accum(f);
+                if (!sSeen[s]) {
+                  sSeen[s] = 1;
+                  sList.push(s);
+                }
+                if (!tSeen[t]) {
+                  tSeen[t] = 1;
+                  tList.push(t);
+                }
               }
             }
           }
-        }
       }
       if (twoPhase && accum)
         for (let i = 0; i < matches.length; i += 3) {
@@ -990,14 +986,10 @@ export class Compiler {
    * to is held back), so it is computed once per source instead of once per edge.
    * Undefined for any other ACCUM.
    */
-  private addsFromSource(
-    stmts: Stmt[],
-    tSlot: number,
-    deferred: Set<string>,
-  ): { value: Fn; add: (f: Frame, t: number, x: unknown) => void }[] | undefined {
+  private addsFromSource(stmts: Stmt[], tSlot: number, deferred: Set<string>): SourceAdd[] | undefined {
     if (stmts.length === 0) return undefined;
     const columnDeferred = onlyAddedTo(stmts);
-    const out: { value: Fn; add: (f: Frame, t: number, x: unknown) => void }[] = [];
+    const out: SourceAdd[] = [];
     for (const s of stmts) {
       if (s.k !== 'assign' || s.op !== '+=' || s.target.k !== 'vacc' || s.target.prime) return undefined;
       const obj = s.target.obj;
@@ -1005,14 +997,9 @@ export class Compiler {
       if (sym?.k !== 'alias' || sym.slot !== tSlot) return undefined;
       const a = this.vaccs.get(s.target.name);
       if (!a || vertexAccKind(a.type) === 'object' || !this.sourceOnly(s.value, tSlot)) return undefined;
-      const index = a.index;
       const name = s.target.name;
-      const add: (f: Frame, t: number, x: unknown) => void = !deferred.has(`@${name}`)
-        ? (f, t, x) => f.va[index]!.add(t, x)
-        : columnDeferred.has(name)
-          ? (f, t, x) => f.va[index]!.addNext(t, x)
-          : (f, t, x) => f.run.pending.push(index, t, x);
-      out.push({ value: this.expr(s.value).fn, add });
+      const how = !deferred.has(`@${name}`) ? Adding.Now : columnDeferred.has(name) ? Adding.Next : Adding.Queued;
+      out.push({ value: this.expr(s.value).fn, index: a.index, how });
     }
     return out;
   }
@@ -1735,6 +1722,86 @@ export class Compiler {
             ),
           type: lname === 'size' ? tInt : undefined,
         };
+    }
+  }
+}
+
+/** How a `+=` of an ACCUM is made: at once, into the accumulator's second column, or queued to the clause's end. */
+const enum Adding {
+  Now,
+  Next,
+  Queued,
+}
+
+/** A `t.@a += <value of the source>` of an ACCUM (Compiler.addsFromSource). */
+interface SourceAdd {
+  value: Fn;
+  index: number;
+  how: Adding;
+}
+
+/**
+ * The hop of a SELECT whose ACCUM only adds values of the source to the target: each value
+ * worked out once per source at its first edge (a source without one evaluates nothing), then
+ * per edge only the adds and the marks of the vertices reached. Its own loop, so that it keeps
+ * its own type feedback apart from the general one's closures.
+ */
+function walkAddingFromSource(
+  f: Frame,
+  src: ArrayLike<number>,
+  adjs: Adjacency[],
+  masks: (Uint8Array | null)[],
+  adds: SourceAdd[],
+  sSlot: number,
+  out: { sSeen: Uint8Array; sList: number[]; tSeen: Uint8Array; tList: number[] },
+): void {
+  const { sSeen, sList, tSeen, tList } = out;
+  const run = f.run;
+  const typeOf = run.view.typeOf;
+  const n = adds.length;
+  const values = new Array<unknown>(n);
+  const accs = adds.map((a) => f.va[a.index]!);
+  const only = n === 1 && adds[0]!.how === Adding.Next ? accs[0]! : undefined;
+  for (let i = 0; i < src.length; i++) {
+    const s = src[i]!;
+    let valued = false;
+    for (let a = 0; a < adjs.length; a++) {
+      const { off, nbr } = adjs[a]!;
+      const mask = masks[a]!;
+      const start = off[s]!;
+      const end = off[s + 1]!;
+      if (start === end) continue;
+      run.tickMany(end - start);
+      if (!valued) {
+        f.vars[sSlot] = s;
+        for (let j = 0; j < n; j++) values[j] = adds[j]!.value(f);
+        valued = true;
+      }
+      const x = values[0];
+      let matched = mask === null;
+      for (let k = start; k < end; k++) {
+        const t = nbr[k]!;
+        if (mask !== null) {
+          if (!mask[typeOf[t]!]) continue;
+          matched = true;
+        }
+        if (only !== undefined) only.addNext(t, x);
+        else
+          for (let j = 0; j < n; j++) {
+            const add = adds[j]!;
+            if (add.how === Adding.Now) accs[j]!.add(t, values[j]);
+            else if (add.how === Adding.Next) accs[j]!.addNext(t, values[j]);
+            else run.pending.push(add.index, t, values[j]);
+          }
+        if (tSeen[t] === 0) {
+          tSeen[t] = 1;
+          tList.push(t);
+        }
+      }
+      if (matched && sSeen[s] === 0) {
+        sSeen[s] = 1;
+        sList.push(s);
+      }
     }
   }
 }

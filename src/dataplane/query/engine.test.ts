@@ -429,6 +429,40 @@ PRINT T[T.@got AS got, T.@edges AS edges] AS T;`);
     for (const v of printed) assert.deepEqual(v.attributes, expected.get(v.v_id));
   });
 
+  it('keeps to the target types a hop names, whichever way its ACCUM adds', () => {
+    const typed = stores.open(`CREATE VERTEX A (PRIMARY_ID id STRING)
+CREATE VERTEX B (PRIMARY_ID id STRING)
+CREATE DIRECTED EDGE L (FROM A, TO A | FROM A, TO B)
+CREATE GRAPH ab (*)`);
+    try {
+      const edges = { a1: { L: { A: { a2: {} }, B: { b1: {} } } }, a3: { L: { B: { b2: {} } } } };
+      const payload = { vertices: { A: { a1: {}, a2: {}, a3: {} }, B: { b1: {}, b2: {} } }, edges: { A: edges } };
+      writeUpsert(typed, planUpsert(typed, typed.graph('ab', '/'), payload));
+      const run = (accum: string) => {
+        const r = runGsql(
+          typed,
+          `INTERPRET QUERY () FOR GRAPH ab { SumAccum<INT> @n; SumAccum<INT> @@all; S = {A.*};
+S = SELECT s FROM S:s -(L:e)-> A:t ACCUM ${accum};
+PRINT S;
+T = SELECT t FROM S:s -(L:e)-> A:t;
+PRINT T[T.@n AS n] AS T; }`,
+        );
+        assert.ok(r.ok, r.output);
+        const [sources, targets] = results(r.output);
+        return {
+          sources: (sources!.S as PrintedVertex[]).map((v) => v.v_id),
+          targets: (targets!.T as PrintedVertex[]).map((v) => [v.v_id, v.attributes.n]),
+        };
+      };
+      // a3 reaches only a B: it is not a source of a match. Both ways of running the ACCUM agree.
+      const expected = { sources: ['a1'], targets: [['a2', 1]] };
+      assert.deepEqual(run('t.@n += 1'), expected);
+      assert.deepEqual(run('t.@n += 1, @@all += 1'), expected);
+    } finally {
+      typed.close();
+    }
+  });
+
   it('runs IF / ELSE IF / ELSE, WHILE with LIMIT, FOREACH with BREAK and CONTINUE, and CASE', () => {
     const [r] = interpret(`ListAccum<STRING> @@seen; INT n = 0;
 WHILE TRUE LIMIT 4 DO n = n + 1; END;

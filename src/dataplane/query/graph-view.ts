@@ -60,6 +60,8 @@ export class GraphView {
   private readonly vertexObjects: (Vertex | undefined)[] = [];
   /** Out-degree arrays by edge name, made at their first use. */
   readonly degrees = new Map<string, Int32Array>();
+  /** The vertex types found among each adjacency's neighbours, worked out at their first use. */
+  private readonly neighbourTypeMarks = new WeakMap<Adjacency, Uint8Array>();
 
   private scratchArrays: ScratchArrays | undefined;
 
@@ -74,6 +76,20 @@ export class GraphView {
 
   vertex(gid: number): Vertex {
     return (this.vertexObjects[gid] ??= new Vertex(gid, this));
+  }
+
+  /** Whether every neighbour in `adj` is of a type `mask` marks: then a walk need not check each. */
+  neighboursWithin(adj: Adjacency, mask: Uint8Array): boolean {
+    let marks = this.neighbourTypeMarks.get(adj);
+    if (!marks) {
+      marks = new Uint8Array(this.vertexTypes.length);
+      const { nbr } = adj;
+      const typeOf = this.typeOf;
+      for (let k = 0; k < nbr.length; k++) marks[typeOf[nbr[k]!]!] = 1;
+      this.neighbourTypeMarks.set(adj, marks);
+    }
+    for (let t = 0; t < marks.length; t++) if (marks[t] && !mask[t]) return false;
+    return true;
   }
 
   /** The gid of a vertex by type name and primary id, or -1. */
