@@ -387,6 +387,14 @@ PRINT S[S.@s AS s, S.@lo AS lo, S.@hi AS hi, S.@any AS any, S.@all AS all] AS S,
     ]);
     assert.deepEqual(attrs('U'), [['v3', { s: 5, lo: Number.MAX_VALUE, any: false, all: true }]]);
     assert.equal(r!['@@changed'], 8);
+
+    // A primed Or reads as a BOOL, before and after the block sets it.
+    const [o] = interpret(`OrAccum @on; ListAccum<BOOL> @@before; ListAccum<BOOL> @@now;
+S = {P.*};
+S = SELECT v FROM S:v WHERE v.id == "v1";
+S = SELECT v FROM S:v POST-ACCUM v.@on = TRUE, @@before += v.@on', @@now += v.@on;
+PRINT @@before, @@now;`);
+    assert.deepEqual(o, { '@@before': [false], '@@now': [true] });
   });
 
   it('starts each run from empty accumulators and unmarked vertices, whatever the run before left', () => {

@@ -79,6 +79,8 @@ export class VertexAccs {
   private readonly empty: number;
   /** Values before the current SELECT block changed them, for `@acc'`: valid where `prevAt[gid] === epoch`. */
   private readonly prevAt: Uint32Array | null;
+  /** Those values: a column's as stored (a number), an object kind's as read. */
+  private readonly prevNums: Float64Array | null;
   private readonly prevVals: unknown[] | null;
   private epoch = 1;
   readonly defaultValue: unknown;
@@ -121,7 +123,8 @@ export class VertexAccs {
       this.defaultValue = this.bool ? start !== 0 : start;
     }
     this.prevAt = primed ? scratch.uint32() : null;
-    this.prevVals = primed ? new Array<unknown>(size).fill(undefined) : null;
+    this.prevNums = primed && this.vals !== null ? scratch.float64() : null;
+    this.prevVals = primed && this.vals === null ? new Array<unknown>(size).fill(undefined) : null;
   }
 
   /** Gives the accumulator's per-vertex arrays back for later runs; it is not used again. */
@@ -130,6 +133,7 @@ export class VertexAccs {
     if (this.vals !== null) scratch.giveFloat64(this.vals);
     if (this.given !== null) scratch.giveUint8(this.given);
     if (this.prevAt !== null) scratch.giveUint32(this.prevAt);
+    if (this.prevNums !== null) scratch.giveFloat64(this.prevNums);
     if (this.nextAt !== null) {
       scratch.giveUint32(this.nextAt);
       scratch.giveFloat64(this.nextVals!);
@@ -178,7 +182,8 @@ export class VertexAccs {
     const at = this.prevAt!;
     if (at[gid] !== this.epoch) {
       at[gid] = this.epoch;
-      this.prevVals![gid] = this.get(gid);
+      if (this.prevNums !== null) this.prevNums[gid] = this.vals![gid]!;
+      else this.prevVals![gid] = this.get(gid);
     }
   }
 
@@ -194,7 +199,10 @@ export class VertexAccs {
 
   previous(gid: number): unknown {
     const at = this.prevAt;
-    return at !== null && at[gid] === this.epoch ? this.prevVals![gid] : this.get(gid);
+    if (at === null || at[gid] !== this.epoch) return this.get(gid);
+    const nums = this.prevNums;
+    if (nums === null) return this.prevVals![gid];
+    return this.bool ? nums[gid] !== 0 : nums[gid];
   }
 
   /** `+=` without keeping the previous value, with the semantics of the accumulator's class. */
