@@ -1911,7 +1911,8 @@ export function storedValue(type: string, v: unknown): AttributeValue {
 function plus(a: unknown, b: unknown): unknown {
   if (typeof a === 'number' && typeof b === 'number') return a + b;
   if (typeof a === 'string' || typeof b === 'string') return textOf(a) + textOf(b);
-  if (Array.isArray(a)) return [...a, ...iterate(b)];
+  // A list and a list (`s.@path + [t]`) without the generator, which costs most of such a `+`.
+  if (Array.isArray(a)) return Array.isArray(b) ? a.concat(b) : [...a, ...iterate(b)];
   if (a instanceof Set) return new Set([...a, ...iterate(b)]);
   return (a as number) + (b as number);
 }
