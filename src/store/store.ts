@@ -138,13 +138,14 @@ function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { clo
     }
     return statement;
   };
+  let dataVersion: SqliteDatabase.Statement | undefined;
   return {
     statement(text) {
       // Counted when handed out: each caller runs it once, synchronously (its time is not measured).
       countStatement(0);
       return prepared(text);
     },
-    version: () => prepared('PRAGMA data_version').pluck().get() as number,
+    version: () => (dataVersion ??= prepared('PRAGMA data_version').pluck()).get() as number,
     close: () => reader?.close(),
   };
 }

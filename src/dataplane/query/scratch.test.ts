@@ -35,4 +35,11 @@ describe('per-vertex arrays kept between runs', () => {
     const reused = taken.filter((a) => again.has(a)).length;
     assert.ok(reused > 0 && reused <= 32, `${reused} arrays kept`);
   });
+
+  it('keeps none of a graph so large that one array is over its share of the bytes', () => {
+    const scratch = new ScratchArrays(3_000_000);
+    const column = scratch.float64(0);
+    scratch.giveFloat64(column);
+    assert.notEqual(scratch.float64(0), column);
+  });
 });

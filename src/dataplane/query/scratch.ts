@@ -39,7 +39,8 @@ export class ScratchArrays {
   private readonly u8: Kept<Uint8Array>;
 
   constructor(readonly size: number) {
-    const most = (bytes: number) => Math.max(1, Math.min(KEPT_PER_KIND, Math.floor(KEPT_BYTES / 4 / (bytes * size))));
+    // A quarter of the bytes for each kind; on a graph so large that one array is more, none is kept.
+    const most = (bytes: number) => Math.min(KEPT_PER_KIND, Math.floor(KEPT_BYTES / 4 / (bytes * Math.max(size, 1))));
     this.f64 = new Kept(() => new Float64Array(size), most(8));
     this.i32 = new Kept(() => new Int32Array(size), most(4));
     this.u32 = new Kept(() => new Uint32Array(size), most(4));
