@@ -417,6 +417,36 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     }
   });
 
+  it('passes an answer of hundreds of KiB through whole, as the process sent it', async () => {
+    // Over 64 KiB the gateway streams the process's answer instead of gathering it (upstream-answer.ts).
+    const defined = await tg.gsql4(
+      basic,
+      'CREATE VERTEX Note (PRIMARY_ID id STRING, body STRING) WITH PRIMARY_ID_AS_ATTRIBUTE="true"\n' +
+        'CREATE GRAPH notes (Note)',
+    );
+    assert.match(defined.text, /The graph notes is created/);
+    const notes = Object.fromEntries(
+      Array.from({ length: 2_000 }, (_, i) => [`note-${i}`, { body: { value: `${i} ${'lorem ipsum '.repeat(12)}` } }]),
+    );
+    const stored = await tg.request(
+      'POST',
+      '/restpp/graph/notes',
+      basic,
+      JSON.stringify({ vertices: { Note: notes } }),
+    );
+    assert.deepEqual(stored.json.results, [{ accepted_vertices: 2_000, accepted_edges: 0 }]);
+
+    const listed = await tg.request('GET', '/restpp/graph/notes/vertices/Note', basic);
+    assert.equal(listed.status, 200);
+    assert.ok(Buffer.byteLength(listed.text) > 256 * 1024, `${Buffer.byteLength(listed.text)} bytes`);
+    const row = await runtimeOf(store, rw.workspace_id!);
+    const sent = await request(`http://${row.host}:${row.port}/restpp/graph/notes/vertices/Note`, {
+      headers: { [DATA_PLANE_SECRET_HEADER]: dataPlaneSecret(server.store.dataDir, rw.workspace_id!) },
+    });
+    assert.equal(listed.text, await sent.body.text());
+    assert.equal((listed.json.results as unknown[]).length, 2_000);
+  });
+
   it('deleting the workspaces stops their processes; deleting the database removes its files', async () => {
     const rows = await store.db.selectFrom('workspace_runtimes').selectAll().execute();
     assert.equal(rows.length, 2);
