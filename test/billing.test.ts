@@ -231,6 +231,35 @@ describe(`billing (${storeName})`, () => {
   });
 });
 
+describe(`metering an hour in which credit was granted (${storeName})`, () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ ACACIA_SIM_SPEED: '0', ACACIA_CLOCK: 'manual' });
+  });
+  after(() => server.close());
+
+  it('charges the hour at its end when the account became held to credit just before', async () => {
+    const c = server.client;
+    // The meter passes here with no account held to credit: its next look is a minute away.
+    await toNextHour(c);
+    assertOk(await c.moveClock({ advance_seconds: HOUR_S - 30 }));
+    const org = await server.orgClient('granted-late', { tier: 'paid' });
+    await server.running.services.billing.grant('granted-late', 100);
+    const wg = await newWorkgroup(org);
+    await activeWorkspace(org, wg, { workspace_type_name: 'TG-00' });
+    const before = assertOk(await org.billing.credit());
+    // The hour ends 30 s later, before that look: the clock stops there and the hour is charged.
+    assertOk(await c.moveClock({ advance_seconds: 30 }));
+    const after = assertOk(await org.billing.credit());
+    // The time it ran (its start took part of the 30 s), charged at the hour's end, not with the next hour.
+    const charged = Math.round((before - after) * 1e6);
+    assert.ok(charged > 0 && charged <= Math.round(1e6 * (30 / HOUR_S)), `${charged} micros for at most 30 s`);
+    assertOk(await c.moveClock({ advance_seconds: HOUR_S }));
+    const nextHour = Math.round((after - assertOk(await org.billing.credit())) * 1e6);
+    assert.equal(nextHour, 1_000_000, 'the next hour is one hour of TG-00, nothing of the one before');
+  });
+});
+
 describe(`metering across processes (${storeName})`, () => {
   // Several processes share one PostgreSQL (DESIGN §10); SQLite's scale is one process.
   const { it } = suiteUnless(storeName !== 'postgres' && 'needs PostgreSQL');

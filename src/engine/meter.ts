@@ -293,7 +293,12 @@ export class Meter {
       times.push(suspendAt, terminateAt);
     }
     const later = times.filter((t) => t > after);
-    return later.length ? Math.min(...later) : undefined;
+    const next = later.length ? Math.min(...later) : undefined;
+    // What the engine is told is due must pass the meter's own gate when that time comes: an
+    // account held to credit since the last pass makes an hour's end due sooner than the
+    // pass's refresh time, and a clock moved to it would otherwise find nothing run there.
+    if (next !== undefined && next < this.due) this.due = next;
+    return next;
   }
 }
 
