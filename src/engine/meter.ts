@@ -280,7 +280,7 @@ export class Meter {
    * The next instant after `after` the meter has work: a grace period's end, a retry, and the
    * hour's end while some organisation is held to its credit (whether it runs out at an hour
    * decides when it is delinquent). Otherwise hours are metered at the next look, late but
-   * the same: the events keep the times.
+   * the same: the events keep the times. The meter's own gate (`periodicDue`) opens by then too.
    */
   async nextDueAt(after: number): Promise<number | undefined> {
     const times = [...this.asked.values()];

@@ -224,7 +224,7 @@ export class Compiler {
         run.returned = undefined;
         body(f);
         // What the run printed or returned holds values, never the accumulators themselves.
-        for (const va of f.va) va?.release();
+        for (const va of f.va) va.release();
         return run.returned;
       },
     };
@@ -842,7 +842,8 @@ export class Compiler {
     const where = sel.where ? this.expr(sel.where).fn : undefined;
     const deferredInAccum = new Set([...written].filter((n) => readInAccum.has(n) || twoPhase));
     const accum = this.clause(sel.accum, deferredInAccum);
-    const fromSource = hop && !where && !twoPhase ? this.addsFromSource(sel.accum, tSlot, deferredInAccum) : undefined;
+    // Without a WHERE there are no two phases either.
+    const fromSource = hop && !where ? this.addsFromSource(sel.accum, tSlot, deferredInAccum) : undefined;
     const posts = sel.postAccum.map((stmts) => {
       const w = new Set<string>();
       const r = new Set<string>();
