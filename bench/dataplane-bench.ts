@@ -9,6 +9,7 @@ import { newKeyText } from '../test/helpers/server.js';
 import { algorithmBench, workspaceTargets } from './dataplane-algorithms.js';
 import { load, type LoadResult } from './load.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
+import { forkServer } from './forked-server.js';
 import { freePort, startServer } from './server-process.js';
 import { freshStore } from './store-location.js';
 import { markdownTable } from './table.js';
@@ -206,6 +207,13 @@ try {
     },
   ];
   const rows: string[][] = [];
+  // The ceiling for a proxy in this runtime, measured in front of the same process (bench/bare-proxy.ts).
+  const bare = await forkServer('bare-proxy.ts', {
+    ...process.env,
+    BARE_PROXY_TARGET: direct,
+    BARE_PROXY_HEADER: DATA_PLANE_SECRET_HEADER,
+    BARE_PROXY_SECRET: secret[DATA_PLANE_SECRET_HEADER],
+  });
   const scenariosRun = onlyLoading ? [] : onlyReads ? scenarios.filter((s) => s.method === 'GET') : scenarios;
   for (const s of scenariosRun) {
     // Each run is charged the CPU of the process it is sent to: the gateway's (`acacia serve`) or the data plane's.
@@ -225,17 +233,23 @@ try {
     const d = await run(direct, secret, runtime.pid);
     progress(`${s.name}: through the gateway`);
     const g = await run(gateway, { authorization: basic }, server.pid);
+    progress(`${s.name}: through a bare proxy`);
+    const b = await run(bare.url, {}, bare.pid);
     const failed = (r: LoadResult) => (r.failures > 0 ? ` (${r.failures} failed)` : '');
+    const rate = (r: LoadResult) => `${Math.round(r.rps).toLocaleString('en')}${failed(r)}`;
     rows.push([
       s.name,
-      `${Math.round(d.rps).toLocaleString('en')}${failed(d)}`,
-      `${Math.round(g.rps).toLocaleString('en')}${failed(g)}`,
+      rate(d),
+      rate(g),
       `${(g.rps / d.rps).toFixed(2)}×`,
+      rate(b),
+      `${(b.rps / d.rps).toFixed(2)}×`,
       `${d.p50} / ${g.p50}`,
       `${d.p99} / ${g.p99}`,
-      `${cpuMs(g)} / ${cpuMs(d)}`,
+      `${cpuMs(g)} / ${cpuMs(b)} / ${cpuMs(d)}`,
     ]);
   }
+  await bare.stop();
 
   if (!onlyReads) {
     progress(`loading job: ${loadEdges.toLocaleString('en')} edges through POST /restpp/ddl, directly`);
@@ -245,11 +259,7 @@ try {
       `loading job, ${loadEdges.toLocaleString('en')}-edge CSV in ${loading.requests} POST /restpp/ddl`,
       `${Math.round(loadEdges / loading.seconds).toLocaleString('en')} edges/s${failedLoad} ` +
         `(${Math.round(loadEdges / loading.cpuSeconds).toLocaleString('en')} per CPU second of the process)`,
-      '–',
-      '–',
-      '–',
-      '–',
-      '–',
+      ...Array<string>(7).fill('–'),
     ]);
   }
 
@@ -274,9 +284,11 @@ try {
         'direct req/s',
         'gateway req/s',
         'gateway / direct',
+        'bare proxy req/s',
+        'bare proxy / direct',
         'p50 ms direct / gateway',
         'p99 ms direct / gateway',
-        'CPU ms per request: gateway / process',
+        'CPU ms per request: gateway / bare proxy / process',
       ],
       rows,
     ),
