@@ -10,20 +10,34 @@ import { listenForParent } from './forked-server.js';
  * secret added, the answer written back. No framework, no admission (allow list, credentials,
  * state, activity), no logging, no metrics: the ceiling a proxy in this runtime reaches in
  * front of the same process, which the gateway's ratio is read against.
- * Forwards to BARE_PROXY_TARGET (http://host:port) with the header BARE_PROXY_HEADER set to
- * BARE_PROXY_SECRET; answers on the port it reports to its parent over IPC.
+ * Answers on the port it reports to its parent over IPC; what to forward to comes after, over
+ * IPC too (`BareProxyTarget`), as the gateway never puts the process's secret in an environment.
  */
-const target = process.env.BARE_PROXY_TARGET!;
-const added = { [process.env.BARE_PROXY_HEADER!]: process.env.BARE_PROXY_SECRET! };
+export interface BareProxyTarget {
+  /** http://host:port of the data-plane process. */
+  origin: string;
+  /** Headers added to every request: the data-plane secret. */
+  headers: Record<string, string>;
+}
+
+let target: BareProxyTarget | undefined;
+process.on('message', (message) => {
+  target = message as BareProxyTarget;
+  process.send!('ready');
+});
 const agent = new Agent();
 
 const server = createServer((req, res) => {
-  const headers: Record<string, string | string[]> = { ...added };
+  if (!target) {
+    res.writeHead(503).end('no target yet');
+    return;
+  }
+  const headers: Record<string, string | string[]> = { ...target.headers };
   for (const [name, value] of Object.entries(req.headers))
     if (value !== undefined && !hopByHop.has(name) && name !== 'host') headers[name] = value;
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   forward(agent, {
-    origin: target,
+    origin: target.origin,
     path: req.url!,
     method: req.method as Dispatcher.HttpMethod,
     headers,

@@ -9,6 +9,7 @@ import { newKeyText } from '../test/helpers/server.js';
 import { algorithmBench, workspaceTargets } from './dataplane-algorithms.js';
 import { load, type LoadResult } from './load.js';
 import { writeQuotaFreeConfig } from './quota-free-config.js';
+import type { BareProxyTarget } from './bare-proxy.js';
 import { forkServer } from './forked-server.js';
 import { freePort, startServer } from './server-process.js';
 import { freshStore } from './store-location.js';
@@ -208,11 +209,11 @@ try {
   ];
   const rows: string[][] = [];
   // The ceiling for a proxy in this runtime, measured in front of the same process (bench/bare-proxy.ts).
-  const bare = await forkServer('bare-proxy.ts', {
-    ...process.env,
-    BARE_PROXY_TARGET: direct,
-    BARE_PROXY_HEADER: DATA_PLANE_SECRET_HEADER,
-    BARE_PROXY_SECRET: secret[DATA_PLANE_SECRET_HEADER],
+  const bare = await forkServer('bare-proxy.ts');
+  const bareTarget: BareProxyTarget = { origin: direct, headers: secret };
+  await new Promise((resolve) => {
+    bare.child.once('message', resolve);
+    bare.child.send(bareTarget);
   });
   const scenariosRun = onlyLoading ? [] : onlyReads ? scenarios.filter((s) => s.method === 'GET') : scenarios;
   for (const s of scenariosRun) {
