@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { forward } from '../src/gateway/upstream-answer.js';
-import { hopByHop } from '../src/gateway/workspace-backend.js';
+import { forwardedHeaders } from '../src/gateway/workspace-backend.js';
 import { listenForParent } from './forked-server.js';
 
 /**
@@ -32,9 +32,8 @@ const server = createServer((req, res) => {
     res.writeHead(503).end('no target yet');
     return;
   }
-  const headers: Record<string, string | string[]> = { ...target.headers };
-  for (const [name, value] of Object.entries(req.headers))
-    if (value !== undefined && !hopByHop.has(name) && name !== 'host') headers[name] = value;
+  // The headers the gateway passes on, so both send the process the same request.
+  const headers = { ...forwardedHeaders(req.headers), ...target.headers };
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   forward(agent, {
     origin: target.origin,
