@@ -8,7 +8,7 @@ import { errorCodes } from '../src/listener/error-codes.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { resolveRefs } from './helpers/fuzz-cases.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
-import { activeWorkspace, newWorkgroup, waitForStatus } from './helpers/workspaces.js';
+import { activeWorkspace, newWorkgroup, waitForStatus, windowTomorrow } from './helpers/workspaces.js';
 
 const API = API_PREFIX;
 const ARN = 'arn:aws:iam::123456789012:role/acacia/doc';
@@ -295,7 +295,8 @@ describe(`the OpenAPI document (${storeName})`, () => {
     assertOk(await c.meta({ upgrade: 'true' }));
 
     // Upgrades: one waiting for the window, listed; a workspace at the newest version has none to make.
-    const older = assertOk(await c.workspaces.create(wg, { name: 'doc-older', tg_version: '4.1.0' }));
+    const window = await windowTomorrow(c);
+    const older = assertOk(await c.workspaces.create(wg, { name: 'doc-older', tg_version: '4.1.0', ...window }));
     assertOk(await c.workspaces.upgrade(wg, older.workspace_id, { desired_version: '4.2.0', scheduled: true }));
     assert.equal(assertOk(await c.workspaces.upgradeNextWindow()).length, 1);
     assertError(await c.workspaces.upgrade(wg, ws.workspace_id, {}), 400, 'Bad-Request', 'desired_version');

@@ -9,7 +9,7 @@ import { iso } from '../src/domain/time.js';
 import { findRuntime } from '../src/store/repositories/workspace-runtimes.js';
 import { assertError, assertOk } from './helpers/assert.js';
 import { startTestServer, storeName, type TestServer } from './helpers/server.js';
-import { activeWorkspace, newWorkgroup, waitForStatus } from './helpers/workspaces.js';
+import { activeWorkspace, newWorkgroup, waitForStatus, windowTomorrow } from './helpers/workspaces.js';
 
 /**
  * The version catalog these tests run on: every rule of it has a version that trips it.
@@ -150,14 +150,8 @@ describe(`workspace upgrades (${storeName})`, () => {
   });
 
   it('a scheduled upgrade is listed in upgrade-next-window and runs when the window opens, not before', async () => {
-    // The window: Wednesday 03:00 UTC, every week.
-    const ws = await activeWorkspace(c, wg, {
-      name: 'scheduled',
-      tg_version: '4.1.0',
-      maintenance_window_day_of_week: 3,
-      maintenance_window_hour_of_day: 3,
-      maintenance_window_time_zone: 'UTC',
-    });
+    const window = await windowTomorrow(c);
+    const ws = await activeWorkspace(c, wg, { name: 'scheduled', tg_version: '4.1.0', ...window });
     const id = ws.workspace_id!;
     const asked = await now();
     const waiting = assertOk(await c.workspaces.upgrade(wg, id, { desired_version: '4.2.0', scheduled: true }));
@@ -168,8 +162,8 @@ describe(`workspace upgrades (${storeName})`, () => {
     assert.match(waiting.upgrade_requested_by!, /^test-/);
     const start = Date.parse(waiting.upgrade_window_start!);
     assert.ok(start > asked && start - asked <= 7 * 24 * HOUR);
-    assert.equal(new Date(start).getUTCDay(), 3);
-    assert.equal(new Date(start).getUTCHours(), 3);
+    assert.equal(new Date(start).getUTCDay(), window.maintenance_window_day_of_week);
+    assert.equal(new Date(start).getUTCHours(), window.maintenance_window_hour_of_day);
 
     const listed = assertOk(await c.workspaces.upgradeNextWindow());
     assert.deepEqual(listed, [
@@ -207,7 +201,11 @@ describe(`workspace upgrades (${storeName})`, () => {
   });
 
   it('a new request replaces a waiting upgrade; PUT with the running version cancels it', async () => {
-    const ws = await activeWorkspace(c, wg, { name: 'replaced', tg_version: '4.1.0' });
+    const ws = await activeWorkspace(c, wg, {
+      name: 'replaced',
+      tg_version: '4.1.0',
+      ...(await windowTomorrow(c)),
+    });
     const id = ws.workspace_id!;
     assertOk(await c.workspaces.upgrade(wg, id, { desired_version: '4.1.3', scheduled: true }));
     assertOk(await c.workspaces.upgrade(wg, id, { desired_version: '4.2.0', scheduled: true }));
@@ -300,7 +298,11 @@ describe(`workspace upgrades (${storeName})`, () => {
     });
 
     it("PUT's desired_tg_version follows the same rules", async () => {
-      const ws = await activeWorkspace(c, wg, { name: 'put-rules', tg_version: '4.1.0' });
+      const ws = await activeWorkspace(c, wg, {
+        name: 'put-rules',
+        tg_version: '4.1.0',
+        ...(await windowTomorrow(c)),
+      });
       const id = ws.workspace_id!;
       for (const version of ['4.2.1', '4.2.2', '4.3.0', '3.9.0']) {
         assertError(
@@ -330,7 +332,11 @@ describe(`workspace upgrades (${storeName})`, () => {
     });
 
     it('an upgrade now needs an Active workspace (409); another organisation 404; a viewer 403', async () => {
-      const ws = await activeWorkspace(c, wg, { name: 'guarded', tg_version: '4.1.0' });
+      const ws = await activeWorkspace(c, wg, {
+        name: 'guarded',
+        tg_version: '4.1.0',
+        ...(await windowTomorrow(c)),
+      });
       const id = ws.workspace_id!;
       assertOk(await c.workspaces.pause(wg, id));
       await waitForStatus(c, wg, id, 'Stopped');
@@ -387,14 +393,7 @@ describe(`a scheduled upgrade whose version reached its end of life meanwhile ($
     const c = await server.orgClient('upgrades-eol');
     const wg = await newWorkgroup(c, 'upgrades-eol');
     const clock = Date.parse(assertOk(await c.moveClock({ advance_seconds: 0 })).now);
-    const tomorrow = new Date(clock + 24 * HOUR);
-    const ws = await activeWorkspace(c, wg, {
-      name: 'eol',
-      tg_version: '4.1.0',
-      maintenance_window_day_of_week: tomorrow.getUTCDay(),
-      maintenance_window_hour_of_day: tomorrow.getUTCHours(),
-      maintenance_window_time_zone: 'UTC',
-    });
+    const ws = await activeWorkspace(c, wg, { name: 'eol', tg_version: '4.1.0', ...(await windowTomorrow(c)) });
     const id = ws.workspace_id!;
     const waiting = assertOk(await c.workspaces.upgrade(wg, id, { desired_version: '4.2.0', scheduled: true }));
     const start = Date.parse(waiting.upgrade_window_start!);

@@ -32,6 +32,22 @@ export async function activeWorkspace(
   return waitForStatus(client, wg, ws.workspace_id!, 'Active');
 }
 
+/**
+ * A weekly maintenance window (UTC) that opens a day after the server's manual clock. A test
+ * that lets an upgrade wait for its window uses it: the default window, Sunday 02:00 UTC,
+ * holds the clock (which starts at the wall time) one hour a week, and in it an upgrade
+ * "scheduled" runs at once.
+ */
+export async function windowTomorrow(client: AcaciaClient) {
+  const now = Date.parse(resultOf(await client.moveClock({ advance_seconds: 0 })).now);
+  const opens = new Date(now + 24 * 3_600_000);
+  return {
+    maintenance_window_day_of_week: opens.getUTCDay(),
+    maintenance_window_hour_of_day: opens.getUTCHours(),
+    maintenance_window_time_zone: 'UTC',
+  } satisfies CreateWorkspaceBody;
+}
+
 /** Waits until the workspace is gone (GET answers 404). */
 export async function waitForDeletion(client: AcaciaClient, wg: string, ws: string): Promise<void> {
   const last = await client.waitForWorkspace(wg, ws, () => false, { attempts: 200 });
