@@ -19,7 +19,7 @@ const out = process.argv[2]
   : fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 
 /** A fixed start, so every run shows the same dates. */
-const START = '2030-01-14T09:00:00Z';
+const START = '2058-01-14T09:00:00Z';
 
 async function seed(client: AcaciaClient) {
   const advance = (seconds: number) => client.moveClock({ advance_seconds: seconds }).then(resultOf);

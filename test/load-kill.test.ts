@@ -22,7 +22,7 @@ const STEPS = 50;
 /** The kill comes when this many steps of the load are done. */
 const KILL_AFTER = Math.floor(ACTORS * STEPS * 0.4);
 /** Just before the first scheduled occurrences (08:00–08:23 UTC daily), so some fire during the load. */
-const START = '2030-01-07T07:55:00Z';
+const START = '2058-01-07T07:55:00Z';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const statusOf = { active: 'Active', stopped: 'Stopped', failed: 'Failed' } as const;

@@ -18,7 +18,7 @@ describe(`operations and schedule runs are kept for ACACIA_OPERATION_RETENTION_H
       ACACIA_CLOCK: 'manual',
       ACACIA_OPERATION_RETENTION_HOURS: '72',
     });
-    assertOk(await server.client.moveClock({ now: '2027-05-03T00:00:00Z', skip_due: true }));
+    assertOk(await server.client.moveClock({ now: '2055-05-03T00:00:00Z', skip_due: true }));
   });
   after(() => server.close());
 
@@ -35,10 +35,10 @@ describe(`operations and schedule runs are kept for ACACIA_OPERATION_RETENTION_H
       date?: string;
     }) => assertOk(await c.schedules.create(wg, ws, { workspace_id: ws, timezone: 'UTC', ...body }));
     const daily = await schedule({ repeat: 'daily', time: '06:00', action: 'pause' });
-    const once = await schedule({ repeat: 'once', date: '2027-05-03', time: '12:00', action: 'pause' });
+    const once = await schedule({ repeat: 'once', date: '2055-05-03', time: '12:00', action: 'pause' });
     // Three days of runs: the workspace is paused (by one schedule or the other), resumed after.
     for (const day of ['03', '04', '05']) {
-      assertOk(await c.moveClock({ now: `2027-05-${day}T06:30:00Z` }));
+      assertOk(await c.moveClock({ now: `2055-05-${day}T06:30:00Z` }));
       await waitForStatus(c, wg, ws, 'Stopped');
       assertOk(await c.workspaces.resume(wg, ws));
       await waitForStatus(c, wg, ws, 'Active');
@@ -55,15 +55,15 @@ describe(`operations and schedule runs are kept for ACACIA_OPERATION_RETENTION_H
     assert.equal((await runs(daily.id)).length, 3);
     assert.equal((await runs(once.id)).length, 1);
 
-    // Three days on, what finished or fired before 2027-05-05T05:00Z is past the retention.
-    assertOk(await c.moveClock({ now: '2027-05-08T05:00:00Z' }));
-    const cutoff = Date.parse('2027-05-05T05:00:00Z');
+    // Three days on, what finished or fired before 2055-05-05T05:00Z is past the retention.
+    assertOk(await c.moveClock({ now: '2055-05-08T05:00:00Z' }));
+    const cutoff = Date.parse('2055-05-05T05:00:00Z');
     const occurrences = async (id: string) =>
       (await runs(id)).map((r) => new Date(Number(r.occurrence_at)).toISOString()).sort();
     assert.deepEqual(await occurrences(daily.id), [
-      '2027-05-05T06:00:00.000Z',
-      '2027-05-06T06:00:00.000Z',
-      '2027-05-07T06:00:00.000Z',
+      '2055-05-05T06:00:00.000Z',
+      '2055-05-06T06:00:00.000Z',
+      '2055-05-07T06:00:00.000Z',
     ]);
     const [onceRun] = await runs(once.id);
     assert.ok(onceRun?.operation_id, "the one-off's run, past the retention, is kept: it is its last");

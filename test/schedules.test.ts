@@ -17,8 +17,8 @@ describe(`workspace schedules (${storeName})`, () => {
 
   before(async () => {
     server = await startTestServer({ ACACIA_SIM_SPEED: '0', ACACIA_CLOCK: 'manual' });
-    // Before the 2027 spring DST changes; the manual clock only moves forward.
-    assertOk(await server.client.moveClock({ now: '2027-03-01T00:00:00Z', skip_due: true }));
+    // Before the 2055 spring DST changes; the manual clock only moves forward.
+    assertOk(await server.client.moveClock({ now: '2055-03-01T00:00:00Z', skip_due: true }));
   });
   beforeEach(async () => {
     c = await server.orgClient(`schedules-${++orgs}`);
@@ -45,17 +45,17 @@ describe(`workspace schedules (${storeName})`, () => {
   }
 
   it('daily: the same local time across the New York spring change (EST → EDT)', async () => {
-    await jump('2027-03-12T12:00:00Z');
+    await jump('2055-03-12T12:00:00Z');
     const s = await create({
       repeat: 'daily',
       time: '07:00',
       timezone: 'America/New_York',
       workspace_type_name: 'TG-1',
     });
-    assert.equal(s.next_run_at, '2027-03-13T12:00:00Z');
+    assert.equal(s.next_run_at, '2055-03-13T12:00:00Z');
     await expectRuns(s.id, [
-      ['2027-03-13T12:30:00Z', '2027-03-13T12:00:00Z', '2027-03-14T11:00:00Z'],
-      ['2027-03-14T11:30:00Z', '2027-03-14T11:00:00Z', '2027-03-15T11:00:00Z'],
+      ['2055-03-13T12:30:00Z', '2055-03-13T12:00:00Z', '2055-03-14T11:00:00Z'],
+      ['2055-03-14T11:30:00Z', '2055-03-14T11:00:00Z', '2055-03-15T11:00:00Z'],
     ]);
     const resized = await waitForStatus(c, wg, ws, 'Active');
     assert.equal(resized.workspace_type?.typeName, 'TG-1', 'the first run resized the workspace');
@@ -64,27 +64,27 @@ describe(`workspace schedules (${storeName})`, () => {
   });
 
   it('weekdays: Friday, then Monday, across the London change (GMT → BST)', async () => {
-    await jump('2027-03-26T00:00:00Z');
+    await jump('2055-03-26T00:00:00Z');
     const s = await create({ repeat: 'weekdays', time: '09:00', timezone: 'Europe/London', action: 'resume' });
     await expectRuns(s.id, [
-      ['2027-03-26T09:00:00Z', '2027-03-26T09:00:00Z', '2027-03-29T08:00:00Z'],
-      ['2027-03-29T08:00:00Z', '2027-03-29T08:00:00Z', '2027-03-30T08:00:00Z'],
+      ['2055-03-26T09:00:00Z', '2055-03-26T09:00:00Z', '2055-03-29T08:00:00Z'],
+      ['2055-03-29T08:00:00Z', '2055-03-29T08:00:00Z', '2055-03-30T08:00:00Z'],
     ]);
   });
 
   it('once: a time repeated by the Sydney autumn change runs once, at its first occurrence', async () => {
-    await jump('2027-04-01T00:00:00Z');
+    await jump('2055-04-01T00:00:00Z');
     const s = await create({
       repeat: 'once',
-      date: '2027-04-04',
+      date: '2055-04-04',
       time: '02:30',
       timezone: 'Australia/Sydney',
       workspace_type_name: 'TG-1',
     });
-    assert.equal(s.next_run_at, '2027-04-03T15:30:00Z'); // 02:30 AEDT (+11)
-    await to('2027-04-03T17:00:00Z'); // past 02:30 AEST (+10) as well
+    assert.equal(s.next_run_at, '2055-04-03T15:30:00Z'); // 02:30 AEDT (+11)
+    await to('2055-04-03T17:00:00Z'); // past 02:30 AEST (+10) as well
     const done = await read(s.id);
-    assert.equal(done.last_run?.occurrence_at, '2027-04-03T15:30:00Z');
+    assert.equal(done.last_run?.occurrence_at, '2055-04-03T15:30:00Z');
     assert.equal(done.last_run?.outcome, 'started');
     assert.equal(done.next_run_at, undefined, 'a one-off has no next run');
     const ops = resultOf(await c.operations.list({ resource_id: ws })).filter((o) => o.params.schedule_id === s.id);
@@ -92,21 +92,21 @@ describe(`workspace schedules (${storeName})`, () => {
   });
 
   it('pause and resume schedules drive the workspace', async () => {
-    await jump('2027-05-03T00:00:00Z'); // a Monday
+    await jump('2055-05-03T00:00:00Z'); // a Monday
     await create({ repeat: 'weekdays', time: '18:00', timezone: 'Europe/Paris', action: 'pause' });
     await create({ repeat: 'weekdays', time: '08:00', timezone: 'Europe/Paris', action: 'resume' });
-    await to('2027-05-03T16:00:01Z');
+    await to('2055-05-03T16:00:01Z');
     await waitForStatus(c, wg, ws, 'Stopped');
-    await to('2027-05-04T06:00:01Z');
+    await to('2055-05-04T06:00:01Z');
     await waitForStatus(c, wg, ws, 'Active');
   });
 
   it('records a skipped run, with the reason, when the workspace state forbids the action', async () => {
-    await jump('2027-06-01T00:00:00Z');
+    await jump('2055-06-01T00:00:00Z');
     assertOk(await c.workspaces.pause(wg, ws));
     await waitForStatus(c, wg, ws, 'Stopped');
     const s = await create({ repeat: 'daily', time: '10:00', timezone: 'UTC', workspace_type_name: 'TG-1' });
-    await to('2027-06-01T10:00:00Z');
+    await to('2055-06-01T10:00:00Z');
     const run = (await read(s.id)).last_run!;
     assert.equal(run.outcome, 'skipped');
     assert.match(run.reason!, /Stopped.*must be Active/);
@@ -114,7 +114,7 @@ describe(`workspace schedules (${storeName})`, () => {
   });
 
   it('a scheduled shrink below the graph size is skipped with the reason, not run', async () => {
-    await jump('2027-06-10T00:00:00Z');
+    await jump('2055-06-10T00:00:00Z');
     const big = (
       await activeWorkspace(c, wg, { name: 'big-graph', workspace_type_name: 'TG-1', x_test_env: 'topology=20GiB' })
     ).workspace_id!;
@@ -127,7 +127,7 @@ describe(`workspace schedules (${storeName})`, () => {
         workspace_type_name: 'TG-00',
       }),
     );
-    await to('2027-06-10T10:00:00Z');
+    await to('2055-06-10T10:00:00Z');
     const run = assertOk(await c.schedules.get(wg, big, s.id)).last_run!;
     assert.equal(run.outcome, 'skipped');
     assert.match(run.reason!, /more than TG-00 allows \(8 GB\)/);
@@ -135,43 +135,43 @@ describe(`workspace schedules (${storeName})`, () => {
   });
 
   it('grace rule: a run up to 15 minutes late still happens; later than that it is skipped and recorded', async () => {
-    await jump('2027-07-01T00:00:00Z');
+    await jump('2055-07-01T00:00:00Z');
     const s = await create({ repeat: 'daily', time: '10:00', timezone: 'UTC', action: 'pause' });
-    await jump('2027-07-01T10:10:00Z');
+    await jump('2055-07-01T10:10:00Z');
     let run = (await read(s.id)).last_run!;
     assert.equal(run.outcome, 'started');
-    assert.equal(run.occurrence_at, '2027-07-01T10:00:00Z');
-    assert.equal(run.fired_at, '2027-07-01T10:10:00Z');
-    await jump('2027-07-02T10:20:00Z');
+    assert.equal(run.occurrence_at, '2055-07-01T10:00:00Z');
+    assert.equal(run.fired_at, '2055-07-01T10:10:00Z');
+    await jump('2055-07-02T10:20:00Z');
     run = (await read(s.id)).last_run!;
     assert.equal(run.outcome, 'skipped');
-    assert.equal(run.occurrence_at, '2027-07-02T10:00:00Z');
+    assert.equal(run.occurrence_at, '2055-07-02T10:00:00Z');
     assert.match(run.reason!, /missed by 20 minutes/);
-    assert.equal((await read(s.id)).next_run_at, '2027-07-03T10:00:00Z');
+    assert.equal((await read(s.id)).next_run_at, '2055-07-03T10:00:00Z');
     // A three-day outage is one skipped run, not three; the next occurrence is the future one.
-    await jump('2027-07-05T11:00:00Z');
+    await jump('2055-07-05T11:00:00Z');
     const after = await read(s.id);
-    assert.equal(after.last_run!.occurrence_at, '2027-07-03T10:00:00Z');
+    assert.equal(after.last_run!.occurrence_at, '2055-07-03T10:00:00Z');
     assert.match(after.last_run!.reason!, /missed by 2940 minutes.*skipped with it/);
-    assert.equal(after.next_run_at, '2027-07-06T10:00:00Z');
+    assert.equal(after.next_run_at, '2055-07-06T10:00:00Z');
   });
 
   it('a restart in the middle of a due window does not fire twice', async () => {
-    await jump('2027-08-01T00:00:00Z');
+    await jump('2055-08-01T00:00:00Z');
     const s = await create({ repeat: 'daily', time: '10:00', timezone: 'UTC', action: 'pause' });
     await server.restart();
-    await jump('2027-08-01T10:05:00Z');
+    await jump('2055-08-01T10:05:00Z');
     const first = (await read(s.id)).last_run!;
     assert.equal(first.outcome, 'started');
     await server.restart();
-    await jump('2027-08-01T10:06:00Z');
+    await jump('2055-08-01T10:06:00Z');
     assert.deepEqual((await read(s.id)).last_run, first);
     const ops = resultOf(await c.operations.list({ resource_id: ws })).filter((o) => o.params.schedule_id === s.id);
     assert.equal(ops.length, 1, 'one operation for the one occurrence');
   });
 
   it('weekly on several days: a time skipped by the change runs at the first valid minute', async () => {
-    await jump('2028-03-11T00:00:00Z');
+    await jump('2056-03-11T00:00:00Z');
     const s = await create({
       repeat: 'weekly',
       repeat_on: 'sun,WED',
@@ -181,8 +181,8 @@ describe(`workspace schedules (${storeName})`, () => {
     });
     assert.equal(s.repeat_on, 'Sun,Wed');
     await expectRuns(s.id, [
-      ['2028-03-12T07:00:00Z', '2028-03-12T07:00:00Z', '2028-03-15T06:30:00Z'], // 02:30 does not exist: 03:00 EDT
-      ['2028-03-15T06:30:00Z', '2028-03-15T06:30:00Z', '2028-03-19T06:30:00Z'],
+      ['2056-03-12T07:00:00Z', '2056-03-12T07:00:00Z', '2056-03-15T06:30:00Z'], // 02:30 does not exist: 03:00 EDT
+      ['2056-03-15T06:30:00Z', '2056-03-15T06:30:00Z', '2056-03-19T06:30:00Z'],
     ]);
   });
 
@@ -204,8 +204,8 @@ describe(`workspace schedules (${storeName})`, () => {
       ['a missing time zone', { timezone: undefined }, 400, 'Bad-Request', 'timezone'],
       ['another workspace_id', { workspace_id: 'someone-else' }, 400, 'Bad-Request', 'workspace_id'],
       ['a once without date', { repeat: 'once' }, 400, 'Bad-Request', 'date'],
-      ['a bad date', { repeat: 'once', date: '2027-02-30' }, 400, 'Bad-Request', 'date'],
-      ['a date on a daily schedule', { date: '2027-09-01' }, 400, 'Bad-Request', 'date'],
+      ['a bad date', { repeat: 'once', date: '2055-02-30' }, 400, 'Bad-Request', 'date'],
+      ['a date on a daily schedule', { date: '2055-09-01' }, 400, 'Bad-Request', 'date'],
       ['a past one-off', { repeat: 'once', date: '2020-01-01' }, 400, 'Bad-Request', 'date'],
       ['a weekly without days', { repeat: 'weekly' }, 400, 'Bad-Request', 'repeat_on'],
       ['unknown days', { repeat: 'weekly', repeat_on: 'Mon,Someday' }, 400, 'Bad-Request', 'repeat_on'],

@@ -28,7 +28,7 @@ describe(`manual clock bounds (${storeName})`, () => {
       assertError(await client.moveClock({ now, skip_due: true }), 400, 'Bad-Request', 'now');
     }
     // The date-time format admits a leap second, which no JavaScript date holds.
-    assertError(await client.moveClock({ now: '2030-06-30T23:59:60Z' }), 400, 'Bad-Request', 'now');
+    assertError(await client.moveClock({ now: '2058-06-30T23:59:60Z' }), 400, 'Bad-Request', 'now');
     assert.equal(await clockNow(), before);
   });
 
