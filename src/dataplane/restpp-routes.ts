@@ -23,6 +23,7 @@ import {
 import { findPaths, readPathRequest } from './path-finding.js';
 import { postDdl } from './loading/ddl-route.js';
 import { parseFlag } from './query-params.js';
+import { writingAttributes } from './query/graph-view.js';
 import { queryEndpoints, registerQueryRoutes } from './query/routes.js';
 import { storeStats } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
@@ -81,7 +82,10 @@ async function upsert(ctx: RequestContext): Promise<void> {
     fail('invalidParameter', `The parameter 'ack' must be "all" or "none" (got '${ack}').`);
   let result;
   try {
-    result = writeUpsert(ctx.store, planUpsert(ctx.store, graph, body), opts);
+    const plan = planUpsert(ctx.store, graph, body);
+    const write = () => writeUpsert(ctx.store, plan, opts);
+    // Vertices alone change no edge: the graph's traversal view can keep its shape.
+    result = plan.edges.length === 0 ? writingAttributes(ctx.store, plan.vertices, write) : write();
   } catch (err) {
     // TigerGraph 4.x answers every refused payload with one code, which pyTigerGraph's callers test for.
     if (err instanceof DataPlaneError && upsertRefusals.has(err.kind))

@@ -99,6 +99,33 @@ export class GraphView {
     return this.lookup[t]!.get(id) ?? -1;
   }
 
+  /** Puts a vertex's stored attribute values into the columns; DATETIME values become seconds. */
+  private setAttributes(gid: number, values: Record<string, unknown>, names: string[], datetimes: Set<string>) {
+    for (const name of names) {
+      const v = values[name];
+      if (v !== undefined) this.attrs.get(name)![gid] = datetimes.has(name) ? toEpoch(v) : v;
+    }
+  }
+
+  /**
+   * Reads the attribute values of `gids` again from the store, after a write that changed
+   * nothing else; false when one of them is gone (the view must then be built again).
+   */
+  rereadAttributes(store: GraphStore, gids: readonly number[]): boolean {
+    // A text of its own: pluck() changes the shared prepared statement for every caller of that text.
+    const read = store.prepared('SELECT attrs FROM vertices WHERE type_id = ? AND id = ? /* view */').pluck();
+    for (const gid of gids) {
+      const type = this.vertexTypes[this.typeOf[gid]!]!;
+      const json = read.get(type.id, this.ids[gid]) as string | undefined;
+      if (json === undefined) return false;
+      const names = type.attributes.map((a) => a.name);
+      for (const name of names) this.attrs.get(name)![gid] = undefined;
+      const datetimes = new Set(type.attributes.filter((a) => a.type === 'DATETIME').map((a) => a.name));
+      this.setAttributes(gid, JSON.parse(json) as Record<string, unknown>, names, datetimes);
+    }
+    return true;
+  }
+
   static build(store: GraphStore): GraphView {
     const view = new GraphView();
     const { catalog, db } = store;
@@ -130,11 +157,7 @@ export class GraphView {
       view.lookup[t]!.set(id, gid);
       // A vertex without attribute values (common for a type without attributes) is not parsed.
       if (attrNames.length === 0 || json === '{}') continue;
-      const values = JSON.parse(json) as Record<string, unknown>;
-      for (const name of attrNames) {
-        const v = values[name];
-        if (v !== undefined) view.attrs.get(name)![gid] = datetimeAttrs.has(name) ? toEpoch(v) : v;
-      }
+      view.setAttributes(gid, JSON.parse(json) as Record<string, unknown>, attrNames, datetimeAttrs);
     }
     view.typeOf = Uint16Array.from(typeOf);
     for (const list of perType) view.byType.push(Int32Array.from(list));
@@ -263,6 +286,36 @@ export function graphView(store: GraphStore): GraphView {
   const view = GraphView.build(store);
   views.set(store, { key, view });
   return view;
+}
+
+/**
+ * Vertices read again one by one rather than the view built anew: up to this share of the
+ * view's, past which that costs about what a build does, or this many, which cost a few ms.
+ */
+const REREAD_SHARE = 1 / 8;
+const REREAD_ANYWAY = 1024;
+
+/**
+ * Runs `write`, which changes at most the attribute values of `vertices`, and keeps the view
+ * of the store when it was current and holds every one of them, with their rows read again:
+ * an application that updates a few vertices between queries pays for those rows, not for
+ * reading the whole graph again. Otherwise the next query builds a new view, as after any write.
+ */
+export function writingAttributes<T>(
+  store: GraphStore,
+  vertices: readonly { type: StoredVertexType; id: string }[],
+  write: () => T,
+): T {
+  const held = views.get(store);
+  const view = held?.key === viewKey(store) ? held.view : undefined;
+  const gids =
+    view && vertices.length <= Math.max(REREAD_ANYWAY, view.size * REREAD_SHARE)
+      ? vertices.map((v) => view.find(v.type.name, v.id))
+      : [];
+  const result = write();
+  if (view && gids.length === vertices.length && gids.every((g) => g >= 0) && view.rereadAttributes(store, gids))
+    keepView(store, view);
+  return result;
 }
 
 /** After a query wrote through its view (and to SQLite), the view is still the data's: keep it. */

@@ -315,6 +315,32 @@ describe('queries through the data-plane process', () => {
     assert.equal(v.json.results[0].attributes.age, 21);
   });
 
+  it('sees what REST++ upserts wrote since the last run: attribute values, then a new edge and vertex', async () => {
+    const friends = async () => {
+      const r = await call('GET', '/restpp/query/social/friends_of?p=frank&min_age=25');
+      assert.equal(r.status, 200, r.text);
+      return (r.json.results[0].result as { v_id: string; attributes: { 'result.age': number } }[]).map(
+        (v) => `${v.v_id} ${v.attributes['result.age']}`,
+      );
+    };
+    const upsert = async (body: object) => {
+      const r = await call('POST', '/restpp/graph/social', JSON.stringify(body));
+      assert.equal(r.status, 200, r.text);
+    };
+    await upsert({ edges: { Person: { frank: { knows: { Person: { gina: {} } } } } } });
+    await upsert({ vertices: { Person: { gina: { age: { value: 10 } } } } });
+    assert.deepEqual(await friends(), []);
+    await upsert({ vertices: { Person: { gina: { age: { value: 30 } } } } });
+    assert.deepEqual(await friends(), ['gina 30']);
+    await upsert({
+      vertices: { Person: { hank: { age: { value: 35 } } } },
+      edges: { Person: { frank: { knows: { Person: { hank: {} } } } } },
+    });
+    assert.deepEqual(await friends(), ['gina 30', 'hank 35']);
+    await upsert({ vertices: { Person: { gina: { age: { value: 20 } } } } });
+    assert.deepEqual(await friends(), ['hank 35']);
+  });
+
   it('lists installed queries among the endpoints and keeps them across a restart', async () => {
     const eps = await call('GET', '/restpp/endpoints/social?dynamic=true');
     assert.deepEqual(eps.json['GET /query/social/friends_of'].parameters.min_age, { type: 'INT', default: '0' });
