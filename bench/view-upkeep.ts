@@ -15,6 +15,7 @@ import { graphView, writingAttributes } from '../src/dataplane/query/graph-view.
 import { planUpsert } from '../src/dataplane/upsert-plan.js';
 import { writeUpsert } from '../src/dataplane/upsert-write.js';
 import { generateGraph, upsertBatches } from './graph-generator.js';
+import { quantile } from './stats.js';
 import { markdownTable } from './table.js';
 
 const { values } = parseArgs({
@@ -61,7 +62,7 @@ try {
     built.push(...measure(false));
     kept.push(...measure(true));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const median = (xs: number[]) => quantile(xs, 0.5);
   const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
   process.stdout.write(`View upkeep after a one-vertex upsert, ${values.vertices} vertices, ${values.edges} edges\n\n`);
   process.stdout.write(

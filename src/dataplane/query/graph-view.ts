@@ -63,6 +63,9 @@ export class GraphView {
   /** The vertex types found among each adjacency's neighbours, worked out at their first use. */
   private readonly neighbourTypeMarks = new WeakMap<Adjacency, Uint8Array>();
 
+  /** DATETIME attributes, held as seconds: vertex attributes by name, edge attributes as `edge:<name>`. */
+  private readonly datetimes = new Set<string>();
+
   private scratchArrays: ScratchArrays | undefined;
 
   get size(): number {
@@ -100,10 +103,10 @@ export class GraphView {
   }
 
   /** Puts a vertex's stored attribute values into the columns; DATETIME values become seconds. */
-  private setAttributes(gid: number, values: Record<string, unknown>, names: string[], datetimes: Set<string>) {
+  private setAttributes(gid: number, values: Record<string, unknown>, names: readonly string[]) {
     for (const name of names) {
       const v = values[name];
-      if (v !== undefined) this.attrs.get(name)![gid] = datetimes.has(name) ? toEpoch(v) : v;
+      if (v !== undefined) this.attrs.get(name)![gid] = this.datetimes.has(name) ? toEpoch(v) : v;
     }
   }
 
@@ -120,8 +123,7 @@ export class GraphView {
       if (json === undefined) return false;
       const names = type.attributes.map((a) => a.name);
       for (const name of names) this.attrs.get(name)![gid] = undefined;
-      const datetimes = new Set(type.attributes.filter((a) => a.type === 'DATETIME').map((a) => a.name));
-      this.setAttributes(gid, JSON.parse(json) as Record<string, unknown>, names, datetimes);
+      this.setAttributes(gid, JSON.parse(json) as Record<string, unknown>, names);
     }
     return true;
   }
@@ -138,7 +140,7 @@ export class GraphView {
     }
     const typeOf: number[] = [];
     const perType: number[][] = view.vertexTypes.map(() => []);
-    const datetimeAttrs = new Set<string>();
+    const datetimeAttrs = view.datetimes;
     for (const vt of view.vertexTypes) {
       for (const a of vt.attributes) {
         if (!view.attrs.has(a.name)) view.attrs.set(a.name, []);
@@ -157,7 +159,7 @@ export class GraphView {
       view.lookup[t]!.set(id, gid);
       // A vertex without attribute values (common for a type without attributes) is not parsed.
       if (attrNames.length === 0 || json === '{}') continue;
-      view.setAttributes(gid, JSON.parse(json) as Record<string, unknown>, attrNames, datetimeAttrs);
+      view.setAttributes(gid, JSON.parse(json) as Record<string, unknown>, attrNames);
     }
     view.typeOf = Uint16Array.from(typeOf);
     for (const list of perType) view.byType.push(Int32Array.from(list));
@@ -311,10 +313,9 @@ export function writingAttributes<T>(
   const gids =
     view && vertices.length <= Math.max(REREAD_ANYWAY, view.size * REREAD_SHARE)
       ? vertices.map((v) => view.find(v.type.name, v.id))
-      : [];
+      : undefined;
   const result = write();
-  if (view && gids.length === vertices.length && gids.every((g) => g >= 0) && view.rereadAttributes(store, gids))
-    keepView(store, view);
+  if (view && gids?.every((g) => g >= 0) && view.rereadAttributes(store, gids)) keepView(store, view);
   return result;
 }
 
