@@ -13,6 +13,7 @@ import type { BareProxyTarget } from './bare-proxy.js';
 import { forkServer } from './forked-server.js';
 import { freePort, startServer } from './server-process.js';
 import { freshStore } from './store-location.js';
+import { quantile } from './stats.js';
 import { markdownTable } from './table.js';
 import { activeWorkgroup } from './wait.js';
 
@@ -29,6 +30,7 @@ const usage = `npm run bench:dataplane [-- options]
   --load-edges <n>    edges of the CSV loaded by a loading job through POST /restpp/ddl (default 1000000)
   --only-loading      run the loading-job row only (no upsert or read runs); with --workspaces 1 it is quick
   --only-reads        run the read scenario only (no upserts, no loading job); with --workspaces 1 it is quick
+  --rounds <n>        rounds of each load scenario, alternating direct, gateway and bare proxy; medians (default 1)
 `;
 
 const { values } = parseArgs({
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     'load-edges': { type: 'string', default: '1000000' },
     'only-loading': { type: 'boolean', default: false },
     'only-reads': { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '1' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -58,6 +61,7 @@ const workspaces = Number(values.workspaces);
 const loadEdges = Number(values['load-edges']);
 const onlyLoading = values['only-loading'];
 const onlyReads = values['only-reads'];
+const rounds = Number(values.rounds);
 /** Ids are drawn from this many, so the graph stops growing and upserts become updates. */
 const ID_SPACE = 20_000;
 const MiB = 1024 * 1024;
@@ -71,7 +75,8 @@ const schema = [
 ].join('\n');
 
 /** A run's CPU per request of the process it was sent to, in milliseconds. */
-const cpuMs = (r: LoadResult) => (r.cpuPerRequestUs === undefined ? '–' : (r.cpuPerRequestUs / 1000).toFixed(2));
+const cpuMs = (r: Pick<LoadResult, 'cpuPerRequestUs'>) =>
+  r.cpuPerRequestUs === undefined ? '–' : (r.cpuPerRequestUs / 1000).toFixed(2);
 
 const randomId = () => `p${Math.floor(Math.random() * ID_SPACE)}`;
 
@@ -230,24 +235,41 @@ try {
         warmup: 1,
         pid,
       });
-    progress(`${s.name}: directly`);
-    const d = await run(direct, secret, runtime.pid);
-    progress(`${s.name}: through the gateway`);
-    const g = await run(gateway, { authorization: basic }, server.pid);
-    progress(`${s.name}: through a bare proxy`);
-    const b = await run(bare.url, {}, bare.pid);
-    const failed = (r: LoadResult) => (r.failures > 0 ? ` (${r.failures} failed)` : '');
-    const rate = (r: LoadResult) => `${Math.round(r.rps).toLocaleString('en')}${failed(r)}`;
+    // Rounds alternate the three, so a slower spell of the shared machine touches each alike;
+    // each figure is the median over the rounds, the ratios of runs in the same round.
+    const d: LoadResult[] = [];
+    const g: LoadResult[] = [];
+    const b: LoadResult[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const of = rounds > 1 ? ` (round ${round} of ${rounds})` : '';
+      progress(`${s.name}: directly${of}`);
+      d.push(await run(direct, secret, runtime.pid));
+      progress(`${s.name}: through the gateway${of}`);
+      g.push(await run(gateway, { authorization: basic }, server.pid));
+      progress(`${s.name}: through a bare proxy${of}`);
+      b.push(await run(bare.url, {}, bare.pid));
+    }
+    const median = (values: number[]) => quantile(values, 0.5);
+    const ratio = (over: LoadResult[]) => `${median(over.map((r, i) => r.rps / d[i]!.rps)).toFixed(2)}×`;
+    const failed = (runs: LoadResult[]) => runs.reduce((n, r) => n + r.failures, 0);
+    const rate = (runs: LoadResult[]) =>
+      `${Math.round(median(runs.map((r) => r.rps))).toLocaleString('en')}` +
+      (failed(runs) > 0 ? ` (${failed(runs)} failed)` : '');
+    const at = (runs: LoadResult[], pick: (r: LoadResult) => number | undefined) => {
+      const values = runs.map(pick).filter((v): v is number => v !== undefined);
+      return values.length ? median(values) : undefined;
+    };
+    const cpu = (runs: LoadResult[]) => cpuMs({ cpuPerRequestUs: at(runs, (r) => r.cpuPerRequestUs) });
     rows.push([
       s.name,
       rate(d),
       rate(g),
-      `${(g.rps / d.rps).toFixed(2)}×`,
+      ratio(g),
       rate(b),
-      `${(b.rps / d.rps).toFixed(2)}×`,
-      `${d.p50} / ${g.p50}`,
-      `${d.p99} / ${g.p99}`,
-      `${cpuMs(g)} / ${cpuMs(b)} / ${cpuMs(d)}`,
+      ratio(b),
+      `${at(d, (r) => r.p50)} / ${at(g, (r) => r.p50)}`,
+      `${at(d, (r) => r.p99)} / ${at(g, (r) => r.p99)}`,
+      `${cpu(g)} / ${cpu(b)} / ${cpu(d)}`,
     ]);
   }
   await bare.stop();
@@ -274,7 +296,8 @@ try {
     `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}`,
   );
   out(
-    `load: autocannon, ${connections} connections, ${duration} s per run after 1 s warm-up, loopback; ` +
+    `load: autocannon, ${connections} connections, ${duration} s per run after 1 s warm-up, ` +
+      `${rounds > 1 ? `medians of ${rounds} rounds, ` : ''}loopback; ` +
       `SQLite store; ${ID_SPACE.toLocaleString('en')} Person vertices`,
   );
   out('');
