@@ -73,7 +73,8 @@ export interface CommittedReads {
   /**
    * SQLite's `data_version` on this connection: it moves whenever any other connection, of
    * this process or another, has committed since the last time it was read. Every write is
-   * another connection's, as this one only reads.
+   * another connection's, as this one only reads. Read once per turn of the event loop: a
+   * commit of this process's writer counts at once, another process's from the next turn.
    */
   version(): number;
 }
@@ -123,7 +124,7 @@ function openSqliteFile(dataDir: string): SqliteDatabase.Database {
 }
 
 /** A read-only connection to the same file, opened on first use. */
-function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { close(): void } {
+function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { forget(): void; close(): void } {
   let reader: SqliteDatabase.Database | undefined;
   const statements = new Map<string, SqliteDatabase.Statement>();
   const prepared = (text: string) => {
@@ -139,13 +140,25 @@ function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { clo
     return statement;
   };
   let dataVersion: SqliteDatabase.Statement | undefined;
+  // Reading data_version opens and ends a read transaction, two locks on the -shm file: under
+  // load the dearest part of the gateway's admission, which asks twice a request. It is read
+  // once per turn of the event loop, and again after any statement of this process's writer.
+  let version: number | undefined;
+  const forget = () => (version = undefined);
   return {
     statement(text) {
       // Counted when handed out: each caller runs it once, synchronously (its time is not measured).
       countStatement(0);
       return prepared(text);
     },
-    version: () => (dataVersion ??= prepared('PRAGMA data_version').pluck()).get() as number,
+    version() {
+      if (version === undefined) {
+        version = (dataVersion ??= prepared('PRAGMA data_version').pluck()).get() as number;
+        setImmediate(forget);
+      }
+      return version;
+    },
+    forget,
     close: () => reader?.close(),
   };
 }
@@ -161,11 +174,13 @@ const STATEMENT_CACHE_SIZE = 1000;
  * small one. Statements are reused per SQL text, least recently used dropped first. Reuse is
  * safe: better-sqlite3 runs a statement synchronously to completion before the next call.
  */
-function reusingStatements(file: SqliteDatabase.Database): KyselySqliteDatabase {
+function reusingStatements(file: SqliteDatabase.Database, beforeEach: () => void): KyselySqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => file.close(),
+    // Kysely runs each statement as soon as it is prepared.
     prepare(text: string) {
+      beforeEach();
       const statement = cache.get(text) ?? file.prepare(text);
       // Re-inserting moves the text to the end: the Map's first key is the least recently used.
       cache.delete(text);
@@ -261,7 +276,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       if (event.level === 'query') countStatement(event.queryDurationMillis);
     },
     dialect: file
-      ? new SqliteDialect({ database: reusingStatements(file) })
+      ? // Any statement of the writer may be (or end) a commit, which committed reads must see at once.
+        new SqliteDialect({ database: reusingStatements(file, () => committedReads!.forget()) })
       : postgresDialect(options.databaseUrl!, options.onConnectionError ?? (() => undefined)),
   });
   try {
