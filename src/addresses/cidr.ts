@@ -125,9 +125,23 @@ export function inRange(addr: Address, range: Range): boolean {
  * Undefined for an address that cannot be read (a socket already gone).
  */
 export function clientOf(remoteAddress: string | undefined): string | undefined {
-  const addr = remoteAddress === undefined ? undefined : parseCaller(remoteAddress);
-  if (!addr) return undefined;
-  if (addr.kind() === 'ipv4') return addr.toString();
-  const parts = (addr as ipaddr.IPv6).parts.slice(0, 4);
-  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+  if (remoteAddress === undefined) return undefined;
+  // Parsing an address was a tenth of the gateway's admission, asked again for every request
+  // of a connection: the clients seen lately are remembered, at most CLIENTS_REMEMBERED.
+  if (clients.has(remoteAddress)) return clients.get(remoteAddress);
+  const addr = parseCaller(remoteAddress);
+  const client = !addr
+    ? undefined
+    : addr.kind() === 'ipv4'
+      ? addr.toString()
+      : `${(addr as ipaddr.IPv6).parts
+          .slice(0, 4)
+          .map((p) => p.toString(16))
+          .join(':')}::/64`;
+  if (clients.size >= CLIENTS_REMEMBERED) clients.clear();
+  clients.set(remoteAddress, client);
+  return client;
 }
+
+const CLIENTS_REMEMBERED = 10_000;
+const clients = new Map<string, string | undefined>();
