@@ -228,8 +228,11 @@ describe(`gateway secrets and tokens: rules and refusals (${storeName})`, () => 
     const encoded = parseToken(await tg.request('GET', `/restpp/requesttoken?%73ecret=${secret}&lifetime=60`, {}));
     const spelt = parseToken(await tg.request('GET', `/restpp/requesttoken?secre%74=${secret}`, {}));
     await tg.request('DELETE', `/restpp/requesttoken?secret=${secret}&%74oken=${encoded.token}`, {});
+    // A request passed on to the workspace is logged by the same rule.
+    await tg.request('GET', `/restpp/graph/g/vertices?limit=1&token=${spelt.token}`, { bearer: token });
     const all = server.logs.join('\n');
     assert.match(all, /requesttoken\?%73ecret=\[redacted\]&lifetime=60/);
+    assert.match(all, /vertices\?limit=1&token=\[redacted\]/);
     for (const value of [secret, token, encoded.token, spelt.token]) assert.equal(all.includes(value), false);
   });
 });

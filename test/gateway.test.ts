@@ -246,6 +246,15 @@ describe(`data-plane gateway behind a trusted proxy (${storeName})`, () => {
     });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.ip, '203.0.113.9');
+    // A request passed on to the workspace is admitted by the same address (the simulated driver answers 501).
+    const forwarded = `/w/${id}/restpp/graph/g/vertices`;
+    const through = (ip: string) =>
+      gatewayGet(server.running.gatewayUrl, forwarded, { auth: alice, headers: { 'x-forwarded-for': ip } });
+    assert.equal((await through('198.51.100.20')).status, 501);
+    const outside = await through('203.0.113.9');
+    assert.equal(outside.status, 403);
+    assert.equal(outside.body.code, 'forbidden');
+    assert.equal(outside.body.ip, '203.0.113.9');
     const current = await admin.request('GET', `/controller/v4/v2/workgroups/${wg}/allow_list/current`, {
       headers: { 'x-forwarded-for': '198.51.100.20' },
     });

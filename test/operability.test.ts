@@ -59,10 +59,16 @@ describe(`operability: one log line per request, engine, store and gateway metri
     assert.equal((await gatewayGet(gw, `/w/${ws.workspace_id}/restpp/echo`, { auth: alice })).status, 200);
     const wrong = { ...alice, password: 'Wrong-Horse-42!' };
     assert.equal((await gatewayGet(gw, `/w/${ws.workspace_id}/restpp/echo`, { auth: wrong })).status, 401);
+    // Requests passed on to the workspace are counted alike (the simulated driver has no graph: 501).
+    const forwarded = `/w/${ws.workspace_id}/restpp/graph/g/vertices/Person`;
+    assert.equal((await gatewayGet(gw, forwarded, { auth: wrong })).status, 401);
+    assert.equal((await gatewayGet(gw, forwarded, { auth: alice })).status, 501);
     const after = await scrape();
     assert.equal(sample(after, 'acacia_gateway_requests_total{outcome="served"}'), 1);
-    assert.equal(sample(after, 'acacia_gateway_requests_total{outcome="unauthenticated"}'), 1);
+    assert.equal(sample(after, 'acacia_gateway_requests_total{outcome="unauthenticated"}'), 2);
+    assert.equal(sample(after, 'acacia_gateway_requests_total{outcome="error"}'), 1);
     assert.equal(sample(after, 'acacia_gateway_request_duration_seconds_count{outcome="served"}'), 1);
+    assert.equal(sample(after, 'acacia_gateway_request_duration_seconds_count{outcome="unauthenticated"}'), 2);
   });
 
   it('counts schedule runs by outcome: an action started, one skipped', async () => {

@@ -1,12 +1,11 @@
+import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { DbIdentity } from '../domain/db-credentials.js';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { appErrorOf } from '../listener/app-errors.js';
 import { continueAfterChecks } from '../listener/expect-continue.js';
-import type { WorkspaceToAdmit } from '../store/repositories/admission.js';
 import { limitConnections, type ConnectionSettings } from '../listener/connection-limits.js';
 import {
   clientErrorHandler,
@@ -18,20 +17,17 @@ import { requireHost } from '../listener/require-host.js';
 import { lazyChildLogger } from '../logger.js';
 import { credentialsFrom } from './credentials.js';
 import { gsqlRoute } from './gsql-secrets.js';
-import { isUpload, UPLOAD_LIMIT } from '../dataplane/data-folder.js';
-import { handshakeRoutes, normalisePath, type HandshakeContext, type HandshakeMatch } from './handshake.js';
+import { handshakeRoutes, normalisePath, type HandshakeContext } from './handshake.js';
 import { refusalBody, refuse } from './refusals.js';
-import { announcedTooLarge, bodyTooLarge, LimitedBody, readWhole } from './request-body.js';
+import { admit, type Admitted } from './admission.js';
+import { sendAnswer } from './answers.js';
+import { announcedBody, forwardingLane } from './forwarding-lane.js';
+import { LimitedBody, readWhole } from './request-body.js';
 import { queryOf, routeRequest } from './routing.js';
 import { secretRoute, secretsRoute } from './secret-endpoints.js';
 import { simulatedBackend } from './simulated-backend.js';
 import { requestTokenRoute, tokensRoute } from './token-endpoints.js';
-import {
-  forwardedHeaders,
-  type BackendRequest,
-  type BackendResponse,
-  type WorkspaceBackend,
-} from './workspace-backend.js';
+import { forwardedHeaders, type BackendRequest, type WorkspaceBackend } from './workspace-backend.js';
 import { observeAnswers, redactUrl, requestLog } from '../listener/request-log.js';
 
 /** The settings the gateway reads (ACACIA_* in src/config.ts, which gives them all). */
@@ -56,48 +52,13 @@ export interface GatewayDeps {
   answered?: (status: number, seconds: number) => void;
 }
 
-/** What admission found, kept from the onRequest hook for the handler. */
-interface Admitted {
-  ws: WorkspaceToAdmit;
-  path: string;
-  identity: DbIdentity | undefined;
-  handshake: HandshakeMatch | undefined;
-  /** The most bytes of body this request may send. */
-  limit: number;
-}
-
 /**
  * The client's body stream, when it sends one: Fastify leaves a DELETE without Content-Type
  * unparsed, as pyTigerGraph sends its token deletions, so the raw request stands in then.
  */
 function bodyStream(request: FastifyRequest): Readable | undefined {
   if (request.body instanceof Readable) return request.body.readableEnded ? undefined : request.body;
-  const raw = request.raw;
-  const announced = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
-  return announced && !raw.readableEnded ? raw : undefined;
-}
-
-/**
- * The backend's answer, or the 413 when the body it was reading went past the limit: the
- * backend sees that only as its request failing, and would answer it as a 502.
- */
-async function serveWithin(body: LimitedBody | undefined, serve: () => Promise<BackendResponse>) {
-  let answer: BackendResponse;
-  try {
-    answer = await serve();
-  } catch (err) {
-    if (body?.exceeded) throw bodyTooLarge(body.limit);
-    throw err;
-  }
-  if (!body?.exceeded) return answer;
-  if (answer.body instanceof Readable) answer.body.destroy();
-  throw bodyTooLarge(body.limit);
-}
-
-function send(reply: FastifyReply, answer: BackendResponse): FastifyReply {
-  reply.code(answer.status);
-  for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
-  return reply.send(answer.body);
+  return announcedBody(request.raw);
 }
 
 /** The data-plane listener (DESIGN §9), unstarted. */
@@ -111,23 +72,44 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
     secret: secretRoute,
     gsql: gsqlRoute,
   });
-  const app = Fastify({
-    ...listenerOptions(config),
-    // The shared logger redacts Authorization wherever it appears; URLs lose credential query values.
-    loggerInstance: deps.logger.child(
-      { listener: 'gateway' },
-      {
-        serializers: {
-          req: (req: FastifyRequest) => ({
-            method: req.method,
-            url: redactUrl(req.url),
-            host: req.host,
-            remoteAddress: req.ip,
-            remotePort: req.socket?.remotePort,
-          }),
-        },
+  const gateway = services.gateway;
+  // The shared logger redacts Authorization wherever it appears; URLs lose credential query values.
+  const log = deps.logger.child(
+    { listener: 'gateway' },
+    {
+      serializers: {
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        }),
       },
-    ) as FastifyBaseLogger,
+    },
+  );
+  // Requests for a workspace's process take the forwarding lane; the rest, Fastify's route below.
+  const lane = forwardingLane({
+    gateway,
+    backend,
+    config,
+    logger: log,
+    findHandshake,
+    syncClock: deps.syncClock,
+    answered: deps.answered,
+  });
+  const options = listenerOptions(config);
+  const app = Fastify({
+    ...options,
+    // Fastify applies its timeouts only to a server it makes itself.
+    serverFactory: (routing) => {
+      const server = createServer(options.http, (req, res) => lane(req, res) || void routing(req, res));
+      server.keepAliveTimeout = options.keepAliveTimeout;
+      server.requestTimeout = options.requestTimeout;
+      server.setTimeout(options.connectionTimeout);
+      return server;
+    },
+    loggerInstance: log as FastifyBaseLogger,
     childLoggerFactory: lazyChildLogger,
     logController: requestLog(),
     trustProxy: config.trustProxy ?? false,
@@ -139,8 +121,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
   limitConnections(app, config);
   if (deps.answered) observeAnswers(app, deps.answered);
 
-  // Bodies stay streams: the workspace gets them as they arrive (its process enforces its
-  // limit); the handshake reads the few it needs, up to the gateway's limit.
+  // Bodies stay streams: the handshake reads the few it needs, up to the gateway's limit.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
@@ -157,10 +138,7 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
 
   continueAfterChecks(app);
 
-  const gateway = services.gateway;
-  // Admission runs before the body is read: a refused request is answered without reading
-  // (or, with Expect: 100-continue, inviting) its body. The token routes take their
-  // credential (a secret) from the body, so they are admitted by address only until then.
+  // What the lane leaves: the handshake, and the refusals of requests naming no workspace.
   const admitted = new WeakMap<FastifyRequest, Admitted>();
   app.all('/*', {
     onRequest: async (request, reply) => {
@@ -175,19 +153,18 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
       try {
         const normalised = normalisePath(route.path);
         const handshake = findHandshake(request.method, normalised);
-        const ws = await gateway.locate(route.workspaceId, request.ip);
-        let identity: DbIdentity | undefined;
-        // A method the route does not take is refused after the usual authentication.
-        if (!(handshake?.allowed && handshake.route.credentialsInBody)) {
-          identity = await gateway.authenticate(ws, request.ip, credentialsFrom(request.headers.authorization));
-          await gateway.ready(ws);
-        }
-        // An upload to a loading job may be larger than other bodies: the workspace writes it to disk.
-        const limit = isUpload(request.method, normalised) ? UPLOAD_LIMIT : config.bodyLimit;
-        admitted.set(request, { ws, path: route.path, identity, handshake, limit });
-        // Refused before it is read (or, with Expect: 100-continue, invited).
-        if (announcedTooLarge(request.headers['content-length'], limit))
-          return refuse(reply, bodyTooLarge(limit), ws.id);
+        admitted.set(
+          request,
+          await admit(gateway, config.bodyLimit, {
+            method: request.method,
+            route,
+            normalised,
+            handshake,
+            ip: request.ip,
+            authorization: request.headers.authorization,
+            contentLength: request.headers['content-length'],
+          }),
+        );
       } catch (err) {
         if (err instanceof AppError) return refuse(reply, err, route.workspaceId);
         throw err;
@@ -195,24 +172,12 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
     },
     handler: async (request, reply) => {
       const entry = admitted.get(request)!;
-      const { ws, path, handshake, limit } = entry;
-      // The gateway's limit holds for every body, the ones it passes on as they arrive too: the
-      // workspace never gets more than it accepts, and the client gets the 413 whoever reads.
+      const { ws, path, limit } = entry;
+      // The lane takes every request that is not the handshake's.
+      const handshake = entry.handshake!;
       const stream = bodyStream(request);
-      const limited = stream && new LimitedBody(stream, limit);
-      const body = handshake ? await readWhole(limited) : limited;
+      const buffered = await readWhole(stream && new LimitedBody(stream, limit));
       const query = queryOf(request.url);
-      const backendRequest = ({ orgId, workspaceId, userId, username, via }: DbIdentity): BackendRequest => ({
-        method: request.method,
-        path,
-        query,
-        headers: forwardedHeaders(request.headers),
-        body,
-        identity: { orgId, workspaceId, userId, username, via },
-      });
-      if (!handshake)
-        return send(reply, await serveWithin(limited, () => backend.serve(backendRequest(entry.identity!), ws)));
-      const buffered = body as Buffer | undefined;
       if (!handshake.allowed) {
         reply.header('allow', handshake.route.methods.join(', '));
         return refuse(
@@ -242,12 +207,20 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
           entry.identity = identity;
           return identity;
         },
-        get backendRequest() {
-          return backendRequest(entry.identity!);
+        get backendRequest(): BackendRequest {
+          const { orgId, workspaceId, userId, username, via } = entry.identity!;
+          return {
+            method: request.method,
+            path,
+            query,
+            headers: forwardedHeaders(request.headers),
+            body: buffered,
+            identity: { orgId, workspaceId, userId, username, via },
+          };
         },
         forward: (req) => backend.serve(req, ws),
       };
-      return send(reply, await handshake.route.handler(ctx));
+      return sendAnswer(reply, await handshake.route.handler(ctx));
     },
   });
 

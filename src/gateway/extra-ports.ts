@@ -32,8 +32,8 @@ export async function listenExtraPorts(
     ).then(() => undefined);
   try {
     for (const port of ports) {
-      // The same request handling as the main port: routing runs the gateway's hooks and routes.
-      const server = http.createServer((req, res) => gateway.routing(req, res));
+      // The same request handling as the main port's server: the forwarding lane, then Fastify's routing.
+      const server = http.createServer((req, res) => gateway.server.emit('request', req, res));
       server.headersTimeout = gateway.server.headersTimeout;
       server.requestTimeout = gateway.server.requestTimeout;
       server.keepAliveTimeout = gateway.server.keepAliveTimeout;

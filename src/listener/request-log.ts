@@ -1,4 +1,10 @@
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 
 /**
  * One log line per request, when it has been answered (Fastify's default writes two: one as
@@ -10,15 +16,22 @@ class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = {
-      method: request.method,
-      url: redactUrl(request.url),
-      statusCode: reply.statusCode,
-      responseTime: reply.elapsedTime,
-    };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    logCompleted(reply.log, request.method, request.url, reply.statusCode, reply.elapsedTime, error);
   }
+}
+
+/** The line of one answered request (ms: the time it took). */
+export function logCompleted(
+  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+  method: string,
+  url: string,
+  statusCode: number,
+  ms: number,
+  error?: Error | null,
+): void {
+  const line = { method, url: redactUrl(url), statusCode, responseTime: ms };
+  if (error) log.error({ ...line, err: error }, 'request errored');
+  else log.info(line, 'request completed');
 }
 
 const CREDENTIAL_PARAMETER = /^(?:secret|token|tokens|password)$/i;
