@@ -39,6 +39,19 @@ describe(`data-plane gateway (${storeName})`, () => {
   }
   const status = async (wg: string, ws: string) => assertOk(await admin.workspaces.get(wg, ws)).status;
 
+  it('refuses a path whose names are not valid percent-encoding, and goes on serving', async () => {
+    const { ws } = await aliceWorkspace('gw-encoding');
+    // A workspace id, and a secret's alias (which the gateway decodes itself).
+    for (const path of ['/w/%E0%A4%A/restpp/graph/g/vertices', `/w/${ws.workspace_id}/gsql/v1/secrets/%E0%A4%A`]) {
+      const refused = await gatewayGet(v4, path, { auth: alice });
+      assert.equal(refused.status, 400, path);
+      assert.equal(refused.body.error, true);
+      assert.equal(refused.body.code, 'invalid');
+      assert.equal(refused.body.message, 'path is not a valid URL');
+    }
+    assert.equal((await gatewayGet(v4, `/w/${ws.workspace_id}/api/ping`, { auth: alice })).status, 200);
+  });
+
   it('routes by Host or /w/<id>/ and serves the handshake endpoints to authenticated db users', async () => {
     const { ws } = await aliceWorkspace('gw-routing');
     const pinged = await gatewayGet(v4, `/w/${ws.workspace_id}/api/ping`, { auth: alice });

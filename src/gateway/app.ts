@@ -27,7 +27,7 @@ import { queryOf, routeRequest } from './routing.js';
 import { secretRoute, secretsRoute } from './secret-endpoints.js';
 import { simulatedBackend } from './simulated-backend.js';
 import { requestTokenRoute, tokensRoute } from './token-endpoints.js';
-import { forwardedHeaders, type BackendRequest, type WorkspaceBackend } from './workspace-backend.js';
+import { backendRequestOf, type WorkspaceBackend } from './workspace-backend.js';
 import { observeAnswers, redactUrl, requestLog } from '../listener/request-log.js';
 
 /** The settings the gateway reads (ACACIA_* in src/config.ts, which gives them all). */
@@ -207,16 +207,9 @@ export function buildGateway(deps: GatewayDeps): FastifyInstance {
           entry.identity = identity;
           return identity;
         },
-        get backendRequest(): BackendRequest {
-          const { orgId, workspaceId, userId, username, via } = entry.identity!;
-          return {
-            method: request.method,
-            path,
-            query,
-            headers: forwardedHeaders(request.headers),
-            body: buffered,
-            identity: { orgId, workspaceId, userId, username, via },
-          };
+        get backendRequest() {
+          const { method, headers } = request;
+          return backendRequestOf({ method, path, query, headers, body: buffered }, entry.identity!);
         },
         forward: (req) => backend.serve(req, ws),
       };

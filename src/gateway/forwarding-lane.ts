@@ -14,7 +14,7 @@ import { normalisePath, type HandshakeMatch } from './handshake.js';
 import { refusalAnswer } from './refusals.js';
 import { bodyTooLarge, LimitedBody } from './request-body.js';
 import { queryOf, routeRequest, type GatewayRoute } from './routing.js';
-import { forwardedHeaders, type BackendResponse, type WorkspaceBackend } from './workspace-backend.js';
+import { backendRequestOf, type BackendResponse, type WorkspaceBackend } from './workspace-backend.js';
 
 export interface LaneDeps {
   gateway: GatewayService;
@@ -87,15 +87,10 @@ export function forwardingLane(deps: LaneDeps): (req: IncomingMessage, res: Serv
       // The gateway's limit holds for every body passed on as it arrives: the workspace never
       // gets more than it accepts, and the client gets the 413 whoever reads.
       const body = stream && new LimitedBody(stream, limit);
-      const { orgId, workspaceId, userId, username, via } = identity!;
-      const request = {
-        method,
-        path: route.path,
-        query: queryOf(req.url!),
-        headers: forwardedHeaders(req.headers),
-        body,
-        identity: { orgId, workspaceId, userId, username, via },
-      };
+      const request = backendRequestOf(
+        { method, path: route.path, query: queryOf(req.url!), headers: req.headers, body },
+        identity!,
+      );
       writeAnswer(res, await serveWithin(body, () => backend.serve(request, ws)));
     } catch (err) {
       if (res.headersSent) {
@@ -108,19 +103,35 @@ export function forwardingLane(deps: LaneDeps): (req: IncomingMessage, res: Serv
     }
   }
 
+  /** The route of a request the lane takes; undefined for the rest. */
+  const laneRoute = (req: IncomingMessage) => {
+    if (lacksHost(req)) return undefined;
+    try {
+      const route = routeRequest(req.headers.host, req.url!, config.baseDomain, config.gatewayDefaultWorkspace);
+      if (!route) return undefined;
+      const normalised = normalisePath(route.path);
+      return deps.findHandshake(req.method!, normalised) ? undefined : { route, normalised };
+    } catch {
+      // A name in the path that is not valid percent-encoding: Fastify's route refuses it.
+      return undefined;
+    }
+  };
+
   return (req, res) => {
-    if (lacksHost(req)) return false;
-    const route = routeRequest(req.headers.host, req.url!, config.baseDomain, config.gatewayDefaultWorkspace);
-    if (!route) return false;
-    const normalised = normalisePath(route.path);
-    if (deps.findHandshake(req.method!, normalised)) return false;
+    const taken = laneRoute(req);
+    if (!taken) return false;
+    const { route, normalised } = taken;
     const started = performance.now();
     res.once('finish', () => {
       const ms = performance.now() - started;
       answered?.(res.statusCode, ms / 1000);
       if (logger.isLevelEnabled('info')) logCompleted(logger, req.method!, req.url!, res.statusCode, ms);
     });
-    void forward(req, res, route, normalised);
+    // forward answers its own failures; one in writing that answer must not end the process.
+    forward(req, res, route, normalised).catch((err: unknown) => {
+      logger.error({ err }, 'gateway answer failed');
+      res.destroy();
+    });
     return true;
   };
 }

@@ -67,6 +67,22 @@ export const hopByHop: ReadonlySet<string> = new Set([
 /** Hop-by-hop headers, and those the gateway consumed. */
 const notForwarded = new Set([...hopByHop, 'authorization', 'host', 'content-length', 'expect', 'proxy-authorization']);
 
+/**
+ * The request a backend is given for a client's: its headers without those above, and of its
+ * credentials only who they proved it to be.
+ */
+export function backendRequestOf(
+  request: Pick<BackendRequest, 'method' | 'path' | 'query' | 'headers' | 'body'>,
+  identity: DbIdentity,
+): BackendRequest {
+  const { orgId, workspaceId, userId, username, via } = identity;
+  return {
+    ...request,
+    headers: forwardedHeaders(request.headers),
+    identity: { orgId, workspaceId, userId, username, via },
+  };
+}
+
 /** The headers a backend may see. */
 export function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = {};
