@@ -250,7 +250,7 @@ try {
       b.push(await run(bare.url, {}, bare.pid));
     }
     const median = (values: number[]) => quantile(values, 0.5);
-    const ratio = (over: LoadResult[]) => `${median(over.map((r, i) => r.rps / d[i]!.rps)).toFixed(2)}×`;
+    const ratio = (over: LoadResult[], to = d) => `${median(over.map((r, i) => r.rps / to[i]!.rps)).toFixed(2)}×`;
     const failed = (runs: LoadResult[]) => runs.reduce((n, r) => n + r.failures, 0);
     const rate = (runs: LoadResult[]) =>
       `${Math.round(median(runs.map((r) => r.rps))).toLocaleString('en')}` +
@@ -267,6 +267,7 @@ try {
       ratio(g),
       rate(b),
       ratio(b),
+      ratio(g, b),
       `${at(d, (r) => r.p50)} / ${at(g, (r) => r.p50)}`,
       `${at(d, (r) => r.p99)} / ${at(g, (r) => r.p99)}`,
       `${cpu(g)} / ${cpu(b)} / ${cpu(d)}`,
@@ -282,7 +283,7 @@ try {
       `loading job, ${loadEdges.toLocaleString('en')}-edge CSV in ${loading.requests} POST /restpp/ddl`,
       `${Math.round(loadEdges / loading.seconds).toLocaleString('en')} edges/s${failedLoad} ` +
         `(${Math.round(loadEdges / loading.cpuSeconds).toLocaleString('en')} per CPU second of the process)`,
-      ...Array<string>(7).fill('–'),
+      ...Array<string>(8).fill('–'),
     ]);
   }
 
@@ -310,6 +311,7 @@ try {
         'gateway / direct',
         'bare proxy req/s',
         'bare proxy / direct',
+        'gateway / bare proxy',
         'p50 ms direct / gateway',
         'p99 ms direct / gateway',
         'CPU ms per request: gateway / bare proxy / process',
