@@ -142,7 +142,9 @@ function committedReadsOf(file: SqliteDatabase.Database): CommittedReads & { for
   let dataVersion: SqliteDatabase.Statement | undefined;
   // Reading data_version opens and ends a read transaction, two locks on the -shm file: under
   // load the dearest part of the gateway's admission, which asks twice a request. It is read
-  // once per turn of the event loop, and again after any statement of this process's writer.
+  // once per turn of the event loop (the reads that ask run as requests arrive, and the
+  // version is forgotten before the loop polls for more), and again after any statement of
+  // this process's writer.
   let version: number | undefined;
   const forget = () => (version = undefined);
   return {
