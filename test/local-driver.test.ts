@@ -257,6 +257,14 @@ describe(`local driver: workspaces with real graph data (${storeName})`, () => {
     assert.deepEqual(open, [], 'nothing under graphs/ is readable by others');
   });
 
+  it('the process also listens on a Unix socket in the data directory, sockets/ (0700), by its port', async () => {
+    const ws = (await findWorkspaceById(store.db, rw.workspace_id!))!;
+    const folder = path.join(server.store.dataDir, 'sockets');
+    assert.equal((fs.statSync(folder).mode & 0o777).toString(8), '700');
+    const port = Number(ws.endpoint!.split(':').pop());
+    assert.ok(fs.statSync(path.join(folder, `${port}.sock`)).isSocket());
+  });
+
   it('resize and HA restart the process with the new resources, on the same data', async () => {
     const id = rw.workspace_id!;
     const before = await runtimeOf(store, id);

@@ -17,5 +17,6 @@ export { StoreJobError, StoreJobs } from './store-jobs.js';
 export { ensureStoreFile } from './store-file.js';
 export { versionText } from './version-text.js';
 export { dataPlaneSecret } from './secret-key.js';
+export { socketFolder, socketPath } from './local-socket.js';
 export { STATS_KEY_HEADER, STATS_PATH, statsKey } from './stats-route.js';
 export type { EndpointFigures } from './request-figures.js';

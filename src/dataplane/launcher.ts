@@ -29,6 +29,11 @@ export interface StartOptions {
   gsqlOutputLimitBytes?: number;
   /** V8's old-generation heap limit for the process, in MiB (default: Node's own). */
   maxHeapMb?: number;
+  /**
+   * Where the process also listens on a Unix socket, `<folder>/<port>.sock` (local-socket.ts):
+   * the gateway's cheaper way in. Without it, the TCP port only.
+   */
+  socketFolder?: string;
   /** How long to wait for the process to listen and answer (default 15 s). */
   startTimeoutMs?: number;
   /** Each line the process logs on stderr (JSON). */
@@ -105,6 +110,7 @@ export async function startDataPlane(opts: StartOptions): Promise<DataPlaneProce
     '--secret-fd',
     String(SECRET_FD),
     ...(opts.readOnly ? ['--read-only'] : []),
+    ...(opts.socketFolder === undefined ? [] : ['--socket-folder', opts.socketFolder]),
   ];
   // stdin stays open as a pipe: the child exits when it closes, so it never outlives its parent.
   // The secret goes down a pipe of its own, closed once written: in no environment, no argument.

@@ -3,20 +3,24 @@
  *
  *   node main.js --store <file> --secret-fd <n> [--port 0] [--host 127.0.0.1] [--read-only]
  *                [--tg-version 4.2.1] [--body-limit <bytes>] [--gsql-output-limit <bytes>] [--watch-parent]
+ *                [--socket-folder <dir>]
  *
  * The shared secret is read from file descriptor <n> (a pipe the launcher writes it to and
  * closes, or `3< file` by hand), never from the command line or the environment, which other
  * local users can read for as long as the process runs. Once listening, the process writes one JSON
- * line on stdout: {"event":"listening","host":…,"port":…,"pid":…}. Logs are JSON lines on
+ * line on stdout: {"event":"listening","host":…,"port":…,"pid":…}. With --socket-folder it
+ * also listens on the Unix socket `<dir>/<port>.sock` (local-socket.ts). Logs are JSON lines on
  * stderr. SIGTERM or SIGINT: stop accepting, finish in-flight requests, close the store, exit 0.
  */
 import fs from 'node:fs';
+import type { Server } from 'node:net';
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { UPLOAD_LIMIT, uploadFolder } from './data-folder.js';
 import { GraphStore } from './graph-store.js';
 import { registerGsql } from './gsql-routes.js';
 import { createServer } from './http-server.js';
+import { listenOnSocket } from './local-socket.js';
 import { RequestFigures } from './request-figures.js';
 import { registerRestpp } from './restpp-routes.js';
 import { registerStats } from './stats-route.js';
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
       'gsql-output-limit': { type: 'string', default: String(16 * 1024 * 1024) },
       'watch-parent': { type: 'boolean', default: false },
       'secret-fd': { type: 'string' },
+      'socket-folder': { type: 'string' },
     },
     strict: true,
   });
@@ -96,10 +101,12 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
+  let local: Server | undefined;
   const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
     log('info', 'stopping', { reason });
+    local?.close();
     server.close(() => {
       store.close();
       process.exit(0);
@@ -118,10 +125,23 @@ async function main(): Promise<void> {
   server.listen(port, values.host, () => {
     const address = server.address();
     const bound = typeof address === 'object' && address ? address.port : port;
+    const folder = values['socket-folder'];
+    // A faster way in for the gateway, bound (synchronously) before the process says it
+    // listens; without it the TCP port serves all the same.
+    if (folder)
+      local = listenOnSocket(server, folder, bound, (err) =>
+        log('error', 'cannot listen on the local socket', errorInfo(err)),
+      );
     process.stdout.write(
       `${JSON.stringify({ event: 'listening', host: values.host, port: bound, pid: process.pid })}\n`,
     );
-    log('info', 'listening', { host: values.host, port: bound, store: values.store, readOnly: values['read-only'] });
+    log('info', 'listening', {
+      host: values.host,
+      port: bound,
+      socket: local ? local.address() : undefined,
+      store: values.store,
+      readOnly: values['read-only'],
+    });
   });
   server.on('error', (err) => {
     log('error', 'cannot listen', errorInfo(err));

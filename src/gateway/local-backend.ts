@@ -1,5 +1,6 @@
-import { Agent, errors, type Dispatcher } from 'undici';
-import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret } from '../dataplane/index.js';
+import net from 'node:net';
+import { Agent, buildConnector, errors, type Dispatcher } from 'undici';
+import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, socketFolder, socketPath } from '../dataplane/index.js';
 import { forward } from './upstream-answer.js';
 import type { BackendResponse, WorkspaceBackend } from './workspace-backend.js';
 
@@ -19,16 +20,45 @@ const refusal = (status: number, code: string, message: string): BackendResponse
   body: { error: true, code, message },
 });
 
+/** Endpoint hosts that name this host: only for those can a socket of this host stand in. */
+const loopback = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * Connects to a data-plane process through its Unix socket (local-socket.ts), named by the
+ * port of its loopback endpoint; through the endpoint itself when there is no socket to
+ * connect to (a path too long to bind, a process started without one), so whatever fails then
+ * is the endpoint's own failure, as it would be without sockets.
+ */
+function localConnector(dataDir: string, timeoutMs: number): buildConnector.connector {
+  const tcp = buildConnector({ timeout: timeoutMs });
+  const folder = socketFolder(dataDir);
+  return (options, callback) => {
+    const file = loopback.has(options.hostname) ? socketPath(folder, Number(options.port)) : undefined;
+    if (!file) return tcp(options, callback);
+    const socket = net.connect(file);
+    const viaTcp = () => {
+      socket.destroy();
+      tcp(options, callback);
+    };
+    socket.once('error', viaTcp);
+    socket.once('connect', () => {
+      socket.off('error', viaTcp);
+      callback(null, socket);
+    });
+  };
+}
+
 /**
  * The local driver's backend: passes each admitted request to the workspace's data-plane
- * process (its `endpoint`, host:port on loopback) with the process's secret, streaming the
- * body both ways. A process that does not answer is a 502, one that answers too slowly a
- * 504, a workspace with nothing serving it a 503, all in TigerGraph's error shape.
+ * process (its `endpoint`, host:port on loopback, reached through the process's Unix socket
+ * where it has one) with the process's secret, streaming the body both ways. A process that
+ * does not answer is a 502, one that answers too slowly a 504, a workspace with nothing
+ * serving it a 503, all in TigerGraph's error shape.
  */
 export function localBackend(options: LocalBackendOptions): WorkspaceBackend {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const agent = new Agent({
-    connect: { timeout: Math.min(timeoutMs, 10_000) },
+    connect: localConnector(options.dataDir, Math.min(timeoutMs, 10_000)),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });

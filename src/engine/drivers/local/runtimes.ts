@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import {
   dataPlaneSecret,
   isPidAlive,
+  socketFolder,
   startDataPlane,
   stopPid,
   type DataPlaneProcess,
@@ -197,6 +198,7 @@ export class LocalRuntimes {
       storeFile: shape.storeFile,
       readOnly: shape.readOnly,
       secret: dataPlaneSecret(dataDir, workspaceId),
+      socketFolder: socketFolder(dataDir),
       tgVersion: shape.version,
       bodyLimitBytes: bodyLimit,
       gsqlOutputLimitBytes: gsqlOutputLimit,
