@@ -7,7 +7,8 @@ import { listenForParent } from './forked-server.js';
 /**
  * The least a gateway must do to pass a request to a workspace's process: node:http, the
  * request sent on by the gateway's own forwarding (`forward`, undici) with the process's
- * secret added, the answer written back. No framework, no admission (allow list, credentials,
+ * secret added, through the process's Unix socket as the gateway does, the answer written
+ * back. No framework, no admission (allow list, credentials,
  * state, activity), no logging, no metrics: the ceiling a proxy in this runtime reaches in
  * front of the same process, which the gateway's ratio is read against.
  * Answers on the port it reports to its parent over IPC; what to forward to comes after, over
@@ -18,14 +19,17 @@ export interface BareProxyTarget {
   origin: string;
   /** Headers added to every request: the data-plane secret. */
   headers: Record<string, string>;
+  /** The process's Unix socket, taken instead of the origin's TCP port when given. */
+  socketPath?: string;
 }
 
 let target: BareProxyTarget | undefined;
+let agent = new Agent();
 process.on('message', (message) => {
   target = message as BareProxyTarget;
+  if (target.socketPath) agent = new Agent({ connect: { socketPath: target.socketPath } });
   process.send!('ready');
 });
-const agent = new Agent();
 
 const server = createServer((req, res) => {
   if (!target) {

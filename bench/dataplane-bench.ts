@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { AcaciaClient, resultOf } from '../src/client/index.js';
-import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret } from '../src/dataplane/index.js';
+import { DATA_PLANE_SECRET_HEADER, dataPlaneSecret, socketFolder, socketPath } from '../src/dataplane/index.js';
 import { findRuntime, type WorkspaceRuntime } from '../src/store/repositories/workspace-runtimes.js';
 import { openStore } from '../src/store/store.js';
 import { newKeyText } from '../test/helpers/server.js';
@@ -215,7 +215,9 @@ try {
   const rows: string[][] = [];
   // The ceiling for a proxy in this runtime, measured in front of the same process (bench/bare-proxy.ts).
   const bare = await forkServer('bare-proxy.ts');
-  const bareTarget: BareProxyTarget = { origin: direct, headers: secret };
+  // The same hop the gateway takes: the process's Unix socket, where it has one.
+  const socket = socketPath(socketFolder(store.dataDir), runtime.port!);
+  const bareTarget: BareProxyTarget = { origin: direct, headers: secret, ...(socket ? { socketPath: socket } : {}) };
   await new Promise((resolve) => {
     bare.child.once('message', resolve);
     bare.child.send(bareTarget);
