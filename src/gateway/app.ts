@@ -21,8 +21,8 @@ import { handshakeRoutes, normalisePath, type HandshakeContext } from './handsha
 import { refusalBody, refuse } from './refusals.js';
 import { admit, type Admitted } from './admission.js';
 import { sendAnswer } from './answers.js';
-import { announcedBody, forwardingLane } from './forwarding-lane.js';
-import { LimitedBody, readWhole } from './request-body.js';
+import { forwardingLane } from './forwarding-lane.js';
+import { announcedBody, LimitedBody, readWhole } from './request-body.js';
 import { queryOf, routeRequest } from './routing.js';
 import { secretRoute, secretsRoute } from './secret-endpoints.js';
 import { simulatedBackend } from './simulated-backend.js';

@@ -12,7 +12,7 @@ import { admit } from './admission.js';
 import { writeAnswer } from './answers.js';
 import { normalisePath, type HandshakeMatch } from './handshake.js';
 import { refusalAnswer } from './refusals.js';
-import { bodyTooLarge, LimitedBody } from './request-body.js';
+import { announcedBody, bodyTooLarge, LimitedBody } from './request-body.js';
 import { queryOf, routeRequest, type GatewayRoute } from './routing.js';
 import { backendRequestOf, type BackendResponse, type WorkspaceBackend } from './workspace-backend.js';
 
@@ -29,12 +29,6 @@ export interface LaneDeps {
   findHandshake: (method: string, path: string) => HandshakeMatch | undefined;
   syncClock?: (() => Promise<void>) | undefined;
   answered?: ((status: number, seconds: number) => void) | undefined;
-}
-
-/** The client's body when it announced one (a length or chunks) and has not sent it all yet. */
-export function announcedBody(raw: IncomingMessage): Readable | undefined {
-  const announced = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
-  return announced && !raw.readableEnded ? raw : undefined;
 }
 
 /**

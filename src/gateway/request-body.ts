@@ -1,9 +1,16 @@
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { AppError } from '../domain/errors.js';
 
 /** The 413 of a body over the gateway's limit, which the workspaces' processes are started with too. */
 export const bodyTooLarge = (limit: number): AppError =>
   new AppError('payload-too-large', { field: 'body', reason: `is larger than the limit of ${limit} bytes` });
+
+/** The client's body when it announced one (a length or chunks) and has not sent it all yet. */
+export function announcedBody(raw: IncomingMessage): Readable | undefined {
+  const announced = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
+  return announced && !raw.readableEnded ? raw : undefined;
+}
 
 /** Whether the client announced a body longer than `limit` (Content-Length). */
 export function announcedTooLarge(contentLength: string | undefined, limit: number): boolean {

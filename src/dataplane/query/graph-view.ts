@@ -140,11 +140,10 @@ export class GraphView {
     }
     const typeOf: number[] = [];
     const perType: number[][] = view.vertexTypes.map(() => []);
-    const datetimeAttrs = view.datetimes;
     for (const vt of view.vertexTypes) {
       for (const a of vt.attributes) {
         if (!view.attrs.has(a.name)) view.attrs.set(a.name, []);
-        if (a.type === 'DATETIME') datetimeAttrs.add(a.name);
+        if (a.type === 'DATETIME') view.datetimes.add(a.name);
       }
     }
     const attrNames = [...view.attrs.keys()];
@@ -171,7 +170,7 @@ export class GraphView {
       view.edgeTypes.push(et);
       for (const a of et.attributes) {
         if (!view.edgeAttrs.has(a.name)) view.edgeAttrs.set(a.name, []);
-        if (a.type === 'DATETIME') datetimeAttrs.add(`edge:${a.name}`);
+        if (a.type === 'DATETIME') view.datetimes.add(`edge:${a.name}`);
       }
     }
     const withAttrs = new Set(view.edgeTypes.filter((e) => e.attributes.length > 0).map((e) => e.id));
@@ -228,7 +227,7 @@ export class GraphView {
           const values = JSON.parse(json) as Record<string, unknown>;
           for (const [k, v] of Object.entries(values)) {
             const col = view.edgeAttrs.get(k);
-            if (col) col[eid] = datetimeAttrs.has(`edge:${k}`) ? toEpoch(v) : v;
+            if (col) col[eid] = view.datetimes.has(`edge:${k}`) ? toEpoch(v) : v;
           }
         }
       }
