@@ -6,13 +6,8 @@ import { AppError } from '../domain/errors.js';
 import type { Services } from '../domain/services.js';
 import { appErrorOf } from '../listener/app-errors.js';
 import { continueAfterChecks } from '../listener/expect-continue.js';
-import { limitConnections, type ConnectionSettings } from '../listener/connection-limits.js';
-import {
-  clientErrorHandler,
-  listenerOptions,
-  MAX_PARAM_LENGTH,
-  type ListenerTimeouts,
-} from '../listener/listener-limits.js';
+import { limitConnections } from '../listener/connection-limits.js';
+import { clientErrorHandler, listenerOptions, MAX_PARAM_LENGTH } from '../listener/listener-limits.js';
 import { requireHost } from '../listener/require-host.js';
 import { lazyChildLogger } from '../logger.js';
 import { credentialsFrom } from './credentials.js';
@@ -25,21 +20,13 @@ import { forwardingLane } from './forwarding-lane.js';
 import { announcedBody, LimitedBody, readWhole } from './request-body.js';
 import { queryOf, routeRequest } from './routing.js';
 import { secretRoute, secretsRoute } from './secret-endpoints.js';
+import type { GatewaySettings } from './settings.js';
 import { simulatedBackend } from './simulated-backend.js';
 import { requestTokenRoute, tokensRoute } from './token-endpoints.js';
 import { backendRequestOf, type WorkspaceBackend } from './workspace-backend.js';
 import { observeAnswers, redactUrl, requestLog } from '../listener/request-log.js';
 
 /** The settings the gateway reads (ACACIA_* in src/config.ts, which gives them all). */
-export interface GatewaySettings extends ListenerTimeouts, ConnectionSettings {
-  /** The largest request body (bytes). */
-  bodyLimit: number;
-  /** The domain of workspaces' proxy_host names, by which a request names its workspace. */
-  baseDomain: string;
-  /** The workspace a request naming none goes to (a developer setting); unset, such requests are 404. */
-  gatewayDefaultWorkspace?: string;
-}
-
 export interface GatewayDeps {
   config: Readonly<GatewaySettings>;
   services: Services;

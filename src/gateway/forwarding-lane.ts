@@ -12,6 +12,7 @@ import { admit } from './admission.js';
 import { writeAnswer } from './answers.js';
 import { normalisePath, type HandshakeMatch } from './handshake.js';
 import { refusalAnswer } from './refusals.js';
+import type { GatewaySettings } from './settings.js';
 import { announcedBody, bodyTooLarge, LimitedBody } from './request-body.js';
 import { queryOf, routeRequest, type GatewayRoute } from './routing.js';
 import { backendRequestOf, type BackendResponse, type WorkspaceBackend } from './workspace-backend.js';
@@ -19,12 +20,7 @@ import { backendRequestOf, type BackendResponse, type WorkspaceBackend } from '.
 export interface LaneDeps {
   gateway: GatewayService;
   backend: WorkspaceBackend;
-  config: {
-    bodyLimit: number;
-    baseDomain: string;
-    gatewayDefaultWorkspace?: string | undefined;
-    trustProxy?: string[] | undefined;
-  };
+  config: Pick<GatewaySettings, 'bodyLimit' | 'baseDomain' | 'gatewayDefaultWorkspace' | 'trustProxy'>;
   logger: Logger;
   findHandshake: (method: string, path: string) => HandshakeMatch | undefined;
   syncClock?: (() => Promise<void>) | undefined;
