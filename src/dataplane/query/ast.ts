@@ -50,6 +50,8 @@ export interface Hop {
   edgeTypes?: string[];
   edgeAlias?: string;
   dir: 'out' | 'in' | 'any';
+  /** V2's direction of each edge type, `-(E>|<F)-`, where they are given there rather than by the arrow. */
+  dirs?: Hop['dir'][];
   /** Target vertex types; undefined for any. */
   targetTypes?: string[];
   targetAlias?: string;
@@ -59,7 +61,8 @@ export interface Select extends Pos {
   out: string;
   source: string;
   sourceAlias?: string;
-  hop?: Hop;
+  /** The pattern's hops: none, one, or a V2 path `s -(E1>)- m -(E2>)- t`. */
+  hops: Hop[];
   where?: Expr;
   accum: Stmt[];
   postAccum: Stmt[][];

@@ -11,6 +11,7 @@ import { Acc, accFactory, accValueType, Arrow, isFloat32 } from './accums.js';
 import type { AccType, Expr, Hop, Param, PrintItem, QueryDef, Select, Stmt, TypeRef } from './ast.js';
 import { toEpoch, Vertex, type Adjacency, type GraphView } from './graph-view.js';
 import { VertexAccs, vertexAccKind, type Frame, type Run } from './runtime.js';
+import { RowBits, walkPaths } from './path-walk.js';
 import {
   compare,
   defaultOf,
@@ -790,7 +791,8 @@ export class Compiler {
     const sSlot = this.slots++;
     const sAlias = sel.sourceAlias ?? sel.source;
     this.declare(sAlias, { k: 'alias', slot: sSlot });
-    const hop = sel.hop;
+    if (sel.hops.length > 1) return this.pathSelect(sel, source, sSlot);
+    const hop = sel.hops[0];
     let tSlot = -1;
     let eSlot = -1;
     let edges: ((view: GraphView, f: Frame) => Adjacency[]) | undefined;
@@ -803,30 +805,7 @@ export class Compiler {
         this.declare(hop.targetTypes[0]!, { k: 'alias', slot: tSlot });
       eSlot = this.slots++;
       if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot, from: sSlot });
-      if (hop.targetTypes) {
-        const names: string[] = [];
-        const fromVars: Fn[] = [];
-        for (const t of hop.targetTypes) {
-          const sym = catalog.vertexTypeIn(graph, t) ? undefined : this.lookup(t);
-          if (sym?.k === 'var') {
-            const slot = sym.slot;
-            fromVars.push((f) => f.vars[slot]);
-          } else if (!catalog.vertexTypeIn(graph, t))
-            this.fail(`The vertex type ${t} is not in graph ${graph.name}`, sel);
-          else names.push(t);
-        }
-        targetMask = (view, f) => {
-          const m = new Uint8Array(view.vertexTypes.length);
-          for (const n of names) m[view.vtIndex.get(n)!] = 1;
-          for (const read of fromVars)
-            for (const n of iterate(read(f))) {
-              const t = view.vtIndex.get(textOf(n));
-              if (t === undefined) throw new QueryRuntimeError(`The vertex type ${textOf(n)} does not exist.`);
-              m[t] = 1;
-            }
-          return m;
-        };
-      }
+      targetMask = this.targetMask(hop, sel);
     }
     const outSym = this.lookup(sel.out);
     if (!outSym || outSym.k !== 'alias')
@@ -844,18 +823,10 @@ export class Compiler {
     const accum = this.clause(sel.accum, deferredInAccum);
     // Without a WHERE there are no two phases either.
     const fromSource = hop && !where ? this.addsFromSource(sel.accum, tSlot, deferredInAccum) : undefined;
-    const posts = sel.postAccum.map((stmts) => {
-      const w = new Set<string>();
-      const r = new Set<string>();
-      collectAccums(stmts, w, r);
-      const names = new Set<string>();
-      for (const s of stmts) collectNames(s, names);
-      const slot = hop?.targetAlias && names.has(hop.targetAlias) ? tSlot : sSlot;
-      return { slot, fn: this.clause(stmts, new Set([...w].filter((n) => r.has(n)))) };
-    });
-    const having = sel.having ? this.expr(sel.having).fn : undefined;
-    const order = sel.orderBy.map((o) => ({ fn: this.expr(o.e).fn, desc: o.desc }));
-    const limit = sel.limit ? this.expr(sel.limit).fn : undefined;
+    const end = this.selectEnd(sel, [
+      { alias: sAlias, slot: sSlot },
+      ...(hop?.targetAlias ? [{ alias: hop.targetAlias, slot: tSlot }] : []),
+    ]);
 
     return (f) => {
       const run = f.run;
@@ -940,41 +911,121 @@ export class Compiler {
         for (let i = 0; i < tList.length; i++) tSeen[tList[i]!] = 0;
         scratch.giveUint8(tSeen, true);
       }
-      for (const post of posts) {
-        if (!post.fn) continue;
-        const list = post.slot === tSlot ? tList : sList;
-        for (let i = 0; i < list.length; i++) {
-          run.tick();
-          vars[post.slot] = list[i]!;
-          post.fn(f);
-        }
-        flushPending(f);
+      return finishSelect(f, end, (slot) => (slot === tSlot ? tList : sList), outIsTarget ? tSlot : sSlot);
+    };
+  }
+
+  /**
+   * What a SELECT runs after its matches: each POST-ACCUM over the vertices of the alias it
+   * names (the last of `aliases` it reads; the source's when none), HAVING, ORDER BY, LIMIT.
+   */
+  private selectEnd(sel: Select, aliases: { alias: string; slot: number }[]): SelectEnd {
+    const posts = sel.postAccum.map((stmts) => {
+      const w = new Set<string>();
+      const r = new Set<string>();
+      collectAccums(stmts, w, r);
+      const names = new Set<string>();
+      for (const s of stmts) collectNames(s, names);
+      let slot = aliases[0]!.slot;
+      for (const a of aliases) if (names.has(a.alias)) slot = a.slot;
+      return { slot, fn: this.clause(stmts, new Set([...w].filter((n) => r.has(n)))) };
+    });
+    return {
+      posts,
+      having: sel.having ? this.expr(sel.having).fn : undefined,
+      order: sel.orderBy.map((o) => ({ fn: this.expr(o.e).fn, desc: o.desc })),
+      limit: sel.limit ? this.expr(sel.limit).fn : undefined,
+    };
+  }
+
+  /**
+   * A V2 path, `FROM S:s -(E1>:e1)- M:m -(E2>)- T:t`: every walk along the hops in turn that
+   * uses no edge twice is a row of the match table; WHERE is asked of each row, ACCUM runs
+   * once per row, and the SELECT's vertex set is the distinct vertices its alias took.
+   */
+  private pathSelect(sel: Select, source: (f: Frame) => ArrayLike<number>, sSlot: number): (f: Frame) => number[] {
+    const sAlias = sel.sourceAlias ?? sel.source;
+    const aliases = [{ alias: sAlias, slot: sSlot }];
+    /** Where each alias's vertex is in a path: the source at 0, the target of hop i at i + 1. */
+    const aliasAt = [0];
+    let before = sSlot;
+    const hops = sel.hops.map((hop, i) => {
+      const edges = this.edgeResolver(hop, sel);
+      const vSlot = this.slots++;
+      const eSlot = this.slots++;
+      if (hop.targetAlias) {
+        this.declare(hop.targetAlias, { k: 'alias', slot: vSlot });
+        aliases.push({ alias: hop.targetAlias, slot: vSlot });
+        aliasAt.push(i + 1);
       }
-      let out = outIsTarget ? tList : sList;
-      const outSlot = outIsTarget ? tSlot : sSlot;
-      if (having) {
-        out = out.filter((gid) => {
+      // An edge is walked from the vertex before it, whether or not that one has an alias.
+      if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot, from: before });
+      before = vSlot;
+      return { edges, targets: this.targetMask(hop, sel), vSlot, eSlot };
+    });
+    const outSym = this.lookup(sel.out);
+    const outSlot = outSym?.k === 'alias' ? outSym.slot : -1;
+    if (!aliases.some((a) => a.slot === outSlot))
+      this.fail(`The SELECT output ${sel.out} is not a vertex alias of its FROM clause`, sel);
+    // As for one hop: a WHERE that reads what ACCUM writes is asked of every row first, and
+    // ACCUM then runs over the rows kept, reading the values from before the clause.
+    const written = new Set<string>();
+    const readInAccum = new Set<string>();
+    collectAccums(sel.accum, written, readInAccum);
+    const readInWhere = new Set<string>();
+    if (sel.where) collectReads(sel.where, readInWhere);
+    const twoPhase = [...readInWhere].some((n) => written.has(n));
+    const where = sel.where ? this.expr(sel.where).fn : undefined;
+    const accum = this.clause(sel.accum, new Set([...written].filter((n) => readInAccum.has(n) || twoPhase)));
+    const end = this.selectEnd(sel, aliases);
+    /** The slots a row binds, in the order of its path: v0, e1, v1, e2, v2, … */
+    const rowSlots = [sSlot, ...hops.flatMap((h) => [h.eSlot, h.vSlot])];
+
+    return (f) => {
+      const { run, vars } = f;
+      const view = run.view;
+      for (const va of f.va) va.clearPrevious();
+      const steps = hops.map((h) => ({ adjs: h.edges(view, f), targets: h.targets?.(view, f) }));
+      const seen = aliases.map(() => new Set<number>());
+      const bind = (path: number[]) => {
+        for (let i = 0; i < rowSlots.length; i++) vars[rowSlots[i]!] = path[i]!;
+      };
+      const take = (path: number[]) => {
+        for (let a = 0; a < aliases.length; a++) seen[a]!.add(path[2 * aliasAt[a]!]!);
+      };
+      if (!twoPhase || !accum) {
+        walkPaths(source(f), steps, view.typeOf, (path) => {
           run.tick();
-          vars[outSlot] = gid;
-          return !!having(f);
-        });
-      }
-      if (order.length > 0) {
-        const keyed = out.map((gid) => {
-          vars[outSlot] = gid;
-          return { gid, keys: order.map((o) => o.fn(f)) };
-        });
-        keyed.sort((x, y) => {
-          for (let i = 0; i < order.length; i++) {
-            const c = compare(x.keys[i], y.keys[i]);
-            if (c !== 0) return order[i]!.desc ? -c : c;
+          bind(path);
+          if (where) {
+            if (!where(f)) return;
+            // WHERE may have bound other slots: rebind the row's own.
+            bind(path);
           }
-          return 0;
+          take(path);
+          accum?.(f);
         });
-        out = keyed.map((k) => k.gid);
+      } else {
+        // Every WHERE first, then ACCUM over the rows kept: the walk is made twice, in the same
+        // order, and between the two a bit per row says which were kept (the rows themselves,
+        // as many as the walk finds before the timeout, would take far more memory).
+        const kept = new RowBits();
+        walkPaths(source(f), steps, view.typeOf, (path) => {
+          run.tick();
+          bind(path);
+          kept.push(!!where!(f));
+        });
+        let row = 0;
+        walkPaths(source(f), steps, view.typeOf, (path) => {
+          if (!kept.has(row++)) return;
+          run.tick();
+          bind(path);
+          take(path);
+          accum(f);
+        });
       }
-      if (limit) out = out.slice(0, Math.max(0, Number(limit(f))));
-      return out;
+      flushPending(f);
+      return finishSelect(f, end, (slot) => [...seen[aliases.findIndex((a) => a.slot === slot)]!], outSlot);
     };
   }
 
@@ -1046,44 +1097,72 @@ export class Compiler {
     return out;
   }
 
+  /** The vertex types a hop's target may be of, resolved against the view of each run; undefined for any. */
+  private targetMask(hop: Hop, at: Select): ((view: GraphView, f: Frame) => Uint8Array) | undefined {
+    const { catalog, graph } = this;
+    if (!hop.targetTypes) return undefined;
+    const names: string[] = [];
+    const fromVars: Fn[] = [];
+    for (const t of hop.targetTypes) {
+      const sym = catalog.vertexTypeIn(graph, t) ? undefined : this.lookup(t);
+      if (sym?.k === 'var') {
+        const slot = sym.slot;
+        fromVars.push((f) => f.vars[slot]);
+      } else if (!catalog.vertexTypeIn(graph, t)) this.fail(`The vertex type ${t} is not in graph ${graph.name}`, at);
+      else names.push(t);
+    }
+    return (view, f) => {
+      const m = new Uint8Array(view.vertexTypes.length);
+      for (const n of names) m[view.vtIndex.get(n)!] = 1;
+      for (const read of fromVars)
+        for (const n of iterate(read(f))) {
+          const t = view.vtIndex.get(textOf(n));
+          if (t === undefined) throw new QueryRuntimeError(`The vertex type ${textOf(n)} does not exist.`);
+          m[t] = 1;
+        }
+      return m;
+    };
+  }
+
   /** The adjacency arrays a hop walks, resolved against the view of each run. */
   private edgeResolver(hop: Hop, at: Select): (view: GraphView, f: Frame) => Adjacency[] {
     const { catalog, graph } = this;
-    const fixed: { name: string; reversed: boolean }[] = [];
+    const fixed: { name: string; reversed: boolean; dir: Hop['dir'] }[] = [];
     /** Parameters or variables holding edge type names (STRING or SET<STRING>), read at each run. */
-    const fromVars: Fn[] = [];
+    const fromVars: { read: Fn; dir: Hop['dir'] }[] = [];
     const names = hop.edgeTypes ?? graph.edgeTypes;
-    for (const name of names) {
+    names.forEach((name, i) => {
+      const dir = hop.dirs?.[i] ?? hop.dir;
       const view = catalog.edgeViewIn(graph, name);
       const sym = view ? undefined : this.lookup(name);
       if (sym?.k === 'var') {
         const slot = sym.slot;
-        fromVars.push((f) => f.vars[slot]);
-        continue;
+        fromVars.push({ read: (f) => f.vars[slot], dir });
+        return;
       }
       if (!view) this.fail(`The edge type ${name} is not in graph ${graph.name}`, at);
-      fixed.push({ name: view.type.name, reversed: view.reversed });
-    }
+      fixed.push({ name: view.type.name, reversed: view.reversed, dir });
+    });
     return (view, f) => {
       let picks = fixed;
       if (fromVars.length > 0) {
         picks = [...fixed];
-        for (const read of fromVars)
+        for (const { read, dir } of fromVars)
           for (const n of iterate(read(f))) {
             const ev = catalog.edgeViewIn(graph, textOf(n));
             if (!ev) throw new QueryRuntimeError(`The edge type ${textOf(n)} is not in graph ${graph.name}.`);
-            picks.push({ name: ev.type.name, reversed: ev.reversed });
+            picks.push({ name: ev.type.name, reversed: ev.reversed, dir });
           }
       }
       const out: Adjacency[] = [];
       for (const p of picks) {
         const et = view.etIndex.get(p.name)!;
         const directed = view.edgeTypes[et]!.directed;
-        const forward = hop.dir === 'in' ? p.reversed : !p.reversed;
+        const forward = p.dir === 'in' ? p.reversed : !p.reversed;
         if (!directed) {
           out.push(view.out[et]!, view.in[et]!);
         } else {
-          if (hop.dir === 'any' && !hop.edgeTypes) {
+          if (p.dir === 'any' && !hop.edgeTypes) {
             out.push(view.out[et]!);
             continue;
           }
@@ -1805,6 +1884,54 @@ function walkAddingFromSource(
       }
     }
   }
+}
+
+/** A SELECT's POST-ACCUM clauses (each over one alias's vertices), HAVING, ORDER BY and LIMIT, compiled. */
+interface SelectEnd {
+  posts: { slot: number; fn: ((f: Frame) => void) | undefined }[];
+  having: Fn | undefined;
+  order: { fn: Fn; desc: boolean }[];
+  limit: Fn | undefined;
+}
+
+/** Runs a SELECT's end over the vertices its matches took: `listOf(slot)` for each alias. */
+function finishSelect(f: Frame, end: SelectEnd, listOf: (slot: number) => number[], outSlot: number): number[] {
+  const { run, vars } = f;
+  for (const post of end.posts) {
+    if (!post.fn) continue;
+    const list = listOf(post.slot);
+    for (let i = 0; i < list.length; i++) {
+      run.tick();
+      vars[post.slot] = list[i]!;
+      post.fn(f);
+    }
+    flushPending(f);
+  }
+  let out = listOf(outSlot);
+  const { having, order, limit } = end;
+  if (having) {
+    out = out.filter((gid) => {
+      run.tick();
+      vars[outSlot] = gid;
+      return !!having(f);
+    });
+  }
+  if (order.length > 0) {
+    const keyed = out.map((gid) => {
+      vars[outSlot] = gid;
+      return { gid, keys: order.map((o) => o.fn(f)) };
+    });
+    keyed.sort((x, y) => {
+      for (let i = 0; i < order.length; i++) {
+        const c = compare(x.keys[i], y.keys[i]);
+        if (c !== 0) return order[i]!.desc ? -c : c;
+      }
+      return 0;
+    });
+    out = keyed.map((k) => k.gid);
+  }
+  if (limit) out = out.slice(0, Math.max(0, Number(limit(f))));
+  return out;
 }
 
 function flushPending(f: Frame): void {

@@ -580,6 +580,120 @@ PRINT @@hops, COUNT(start) AS reached, @@bits > 0 AS shifted;
     assert.ok((r!.reached as number) > 0);
   });
 
+  /** The vertices a query printed under `name`, by number. */
+  const printed = (r: Record<string, unknown> | undefined, name = 'S') =>
+    new Set((r![name] as PrintedVertex[]).map((v) => Number(v.v_id.slice(1))));
+  /** A query body's first lines: `start` holds vertex v<i> alone. */
+  const from = (i: number) => `start = SELECT s FROM P:s WHERE s.name == "n${i}";`;
+  const outOf = (a: number) => directed.filter(([x]) => x === a).map(([, b]) => b);
+  const intoOf = (b: number) => directed.filter(([, y]) => y === b).map(([a]) => a);
+
+  it('reads V2 directions inside a hop, one per edge type', () => {
+    const start = 7;
+    const both = undirected.flatMap(([a, b]) => (a === start ? [b] : b === start ? [a] : []));
+    const run = (hop: string) =>
+      printed(interpret(`${from(start)}\nS = SELECT t FROM start:s ${hop} P:t;\nPRINT S;`)[0]);
+    assert.ok(outOf(start).length > 0 && intoOf(start).length > 0 && both.length > 0);
+    assert.deepEqual(run('-(E>:e)-'), new Set(outOf(start)));
+    assert.deepEqual(run('-(E:e)->'), new Set(outOf(start)));
+    assert.deepEqual(run('-(<E)-'), new Set(intoOf(start)));
+    assert.deepEqual(run('-((<E|U):e)-'), new Set([...intoOf(start), ...both]));
+    assert.deepEqual(run('-(E>|<E)-'), new Set([...outOf(start), ...intoOf(start)]));
+  });
+
+  it('matches a V2 path of two hops: each walk along them is a row of ACCUM', () => {
+    const start = 3;
+    const rows: [number, number][] = [];
+    for (const m of outOf(start)) for (const t of outOf(m)) rows.push([m, t]);
+    assert.ok(rows.length > 1);
+    const [r] = interpret(`SumAccum<INT> @@rows; SumAccum<INT> @paths; SetAccum<STRING> @@middles;
+${from(start)}
+S = SELECT t FROM start:s -(E>:e1)- P:m -(E>:e2)- P:t
+    ACCUM @@rows += 1, t.@paths += 1, @@middles += m.name
+    POST-ACCUM m.@paths += 100;
+PRINT @@rows, @@middles, S[S.@paths];`);
+    assert.equal(r!['@@rows'], rows.length);
+    assert.deepEqual(new Set(r!['@@middles'] as string[]), new Set(rows.map(([m]) => `n${m}`)));
+    const paths = new Map<number, number>();
+    for (const [, t] of rows) paths.set(t, (paths.get(t) ?? 0) + 1);
+    const got = new Map((r!.S as PrintedVertex[]).map((v) => [Number(v.v_id.slice(1)), v.attributes['S.@paths']]));
+    // POST-ACCUM ran once per middle vertex, whatever the number of rows through it.
+    const middles = new Set(rows.map(([m]) => m));
+    for (const [t, n] of paths) assert.equal(got.get(t), n + (middles.has(t) ? 100 : 0), `v${t}`);
+    assert.equal(got.size, paths.size);
+    // An edge alias after a vertex without one: E's weight is the sum of its two ends.
+    const [w] = interpret(`SumAccum<DOUBLE> @@w;
+${from(start)}
+S = SELECT t FROM start:s -(E>)- P -(E>:e2)- P:t ACCUM @@w += e2.w;
+PRINT @@w;`);
+    assert.equal(
+      w!['@@w'],
+      rows.reduce((sum, [m, t]) => sum + m + t, 0),
+    );
+  });
+
+  it('never takes an edge twice in a path: s -(U)- m -(U)- t does not go back along the first edge', () => {
+    const start = undirected[0]![0];
+    const edgesOf = (v: number) => undirected.map((e, i) => ({ e, i })).filter(({ e }) => e.includes(v));
+    const other = ([a, b]: [number, number], v: number) => (a === v ? b : a);
+    let rows = 0;
+    const back = new Set<number>();
+    for (const first of edgesOf(start)) {
+      const m = other(first.e, start);
+      for (const second of edgesOf(m)) {
+        if (second.i === first.i) continue;
+        rows++;
+        back.add(other(second.e, m));
+      }
+    }
+    const [r] = interpret(`SumAccum<INT> @@rows;
+${from(start)}
+S = SELECT t FROM start:s -(U)- P:m -(U)- P:t ACCUM @@rows += 1;
+PRINT @@rows, S;`);
+    assert.ok(!back.has(start), 'no two edges join the same two vertices here');
+    assert.equal(r!['@@rows'], rows);
+    assert.deepEqual(printed(r), back);
+  });
+
+  it('filters a path with WHERE over its aliases before ACCUM reads what it writes', () => {
+    const keptOf = (s: number) =>
+      outOf(s).flatMap((m) =>
+        outOf(m)
+          .filter((t) => t !== s && t !== m)
+          .map((t) => [m, t]),
+      );
+    // A start from which some t is reached by two paths: the second must not be filtered out.
+    const start = Array.from({ length: N }, (_, i) => i).find((i) => {
+      const targets = keptOf(i).map(([, t]) => t);
+      return new Set(targets).size < targets.length;
+    })!;
+    const kept = keptOf(start);
+    const [r] = interpret(`SumAccum<INT> @seen; SumAccum<INT> @@rows;
+${from(start)}
+S = SELECT t FROM start:s -(E>)- P:m -(E>)- P:t
+    WHERE t != s AND t != m AND t.@seen == 0
+    ACCUM t.@seen += 1, @@rows += 1;
+PRINT @@rows, S;`);
+    // The WHERE reads @seen as it was before the clause: every row is kept, however many reach t.
+    assert.equal(r!['@@rows'], kept.length);
+    assert.deepEqual(printed(r), new Set(kept.map(([, t]) => t)));
+  });
+
+  it('refuses a V2 repetition with the line and column, and a SELECT of no alias of the path', () => {
+    const star = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  S = {P.*};\n  S = SELECT t FROM S:s -(E>*1..2)- P:t;\n}',
+    );
+    assert.equal(star.ok, false);
+    assert.match(star.output, /Syntax Error: Encountered "\*" at line 4, column 29\./);
+    const stray = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  S = {P.*};\n  S = SELECT x FROM S:s -(E>)- P:m -(E>)- P:t;\n}',
+    );
+    assert.equal(stray.ok, false);
+    assert.match(stray.output, /Semantic Check Fails: The SELECT output x is not a vertex alias of its FROM clause/);
+  });
+
   it('names the line and column of a syntax error, and runs nothing of the request', () => {
     const r = runGsql(store, 'USE GRAPH g\nCREATE QUERY broken() FOR GRAPH g {\n  INT x = ;\n}');
     assert.equal(r.ok, false);

@@ -845,8 +845,8 @@ export class QueryParser {
     this.expectWord('FROM');
     const source = this.name();
     const sourceAlias = this.acceptPunct(':') ? this.name() : undefined;
-    const sel: Select = { ...at, out, source, sourceAlias, accum: [], postAccum: [], orderBy: [] };
-    if (this.isPunct('-') || (this.isPunct('<') && this.isPunctAt(1, '-'))) sel.hop = this.hop();
+    const sel: Select = { ...at, out, source, sourceAlias, hops: [], accum: [], postAccum: [], orderBy: [] };
+    while (this.isPunct('-') || (this.isPunct('<') && this.isPunctAt(1, '-'))) sel.hops.push(this.hop());
     const saved = this.comparing;
     this.comparing = true;
     try {
@@ -891,14 +891,18 @@ export class QueryParser {
     return list;
   }
 
-  /** hop := -(E:e)-> T:t | -(E:e)- T:t | <-(E:e)- T:t ; E := name ("|" name)* | _ | ANY | nothing (any type) */
+  /**
+   * hop := -(E:e)-> T:t | -(E:e)- T:t | <-(E:e)- T:t ; E := name ("|" name)* | _ | ANY | nothing (any type)
+   * In V2 each edge type may carry its direction instead: -(E>|<F:e)- T:t.
+   */
   private hop(): Hop {
     let dir: Hop['dir'] = 'any';
     if (this.acceptPunct('<')) dir = 'in';
     this.expectPunct('-');
     this.expectPunct('(');
     const hop: Hop = { dir };
-    if (!this.isPunct(':') && !this.isPunct(')')) hop.edgeTypes = this.typeChoice();
+    if (!this.isPunct(':') && !this.isPunct(')')) this.edgeChoice(hop);
+    if (this.isPunct('*')) this.fail(); // a V2 repetition, `-(E>*1..3)-`: not served
     if (this.acceptPunct(':')) hop.edgeAlias = this.name();
     this.expectPunct(')');
     if (this.acceptPunct('->')) {
@@ -908,6 +912,37 @@ export class QueryParser {
     if (!this.isPunct(':')) hop.targetTypes = this.typeChoice();
     if (this.acceptPunct(':')) hop.targetAlias = this.name();
     return hop;
+  }
+
+  /**
+   * The edge types of a hop: V1's `E1|E2`, or V2's with a direction on each, `E1>|<E2|E3`
+   * (`>` out of the vertex before, `<` into it, neither: an undirected type). `_` or `ANY`
+   * among them: every type, in the one direction they are given.
+   */
+  private edgeChoice(hop: Hop): void {
+    const types: string[] = [];
+    const dirs: Hop['dir'][] = [];
+    let any = false;
+    let v2 = false;
+    const paren = this.acceptPunct('(');
+    do {
+      const into = this.acceptPunct('<');
+      const n = this.name();
+      const out = this.acceptPunct('>');
+      if (into && out) this.fail(this.tokens[this.i - 1]);
+      const dir: Hop['dir'] = into ? 'in' : out ? 'out' : 'any';
+      if (into || out) v2 = true;
+      if (n === '_' || n.toUpperCase() === 'ANY') {
+        any = true;
+        hop.dir = dir;
+      } else {
+        types.push(n);
+        dirs.push(dir);
+      }
+    } while (this.acceptPunct('|'));
+    if (paren) this.expectPunct(')');
+    if (!any) hop.edgeTypes = types;
+    if (v2 && !any) hop.dirs = dirs;
   }
 
   /** `T`, `T1|T2`, `(T1|T2)`; undefined for `_` or `ANY` among them: every type. */

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RowBits, walkPaths } from './path-walk.js';
+
+describe('path walks', () => {
+  it('gives every walk along the hops that takes no edge twice, in adjacency order', () => {
+    // Vertices 0..2; edge 0 joins 0-1 and edge 1 joins 1-2, each listed from both ends.
+    const both = {
+      off: Int32Array.from([0, 1, 3, 4]),
+      nbr: Int32Array.from([1, 0, 2, 1]),
+      eid: Int32Array.from([0, 0, 1, 1]),
+    };
+    const step = { adjs: [both], targets: undefined };
+    const rows: number[][] = [];
+    walkPaths([0, 1], [step, step], new Uint16Array(3), (path) => rows.push(path.slice()));
+    // From 0: 0-1-2 (0-1-0 would take edge 0 back). From 1, each first hop's only way on is back.
+    assert.deepEqual(rows, [[0, 0, 1, 1, 2]]);
+    const typed = { adjs: [both], targets: Uint8Array.from([1, 0]) };
+    const rows2: number[][] = [];
+    walkPaths([1], [typed], Uint16Array.from([0, 1, 0]), (path) => rows2.push(path.slice()));
+    assert.deepEqual(rows2, [
+      [1, 0, 0],
+      [1, 1, 2],
+    ]);
+  });
+
+  it('keeps a bit per row, however many rows there are', () => {
+    const bits = new RowBits();
+    const n = 100_003;
+    for (let i = 0; i < n; i++) bits.push(i % 3 === 0);
+    for (const i of [0, 1, 2, 3, 31, 32, 33, 65_535, 65_536, 99_999, 100_002])
+      assert.equal(bits.has(i), i % 3 === 0, `row ${i}`);
+  });
+});
