@@ -8,9 +8,9 @@ import { listenForParent } from './forked-server.js';
  * The least a gateway must do to pass a request to a workspace's process: node:http, the
  * request sent on by the gateway's own forwarding (`forward`, undici) with the process's
  * secret added, through the process's Unix socket as the gateway does, the answer written
- * back. No framework, no admission (allow list, credentials,
- * state, activity), no logging, no metrics: the ceiling a proxy in this runtime reaches in
- * front of the same process, which the gateway's ratio is read against.
+ * back. No framework, no admission (allow list, credentials, state, activity), no logging, no
+ * metrics: the ceiling a proxy in this runtime reaches in front of the same process, which the
+ * gateway's ratio is read against.
  * Answers on the port it reports to its parent over IPC; what to forward to comes after, over
  * IPC too (`BareProxyTarget`), as the gateway never puts the process's secret in an environment.
  */

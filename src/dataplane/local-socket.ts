@@ -28,7 +28,7 @@ export function socketPath(folder: string, port: number): string | undefined {
 
 /**
  * Listens on the socket for `port` in `folder` and hands each connection to `server`, which
- * so serves it exactly as one on its TCP port (same timeouts, same idle-connection closing).
+ * serves it as one on its TCP port (same timeouts, same idle-connection closing).
  * A file left there by a process that ended without closing is removed first: the port is
  * this process's now. Closing the returned server removes the file. Undefined when the path
  * is too long.

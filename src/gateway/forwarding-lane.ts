@@ -12,9 +12,9 @@ import { admit } from './admission.js';
 import { writeAnswer } from './answers.js';
 import { normalisePath, type HandshakeMatch } from './handshake.js';
 import { refusalAnswer } from './refusals.js';
-import type { GatewaySettings } from './settings.js';
 import { announcedBody, bodyTooLarge, LimitedBody } from './request-body.js';
 import { queryOf, routeRequest, type GatewayRoute } from './routing.js';
+import type { GatewaySettings } from './settings.js';
 import { backendRequestOf, type BackendResponse, type WorkspaceBackend } from './workspace-backend.js';
 
 export interface LaneDeps {
