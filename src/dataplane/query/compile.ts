@@ -812,15 +812,7 @@ export class Compiler {
       this.fail(`The SELECT output ${sel.out} is not a vertex alias of its FROM clause`, sel);
     const outIsTarget = outSym.slot === tSlot;
 
-    const written = new Set<string>();
-    const readInAccum = new Set<string>();
-    collectAccums(sel.accum, written, readInAccum);
-    const readInWhere = new Set<string>();
-    if (sel.where) collectReads(sel.where, readInWhere);
-    const twoPhase = [...readInWhere].some((n) => written.has(n));
-    const where = sel.where ? this.expr(sel.where).fn : undefined;
-    const deferredInAccum = new Set([...written].filter((n) => readInAccum.has(n) || twoPhase));
-    const accum = this.clause(sel.accum, deferredInAccum);
+    const { twoPhase, where, deferredInAccum, accum } = this.matchClauses(sel);
     // Without a WHERE there are no two phases either.
     const fromSource = hop && !where ? this.addsFromSource(sel.accum, tSlot, deferredInAccum) : undefined;
     const end = this.selectEnd(sel, [
@@ -916,6 +908,24 @@ export class Compiler {
   }
 
   /**
+   * A SELECT's WHERE and ACCUM. When WHERE reads what ACCUM writes, the clause has two phases:
+   * WHERE is asked of every match first, and ACCUM then runs over those kept. What ACCUM both
+   * reads and writes (everything it writes, with two phases) is held back to the clause's end,
+   * so each match reads the values from before the clause.
+   */
+  private matchClauses(sel: Select) {
+    const written = new Set<string>();
+    const readInAccum = new Set<string>();
+    collectAccums(sel.accum, written, readInAccum);
+    const readInWhere = new Set<string>();
+    if (sel.where) collectReads(sel.where, readInWhere);
+    const twoPhase = [...readInWhere].some((n) => written.has(n));
+    const where = sel.where ? this.expr(sel.where).fn : undefined;
+    const deferredInAccum = new Set([...written].filter((n) => readInAccum.has(n) || twoPhase));
+    return { twoPhase, where, deferredInAccum, accum: this.clause(sel.accum, deferredInAccum) };
+  }
+
+  /**
    * What a SELECT runs after its matches: each POST-ACCUM over the vertices of the alias it
    * names (the last of `aliases` it reads; the source's when none), HAVING, ORDER BY, LIMIT.
    */
@@ -967,16 +977,7 @@ export class Compiler {
     const outSlot = outSym?.k === 'alias' ? outSym.slot : -1;
     if (!aliases.some((a) => a.slot === outSlot))
       this.fail(`The SELECT output ${sel.out} is not a vertex alias of its FROM clause`, sel);
-    // As for one hop: a WHERE that reads what ACCUM writes is asked of every row first, and
-    // ACCUM then runs over the rows kept, reading the values from before the clause.
-    const written = new Set<string>();
-    const readInAccum = new Set<string>();
-    collectAccums(sel.accum, written, readInAccum);
-    const readInWhere = new Set<string>();
-    if (sel.where) collectReads(sel.where, readInWhere);
-    const twoPhase = [...readInWhere].some((n) => written.has(n));
-    const where = sel.where ? this.expr(sel.where).fn : undefined;
-    const accum = this.clause(sel.accum, new Set([...written].filter((n) => readInAccum.has(n) || twoPhase)));
+    const { twoPhase, where, accum } = this.matchClauses(sel);
     const end = this.selectEnd(sel, aliases);
     /** The slots a row binds, in the order of its path: v0, e1, v1, e2, v2, … */
     const rowSlots = [sSlot, ...hops.flatMap((h) => [h.eSlot, h.vSlot])];
