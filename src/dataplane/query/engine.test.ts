@@ -653,6 +653,15 @@ PRINT @@rows, S;`);
     assert.ok(!back.has(start), 'no two edges join the same two vertices here');
     assert.equal(r!['@@rows'], rows);
     assert.deepEqual(printed(r), back);
+    // An undirected edge prints from the vertex it was walked from: here the unaliased middle one.
+    const [e] = interpret(`SetAccum<EDGE> @@second;
+${from(start)}
+S = SELECT t FROM start:s -(U)- P -(U:e2)- P:t ACCUM @@second += e2;
+PRINT @@second;`);
+    const middles = new Set(edgesOf(start).map(({ e }) => `v${other(e, start)}`));
+    const second = e!['@@second'] as { from_id: string; to_id: string }[];
+    assert.ok(second.length > 0);
+    for (const edge of second) assert.ok(middles.has(edge.from_id), `${edge.from_id} -> ${edge.to_id}`);
   });
 
   it('filters a path with WHERE over its aliases before ACCUM reads what it writes', () => {
