@@ -994,9 +994,9 @@ export class Compiler {
       const take = (path: number[]) => {
         for (let a = 0; a < aliases.length; a++) seen[a]!.add(path[2 * aliasAt[a]!]!);
       };
+      const tick = () => run.tick();
       if (!twoPhase || !accum) {
-        walkPaths(source(f), steps, view.typeOf, (path) => {
-          run.tick();
+        walkPaths(source(f), steps, view.typeOf, tick, (path) => {
           bind(path);
           if (where) {
             if (!where(f)) return;
@@ -1011,15 +1011,13 @@ export class Compiler {
         // order, and between the two a bit per row says which were kept (the rows themselves,
         // as many as the walk finds before the timeout, would take far more memory).
         const kept = new RowBits();
-        walkPaths(source(f), steps, view.typeOf, (path) => {
-          run.tick();
+        walkPaths(source(f), steps, view.typeOf, tick, (path) => {
           bind(path);
           kept.push(!!where!(f));
         });
         let row = 0;
-        walkPaths(source(f), steps, view.typeOf, (path) => {
+        walkPaths(source(f), steps, view.typeOf, tick, (path) => {
           if (!kept.has(row++)) return;
-          run.tick();
           bind(path);
           take(path);
           accum(f);

@@ -688,6 +688,18 @@ PRINT @@rows, S;`);
     assert.deepEqual(printed(r), new Set(kept.map(([, t]) => t)));
   });
 
+  it('stops a path at the timeout by the edges it looks at, even when none of them makes a row', () => {
+    // No target type at all: every walk ends at the last hop, and no row is ever made.
+    const r = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY (SET<STRING> none) FOR GRAPH g {\n  S = {P.*};\n' +
+        '  S = SELECT t FROM S:s -(E>)- P -(E>)- P -(E>)- none:t;\n  PRINT S.size() AS n;\n}',
+      { timeoutMs: 0 },
+    );
+    assert.equal(r.ok, false);
+    assert.match(r.output, /did not finish within its timeout of 0 ms/);
+  });
+
   it('refuses a V2 repetition with the line and column, and a SELECT of no alias of the path', () => {
     const star = runGsql(
       store,

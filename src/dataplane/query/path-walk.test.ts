@@ -12,12 +12,27 @@ describe('path walks', () => {
     };
     const step = { adjs: [both], targets: undefined };
     const rows: number[][] = [];
-    walkPaths([0, 1], [step, step], new Uint16Array(3), (path) => rows.push(path.slice()));
+    let looked = 0;
+    walkPaths(
+      [0, 1],
+      [step, step],
+      new Uint16Array(3),
+      () => looked++,
+      (path) => rows.push(path.slice()),
+    );
     // From 0: 0-1-2 (0-1-0 would take edge 0 back). From 1, each first hop's only way on is back.
     assert.deepEqual(rows, [[0, 0, 1, 1, 2]]);
+    // Every edge looked at counts, the ones that led nowhere too: 0-1, 1-0, 1-2 from 0; 1-0, 0-1, 1-2, 2-1 from 1.
+    assert.equal(looked, 7);
     const typed = { adjs: [both], targets: Uint8Array.from([1, 0]) };
     const rows2: number[][] = [];
-    walkPaths([1], [typed], Uint16Array.from([0, 1, 0]), (path) => rows2.push(path.slice()));
+    walkPaths(
+      [1],
+      [typed],
+      Uint16Array.from([0, 1, 0]),
+      () => undefined,
+      (path) => rows2.push(path.slice()),
+    );
     assert.deepEqual(rows2, [
       [1, 0, 0],
       [1, 1, 2],

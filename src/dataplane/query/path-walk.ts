@@ -10,12 +10,14 @@ export interface PathStep {
  * Every walk from each source vertex along `steps` in turn that uses no edge twice: a path may
  * come back to a vertex it passed, never along the same edge (TigerGraph's pattern matching
  * of a fixed number of hops). Each is given to `row` as `[v0, e1, v1, e2, v2, …]`, in one
- * array that the next walk overwrites.
+ * array that the next walk overwrites. `tick` is called for every edge looked at, whether or
+ * not a row comes of it: a walk that finds few rows may still look at many edges.
  */
 export function walkPaths(
   sources: ArrayLike<number>,
   steps: readonly PathStep[],
   typeOf: Uint16Array,
+  tick: () => void,
   row: (path: number[]) => void,
 ): void {
   const path = new Array<number>(2 * steps.length + 1).fill(0);
@@ -28,6 +30,7 @@ export function walkPaths(
     for (const { off, nbr, eid } of adjs) {
       const end = off[v + 1]!;
       for (let k = off[v]!; k < end; k++) {
+        tick();
         const t = nbr[k]!;
         if (targets && !targets[typeOf[t]!]) continue;
         const e = eid[k]!;
