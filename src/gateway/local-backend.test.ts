@@ -138,8 +138,9 @@ describe('local backend: the way into a data-plane process', () => {
   });
 
   it('forwards to the endpoint itself where no socket is there', async () => {
-    const port = await unusedPort();
-    const tcp = await answering('tcp', port);
+    // Port 0: the system picks one, and no socket is named by it.
+    const tcp = await answering('tcp', 0);
+    const { port } = tcp.address() as AddressInfo;
     const backend = localBackend({ dataDir });
     try {
       const answer = await backend.serve(ping, workspace(`127.0.0.1:${port}`));
