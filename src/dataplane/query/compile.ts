@@ -955,9 +955,8 @@ export class Compiler {
    */
   private pathSelect(sel: Select, source: (f: Frame) => ArrayLike<number>, sSlot: number): (f: Frame) => number[] {
     const sAlias = sel.sourceAlias ?? sel.source;
-    const aliases = [{ alias: sAlias, slot: sSlot }];
-    /** Where each alias's vertex is in a path: the source at 0, the target of hop i at i + 1. */
-    const aliasAt = [0];
+    /** The path's vertex aliases; `at`: the source at 0, the target of hop i at i + 1. */
+    const aliases = [{ alias: sAlias, slot: sSlot, at: 0 }];
     let before = sSlot;
     const hops = sel.hops.map((hop, i) => {
       const edges = this.edgeResolver(hop, sel);
@@ -965,8 +964,7 @@ export class Compiler {
       const eSlot = this.slots++;
       if (hop.targetAlias) {
         this.declare(hop.targetAlias, { k: 'alias', slot: vSlot });
-        aliases.push({ alias: hop.targetAlias, slot: vSlot });
-        aliasAt.push(i + 1);
+        aliases.push({ alias: hop.targetAlias, slot: vSlot, at: i + 1 });
       }
       // An edge is walked from the vertex before it, whether or not that one has an alias.
       if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot, from: before });
@@ -992,7 +990,7 @@ export class Compiler {
         for (let i = 0; i < rowSlots.length; i++) vars[rowSlots[i]!] = path[i]!;
       };
       const take = (path: number[]) => {
-        for (let a = 0; a < aliases.length; a++) seen[a]!.add(path[2 * aliasAt[a]!]!);
+        for (let a = 0; a < aliases.length; a++) seen[a]!.add(path[2 * aliases[a]!.at]!);
       };
       const tick = () => run.tick();
       if (!twoPhase || !accum) {
