@@ -152,6 +152,12 @@ class BitAcc extends Acc {
   value(): unknown {
     return this.v;
   }
+  /** Printed as its 64 bits, most significant first, as TigerGraph shows a bitwise accumulator. */
+  override json(): unknown {
+    return BigInt.asUintN(64, BigInt(Math.trunc(this.v)))
+      .toString(2)
+      .padStart(64, '0');
+  }
 }
 
 /** Elements of a `+=`: a collection adds each element, anything else adds itself. */
@@ -488,6 +494,128 @@ class GroupByAcc extends Acc {
   }
 }
 
+/** `@@a[i][j] += x` (or `= x`) as one value: which element, and what it takes. See ArrayAcc. */
+export class ArrayElement {
+  constructor(
+    readonly at: number[],
+    readonly value: unknown,
+  ) {}
+}
+
+/** The most elements one ArrayAccum holds: a clear error, rather than a process out of memory. */
+export const ARRAY_ACCUM_MAX_ELEMENTS = 1 << 20;
+
+/**
+ * GSQL's ArrayAccum: an array of accumulators of one type in any number of dimensions, kept flat
+ * in row-major order. `+=` and `=` of an `ArrayElement` act on that element, so that an element's
+ * `+=` can wait in the same queue as a whole accumulator's; of another array, on the whole array.
+ */
+export class ArrayAcc extends Acc {
+  private dims: number[];
+  private cells: Acc[];
+  constructor(
+    dims: number[],
+    private readonly newElem: () => Acc,
+  ) {
+    super();
+    this.dims = dims;
+    this.cells = this.fresh(dims);
+  }
+  private fresh(dims: number[]): Acc[] {
+    const n = dims.reduce((a, b) => a * b, 1);
+    if (n > ARRAY_ACCUM_MAX_ELEMENTS)
+      throw new QueryRuntimeError(`An ArrayAccum holds at most ${ARRAY_ACCUM_MAX_ELEMENTS} elements, not ${n}.`);
+    return Array.from({ length: n }, this.newElem);
+  }
+  /** The element at `at`, one index per dimension. */
+  element(at: number[]): Acc {
+    const { dims } = this;
+    if (at.length !== dims.length)
+      throw new QueryRuntimeError(`The ArrayAccum has ${dims.length} dimension(s); ${at.length} index(es) given.`);
+    let flat = 0;
+    for (let d = 0; d < dims.length; d++) {
+      const i = at[d]!;
+      if (!Number.isInteger(i) || i < 0 || i >= dims[d]!)
+        throw new QueryRuntimeError(`ArrayAccum index ${i} is out of range: the dimension's size is ${dims[d]}.`);
+      flat = flat * dims[d]! + i;
+    }
+    return this.cells[flat]!;
+  }
+  /** Another array of the same number of elements, as `+=` and `+` need. */
+  private sameSize(x: unknown): ArrayAcc {
+    if (!(x instanceof ArrayAcc)) throw new QueryRuntimeError('An ArrayAccum takes another ArrayAccum here.');
+    if (x.cells.length !== this.cells.length || x.dims.length !== this.dims.length)
+      throw new QueryRuntimeError(
+        `The ArrayAccums differ in size: [${this.dims.join('][')}] and [${x.dims.join('][')}].`,
+      );
+    return x;
+  }
+  add(x: unknown): void {
+    if (x instanceof ArrayElement) {
+      this.element(x.at).add(x.value);
+      return;
+    }
+    const other = this.sameSize(x).cells;
+    this.cells.forEach((c, i) => c.add(other[i]!.value()));
+  }
+  /** `=` of another array takes its shape and a copy of its elements. */
+  set(x: unknown): void {
+    if (x instanceof ArrayElement) {
+      this.element(x.at).set(x.value);
+      return;
+    }
+    if (!(x instanceof ArrayAcc)) throw new QueryRuntimeError('An ArrayAccum takes another ArrayAccum here.');
+    if (x === this) return;
+    const cells = this.fresh(x.dims);
+    cells.forEach((c, i) => c.add(x.cells[i]!.value()));
+    this.dims = [...x.dims];
+    this.cells = cells;
+  }
+  /** `a + b`: a new array, each element the first's with the second's added. */
+  plus(x: unknown): ArrayAcc {
+    const other = this.sameSize(x);
+    const out = new ArrayAcc([], this.newElem);
+    out.set(this);
+    out.add(other);
+    return out;
+  }
+  value(): unknown {
+    return this;
+  }
+  override json(): unknown {
+    const { dims, cells } = this;
+    const nest = (d: number, from: number): unknown[] => {
+      const out: unknown[] = [];
+      const stride = dims.slice(d + 1).reduce((a, b) => a * b, 1);
+      for (let i = 0; i < dims[d]!; i++)
+        out.push(d === dims.length - 1 ? cells[from + i]!.json() : nest(d + 1, from + i * stride));
+      return out;
+    };
+    return nest(0, 0);
+  }
+  override method(name: string, args: unknown[]): unknown {
+    switch (name) {
+      case 'size':
+        return this.cells.length;
+      case 'reallocate': {
+        const n = this.dims.length;
+        if (args.length !== n)
+          throw new QueryRuntimeError(
+            `reallocate() of an ArrayAccum of ${n} dimension(s) takes as many sizes, not ${args.length}.`,
+          );
+        const dims = args.map((a) => Number(a));
+        if (dims.some((d) => !Number.isInteger(d) || d < 0))
+          throw new QueryRuntimeError(`reallocate() takes sizes of 0 or more, not ${dims.join(', ')}.`);
+        this.cells = this.fresh(dims);
+        this.dims = dims;
+        return null;
+      }
+      default:
+        return super.method(name, args);
+    }
+  }
+}
+
 /** Builds a factory for an accumulator type; `capacity` evaluates a HeapAccum's size once per query run. */
 export function accFactory(t: AccType, capacity: () => number): () => Acc {
   switch (t.name) {
@@ -527,6 +655,10 @@ export function accFactory(t: AccType, capacity: () => number): () => Acc {
           t.accs.map((a) => a.name),
           inner,
         );
+    }
+    case 'ArrayAccum': {
+      const elem = accFactory(t.elem, capacity);
+      return () => new ArrayAcc(t.dims, elem);
     }
   }
 }

@@ -18,7 +18,9 @@ export type AccType =
   | { name: 'OrAccum' | 'AndAccum' | 'BitwiseOrAccum' | 'BitwiseAndAccum'; elem?: TypeRef }
   | { name: 'MapAccum'; key: TypeRef; value: TypeRef }
   | { name: 'HeapAccum'; tuple: string; capacity: Expr; keys: { field: string; desc: boolean }[] }
-  | { name: 'GroupByAccum'; keys: { type: TypeRef; name: string }[]; accs: { type: AccType; name: string }[] };
+  | { name: 'GroupByAccum'; keys: { type: TypeRef; name: string }[]; accs: { type: AccType; name: string }[] }
+  /** `dims`: each dimension's declared size, 0 where the brackets are empty (`@@a[3][]`); set per variable. */
+  | { name: 'ArrayAccum'; elem: AccType; dims: number[] };
 
 export type Expr = Pos &
   (
@@ -81,7 +83,8 @@ export interface PrintItem {
 export type Stmt = Pos &
   (
     | { k: 'typedef'; name: string; fields: { name: string; type: TypeRef }[] }
-    | { k: 'accDecl'; type: AccType; vars: { name: string; global: boolean; init?: Expr }[] }
+    /** `dims`: an ArrayAccum variable's `[3][]`, each size or 0 where empty. */
+    | { k: 'accDecl'; type: AccType; vars: { name: string; global: boolean; dims?: number[]; init?: Expr }[] }
     | { k: 'varDecl'; type: TypeRef; vars: { name: string; init?: Expr }[] }
     | { k: 'assign'; target: Expr; op: '=' | '+=' | '-='; value: Expr }
     | { k: 'if'; branches: { cond: Expr; body: Stmt[] }[]; else?: Stmt[] }

@@ -7,7 +7,7 @@ import { writeUpsert } from '../upsert-write.js';
 import { deleteIds } from '../vertex-ops.js';
 import type { Catalog } from '../catalog.js';
 import type { AttributeValue, GraphDef } from '../schema-types.js';
-import { Acc, accFactory, accValueType, Arrow, isFloat32 } from './accums.js';
+import { Acc, accFactory, accValueType, ArrayAcc, ArrayElement, Arrow, isFloat32 } from './accums.js';
 import type { AccType, Expr, Hop, Param, PrintItem, QueryDef, Select, Stmt, TypeRef } from './ast.js';
 import { toEpoch, Vertex, type Adjacency, type GraphView } from './graph-view.js';
 import { VertexAccs, vertexAccKind, type Frame, type Run } from './runtime.js';
@@ -93,6 +93,17 @@ export interface CompiledQuery {
   slots: number;
   /** Makes the accumulators and binds the arguments, then runs the body. */
   invoke(run: Run, args: unknown[]): unknown;
+}
+
+/** An ArrayAccum's element as an expression names it (see Compiler.arrayElement). */
+interface ArrayElementRef {
+  /** `@@a` or `@a`, as the clause analysis names accumulators. */
+  name: string;
+  index: number;
+  /** The vertex, for a vertex-attached array. */
+  gid?: (f: Frame) => number;
+  at: (f: Frame) => number[];
+  elem: AccType;
 }
 
 /** Where the accumulators of a query live. */
@@ -273,7 +284,9 @@ export class Compiler {
           const map = v.global ? this.gaccs : this.vaccs;
           const key = v.global ? v.name : v.name;
           if (map.has(key)) this.fail(`The accumulator ${v.global ? '@@' : '@'}${v.name} is declared twice`, s);
-          const decl: AccDecl = { index: map.size, type: s.type, init: v.init };
+          // An ArrayAccum's dimensions are its variable's: `@@a[3], @@b[2][2]` share only the element type.
+          const type: AccType = s.type.name === 'ArrayAccum' ? { ...s.type, dims: v.dims ?? [] } : s.type;
+          const decl: AccDecl = { index: map.size, type, init: v.init };
           map.set(key, decl);
           if (v.init)
             (v.global ? this.gaccInits : this.vaccInits).push({ index: decl.index, init: this.expr(v.init).fn });
@@ -547,6 +560,8 @@ export class Compiler {
       return (f) => void setVertexAttr(f, gid(f), name, value(f));
     }
     if (target.k === 'index') {
+      const element = this.arrayElement(target);
+      if (element) return this.assignElement(element, op, value);
       const obj = this.expr(target.obj).fn;
       const idx = this.expr(target.idx).fn;
       return (f) => {
@@ -558,6 +573,82 @@ export class Compiler {
       };
     }
     return this.fail('This cannot be assigned to', target);
+  }
+
+  /**
+   * An accumulator printed as itself (`PRINT @@a`, `S[S.@a]`) prints as the accumulator does, which
+   * is not always as its value reads in an expression: a bitwise accumulator shows its bits.
+   * Called after `expr` of the same expression, which refuses an accumulator not declared.
+   */
+  private accJson(e: Expr): Fn | undefined {
+    if (e.k === 'gacc') {
+      const index = this.gaccs.get(e.name)!.index;
+      return (f) => f.g[index]!.json();
+    }
+    if (e.k === 'vacc' && !e.prime) {
+      const index = this.vaccs.get(e.name)!.index;
+      const gid = this.gidOf(e.obj);
+      return (f) => f.va[index]!.json(gid(f));
+    }
+    return undefined;
+  }
+
+  /**
+   * `@@a[i][j]` or `v.@a[i]` of an ArrayAccum: the accumulator's place and the element's indices.
+   * Undefined for any other index (a list's, a map's).
+   */
+  private arrayElement(e: Expr): ArrayElementRef | undefined {
+    const at: Expr[] = [];
+    let root = e;
+    while (root.k === 'index') {
+      at.unshift(root.idx);
+      root = root.obj;
+    }
+    if (at.length === 0 || (root.k !== 'gacc' && root.k !== 'vacc')) return undefined;
+    const global = root.k === 'gacc';
+    const decl = (global ? this.gaccs : this.vaccs).get(root.name);
+    if (decl?.type.name !== 'ArrayAccum') return undefined;
+    const dims = decl.type.dims.length;
+    if (at.length !== dims)
+      this.fail(
+        `The ArrayAccum ${global ? '@@' : '@'}${root.name} has ${dims} dimension(s): give one index each`,
+        root,
+      );
+    const indices = at.map((x) => this.expr(x).fn);
+    return {
+      name: `${global ? '@@' : '@'}${root.name}`,
+      index: decl.index,
+      gid: root.k === 'vacc' ? this.gidOf(root.obj) : undefined,
+      at: (f) => indices.map((i) => i(f) as number),
+      elem: decl.type.elem,
+    };
+  }
+
+  /** The accumulator an element belongs to. */
+  private static arrayOf(ref: ArrayElementRef, f: Frame): ArrayAcc {
+    return (ref.gid ? f.va[ref.index]!.acc(ref.gid(f)) : f.g[ref.index]!) as ArrayAcc;
+  }
+
+  /**
+   * `=` and `+=` of an element go through its array (`ArrayElement`): a `+=` the clause must hold
+   * back waits in the same queue as a whole accumulator's, and a vertex's array keeps `@a'`.
+   */
+  private assignElement(ref: ArrayElementRef, op: '=' | '+=' | '-=', value: Fn): StmtFn {
+    const { index, gid, at } = ref;
+    if (op === '-=')
+      return (f) =>
+        void (Compiler.arrayOf(ref, f).element(at(f)) as unknown as { remove?: (x: unknown) => void }).remove?.(
+          value(f),
+        );
+    const element = (f: Frame) => new ArrayElement(at(f), value(f));
+    if (op === '=')
+      return gid ? (f) => void f.va[index]!.set(gid(f), element(f)) : (f) => void f.g[index]!.set(element(f));
+    const held = this.deferred?.has(ref.name);
+    if (gid)
+      return held
+        ? (f) => void f.run.pending.push(index, gid(f), element(f))
+        : (f) => void f.va[index]!.add(gid(f), element(f));
+    return held ? (f) => void f.run.pending.push(index, -1, element(f)) : (f) => void f.g[index]!.add(element(f));
   }
 
   /** A conversion on assignment: INT variables drop a fraction, FLOAT ones keep 4 bytes, DATETIME takes text. */
@@ -587,7 +678,7 @@ export class Compiler {
         if (!c.vset) this.fail('Only a vertex set can be printed with [ … ]', item.e);
         const slot = this.slots++;
         this.scope.push(new Map([[item.e.k === 'name' ? item.e.name : '', { k: 'alias', slot } as Sym]]));
-        const proj = item.projection.map((p) => ({ key: p.key, c: this.expr(p.e) }));
+        const proj = item.projection.map((p) => ({ key: p.key, c: this.expr(p.e), json: this.accJson(p.e) }));
         this.scope.pop();
         return {
           key: item.key,
@@ -596,14 +687,18 @@ export class Compiler {
               f.vars[slot] = gid;
               const attributes: Record<string, unknown> = {};
               for (const p of proj)
-                attributes[p.key] = jsonOf(p.c.vset ? vsetValue(f, p.c.fn(f)) : p.c.fn(f), p.c.type);
+                attributes[p.key] = p.json
+                  ? p.json(f)
+                  : jsonOf(p.c.vset ? vsetValue(f, p.c.fn(f)) : p.c.fn(f), p.c.type);
               return vertexHead(f.run.view, gid, attributes);
             }),
         };
       }
       if (c.vset)
         return { key: item.key, fn: (f: Frame) => (c.fn(f) as number[]).map((gid) => this.vertexJson(f, gid)) };
-      return { key: item.key, fn: (f: Frame) => printable(c.fn(f), c.type) };
+      const json = this.accJson(item.e);
+      if (json) return { key: item.key, fn: json };
+      return { key: item.key, fn: (f: Frame) => jsonOf(c.fn(f), c.type) };
     });
     return (f) => {
       const out: Record<string, unknown> = {};
@@ -1227,6 +1322,12 @@ export class Compiler {
         return { fn: (f) => !x.fn(f), type: tBool };
       }
       case 'index': {
+        const element = this.arrayElement(e);
+        if (element)
+          return {
+            fn: (f) => Compiler.arrayOf(element, f).element(element.at(f)).value(),
+            type: accValueType(element.elem),
+          };
         const obj = this.expr(e.obj).fn;
         const idx = this.expr(e.idx).fn;
         return {
@@ -1687,6 +1788,18 @@ export class Compiler {
         type: lname === 'size' ? tInt : intResult ? tBool : undefined,
       };
     }
+    const element = e.obj.k === 'index' ? this.arrayElement(e.obj) : undefined;
+    if (element)
+      return {
+        fn: (f) =>
+          Compiler.arrayOf(element, f)
+            .element(element.at(f))
+            .method(
+              name,
+              args.map((x) => x(f)),
+            ),
+        type: lname === 'size' ? tInt : lname === 'contains' ? tBool : undefined,
+      };
     const objC = this.expr(e.obj);
     const obj = objC.fn;
     const objSym = e.obj.k === 'name' ? this.lookup(e.obj.name) : undefined;
@@ -1997,10 +2110,6 @@ function vsetValue(f: Frame, v: unknown): unknown {
   return (v as number[]).map((g) => f.run.view.vertex(g));
 }
 
-function printable(v: unknown, type?: TypeRef): unknown {
-  return jsonOf(v, type);
-}
-
 function vertexHead(view: GraphView, gid: number, attributes: Record<string, unknown>): Record<string, unknown> {
   return { v_id: view.ids[gid], v_type: view.vertexTypes[view.typeOf[gid]!]!.name, attributes };
 }
@@ -2039,6 +2148,7 @@ function plus(a: unknown, b: unknown): unknown {
   // A list and a list (`s.@path + [t]`) without the generator, which costs most of such a `+`.
   if (Array.isArray(a)) return Array.isArray(b) ? a.concat(b) : [...a, ...iterate(b)];
   if (a instanceof Set) return new Set([...a, ...iterate(b)]);
+  if (a instanceof ArrayAcc) return a.plus(b);
   return (a as number) + (b as number);
 }
 
@@ -2237,12 +2347,19 @@ function walkStmt(s: Stmt, visit: (e: Expr, asTarget: boolean) => void): void {
   const ex = (e: Expr | undefined) => e && walkExpr(e, (x) => visit(x, false));
   const body = (b: Stmt[] | undefined) => b?.forEach((x) => walkStmt(x, visit));
   switch (s.k) {
-    case 'assign':
-      visit(s.target, true);
-      if (s.target.k === 'vacc' || s.target.k === 'attr') ex(s.target.obj);
+    case 'assign': {
+      // `@@a[i] += x` writes @@a and reads i.
+      let target = s.target;
+      while (target.k === 'index') {
+        ex(target.idx);
+        target = target.obj;
+      }
+      visit(target, true);
+      if (target.k === 'vacc' || target.k === 'attr') ex(target.obj);
       if (s.op !== '=' && s.target.k === 'name') visit(s.target, false);
       ex(s.value);
       break;
+    }
     case 'if':
       s.branches.forEach((b) => (ex(b.cond), body(b.body)));
       body(s.else);

@@ -334,7 +334,7 @@ PRINT @@sum, @@text, @@min, @@max, @@avg, @@or, @@and, @@bor, @@list, @@set, @@b
       '@@avg': 3,
       '@@or': true,
       '@@and': true,
-      '@@bor': 7,
+      '@@bor': '0000000000000000000000000000000000000000000000000000000000000111',
       '@@list': [1, 2, 3, 4, 5],
       '@@set': ['s'],
       bag: 5,
@@ -698,6 +698,175 @@ PRINT @@rows, S;`);
     );
     assert.equal(r.ok, false);
     assert.match(r.output, /did not finish within its timeout of 0 ms/);
+  });
+
+  it('keeps an ArrayAccum of each element type and works on its elements in one and two dimensions', () => {
+    // TigerGraph's reference example of element-level operations (its BagAccum holds INT here).
+    const [r] = interpret(`ArrayAccum<SumAccum<DOUBLE>> @@sum_d[2][2];
+ArrayAccum<SumAccum<STRING>> @@sum_s[2][2];
+ArrayAccum<MaxAccum<INT>> @@max[2]; ArrayAccum<MinAccum<UINT>> @@min[2]; ArrayAccum<AvgAccum> @@avg[2];
+ArrayAccum<AndAccum<BOOL>> @@and[2]; ArrayAccum<OrAccum<BOOL>> @@or[2];
+ArrayAccum<BitwiseAndAccum> @@bit_and[2]; ArrayAccum<BitwiseOrAccum> @@bit_or[2];
+ArrayAccum<ListAccum<INT>> @@list[2][2]; ArrayAccum<SetAccum<FLOAT>> @@set[2]; ArrayAccum<BagAccum<INT>> @@bag[2];
+ListAccum<STRING> @@words; BOOL toggle = false;
+@@words += "1st"; @@words += "2nd"; @@words += "3rd"; @@words += "4th";
+FOREACH i IN RANGE [0, 1] DO
+  FOREACH n IN RANGE [1, 2] DO
+    toggle = NOT toggle;
+    @@max[i] += i * 2 + n; @@min[i] += i * 2 + n; @@avg[i] += i * 2 + n;
+    @@and[i] += toggle; @@or[i] += toggle;
+    @@bit_and[i] += i * 2 + n; @@bit_or[i] += i * 2 + n;
+    @@set[i] += (i * 2 + n) / 0.9; @@bag[i] += (i * 2 + n) % 2;
+    FOREACH j IN RANGE [0, 1] DO
+      @@sum_d[i][j] += (j * 4 + i * 2 + n) / 0.9;
+      @@sum_s[i][j] += @@words.get((j * 2 + i + n) % 4);
+      @@list[i][j] += j * 4 + i * 2 + n;
+    END;
+  END;
+END;
+PRINT @@sum_d, @@sum_s, @@max, @@min, @@avg, @@and, @@or, @@bit_and, @@bit_or, @@list, @@set, @@bag,
+  @@sum_d[1][0] AS one_zero, @@list[1][1].size() AS list_size, @@set[0].contains(1 / 0.9) AS has, @@list.size() AS n;`);
+    const d = (...xs: number[]) => xs.reduce((a, x) => a + x / 0.9, 0);
+    const bits = (n: number) => n.toString(2).padStart(64, '0');
+    assert.deepEqual(r, {
+      '@@sum_d': [
+        [d(1, 2), d(5, 6)],
+        [d(3, 4), d(7, 8)],
+      ],
+      '@@sum_s': [
+        ['2nd3rd', '4th1st'],
+        ['3rd4th', '1st2nd'],
+      ],
+      '@@max': [2, 4],
+      '@@min': [1, 3],
+      '@@avg': [1.5, 3.5],
+      '@@and': [false, false],
+      '@@or': [true, true],
+      '@@bit_and': [bits(0), bits(0)],
+      '@@bit_or': [bits(3), bits(7)],
+      '@@list': [
+        [
+          [1, 2],
+          [5, 6],
+        ],
+        [
+          [3, 4],
+          [7, 8],
+        ],
+      ],
+      '@@set': [
+        [1 / 0.9, 2 / 0.9],
+        [3 / 0.9, 4 / 0.9],
+      ],
+      '@@bag': [
+        [1, 0],
+        [1, 0],
+      ],
+      one_zero: d(3, 4),
+      list_size: 2,
+      has: true,
+      n: 4,
+    });
+  });
+
+  it('reallocates an ArrayAccum and assigns, adds and accumulates whole arrays', () => {
+    // TigerGraph's reference example, run with lenA = 3: `=` takes the other array's shape.
+    const [initial, assigned, accumulated, added] = interpret(
+      `ArrayAccum<SumAccum<INT>> @@a[5]; ArrayAccum<SumAccum<INT>> @@b[2]; ArrayAccum<SumAccum<INT>> @@c[][];
+@@a.reallocate(len); @@b.reallocate(len + 1); @@c.reallocate(len, len + 1);
+FOREACH i IN RANGE[0, len - 1] DO
+  @@a[i] += i * i;
+  FOREACH j IN RANGE[0, len] DO @@c[i][j] += j * 10 + i; END;
+END;
+FOREACH i IN RANGE[0, len] DO @@b[i] += 100 - i; END;
+PRINT @@a, @@b, @@c, @@c.size() AS size;
+@@a = @@c; @@c = @@b;
+PRINT @@a, @@c;
+@@b += @@c;
+PRINT @@b, @@c;
+@@a = @@b + @@c;
+PRINT @@a, @@a.size() AS size;`,
+      'INT len = 3',
+    );
+    const c = [
+      [0, 10, 20, 30],
+      [1, 11, 21, 31],
+      [2, 12, 22, 32],
+    ];
+    assert.deepEqual(initial, { '@@a': [0, 1, 4], '@@b': [100, 99, 98, 97], '@@c': c, size: 12 });
+    assert.deepEqual(assigned, { '@@a': c, '@@c': [100, 99, 98, 97] });
+    assert.deepEqual(accumulated, { '@@b': [200, 198, 196, 194], '@@c': [100, 99, 98, 97] });
+    assert.deepEqual(added, { '@@a': [300, 297, 294, 291], size: 4 });
+  });
+
+  it('keeps a vertex-attached ArrayAccum per vertex and holds back its += while the ACCUM reads it', () => {
+    const [r] =
+      interpret(`ArrayAccum<SumAccum<INT>> @by_type[3]; SumAccum<INT> @@read; ArrayAccum<SumAccum<INT>> @@total[3];
+All = {P.*};
+X = SELECT s FROM All:s -(<E)- P ACCUM s.@by_type[2] += 1;
+S = SELECT s FROM All:s -(:e)- :t
+    ACCUM CASE e.type
+            WHEN "E" THEN s.@by_type[0] += 1
+            WHEN "U" THEN s.@by_type[1] += 1
+          END,
+          @@read += s.@by_type[0] + s.@by_type[1] + s.@by_type[2],
+          @@total[0] += 1, @@read += @@total[0]
+    ORDER BY s.name LIMIT 3;
+PRINT S[S.@by_type], @@read, @@total;`);
+    const count = (v: number) => [
+      directed.filter(([a]) => a === v).length,
+      undirected.filter(([a, b]) => a === v || b === v).length,
+      directed.filter(([, b]) => b === v).length,
+    ];
+    const printed = (r!.S as PrintedVertex[]).map((v) => [v.v_id, v.attributes['S.@by_type']]);
+    const expected = Array.from({ length: N }, (_, v) => [vid(v), `n${v}`, count(v)] as const)
+      .filter(([, , c]) => c[0]! + c[1]! > 0)
+      .sort((a, b) => (a[1] < b[1] ? -1 : 1))
+      .slice(0, 3)
+      .map(([id, , c]) => [id, c]);
+    assert.deepEqual(printed, expected);
+    // Every read in the ACCUM saw the arrays as they were before it: of @by_type only the in-edges
+    // the first SELECT counted, and of @@total nothing.
+    const rows = Array.from({ length: N }, (_, v) => count(v));
+    const read = rows.reduce((sum, [out, und, inE]) => sum + (out! + und!) * inE!, 0);
+    assert.ok(read > 0);
+    assert.equal(r!['@@read'], read);
+    assert.deepEqual(r!['@@total'], [directed.length + undirected.length * 2, 0, 0]);
+  });
+
+  it('refuses a wrong ArrayAccum with the line and column, and an index out of range when it runs', () => {
+    const heap = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  ArrayAccum<MapAccum<INT, INT>> @@m[2];\n}',
+    );
+    assert.equal(heap.ok, false);
+    assert.match(heap.output, /Syntax Error: Encountered "MapAccum" at line 3, column 14\./);
+    const undimensioned = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  ArrayAccum<SumAccum<INT>> @@a;\n}',
+    );
+    assert.equal(undimensioned.ok, false);
+    assert.match(undimensioned.output, /Syntax Error: Encountered ";" at line 3, column 32\./);
+    const indices = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  ArrayAccum<SumAccum<INT>> @@a[2][2];\n  @@a[1] += 1;\n}',
+    );
+    assert.equal(indices.ok, false);
+    assert.match(indices.output, /Semantic Check Fails: The ArrayAccum @@a has 2 dimension\(s\): give one index each/);
+    assert.match(indices.output, /line 4, column 3/);
+    for (const [body, message] of [
+      ['@@a[3] += 1;', /ArrayAccum index 3 is out of range: the dimension's size is 3/],
+      ['@@a.reallocate(1, 2);', /reallocate\(\) of an ArrayAccum of 1 dimension\(s\) takes as many sizes, not 2/],
+      ['@@a += @@b;', /The ArrayAccums differ in size: \[3\] and \[2\]/],
+      ['@@a.reallocate(2000000);', /An ArrayAccum holds at most 1048576 elements, not 2000000/],
+    ] as const) {
+      const r = runGsql(
+        store,
+        `USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  ArrayAccum<SumAccum<INT>> @@a[3], @@b[2];\n  ${body}\n}`,
+      );
+      assert.equal(r.ok, false, body);
+      assert.match(r.output, message);
+    }
   });
 
   it('refuses a V2 repetition with the line and column, and a SELECT of no alias of the path', () => {

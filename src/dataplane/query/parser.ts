@@ -391,12 +391,13 @@ export class QueryParser {
       if (this.isTypeStart()) {
         const type = this.type();
         if (type.k === 'accum') {
-          const vars: { name: string; global: boolean; init?: Expr }[] = [];
+          const vars: { name: string; global: boolean; dims?: number[]; init?: Expr }[] = [];
           do {
             const global = this.acceptPunct('@@') || (this.isPunct('@') && this.isPunctAt(1, '@') && !!(this.i += 2));
             if (!global) this.expectPunct('@');
             const name = this.name();
-            vars.push({ name, global, init: this.acceptPunct('=') ? this.expr() : undefined });
+            const dims = type.acc.name === 'ArrayAccum' ? this.arrayDims() : undefined;
+            vars.push({ name, global, dims, init: this.acceptPunct('=') ? this.expr() : undefined });
           } while (this.acceptPunct(','));
           end();
           return { ...at, k: 'accDecl', type: type.acc, vars };
@@ -425,6 +426,21 @@ export class QueryParser {
     }
     end();
     return { ...at, k: 'expr', e: target };
+  }
+
+  /** An ArrayAccum variable's `[10][]`: one pair of brackets per dimension, each with its size or empty. */
+  private arrayDims(): number[] {
+    const dims: number[] = [];
+    this.expectPunct('[');
+    do {
+      const t = this.peek();
+      if (t.kind === 'number' && /^\d+$/.test(t.text)) {
+        this.i++;
+        dims.push(Number(t.text));
+      } else dims.push(0);
+      this.expectPunct(']');
+    } while (this.acceptPunct('['));
+    return dims;
   }
 
   /** The body of IF/WHILE/FOREACH/CASE: statements with `;`, or in a clause, comma-separated. */
@@ -567,8 +583,16 @@ export class QueryParser {
         this.expectPunct('>');
         return { name, keys, accs };
       }
-      case 'ArrayAccum':
-        return this.fail(this.tokens[this.i - 1]);
+      case 'ArrayAccum': {
+        // Its elements are accumulators: any but Heap, Map, GroupBy and another array.
+        this.expectPunct('<');
+        const at = this.peek();
+        const elem = this.type();
+        if (elem.k !== 'accum' || ['HeapAccum', 'MapAccum', 'GroupByAccum', 'ArrayAccum'].includes(elem.acc.name))
+          return this.fail(at);
+        this.expectPunct('>');
+        return { name, elem: elem.acc, dims: [] };
+      }
       default: {
         this.expectPunct('<');
         const elem = this.type();
