@@ -13,6 +13,13 @@ export abstract class Acc {
   json(): unknown {
     return jsonOf(this.value());
   }
+  /**
+   * The value as it is now, kept apart from later changes: what `@acc'` reads after the block
+   * changes the accumulator. A scalar's value is already apart; a collection copies itself.
+   */
+  snapshot(): unknown {
+    return this.value();
+  }
   /** Methods every collection accumulator has; the subclasses add their own. */
   method(name: string, args: unknown[]): unknown {
     const v = this.value();
@@ -185,6 +192,9 @@ class SequenceAcc extends Acc {
   value(): unknown {
     return this.v;
   }
+  override snapshot(): unknown {
+    return [...this.v];
+  }
   override clear(): void {
     this.v = [];
   }
@@ -272,6 +282,11 @@ class SetAcc extends Acc {
   override json(): unknown {
     return jsonOf(this.v, this.elem && { k: 'coll', name: 'SET', elem: this.elem });
   }
+  override snapshot(): unknown {
+    const copy = new SetAcc(this.elem);
+    copy.add(this);
+    return copy.v;
+  }
   override clear(): void {
     this.v = new Set();
     this.byKey.clear();
@@ -340,6 +355,11 @@ class MapAcc extends Acc {
   }
   value(): unknown {
     return this;
+  }
+  override snapshot(): unknown {
+    const copy = new MapAcc(this.keyType, this.newValue);
+    for (const { key, acc } of this.entries.values()) copy.entry(key).add(acc.snapshot());
+    return copy;
   }
   override clear(): void {
     this.entries.clear();
@@ -431,6 +451,9 @@ class HeapAcc extends Acc {
     this.v = [];
     this.add(x);
   }
+  override snapshot(): unknown {
+    return [...this.v];
+  }
   value(): unknown {
     return this.v;
   }
@@ -475,6 +498,19 @@ class GroupByAcc extends Acc {
   }
   value(): unknown {
     return this;
+  }
+  override snapshot(): unknown {
+    const copy = new GroupByAcc(this.keyNames, this.accNames, this.newAccs);
+    for (const [k, g] of this.groups)
+      copy.groups.set(k, {
+        keys: g.keys,
+        accs: g.accs.map((a, i) => {
+          const c = this.newAccs[i]!();
+          c.add(a.snapshot());
+          return c;
+        }),
+      });
+    return copy;
   }
   override clear(): void {
     this.groups.clear();
@@ -570,6 +606,11 @@ export class ArrayAcc extends Acc {
     cells.forEach((c, i) => c.add(x.cells[i]!.value()));
     this.dims = [...x.dims];
     this.cells = cells;
+  }
+  override snapshot(): unknown {
+    const copy = new ArrayAcc([], this.newElem);
+    copy.set(this);
+    return copy;
   }
   /** `a + b`: a new array, each element the first's with the second's added. */
   plus(x: unknown): ArrayAcc {

@@ -834,6 +834,27 @@ PRINT S[S.@by_type], @@read, @@total;`);
     assert.deepEqual(r!['@@total'], [directed.length + undirected.length * 2, 0, 0]);
   });
 
+  it("reads a collection accumulator's `@acc'` as it was before the block, not as the block left it", () => {
+    const [r] = interpret(`ListAccum<INT> @l; SetAccum<INT> @s; MapAccum<STRING, ListAccum<INT>> @m;
+ArrayAccum<SumAccum<INT>> @a[2]; SumAccum<INT> @n;
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n1";
+FOREACH i IN RANGE[1, 3] DO
+  S = SELECT s FROM S:s POST-ACCUM s.@l += i, s.@s += i, s.@m += ("k" -> i), s.@a[1] += i, s.@n += i;
+END;
+PRINT S[S.@l', S.@l, S.@s', S.@m', S.@m, S.@a', S.@a, S.@n'];`);
+    assert.deepEqual((r!.S as PrintedVertex[])[0]!.attributes, {
+      "S.@l'": [1, 2],
+      'S.@l': [1, 2, 3],
+      "S.@s'": [1, 2],
+      "S.@m'": { k: [1, 2] },
+      'S.@m': { k: [1, 2, 3] },
+      "S.@a'": [0, 3],
+      'S.@a': [0, 6],
+      "S.@n'": 3,
+    });
+  });
+
   it('refuses a wrong ArrayAccum with the line and column, and an index out of range when it runs', () => {
     const heap = runGsql(
       store,

@@ -183,7 +183,10 @@ export class VertexAccs {
     if (at[gid] !== this.epoch) {
       at[gid] = this.epoch;
       if (this.prevNums !== null) this.prevNums[gid] = this.vals![gid]!;
-      else this.prevVals![gid] = this.get(gid);
+      else {
+        const a = this.arr![gid];
+        this.prevVals![gid] = a ? a.snapshot() : this.collection ? this.make().value() : this.defaultValue;
+      }
     }
   }
 
