@@ -54,6 +54,8 @@ export interface Hop {
   dir: 'out' | 'in' | 'any';
   /** V2's direction of each edge type, `-(E>|<F)-`, where they are given there rather than by the arrow. */
   dirs?: Hop['dir'][];
+  /** A V2 repetition, `-(E>*1..3)-`: between `min` and `max` edges (`max` Infinity when unbounded). */
+  repeat?: { min: number; max: number };
   /** Target vertex types; undefined for any. */
   targetTypes?: string[];
   targetAlias?: string;

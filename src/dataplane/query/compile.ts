@@ -886,7 +886,7 @@ export class Compiler {
     const sSlot = this.slots++;
     const sAlias = sel.sourceAlias ?? sel.source;
     this.declare(sAlias, { k: 'alias', slot: sSlot });
-    if (sel.hops.length > 1) return this.pathSelect(sel, source, sSlot);
+    if (sel.hops.length > 1 || sel.hops[0]?.repeat) return this.pathSelect(sel, source, sSlot);
     const hop = sel.hops[0];
     let tSlot = -1;
     let eSlot = -1;
@@ -1046,7 +1046,8 @@ export class Compiler {
   /**
    * A V2 path, `FROM S:s -(E1>:e1)- M:m -(E2>)- T:t`: every walk along the hops in turn that
    * uses no edge twice is a row of the match table; WHERE is asked of each row, ACCUM runs
-   * once per row, and the SELECT's vertex set is the distinct vertices its alias took.
+   * once per row, and the SELECT's vertex set is the distinct vertices its alias took. A
+   * repeated hop, `-(E>*1..3)-`, takes the shortest walks within its bounds (RepeatedHop).
    */
   private pathSelect(sel: Select, source: (f: Frame) => ArrayLike<number>, sSlot: number): (f: Frame) => number[] {
     const sAlias = sel.sourceAlias ?? sel.source;
@@ -1064,7 +1065,7 @@ export class Compiler {
       // An edge is walked from the vertex before it, whether or not that one has an alias.
       if (hop.edgeAlias) this.declare(hop.edgeAlias, { k: 'ealias', slot: eSlot, from: before });
       before = vSlot;
-      return { edges, targets: this.targetMask(hop, sel), vSlot, eSlot };
+      return { edges, targets: this.targetMask(hop, sel), repeat: hop.repeat, vSlot, eSlot };
     });
     const outSym = this.lookup(sel.out);
     const outSlot = outSym?.k === 'alias' ? outSym.slot : -1;
@@ -1079,7 +1080,7 @@ export class Compiler {
       const { run, vars } = f;
       const view = run.view;
       for (const va of f.va) va.clearPrevious();
-      const steps = hops.map((h) => ({ adjs: h.edges(view, f), targets: h.targets?.(view, f) }));
+      const steps = hops.map((h) => ({ adjs: h.edges(view, f), targets: h.targets?.(view, f), repeat: h.repeat }));
       const seen = aliases.map(() => new Set<number>());
       const bind = (path: number[]) => {
         for (let i = 0; i < rowSlots.length; i++) vars[rowSlots[i]!] = path[i]!;

@@ -688,6 +688,86 @@ PRINT @@rows, S;`);
     assert.deepEqual(printed(r), new Set(kept.map(([, t]) => t)));
   });
 
+  /**
+   * The shortest walks from `src` with between `min` and `max` steps along `next`, by brute force:
+   * the number of walks of each length into each vertex, and for each vertex the first length
+   * within the bounds that reaches it.
+   */
+  const shortestWalks = (src: number, min: number, max: number, next: (v: number) => number[]) => {
+    const found = new Map<number, number>();
+    let layer = new Map([[src, 1]]);
+    for (let k = 0; k <= Math.min(max, 4 * N) && layer.size > 0; k++) {
+      if (k >= min) for (const [v, walks] of layer) if (!found.has(v)) found.set(v, walks);
+      const after = new Map<number, number>();
+      for (const [v, walks] of layer) for (const w of next(v)) after.set(w, (after.get(w) ?? 0) + walks);
+      layer = after;
+    }
+    return found;
+  };
+  const neighboursOf = (v: number) => undirected.flatMap(([a, b]) => (a === v ? [b] : b === v ? [a] : []));
+
+  it('repeats a V2 hop with its bounds, one row per shortest walk to each end', () => {
+    const start = 3;
+    const rowsTo = (hop: string, ends = 'P:t') => {
+      const [r] = interpret(`SumAccum<INT> @rows;
+${from(start)}
+S = SELECT t FROM start:s ${hop} ${ends} ACCUM t.@rows += 1;
+PRINT S[S.@rows];`);
+      return new Map(
+        (r!.S as PrintedVertex[]).map((v) => [Number(v.v_id.slice(1)), v.attributes['S.@rows'] as number]),
+      );
+    };
+    const cases: [string, number, number, (v: number) => number[]][] = [
+      ['-(E>*)-', 0, Infinity, outOf],
+      ['-(E>*1..)-', 1, Infinity, outOf],
+      ['-(E>*2)-', 2, 2, outOf],
+      ['-(<E*..2)-', 0, 2, intoOf],
+      ['-((E>|<E)*1..3)-', 1, 3, (v) => [...outOf(v), ...intoOf(v)]],
+      // A lower bound past the nearest: back and forth along an undirected edge is a walk too.
+      ['-(U*2..3)-', 2, 3, neighboursOf],
+    ];
+    for (const [hop, min, max, next] of cases) {
+      const expected = shortestWalks(start, min, max, next);
+      assert.ok(expected.size > 1, `${hop}: ${expected.size}`);
+      assert.deepEqual(rowsTo(hop), expected, hop);
+    }
+    // Some end is reached by more than one shortest walk, and makes as many rows.
+    assert.ok([...shortestWalks(start, 1, 3, (v) => [...outOf(v), ...intoOf(v)]).values()].some((w) => w > 1));
+    // The zero-length walk reaches the source itself; with a lower bound of one only a cycle does.
+    assert.equal(rowsTo('-(E>*)-').get(start), 1);
+    assert.equal(rowsTo('-(U*2..3)-').get(start), neighboursOf(start).length);
+  });
+
+  it('repeats a hop inside a longer path, and refuses an alias or bounds the wrong way round', () => {
+    const start = 5;
+    const [r] = interpret(`SumAccum<INT> @@rows;
+${from(start)}
+S = SELECT t FROM start:s -(E>*1..2)- P:m -(U)- P:t ACCUM @@rows += 1;
+PRINT @@rows, S;`);
+    const middles = shortestWalks(start, 1, 2, outOf);
+    let rows = 0;
+    const ends = new Set<number>();
+    for (const [m, walks] of middles)
+      for (const t of neighboursOf(m)) {
+        rows += walks;
+        ends.add(t);
+      }
+    assert.ok(rows > 0);
+    assert.equal(r!['@@rows'], rows);
+    assert.deepEqual(printed(r), ends);
+    for (const [hop, column, token] of [
+      ['-(E>*1..2:e)-', 34, ':'],
+      ['-(E>*3..1)-', 33, '1'],
+    ] as const) {
+      const bad = runGsql(
+        store,
+        `USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  S = {P.*};\n  S = SELECT t FROM S:s ${hop} P:t;\n}`,
+      );
+      assert.equal(bad.ok, false, hop);
+      assert.match(bad.output, new RegExp(`Syntax Error: Encountered "${token}" at line 4, column ${column}\\.`), hop);
+    }
+  });
+
   it('stops a path at the timeout by the edges it looks at, even when none of them makes a row', () => {
     // No target type at all: every walk ends at the last hop, and no row is ever made.
     const r = runGsql(
@@ -698,6 +778,15 @@ PRINT @@rows, S;`);
     );
     assert.equal(r.ok, false);
     assert.match(r.output, /did not finish within its timeout of 0 ms/);
+    // A repeated hop counts the edges it looks at too.
+    const repeated = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY (SET<STRING> none) FOR GRAPH g {\n  S = {P.*};\n' +
+        '  S = SELECT t FROM S:s -((E>|<E|U)*2..)- none:t;\n  PRINT S.size() AS n;\n}',
+      { timeoutMs: 0 },
+    );
+    assert.equal(repeated.ok, false);
+    assert.match(repeated.output, /did not finish within its timeout of 0 ms/);
   });
 
   it('keeps an ArrayAccum of each element type and works on its elements in one and two dimensions', () => {
@@ -890,13 +979,7 @@ PRINT S[S.@l', S.@l, S.@s', S.@m', S.@m, S.@a', S.@a, S.@n'];`);
     }
   });
 
-  it('refuses a V2 repetition with the line and column, and a SELECT of no alias of the path', () => {
-    const star = runGsql(
-      store,
-      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  S = {P.*};\n  S = SELECT t FROM S:s -(E>*1..2)- P:t;\n}',
-    );
-    assert.equal(star.ok, false);
-    assert.match(star.output, /Syntax Error: Encountered "\*" at line 4, column 29\./);
+  it('refuses a SELECT of no alias of the path', () => {
     const stray = runGsql(
       store,
       'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  S = {P.*};\n  S = SELECT x FROM S:s -(E>)- P:m -(E>)- P:t;\n}',

@@ -926,7 +926,11 @@ export class QueryParser {
     this.expectPunct('(');
     const hop: Hop = { dir };
     if (!this.isPunct(':') && !this.isPunct(')')) this.edgeChoice(hop);
-    if (this.isPunct('*')) this.fail(); // a V2 repetition, `-(E>*1..3)-`: not served
+    if (this.acceptPunct('*')) {
+      hop.repeat = this.repetition();
+      // A repeated edge binds no single edge, so GSQL gives it no alias.
+      if (this.isPunct(':')) this.fail();
+    }
     if (this.acceptPunct(':')) hop.edgeAlias = this.name();
     this.expectPunct(')');
     if (this.acceptPunct('->')) {
@@ -936,6 +940,22 @@ export class QueryParser {
     if (!this.isPunct(':')) hop.targetTypes = this.typeChoice();
     if (this.acceptPunct(':')) hop.targetAlias = this.name();
     return hop;
+  }
+
+  /** After `*`: nothing (any number of edges), `n` (exactly), `n..`, `..m` or `n..m`. */
+  private repetition(): { min: number; max: number } {
+    const bound = (): number | undefined => {
+      const t = this.peek();
+      if (t.kind !== 'number' || !/^\d+$/.test(t.text)) return undefined;
+      this.i++;
+      return Number(t.text);
+    };
+    const lo = bound();
+    if (!this.acceptPunct('..')) return lo === undefined ? { min: 0, max: Infinity } : { min: lo, max: lo };
+    const at = this.peek();
+    const hi = bound();
+    if (hi !== undefined && hi < (lo ?? 0)) this.fail(at);
+    return { min: lo ?? 0, max: hi ?? Infinity };
   }
 
   /**

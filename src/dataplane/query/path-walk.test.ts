@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RowBits, walkPaths } from './path-walk.js';
+import { RepeatedHop, RowBits, walkPaths } from './path-walk.js';
 
 describe('path walks', () => {
   it('gives every walk along the hops that takes no edge twice, in adjacency order', () => {
@@ -37,6 +37,36 @@ describe('path walks', () => {
       [1, 0, 0],
       [1, 1, 2],
     ]);
+  });
+
+  it('repeats a hop along the shortest walks within its bounds, a cycle back to the source included', () => {
+    // A directed cycle 0 -> 1 -> 2 -> 0, and 1 -> 3 -> 2 beside 1 -> 2.
+    const adj = {
+      off: Int32Array.from([0, 1, 3, 4, 5]),
+      nbr: Int32Array.from([1, 2, 3, 0, 2]),
+      eid: new Int32Array(5),
+    };
+    const ends = (min: number, max: number, from = 0) => {
+      let looked = 0;
+      const hop = new RepeatedHop(4, { adjs: [adj], targets: undefined, repeat: { min, max } }, new Uint16Array(4));
+      const { ends: at, walks } = hop.from(from, () => looked++);
+      return { found: Object.fromEntries(at.map((v, i) => [v, walks[i]])), looked };
+    };
+    assert.deepEqual(ends(0, Infinity).found, { 0: 1, 1: 1, 2: 1, 3: 1 });
+    // Without a lower bound each edge is looked at once at most.
+    assert.ok(ends(0, Infinity).looked <= 5);
+    assert.deepEqual(ends(1, Infinity).found, { 1: 1, 2: 1, 3: 1, 0: 1 });
+    assert.deepEqual(ends(0, 1).found, { 0: 1, 1: 1 });
+    // Exactly 3 edges from 1: 1-2-0-1 and 1-3-2-0; nothing reaches 2 or 3 in three.
+    assert.deepEqual(ends(3, 3, 1).found, { 0: 1, 1: 1 });
+    assert.deepEqual(ends(2, Infinity).found, { 2: 1, 3: 1, 0: 1, 1: 1 });
+    // The same hop object serves source after source: nothing of one is left for the next.
+    const hop = new RepeatedHop(
+      4,
+      { adjs: [adj], targets: undefined, repeat: { min: 0, max: Infinity } },
+      new Uint16Array(4),
+    );
+    for (let i = 0; i < 3; i++) assert.deepEqual(hop.from(i % 4, () => undefined).ends.length, 4);
   });
 
   it('keeps a bit per row, however many rows there are', () => {

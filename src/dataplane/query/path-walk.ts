@@ -4,6 +4,122 @@ import type { Adjacency } from './graph-view.js';
 export interface PathStep {
   adjs: Adjacency[];
   targets: Uint8Array | undefined;
+  /** A V2 repetition, `-(E>*1..3)-`: between `min` and `max` edges (`max` may be Infinity). */
+  repeat?: { min: number; max: number };
+}
+
+/**
+ * The ends a repeated hop reaches from one vertex under GSQL's shortest-path semantics: for each
+ * end, only the shortest walks whose length is within the bounds match, and each such walk is a
+ * row (so an end reached by three shortest walks makes three rows). Walks may pass a vertex or an
+ * edge again: with a lower bound, the shortest walk of at least that many edges can.
+ *
+ * Worked out in layers, one per length: the number of walks of each length into each vertex.
+ * A vertex is an end at the first length within the bounds that reaches it. With no lower bound
+ * every walk that is not a shortest one to where it is can be dropped (a prefix of a shortest walk
+ * is a shortest walk), which is breadth-first search with path counts, O(edges). With one, walks
+ * are counted in full until every vertex reachable from the first layer within the bounds is an
+ * end, O(edges × layers). Each edge looked at is a tick, so the run's deadline bounds either.
+ */
+export class RepeatedHop {
+  /** Walks into each vertex of a layer and of the next; all zero between calls. */
+  private readonly counts: Float64Array;
+  private readonly nextCounts: Float64Array;
+  /** The call a vertex was last made an end in, so that nothing is cleared between sources. */
+  private readonly endFor: Int32Array;
+  /** The layer a vertex was last put in, likewise. */
+  private readonly inLayer: Int32Array;
+  private call = 0;
+  private layers = 0;
+
+  constructor(
+    size: number,
+    private readonly step: PathStep & { repeat: { min: number; max: number } },
+    private readonly typeOf: Uint16Array,
+  ) {
+    this.counts = new Float64Array(size);
+    this.nextCounts = new Float64Array(size);
+    this.endFor = new Int32Array(size);
+    this.inLayer = new Int32Array(size);
+  }
+
+  /** The ends from `v` and how many shortest walks reach each, in the order they are found. */
+  from(v: number, tick: () => void): { ends: number[]; walks: number[] } {
+    const { adjs, targets, repeat } = this.step;
+    const { min, max } = repeat;
+    const mark = ++this.call;
+    const { endFor, inLayer, typeOf } = this;
+    let counts = this.counts;
+    let nextCounts = this.nextCounts;
+    const ends: number[] = [];
+    const walks: number[] = [];
+    let layer = [v];
+    counts[v] = 1;
+    /** With a lower bound: how many vertices can still become ends (undefined until the first layer within bounds). */
+    let open: number | undefined;
+    for (let k = 0; layer.length > 0; k++) {
+      if (k >= min) {
+        if (open === undefined) open = min === 0 ? Infinity : this.reachable(layer, tick);
+        for (const u of layer)
+          if (endFor[u] !== mark) {
+            endFor[u] = mark;
+            open--;
+            if (!targets || targets[typeOf[u]!]) {
+              ends.push(u);
+              walks.push(counts[u]!);
+            }
+          }
+      }
+      if (k === max || open === 0) {
+        for (const u of layer) counts[u] = 0;
+        break;
+      }
+      const next: number[] = [];
+      const inNext = ++this.layers;
+      for (const u of layer) {
+        const c = counts[u]!;
+        counts[u] = 0;
+        for (const { off, nbr } of adjs) {
+          const end = off[u + 1]!;
+          for (let j = off[u]!; j < end; j++) {
+            tick();
+            const w = nbr[j]!;
+            // Without a lower bound, a walk into a vertex that is already an end is not a shortest one.
+            if (min === 0 && endFor[w] === mark) continue;
+            if (inLayer[w] !== inNext) {
+              inLayer[w] = inNext;
+              next.push(w);
+            }
+            nextCounts[w] = nextCounts[w]! + c;
+          }
+        }
+      }
+      [counts, nextCounts] = [nextCounts, counts];
+      layer = next;
+    }
+    return { ends, walks };
+  }
+
+  /** How many vertices can be reached from `layer` (itself included): once all are ends, no layer adds one. */
+  private reachable(layer: number[], tick: () => void): number {
+    const seen = new Set<number>(layer);
+    const queue = [...layer];
+    for (let i = 0; i < queue.length; i++) {
+      const u = queue[i]!;
+      for (const { off, nbr } of this.step.adjs) {
+        const end = off[u + 1]!;
+        for (let j = off[u]!; j < end; j++) {
+          tick();
+          const w = nbr[j]!;
+          if (!seen.has(w)) {
+            seen.add(w);
+            queue.push(w);
+          }
+        }
+      }
+    }
+    return seen.size;
+  }
 }
 
 /**
@@ -21,9 +137,26 @@ export function walkPaths(
   row: (path: number[]) => void,
 ): void {
   const path = new Array<number>(2 * steps.length + 1).fill(0);
+  const repeated = steps.map((s) =>
+    s.repeat ? new RepeatedHop(typeOf.length, s as PathStep & { repeat: { min: number; max: number } }, typeOf) : null,
+  );
   const walk = (depth: number, v: number): void => {
     if (depth === steps.length) {
       row(path);
+      return;
+    }
+    const hop = repeated[depth];
+    if (hop) {
+      // A repeated hop binds no edge (GSQL allows it no alias): -1 stands in its place.
+      const { ends, walks } = hop.from(v, tick);
+      path[2 * depth + 1] = -1;
+      for (let i = 0; i < ends.length; i++)
+        for (let n = walks[i]!; n > 0; n--) {
+          // Walks can be many more than edges (they multiply along the way): each row is a tick.
+          tick();
+          path[2 * depth + 2] = ends[i]!;
+          walk(depth + 1, ends[i]!);
+        }
       return;
     }
     const { adjs, targets } = steps[depth]!;
