@@ -129,9 +129,11 @@ export function* lex(text: string, opts: LexOptions = {}): Generator<Token, void
     }
     if (isDigit(c)) {
       let j = i + 1;
-      // `1..3` (a hop range) is two numbers around `..`.
-      while (j < n && (isDigit(text.charCodeAt(j)) || (text.charCodeAt(j) === 46 && text.charCodeAt(j + 1) !== 46)))
-        j++;
+      // `1..3` (a hop range) is two numbers around `..`, and `*2.E>` (a repeated hop joined to the
+      // next) the number 2, `.` and a word.
+      const pointOf = (k: number) =>
+        text.charCodeAt(k) === 46 && text.charCodeAt(k + 1) !== 46 && !isWordStart(text.charCodeAt(k + 1));
+      while (j < n && (isDigit(text.charCodeAt(j)) || pointOf(j))) j++;
       const e = text.charCodeAt(j);
       const sign = text.charCodeAt(j + 1);
       if ((e === 69 || e === 101) && (isDigit(sign) || sign === 45 || sign === 43)) {

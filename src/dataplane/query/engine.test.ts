@@ -738,7 +738,7 @@ PRINT S[S.@rows];`);
     assert.equal(rowsTo('-(U*2..3)-').get(start), neighboursOf(start).length);
   });
 
-  it('repeats a hop inside a longer path, and refuses an alias or bounds the wrong way round', () => {
+  it('repeats a hop inside a longer path or a chain of hops; refuses an alias or bounds the wrong way round', () => {
     const start = 5;
     const [r] = interpret(`SumAccum<INT> @@rows;
 ${from(start)}
@@ -755,7 +755,14 @@ PRINT @@rows, S;`);
     assert.ok(rows > 0);
     assert.equal(r!['@@rows'], rows);
     assert.deepEqual(printed(r), ends);
+    // Hops joined with `.` are the same path through vertices left unnamed.
+    const [joined] = interpret(`SumAccum<INT> @@rows;
+${from(start)}
+S = SELECT t FROM start:s -(E>*1..2.U)- P:t ACCUM @@rows += 1;
+PRINT @@rows, S;`);
+    assert.deepEqual(joined, r);
     for (const [hop, column, token] of [
+      ['-(E>.U:e)-', 31, ':'],
       ['-(E>*1..2:e)-', 34, ':'],
       ['-(E>*3..1)-', 33, '1'],
     ] as const) {

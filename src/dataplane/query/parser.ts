@@ -870,7 +870,7 @@ export class QueryParser {
     const source = this.name();
     const sourceAlias = this.acceptPunct(':') ? this.name() : undefined;
     const sel: Select = { ...at, out, source, sourceAlias, hops: [], accum: [], postAccum: [], orderBy: [] };
-    while (this.isPunct('-') || (this.isPunct('<') && this.isPunctAt(1, '-'))) sel.hops.push(this.hop());
+    while (this.isPunct('-') || (this.isPunct('<') && this.isPunctAt(1, '-'))) sel.hops.push(...this.hops());
     const saved = this.comparing;
     this.comparing = true;
     try {
@@ -917,29 +917,37 @@ export class QueryParser {
 
   /**
    * hop := -(E:e)-> T:t | -(E:e)- T:t | <-(E:e)- T:t ; E := name ("|" name)* | _ | ANY | nothing (any type)
-   * In V2 each edge type may carry its direction instead: -(E>|<F:e)- T:t.
+   * In V2 each edge type may carry its direction instead, -(E>|<F:e)- T:t, be repeated,
+   * -(E>*1..3)-, and hops may be joined through vertices left unnamed, -(E>.<F)- T:t.
    */
-  private hop(): Hop {
+  private hops(): Hop[] {
     let dir: Hop['dir'] = 'any';
     if (this.acceptPunct('<')) dir = 'in';
     this.expectPunct('-');
     this.expectPunct('(');
-    const hop: Hop = { dir };
-    if (!this.isPunct(':') && !this.isPunct(')')) this.edgeChoice(hop);
-    if (this.acceptPunct('*')) {
-      hop.repeat = this.repetition();
-      // A repeated edge binds no single edge, so GSQL gives it no alias.
-      if (this.isPunct(':')) this.fail();
-    }
-    if (this.acceptPunct(':')) hop.edgeAlias = this.name();
+    // V2's `-(E>.<F.G)-`: hops joined by `.` through vertices of any type that have no alias.
+    const hops: Hop[] = [];
+    do {
+      const hop: Hop = { dir };
+      if (!this.isPunct(':') && !this.isPunct(')') && !this.isPunct('.')) this.edgeChoice(hop);
+      if (this.acceptPunct('*')) {
+        hop.repeat = this.repetition();
+        // A repeated edge binds no single edge, so GSQL gives it no alias.
+        if (this.isPunct(':')) this.fail();
+      }
+      hops.push(hop);
+    } while (this.acceptPunct('.'));
+    const last = hops[hops.length - 1]!;
+    if (this.isPunct(':') && hops.length > 1) this.fail();
+    if (this.acceptPunct(':')) last.edgeAlias = this.name();
     this.expectPunct(')');
     if (this.acceptPunct('->')) {
       if (dir === 'in') this.fail(this.tokens[this.i - 1]);
-      hop.dir = 'out';
+      for (const hop of hops) hop.dir = 'out';
     } else this.expectPunct('-');
-    if (!this.isPunct(':')) hop.targetTypes = this.typeChoice();
-    if (this.acceptPunct(':')) hop.targetAlias = this.name();
-    return hop;
+    if (!this.isPunct(':')) last.targetTypes = this.typeChoice();
+    if (this.acceptPunct(':')) last.targetAlias = this.name();
+    return hops;
   }
 
   /** After `*`: nothing (any number of edges), `n` (exactly), `n..`, `..m` or `n..m`. */
