@@ -95,7 +95,8 @@ export type Stmt = Pos &
     | { k: 'case'; subject?: Expr; whens: { cond: Expr; body: Stmt[] }[]; else?: Stmt[] }
     | { k: 'break' }
     | { k: 'continue' }
-    | { k: 'print'; items: PrintItem[] }
+    /** `where`: which items print (see Compiler.print); `toCsv`: a FILE variable or a path to write lines to. */
+    | { k: 'print'; items: PrintItem[]; where?: Expr; toCsv?: Expr }
     | { k: 'return'; e?: Expr }
     | { k: 'expr'; e: Expr }
     | { k: 'raise'; name: string; args: Expr[] }

@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import { formatDatetime } from '../attribute-values.js';
-import { DataFolderError, writablePath } from '../data-folder.js';
 import { DataPlaneError } from '../errors.js';
 import { planUpsert } from '../upsert-plan.js';
 import { writeUpsert } from '../upsert-write.js';
@@ -8,10 +6,11 @@ import { deleteIds } from '../vertex-ops.js';
 import type { Catalog } from '../catalog.js';
 import type { AttributeValue, GraphDef } from '../schema-types.js';
 import { Acc, accFactory, accValueType, ArrayAcc, ArrayElement, Arrow, isFloat32 } from './accums.js';
-import type { AccType, Expr, Hop, Param, PrintItem, QueryDef, Select, Stmt, TypeRef } from './ast.js';
+import type { AccType, Expr, Hop, Param, QueryDef, Select, Stmt, TypeRef } from './ast.js';
 import { toEpoch, Vertex, type Adjacency, type GraphView } from './graph-view.js';
 import { VertexAccs, vertexAccKind, type Frame, type Run } from './runtime.js';
 import { RowBits, walkPaths } from './path-walk.js';
+import { csvField, type QueryFiles } from './query-files.js';
 import {
   compare,
   defaultOf,
@@ -94,6 +93,8 @@ export interface CompiledQuery {
   /** Makes the accumulators and binds the arguments, then runs the body. */
   invoke(run: Run, args: unknown[]): unknown;
 }
+
+type PrintStmt = Extract<Stmt, { k: 'print' }>;
 
 /** An ArrayAccum's element as an expression names it (see Compiler.arrayElement). */
 interface ArrayElementRef {
@@ -358,7 +359,7 @@ export class Compiler {
         };
       }
       case 'print':
-        return this.print(s.items);
+        return s.toCsv ? this.printCsv(s, s.toCsv) : this.print(s);
       case 'expr': {
         const e = this.expr(s.e).fn;
         return (f) => {
@@ -671,36 +672,48 @@ export class Compiler {
     return fn;
   }
 
-  private print(items: PrintItem[]): StmtFn {
-    const parts = items.map((item) => {
+  /**
+   * PRINT: one object of the run's results. Its WHERE, when it names a printed vertex set, keeps
+   * the vertices of that set it holds for; any other WHERE is asked once, and when false the
+   * statement prints nothing.
+   */
+  private print(s: PrintStmt): StmtFn {
+    const { whereOnce, perVertex } = this.printWhere(s);
+    const parts = s.items.map((item) => {
       const c = this.expr(item.e);
-      if (item.projection) {
-        if (!c.vset) this.fail('Only a vertex set can be printed with [ … ]', item.e);
-        const slot = this.slots++;
-        this.scope.push(new Map([[item.e.k === 'name' ? item.e.name : '', { k: 'alias', slot } as Sym]]));
-        const proj = item.projection.map((p) => ({ key: p.key, c: this.expr(p.e), json: this.accJson(p.e) }));
-        this.scope.pop();
-        return {
-          key: item.key,
-          fn: (f: Frame) =>
-            (c.fn(f) as number[]).map((gid) => {
-              f.vars[slot] = gid;
-              const attributes: Record<string, unknown> = {};
-              for (const p of proj)
-                attributes[p.key] = p.json
-                  ? p.json(f)
-                  : jsonOf(p.c.vset ? vsetValue(f, p.c.fn(f)) : p.c.fn(f), p.c.type);
-              return vertexHead(f.run.view, gid, attributes);
-            }),
-        };
+      if (!c.vset) {
+        if (item.projection) this.fail('Only a vertex set can be printed with [ … ]', item.e);
+        const json = this.accJson(item.e);
+        if (json) return { key: item.key, fn: json };
+        return { key: item.key, fn: (f: Frame) => jsonOf(c.fn(f), c.type) };
       }
-      if (c.vset)
-        return { key: item.key, fn: (f: Frame) => (c.fn(f) as number[]).map((gid) => this.vertexJson(f, gid)) };
-      const json = this.accJson(item.e);
-      if (json) return { key: item.key, fn: json };
-      return { key: item.key, fn: (f: Frame) => jsonOf(c.fn(f), c.type) };
+      const name = item.e.k === 'name' ? item.e.name : '';
+      const where = perVertex.has(name) ? s.where : undefined;
+      const { slot, keep, values } = this.eachVertex(name, where, () =>
+        item.projection?.map((p) => ({ key: p.key, c: this.expr(p.e), json: this.accJson(p.e) })),
+      );
+      return {
+        key: item.key,
+        fn: (f: Frame) => {
+          const out: Record<string, unknown>[] = [];
+          for (const gid of c.fn(f) as number[]) {
+            f.vars[slot] = gid;
+            if (keep && !keep(f)) continue;
+            if (!values) {
+              out.push(this.vertexJson(f, gid));
+              continue;
+            }
+            const attributes: Record<string, unknown> = {};
+            for (const p of values)
+              attributes[p.key] = p.json ? p.json(f) : jsonOf(p.c.vset ? vsetValue(f, p.c.fn(f)) : p.c.fn(f), p.c.type);
+            out.push(vertexHead(f.run.view, gid, attributes));
+          }
+          return out;
+        },
+      };
     });
     return (f) => {
+      if (whereOnce && !whereOnce(f)) return undefined;
       const out: Record<string, unknown> = {};
       for (const p of parts) out[p.key] = p.fn(f);
       const run = f.run;
@@ -715,6 +728,79 @@ export class Compiler {
     };
   }
 
+  /**
+   * `PRINT a, b TO_CSV file`: one line of the FILE, its fields separated by commas (see csvField).
+   * An expression of a vertex set, `S.name` or `S.@score`, is one value per vertex, each on a line
+   * of its own, as TigerGraph writes them; a whole vertex set is refused.
+   */
+  private printCsv(s: PrintStmt, target: Expr): StmtFn {
+    const { whereOnce, perVertex } = this.printWhere(s);
+    const sym = target.k === 'name' ? this.lookup(target.name) : undefined;
+    const path = sym?.k === 'file' ? undefined : this.expr(target).fn;
+    const fileSlot = sym?.k === 'file' ? sym.slot : -1;
+    const fields = s.items.map((item): ((f: Frame) => string) => {
+      const whole = () =>
+        this.fail('A vertex set cannot be printed TO_CSV: print an expression of its vertices, as S.name', item.e);
+      if (item.projection) whole();
+      const names = new Set<string>();
+      walkExpr(item.e, (x) => x.k === 'name' && names.add(x.name));
+      const vset = [...names].find((n) => this.lookup(n)?.k === 'vset');
+      if (!vset) {
+        const c = this.expr(item.e);
+        if (c.vset) whole();
+        return (f) => csvField(c.fn(f));
+      }
+      if (item.e.k === 'name') whole();
+      const set = this.expr({ line: item.e.line, column: item.e.column, k: 'name', name: vset }).fn;
+      const where = perVertex.has(vset) ? s.where : undefined;
+      const { slot, keep, values: value } = this.eachVertex(vset, where, () => this.expr(item.e).fn);
+      return (f) => {
+        const lines: string[] = [];
+        for (const gid of set(f) as number[]) {
+          f.vars[slot] = gid;
+          if (!keep || keep(f)) lines.push(csvField(value(f)));
+        }
+        return lines.join('\n');
+      };
+    });
+    return (f) => {
+      if (whereOnce && !whereOnce(f)) return undefined;
+      const files = filesOf(f);
+      const file = path ? files.openOnce(textOf(path(f))) : (f.vars[fileSlot] as { path: string | undefined }).path;
+      if (file === undefined) throw new QueryRuntimeError('PRINT … TO_CSV to a FILE declared with an empty path.');
+      const line = fields.map((field) => field(f)).join(',');
+      if (line !== '') files.append(file, line);
+      return undefined;
+    };
+  }
+
+  /** A PRINT's WHERE: asked once, or for each vertex of the printed vertex sets it names. */
+  private printWhere(s: PrintStmt): { whereOnce?: Fn; perVertex: Set<string> } {
+    const perVertex = new Set<string>();
+    if (!s.where) return { perVertex };
+    const names = new Set<string>();
+    walkExpr(s.where, (x) => x.k === 'name' && names.add(x.name));
+    for (const n of names) if (this.lookup(n)?.k === 'vset') perVertex.add(n);
+    return { whereOnce: perVertex.size === 0 ? this.expr(s.where).fn : undefined, perVertex };
+  }
+
+  /**
+   * What a PRINT works out for each vertex of the set `name`: while `values` (and the WHERE, when
+   * it names the set) are compiled, the name stands for one vertex, held in `slot`.
+   */
+  private eachVertex<V>(
+    name: string,
+    where: Expr | undefined,
+    values: () => V,
+  ): { slot: number; keep?: Fn; values: V } {
+    const slot = this.slots++;
+    this.scope.push(new Map([[name, { k: 'alias', slot } as Sym]]));
+    try {
+      return { slot, keep: where ? this.expr(where).fn : undefined, values: values() };
+    } finally {
+      this.scope.pop();
+    }
+  }
   /** A vertex as PRINT shows it: id, type, every attribute, and every vertex-attached accumulator. */
   private vertexJson(f: Frame, gid: number): Record<string, unknown> {
     const view = f.run.view;
@@ -741,19 +827,7 @@ export class Compiler {
         f.vars[slot] = { path: undefined };
         return undefined;
       }
-      const root = f.run.fileRoot;
-      if (!root) throw new QueryRuntimeError('FILE objects are not available: this workspace has no file folder.');
-      let full: string;
-      try {
-        full = writablePath(root, asked);
-      } catch (err) {
-        if (!(err instanceof DataFolderError)) throw err;
-        throw new QueryRuntimeError(
-          `The file path '${asked}' is outside the workspace's file folder; FILE objects may only write inside it.`,
-        );
-      }
-      fs.writeFileSync(full, '');
-      f.vars[slot] = { path: full };
+      f.vars[slot] = { path: filesOf(f).open(asked) };
       return undefined;
     };
   }
@@ -1810,7 +1884,7 @@ export class Compiler {
           const file = obj(f) as { path: string | undefined };
           if (lname !== 'println') throw new QueryRuntimeError(`A FILE has no method ${name}().`);
           if (file.path === undefined) throw new QueryRuntimeError('println() on a FILE declared with an empty path.');
-          fs.appendFileSync(file.path, `${args.map((x) => textOf(x(f))).join(',')}\n`);
+          filesOf(f).append(file.path, args.map((x) => csvField(x(f))).join(','));
           return null;
         },
       };
@@ -2059,6 +2133,13 @@ function flushPending(f: Frame): void {
     else va[idx[i]!]!.add(v, val[i]);
   }
   p.n = 0;
+}
+
+/** The run's FILE folder: a workspace without one refuses FILE objects. */
+function filesOf(f: Frame): QueryFiles {
+  const files = f.run.files;
+  if (!files) throw new QueryRuntimeError('FILE objects are not available: this workspace has no file folder.');
+  return files;
 }
 
 function seq(fns: StmtFn[]): StmtFn {
@@ -2382,6 +2463,8 @@ function walkStmt(s: Stmt, visit: (e: Expr, asTarget: boolean) => void): void {
       break;
     case 'print':
       s.items.forEach((i) => (ex(i.e), i.projection?.forEach((p) => ex(p.e))));
+      ex(s.where);
+      ex(s.toCsv);
       break;
     case 'return':
       ex(s.e);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scratchStores } from '../../../test/helpers/scratch-stores.js';
+import { dataFolder } from '../data-folder.js';
 import type { GraphStore } from '../graph-store.js';
 import { runGsql } from '../gsql-runner.js';
 import { planUpsert } from '../upsert-plan.js';
@@ -1033,6 +1036,68 @@ PRINT path;`,
     const failed = runGsql(store, 'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g { FILE f (""); f.println("x"); }');
     assert.equal(failed.ok, false);
     assert.match(failed.output, /println\(\) on a FILE declared with an empty path/);
+  });
+
+  it('prints only what a PRINT … WHERE holds for: the statement, or the vertices of the set it names', () => {
+    const r = interpret(`INT x = 3;
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n1" OR s.name == "n2" OR s.name == "n3";
+PRINT x WHERE x < 0;
+PRINT x WHERE x > 0;
+PRINT S[S.name] WHERE S.name != "n2";
+PRINT S, x WHERE S.name == "n3";`);
+    assert.equal(r.length, 3);
+    assert.deepEqual(r[0], { x: 3 });
+    const projected = (r[1]!.S as PrintedVertex[]).map((v) => [v.v_id, v.attributes]);
+    assert.deepEqual(
+      projected.sort(([a], [b]) => String(a).localeCompare(String(b))),
+      [
+        ['v1', { 'S.name': 'n1' }],
+        ['v3', { 'S.name': 'n3' }],
+      ],
+    );
+    assert.deepEqual(
+      (r[2]!.S as PrintedVertex[]).map((v) => [v.v_id, v.attributes.name]),
+      [['v3', 'n3']],
+    );
+    assert.equal(r[2]!.x, 3);
+  });
+
+  it('writes PRINT … TO_CSV and println as lines of a file in the folder, fields by commas, lists by spaces', () => {
+    const folder = dataFolder(store);
+    const [r, ...rest] = interpret(`SetAccum<INT> @@ids; ListAccum<STRING> @@names; INT x = 3;
+FILE f ("csv/print.csv");
+S = {P.*};
+S = SELECT s FROM S:s WHERE s.name == "n1" OR s.name == "n2" ACCUM @@names += s.name ORDER BY s.name;
+@@ids += 1; @@ids += 2;
+PRINT @@ids, x TO_CSV f;
+PRINT x WHERE x < 0 TO_CSV f;
+PRINT S.name, x TO_CSV f;
+PRINT S.name WHERE S.name == "n2" TO_CSV f;
+f.println("end", @@names, S.size());
+PRINT "again" TO_CSV "csv/second.csv";
+PRINT "twice" TO_CSV "csv/second.csv";
+PRINT 1 AS one;`);
+    // Only the PRINT without TO_CSV is in the results.
+    assert.deepEqual([r, ...rest], [{ one: 1 }]);
+    const names = ['n1', 'n2'];
+    assert.equal(
+      fs.readFileSync(path.join(folder, 'csv/print.csv'), 'utf8'),
+      `1 2,3\n${names.join('\n')},3\nn2\nend,${[...names].sort().join(' ')},2\n`,
+    );
+    assert.equal(fs.readFileSync(path.join(folder, 'csv/second.csv'), 'utf8'), 'again\ntwice\n');
+    for (const [body, message] of [
+      ['PRINT S TO_CSV f;', /Semantic Check Fails: A vertex set cannot be printed TO_CSV.*\(line 5, column 9\)/],
+      ['PRINT 1 TO_CSV "../outside.csv";', /The file path '..\/outside.csv' is outside the workspace's file folder/],
+    ] as const) {
+      const bad = runGsql(
+        store,
+        `USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  FILE f ("csv/bad.csv");\n  S = {P.*};\n  ${body}\n}`,
+      );
+      assert.equal(bad.ok, false, body);
+      assert.match(bad.output, message);
+    }
+    assert.ok(!fs.existsSync(path.join(folder, '../outside.csv')));
   });
 
   it('walks every edge type for an empty edge pattern -()- and -(:e)-, as for -(_)-', () => {

@@ -10,6 +10,7 @@ import { forgetDescriptions } from './description-rows.js';
 import { compileQuery, QuerySemanticError, storedValue, type CompiledQuery } from './compile.js';
 import { dropView, graphView, keepView, toEpoch, type GraphView } from './graph-view.js';
 import { parseQueryStatement } from './parser.js';
+import { QueryFiles } from './query-files.js';
 import { QueryTimeoutError, Run } from './runtime.js';
 import { QueryRuntimeError } from './values.js';
 
@@ -334,7 +335,6 @@ export function runCompiled(
   const view = graphView(store);
   const args = bindParams(view, q, raw);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const fileRoot = dataFolder(store);
   const run = new Run(
     store,
     view,
@@ -342,7 +342,7 @@ export function runCompiled(
     timeoutMs,
     opts.outputLimit ?? 16 * 1024 * 1024,
     (name, callArgs, parent) => callQuery(store, q.graph, name, callArgs, parent),
-    fileRoot,
+    new QueryFiles(dataFolder(store)),
   );
   try {
     q.invoke(run, args);
@@ -368,7 +368,7 @@ function callQuery(store: GraphStore, graph: GraphDef, name: string, args: unkno
     parent.timeoutMs,
     parent.outputLimit,
     parent.callQuery,
-    parent.fileRoot,
+    parent.files,
   );
   child.writes = parent.writes;
   return q.invoke(child, args);

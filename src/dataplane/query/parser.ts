@@ -302,9 +302,16 @@ export class QueryParser {
           const items: PrintItem[] = [];
           do items.push(this.printItem());
           while (this.acceptPunct(','));
-          if (this.peekWord('WHERE') || this.peekWord('TO_CSV')) this.fail();
+          let where: Expr | undefined;
+          if (this.acceptWord('WHERE')) {
+            const saved = this.comparing;
+            this.comparing = true;
+            where = this.expr();
+            this.comparing = saved;
+          }
+          const toCsv = this.acceptWord('TO_CSV') ? this.expr() : undefined;
           end();
-          return { ...at, k: 'print', items };
+          return { ...at, k: 'print', items, where, toCsv };
         }
         case 'RETURN': {
           this.i++;

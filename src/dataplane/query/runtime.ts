@@ -4,6 +4,7 @@ import { Acc, accValueType, isFloat32 } from './accums.js';
 import { jsonOf } from './values.js';
 import type { GraphView } from './graph-view.js';
 import type { ScratchArrays } from './scratch.js';
+import type { QueryFiles } from './query-files.js';
 
 /** A query that ran past its deadline; every loop of compiled code checks it. */
 export class QueryTimeoutError extends Error {}
@@ -355,8 +356,8 @@ export class Run {
     readonly outputLimit: number,
     /** Runs another query (a call from a query), sharing this run's deadline. */
     readonly callQuery: (name: string, args: unknown[], run: Run) => unknown,
-    /** The folder FILE objects may write in. */
-    readonly fileRoot: string | undefined,
+    /** The folder FILE objects may write in, shared with the queries this one calls. */
+    readonly files: QueryFiles | undefined,
   ) {}
 
   /** `tick` for n steps at once, as a loop over a vertex's edges counts them. */

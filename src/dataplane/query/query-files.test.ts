@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { csvField, QueryFiles } from './query-files.js';
+import { QueryRuntimeError } from './values.js';
+
+describe('the files of a query run', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'query-files-'));
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('stops a run that writes more than its limit, keeping what came before', () => {
+    const files = new QueryFiles(root, 10);
+    const file = files.open('limited.txt');
+    files.append(file, 'abcd');
+    files.append(file, 'efgh');
+    assert.throws(
+      () => files.append(file, 'i'),
+      (err: unknown) => err instanceof QueryRuntimeError && /more than 10 bytes/.test(err.message),
+    );
+    assert.equal(fs.readFileSync(file, 'utf8'), 'abcd\nefgh\n');
+    // The limit is the run's: another file of the same run has no more room.
+    assert.throws(() => files.append(files.open('other.txt'), 'x'), QueryRuntimeError);
+  });
+
+  it('opens a path once per run for TO_CSV, and refuses one outside the folder', () => {
+    const files = new QueryFiles(root);
+    const a = files.openOnce('again.csv');
+    files.append(a, 'one');
+    assert.equal(files.openOnce('again.csv'), a);
+    files.append(a, 'two');
+    assert.equal(fs.readFileSync(a, 'utf8'), 'one\ntwo\n');
+    assert.throws(
+      () => files.open('../escape.csv'),
+      (err: unknown) => err instanceof QueryRuntimeError && /outside the workspace's file folder/.test(err.message),
+    );
+  });
+
+  it('writes a list as its elements separated by spaces', () => {
+    assert.equal(csvField([1, 'a', new Set([2, 3])]), '1 a 2 3');
+    assert.equal(csvField(2.5), '2.5');
+  });
+});
