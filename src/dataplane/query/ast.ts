@@ -67,6 +67,11 @@ export interface Select extends Pos {
   sourceAlias?: string;
   /** The pattern's hops: none, one, or a V2 path `s -(E1>)- m -(E2>)- t`. */
   hops: Hop[];
+  /**
+   * `SAMPLE 2 EDGE WHEN s.outdegree() > 3`, `SAMPLE 10% TARGET PINNED WHEN …`: that many of the
+   * edges of each source (EDGE) or into each target (TARGET) where the condition holds.
+   */
+  sample?: { size: Expr; percent: boolean; by: 'EDGE' | 'TARGET'; when: Expr };
   where?: Expr;
   accum: Stmt[];
   postAccum: Stmt[][];

@@ -960,7 +960,7 @@ export class Compiler {
     const sSlot = this.slots++;
     const sAlias = sel.sourceAlias ?? sel.source;
     this.declare(sAlias, { k: 'alias', slot: sSlot });
-    if (sel.hops.length > 1 || sel.hops[0]?.repeat) return this.pathSelect(sel, source, sSlot);
+    if (sel.hops.length > 1 || sel.hops[0]?.repeat || sel.sample) return this.pathSelect(sel, source, sSlot);
     const hop = sel.hops[0];
     let tSlot = -1;
     let eSlot = -1;
@@ -1149,6 +1149,7 @@ export class Compiler {
     const end = this.selectEnd(sel, aliases);
     /** The slots a row binds, in the order of its path: v0, e1, v1, e2, v2, … */
     const rowSlots = [sSlot, ...hops.flatMap((h) => [h.eSlot, h.vSlot])];
+    const sample = sel.sample && this.sampler(sel, sel.sample, sSlot, hops[0]!.vSlot);
 
     return (f) => {
       const { run, vars } = f;
@@ -1163,8 +1164,22 @@ export class Compiler {
         for (let a = 0; a < aliases.length; a++) seen[a]!.add(path[2 * aliases[a]!.at]!);
       };
       const tick = () => run.tick();
+      let walk = (row: (path: number[]) => void) => walkPaths(source(f), steps, view.typeOf, tick, row);
+      if (sample) {
+        // Sampled once, so that both walks of a two-phase match see the same rows.
+        const kept = sample(f, walk);
+        walk = (row) => {
+          const path = [0, 0, 0];
+          for (let i = 0; i < kept.length; i += 3) {
+            path[0] = kept[i]!;
+            path[1] = kept[i + 1]!;
+            path[2] = kept[i + 2]!;
+            row(path);
+          }
+        };
+      }
       if (!twoPhase || !accum) {
-        walkPaths(source(f), steps, view.typeOf, tick, (path) => {
+        walk((path) => {
           bind(path);
           if (where) {
             if (!where(f)) return;
@@ -1179,12 +1194,12 @@ export class Compiler {
         // order, and between the two a bit per row says which were kept (the rows themselves,
         // as many as the walk finds before the timeout, would take far more memory).
         const kept = new RowBits();
-        walkPaths(source(f), steps, view.typeOf, tick, (path) => {
+        walk((path) => {
           bind(path);
           kept.push(!!where!(f));
         });
         let row = 0;
-        walkPaths(source(f), steps, view.typeOf, tick, (path) => {
+        walk((path) => {
           if (!kept.has(row++)) return;
           bind(path);
           take(path);
@@ -1193,6 +1208,54 @@ export class Compiler {
       }
       flushPending(f);
       return finishSelect(f, end, (slot) => [...seen[aliases.findIndex((a) => a.slot === slot)]!], outSlot);
+    };
+  }
+
+  /**
+   * SAMPLE of a one-hop SELECT: its rows, grouped by source (EDGE) or by target (TARGET); of
+   * each group whose vertex meets WHEN, as many rows as the size says are kept, drawn at random,
+   * and every row of the other groups. The rows kept come back as `[s, e, t, …]`, in walk order.
+   */
+  private sampler(
+    sel: Select,
+    sample: NonNullable<Select['sample']>,
+    sSlot: number,
+    tSlot: number,
+  ): (f: Frame, walk: (row: (path: number[]) => void) => void) => number[] {
+    if (sel.hops.length !== 1) this.fail('SAMPLE applies to a SELECT of one hop', sel);
+    const size = this.expr(sample.size).fn;
+    const when = this.expr(sample.when).fn;
+    const { percent } = sample;
+    const at = sample.by === 'EDGE' ? 0 : 2;
+    const slot = sample.by === 'EDGE' ? sSlot : tSlot;
+    return (f, walk) => {
+      const n = Number(size(f));
+      if (!Number.isInteger(n) || n <= 0)
+        throw new QueryRuntimeError(`SAMPLE takes a positive whole number, not ${n}.`);
+      const rows: number[] = [];
+      walk((path) => rows.push(path[0]!, path[1]!, path[2]!));
+      const groups = new Map<number, number[]>();
+      for (let r = 0; r < rows.length / 3; r++) {
+        const v = rows[3 * r + at]!;
+        let g = groups.get(v);
+        if (!g) groups.set(v, (g = []));
+        g.push(r);
+      }
+      const keep = new Uint8Array(rows.length / 3);
+      for (const [v, g] of groups) {
+        f.run.tickMany(g.length);
+        f.vars[slot] = v;
+        const k = when(f) ? Math.min(g.length, percent ? Math.round((g.length * n) / 100) : n) : g.length;
+        // The first k of a partial shuffle: k rows drawn at random without repeats.
+        for (let i = 0; i < k; i++) {
+          const j = i + Math.floor(Math.random() * (g.length - i));
+          [g[i], g[j]] = [g[j]!, g[i]!];
+          keep[g[i]!] = 1;
+        }
+      }
+      const kept: number[] = [];
+      for (let r = 0; r < keep.length; r++) if (keep[r]) kept.push(rows[3 * r]!, rows[3 * r + 1]!, rows[3 * r + 2]!);
+      return kept;
     };
   }
 

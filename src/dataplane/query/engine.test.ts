@@ -778,6 +778,47 @@ PRINT @@rows, S;`);
     }
   });
 
+  it('samples a number or a share of the edges of each source, or into each target, where WHEN holds', () => {
+    const rowsPer = (sample: string, by: 's' | 't' = 's') => {
+      const [r] = interpret(`SumAccum<INT> @rows;
+S = {P.*};
+S = SELECT t FROM S:s -(E>:e)- P:t ${sample} ACCUM ${by}.@rows += 1;
+A = {P.*};
+PRINT A[A.@rows];`);
+      return new Map(
+        (r!.A as PrintedVertex[]).map((v) => [Number(v.v_id.slice(1)), v.attributes['A.@rows'] as number]),
+      );
+    };
+    const out = (v: number) => outOf(v).length;
+    const into = (v: number) => intoOf(v).length;
+    const all = Array.from({ length: N }, (_, v) => v);
+    assert.ok(all.some((v) => out(v) >= 3) && all.some((v) => out(v) > 0 && out(v) < 3));
+    const two = rowsPer('SAMPLE 2 EDGE WHEN s.outdegree("E") >= 3');
+    for (const v of all) assert.equal(two.get(v), out(v) >= 3 ? 2 : out(v), `v${v}`);
+    const half = rowsPer('SAMPLE 50% EDGE WHEN s.outdegree("E") >= 1');
+    for (const v of all) assert.equal(half.get(v), Math.round(out(v) / 2), `v${v}`);
+    const one = rowsPer('SAMPLE 1 TARGET WHEN TRUE', 't');
+    for (const v of all) assert.equal(one.get(v), Math.min(1, into(v)), `v${v}`);
+    for (const [sample, message] of [
+      ['SAMPLE 0 EDGE WHEN TRUE', /SAMPLE takes a positive whole number, not 0/],
+      ['SAMPLE 2 WHEN TRUE', /Syntax Error: Encountered "WHEN" at line 3, column 45\./],
+    ] as const) {
+      const bad = runGsql(
+        store,
+        `USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  S = SELECT t FROM P:s -(E>)- P:t ${sample};\n}`,
+      );
+      assert.equal(bad.ok, false, sample);
+      assert.match(bad.output, message);
+    }
+    const path = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n' +
+        '  S = SELECT t FROM P:s -(E>)- P -(E>)- P:t SAMPLE 1 EDGE WHEN TRUE;\n}',
+    );
+    assert.equal(path.ok, false);
+    assert.match(path.output, /Semantic Check Fails: SAMPLE applies to a SELECT of one hop \(line 3, column 7\)/);
+  });
+
   it('stops a path at the timeout by the edges it looks at, even when none of them makes a row', () => {
     // No target type at all: every walk ends at the last hop, and no row is ever made.
     const r = runGsql(

@@ -881,7 +881,7 @@ export class QueryParser {
     const saved = this.comparing;
     this.comparing = true;
     try {
-      if (this.acceptWord('SAMPLE')) this.fail(this.tokens[this.i - 1]);
+      if (this.acceptWord('SAMPLE')) sel.sample = this.sampleClause();
       if (this.acceptWord('WHERE')) sel.where = this.expr();
     } finally {
       this.comparing = saved;
@@ -911,6 +911,18 @@ export class QueryParser {
       this.comparing = saved;
     }
     return sel;
+  }
+
+  /** After SAMPLE: `size [%] (EDGE | TARGET [PINNED]) WHEN condition`. */
+  private sampleClause(): NonNullable<Select['sample']> {
+    // The size is a term, so that the `%` after it is not read as a remainder.
+    const size = this.unary();
+    const percent = this.acceptPunct('%');
+    const t = this.peek();
+    const by = this.acceptWord('EDGE') ? 'EDGE' : this.acceptWord('TARGET') ? 'TARGET' : this.fail(t);
+    if (by === 'TARGET') this.acceptWord('PINNED');
+    this.expectWord('WHEN');
+    return { size, percent, by, when: this.expr() };
   }
 
   private clauseList(): Stmt[] {
