@@ -144,29 +144,77 @@ class BoolAcc extends Acc {
   }
 }
 
+const ALL_BITS = (1n << 64n) - 1n;
+
+/** A value as the 64 bits a bitwise accumulator works on. */
+const bits64 = (x: unknown): bigint =>
+  x instanceof BitAcc ? x.v : BigInt.asUintN(64, typeof x === 'bigint' ? x : BigInt(Math.trunc(Number(x))));
+
+/**
+ * BitwiseAndAccum / BitwiseOrAccum: 64 bits, kept as a BigInt (JavaScript's `&` and `|` on
+ * numbers keep only 32). Read as the signed INT they hold; printed as the bits.
+ */
 class BitAcc extends Acc {
-  v: number;
+  v: bigint;
   constructor(private readonly and: boolean) {
     super();
-    this.v = and ? -1 : 0;
+    this.v = and ? ALL_BITS : 0n;
   }
   add(x: unknown): void {
-    this.v = this.and ? this.v & (x as number) : this.v | (x as number);
+    this.v = this.and ? this.v & bits64(x) : this.v | bits64(x);
   }
   set(x: unknown): void {
-    this.v = x as number;
+    this.v = bits64(x);
   }
   value(): unknown {
-    return this.v;
+    return Number(BigInt.asIntN(64, this.v));
   }
   /** Printed as its 64 bits, most significant first, as TigerGraph shows a bitwise accumulator. */
   override json(): unknown {
-    return BigInt.asUintN(64, BigInt(Math.trunc(this.v)))
-      .toString(2)
-      .padStart(64, '0');
+    return this.v.toString(2).padStart(64, '0');
+  }
+  override clear(): void {
+    this.v = 0n;
+  }
+  /** TigerGraph's methods: bit `i` counts from the least significant, 0 to 63. */
+  override method(name: string, args: unknown[]): unknown {
+    const bit = (i: unknown): bigint => {
+      const n = Number(i);
+      if (!Number.isInteger(n) || n < 0 || n > 63)
+        throw new QueryRuntimeError(`Bit index ${String(i)} is not 0 to 63.`);
+      return 1n << BigInt(n);
+    };
+    switch (name) {
+      case 'reset':
+        this.v = 0n;
+        return null;
+      case 'cardinality':
+        return [...this.v.toString(2)].filter((c) => c === '1').length;
+      case 'get':
+        return this.v & bit(args[0]) ? 1 : 0;
+      case 'set':
+        if (args.length === 0) this.v = ALL_BITS;
+        else this.v = args[1] ? this.v | bit(args[0]) : this.v & ~bit(args[0]) & ALL_BITS;
+        return null;
+      case 'flip': {
+        // One bit, or bits from the first index up to (not including) the second.
+        const from = Number(args[0]);
+        const to = args.length > 1 ? Number(args[1]) : from + 1;
+        for (let i = from; i < to; i++) this.v ^= bit(i);
+        return null;
+      }
+      case 'and':
+      case 'or':
+      case 'xor': {
+        const o = bits64(args[0]);
+        this.v = name === 'and' ? this.v & o : name === 'or' ? this.v | o : this.v ^ o;
+        return null;
+      }
+      default:
+        return super.method(name, args);
+    }
   }
 }
-
 /** Elements of a `+=`: a collection adds each element, anything else adds itself. */
 function elements(x: unknown): Iterable<unknown> {
   if (Array.isArray(x) || x instanceof Set) return x;

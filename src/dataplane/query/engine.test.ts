@@ -840,6 +840,27 @@ PRINT A[A.@rows];`);
     assert.match(repeated.output, /did not finish within its timeout of 0 ms/);
   });
 
+  it('keeps 64 bits in a bitwise accumulator, prints them as bits and reads them as an INT', () => {
+    const [r, methods] =
+      interpret(`BitwiseAndAccum @@and; BitwiseOrAccum @@or; BitwiseOrAccum @@wide; BitwiseOrAccum @@m;
+@@and += 170; @@and += 85;
+@@or += 170; @@or += 85;
+@@wide += 4294967296; @@wide += 1;
+PRINT @@and, @@or, @@wide, @@wide + 0 AS wide_int, @@or + 1 AS or_int;
+@@m.set(); @@m.set(0, FALSE); @@m.flip(63); @@m.flip(1, 4);
+PRINT @@m, @@m.cardinality() AS ones, @@m.get(62) AS b62, @@m.get(63) AS b63;`);
+    const bits = (n: bigint) => n.toString(2).padStart(64, '0');
+    assert.deepEqual(r, {
+      '@@and': bits(0n),
+      '@@or': bits(255n),
+      '@@wide': bits(4294967297n),
+      wide_int: 4294967297,
+      or_int: 256,
+    });
+    // All ones, then bit 0 cleared, bit 63 flipped off, bits 1 to 3 flipped off.
+    assert.deepEqual(methods, { '@@m': `0${'1'.repeat(59)}0000`, ones: 59, b62: 1, b63: 0 });
+  });
+
   it('keeps an ArrayAccum of each element type and works on its elements in one and two dimensions', () => {
     // TigerGraph's reference example of element-level operations (its BagAccum holds INT here).
     const [r] = interpret(`ArrayAccum<SumAccum<DOUBLE>> @@sum_d[2][2];
