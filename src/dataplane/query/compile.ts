@@ -1371,6 +1371,9 @@ export class Compiler {
         return;
       }
       if (!view) this.fail(`The edge type ${name} is not in graph ${graph.name}`, at);
+      // V2 puts a direction only on a directed type: `U>` of an undirected one is an error.
+      if (hop.dirs && dir !== 'any' && !view.type.directed)
+        this.fail(`The edge type ${name} is undirected: name it without > or <`, at);
       fixed.push({ name: view.type.name, reversed: view.reversed, dir });
     });
     return (view, f) => {

@@ -1051,13 +1051,22 @@ PRINT S[S.@l', S.@l, S.@s', S.@m', S.@m, S.@a', S.@a, S.@n'];`);
     }
   });
 
-  it('refuses a SELECT of no alias of the path', () => {
+  it('refuses a SELECT of no alias of the path, and a direction on an undirected edge type', () => {
     const stray = runGsql(
       store,
       'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  S = {P.*};\n  S = SELECT x FROM S:s -(E>)- P:m -(E>)- P:t;\n}',
     );
     assert.equal(stray.ok, false);
     assert.match(stray.output, /Semantic Check Fails: The SELECT output x is not a vertex alias of its FROM clause/);
+    const directed = runGsql(
+      store,
+      'USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n  S = {P.*};\n  S = SELECT t FROM S:s -(E>|U>)- P:t;\n}',
+    );
+    assert.equal(directed.ok, false);
+    assert.match(
+      directed.output,
+      /Semantic Check Fails: The edge type U is undirected: name it without > or < \(line 4, column 7\)/,
+    );
   });
 
   it('names the line and column of a syntax error, and runs nothing of the request', () => {
