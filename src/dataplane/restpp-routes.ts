@@ -23,7 +23,7 @@ import {
 import { findPaths, readPathRequest } from './path-finding.js';
 import { postDdl } from './loading/ddl-route.js';
 import { parseFlag } from './query-params.js';
-import { writingAttributes } from './query/graph-view.js';
+import { writingUpsert } from './query/graph-view.js';
 import { queryEndpoints, registerQueryRoutes } from './query/routes.js';
 import { storeStats } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
@@ -83,9 +83,8 @@ async function upsert(ctx: RequestContext): Promise<void> {
   let result;
   try {
     const plan = planUpsert(ctx.store, graph, body);
-    const write = () => writeUpsert(ctx.store, plan, opts);
-    // Vertices alone change no edge: the graph's traversal view can keep its shape.
-    result = plan.edges.length === 0 ? writingAttributes(ctx.store, plan.vertices, write) : write();
+    // The graph's traversal view takes the rows in rather than being built again.
+    result = writingUpsert(ctx.store, plan, () => writeUpsert(ctx.store, plan, opts));
   } catch (err) {
     // TigerGraph 4.x answers every refused payload with one code, which pyTigerGraph's callers test for.
     if (err instanceof DataPlaneError && upsertRefusals.has(err.kind))

@@ -111,21 +111,134 @@ export class GraphView {
   }
 
   /**
-   * Reads the attribute values of `gids` again from the store, after a write that changed
-   * nothing else; false when one of them is gone (the view must then be built again).
+   * Takes in the rows upserts wrote (see writingUpsert), read back from the store: the values of
+   * vertices and edges it holds, and new vertices and edges appended with the next gids and edge
+   * ids. The adjacency of each edge type that gained an edge is sorted again in memory, which
+   * costs a small share of reading the store again. False when a row it held is gone or a type
+   * is unknown: only a new build can follow that.
    */
-  rereadAttributes(store: GraphStore, gids: readonly number[]): boolean {
-    // A text of its own: pluck() changes the shared prepared statement for every caller of that text.
-    const read = store.prepared('SELECT attrs FROM vertices WHERE type_id = ? AND id = ? /* view */').pluck();
-    for (const gid of gids) {
-      const type = this.vertexTypes[this.typeOf[gid]!]!;
-      const json = read.get(type.id, this.ids[gid]) as string | undefined;
-      if (json === undefined) return false;
-      const names = type.attributes.map((a) => a.name);
+  absorb(store: GraphStore, written: readonly WrittenRows[]): boolean {
+    // Texts of their own: pluck() changes the shared prepared statement for every caller of a text.
+    const readVertex = store.prepared('SELECT attrs FROM vertices WHERE type_id = ? AND id = ? /* view */').pluck();
+    const readEdge = store
+      .prepared(
+        'SELECT attrs FROM edges WHERE from_type = ? AND from_id = ? AND type_id = ? AND to_type = ? AND to_id = ? ' +
+          '/* view */',
+      )
+      .pluck();
+    const sizeBefore = this.size;
+    const edgesBefore = this.edgeType.length;
+    const addedTypes: number[] = [];
+    const added = { type: [] as number[], from: [] as number[], to: [] as number[] };
+    const addedAt = new Map<string, number>();
+    const sorted = new Set<number>();
+    const STALE = -2;
+    const taken = new Map<string, number>();
+    /** A vertex's gid with its values read again; -1: the store has no such row; STALE: the view cannot follow. */
+    const take = (v: WrittenVertex): number => {
+      const t = this.vtIndex.get(v.type.name);
+      if (t === undefined) return STALE;
+      const key = `${t}\u0000${v.id}`;
+      const known = taken.get(key);
+      if (known !== undefined) return known;
+      const json = readVertex.get(v.type.id, v.id) as string | undefined;
+      let gid = this.lookup[t]!.get(v.id);
+      if (json === undefined) {
+        taken.set(key, gid === undefined ? -1 : STALE);
+        return taken.get(key)!;
+      }
+      if (gid === undefined) {
+        gid = this.ids.length;
+        this.ids.push(v.id);
+        addedTypes.push(t);
+        this.lookup[t]!.set(v.id, gid);
+      }
+      const names = this.vertexTypes[t]!.attributes.map((a) => a.name);
       for (const name of names) this.attrs.get(name)![gid] = undefined;
       this.setAttributes(gid, JSON.parse(json) as Record<string, unknown>, names);
+      taken.set(key, gid);
+      return gid;
+    };
+    for (const rows of written) {
+      for (const v of rows.vertices) if (take(v) === STALE) return false;
+      for (const e of rows.edges) {
+        const type = e.view.type;
+        const et = this.etIndex.get(type.name);
+        const f = take(e.from);
+        const to = take(e.to);
+        if (et === undefined || f === STALE || to === STALE) return false;
+        const json = readEdge.get(e.from.type.id, e.from.id, type.id, e.to.type.id, e.to.id) as string | undefined;
+        // Not written: an end was missing and the upsert asked for existing vertices only.
+        if (json === undefined) continue;
+        if (f < 0 || to < 0) return false;
+        const key = `${et}:${f}:${to}`;
+        let eid = addedAt.get(key) ?? (f < sizeBefore && to < sizeBefore ? this.edgeBetween(et, f, to) : -1);
+        if (eid < 0) {
+          eid = edgesBefore + added.type.length;
+          added.type.push(et);
+          added.from.push(f);
+          added.to.push(to);
+          addedAt.set(key, eid);
+          sorted.add(et);
+        }
+        // A stored edge row holds every attribute of its type (defaults included).
+        if (type.attributes.length === 0) continue;
+        for (const [k, v] of Object.entries(JSON.parse(json) as Record<string, unknown>)) {
+          const col = this.edgeAttrs.get(k);
+          if (col) col[eid] = this.datetimes.has(`edge:${k}`) ? toEpoch(v) : v;
+        }
+      }
     }
+    this.grow(sizeBefore, addedTypes, added, sorted);
     return true;
+  }
+
+  /** The id of the edge of type `et` from `from` to `to`, or -1. */
+  private edgeBetween(et: number, from: number, to: number): number {
+    const { off, nbr, eid } = this.out[et]!;
+    for (let k = off[from]!; k < off[from + 1]!; k++) if (nbr[k] === to) return eid[k]!;
+    return -1;
+  }
+
+  /** The arrays after `absorb` appended vertices and edges: typed arrays are made again, one size up. */
+  private grow(
+    sizeBefore: number,
+    addedTypes: number[],
+    added: { type: number[]; from: number[]; to: number[] },
+    sorted: Set<number>,
+  ): void {
+    const n = this.size;
+    if (addedTypes.length === 0 && added.type.length === 0) return;
+    if (addedTypes.length > 0) {
+      const typeOf = new Uint16Array(n);
+      typeOf.set(this.typeOf);
+      typeOf.set(addedTypes, sizeBefore);
+      this.typeOf = typeOf;
+      addedTypes.forEach((t, i) => {
+        const before = this.byType[t]!;
+        const list = new Int32Array(before.length + 1);
+        list.set(before);
+        list[before.length] = sizeBefore + i;
+        this.byType[t] = list;
+      });
+    }
+    if (added.type.length > 0) {
+      this.edgeType = appended(this.edgeType, added.type, Uint16Array);
+      this.edgeFrom = appended(this.edgeFrom, added.from, Int32Array);
+      this.edgeTo = appended(this.edgeTo, added.to, Int32Array);
+    }
+    for (let et = 0; et < this.edgeTypes.length; et++) {
+      if (sorted.has(et)) {
+        this.out[et] = csr(n, this.edgeType, et, this.edgeFrom, this.edgeTo);
+        this.in[et] = csr(n, this.edgeType, et, this.edgeTo, this.edgeFrom);
+      } else if (n > sizeBefore) {
+        this.out[et] = widened(this.out[et]!, n);
+        this.in[et] = widened(this.in[et]!, n);
+      }
+    }
+    // What was worked out per vertex or per adjacency is for the old arrays.
+    this.degrees.clear();
+    this.scratchArrays = undefined;
   }
 
   static build(store: GraphStore): GraphView {
@@ -252,6 +365,22 @@ export function toEpoch(v: unknown): number {
   return checked.ok ? Date.parse(`${String(checked.value).replace(' ', 'T')}Z`) / 1000 : 0;
 }
 
+/** A typed array with `more` after its elements. */
+function appended<A extends Uint16Array | Int32Array>(before: A, more: number[], Make: new (n: number) => A): A {
+  const out = new Make(before.length + more.length);
+  out.set(before);
+  out.set(more, before.length);
+  return out;
+}
+
+/** An adjacency over `n` vertices where the ones past its end have no edges. */
+function widened(adj: Adjacency, n: number): Adjacency {
+  const off = new Int32Array(n + 1);
+  off.set(adj.off);
+  off.fill(adj.off[adj.off.length - 1]!, adj.off.length);
+  return { off, nbr: adj.nbr, eid: adj.eid };
+}
+
 /** Counting sort of one edge type's edges by `key`: two passes over the edges, no comparison sort. */
 function csr(n: number, types: Uint16Array, et: number, key: Int32Array, other: Int32Array): Adjacency {
   const off = new Int32Array(n + 1);
@@ -274,53 +403,81 @@ function csr(n: number, types: Uint16Array, et: number, key: Int32Array, other: 
   return { off, nbr, eid };
 }
 
-const views = new WeakMap<GraphStore, { key: string; view: GraphView }>();
+/** A vertex an upsert names, by its stored type and primary id. */
+interface WrittenVertex {
+  type: StoredVertexType;
+  id: string;
+}
+
+/** The rows an upsert wrote, as the view reads them back: an upsert plan has this shape. */
+export interface WrittenRows {
+  vertices: readonly WrittenVertex[];
+  /** Each edge by its type and its ends as stored. */
+  edges: readonly { view: { type: StoredEdgeType }; from: WrittenVertex; to: WrittenVertex }[];
+}
+
+interface HeldView {
+  key: string;
+  view: GraphView;
+  /** Upserts written since the view was last current, taken in when a query next asks for it. */
+  pending: WrittenRows[];
+  pendingRows: number;
+}
+
+const views = new WeakMap<GraphStore, HeldView>();
 
 /**
  * The view of a store's data as it is now: rebuilt when a write (of this process or, through
- * SQLite's data_version, of another connection) or a schema change happened since it was built.
+ * SQLite's data_version, of another connection) or a schema change happened since it was built,
+ * other than the upserts it was told of (writingUpsert), which it takes in instead.
  */
 export function graphView(store: GraphStore): GraphView {
   const key = viewKey(store);
   const held = views.get(store);
-  if (held && held.key === key) return held.view;
+  if (held && held.key === key) {
+    if (held.pending.length === 0) return held.view;
+    const { pending } = held;
+    held.pending = [];
+    held.pendingRows = 0;
+    if (held.view.absorb(store, pending)) return held.view;
+  }
   const view = GraphView.build(store);
-  views.set(store, { key, view });
+  keepView(store, view);
   return view;
 }
 
 /**
- * Vertices read again one by one rather than the view built anew: up to this share of the
- * view's, past which that costs about what a build does, or this many, which cost a few ms.
+ * Rows upserted between queries and taken into the view rather than the view built anew: up to
+ * this share of the view's vertices, past which reading them one by one costs about what a
+ * build does, or this many, which cost a few ms.
  */
-const REREAD_SHARE = 1 / 8;
-const REREAD_ANYWAY = 1024;
+const ABSORB_SHARE = 1 / 8;
+const ABSORB_ANYWAY = 1024;
 
 /**
- * Runs `write`, which changes at most the attribute values of `vertices`, and keeps the view
- * of the store when it was current and holds every one of them, with their rows read again:
- * an application that updates a few vertices between queries pays for those rows, not for
- * reading the whole graph again. Otherwise the next query builds a new view, as after any write.
+ * Runs `write`, an upsert of `rows`, and when the view was current, notes the rows for the next
+ * query to take in (GraphView.absorb): an application that upserts a few vertices and edges
+ * between queries pays for those rows, not for reading the whole graph again. The rows are read
+ * back when a query asks, once for every upsert since the last, so that a burst of upserts with
+ * no query between costs nothing here. A larger upsert, or any other write, has the next query
+ * build the view anew.
  */
-export function writingAttributes<T>(
-  store: GraphStore,
-  vertices: readonly { type: StoredVertexType; id: string }[],
-  write: () => T,
-): T {
+export function writingUpsert<T>(store: GraphStore, rows: WrittenRows, write: () => T): T {
   const held = views.get(store);
-  const view = held?.key === viewKey(store) ? held.view : undefined;
-  const gids =
-    view && vertices.length <= Math.max(REREAD_ANYWAY, view.size * REREAD_SHARE)
-      ? vertices.map((v) => view.find(v.type.name, v.id))
-      : undefined;
+  const current = held !== undefined && held.key === viewKey(store);
   const result = write();
-  if (view && gids?.every((g) => g >= 0) && view.rereadAttributes(store, gids)) keepView(store, view);
+  if (!current) return result;
+  const pendingRows = held.pendingRows + rows.vertices.length + rows.edges.length;
+  if (pendingRows > Math.max(ABSORB_ANYWAY, held.view.size * ABSORB_SHARE)) return result;
+  held.pending.push(rows);
+  held.pendingRows = pendingRows;
+  held.key = viewKey(store);
   return result;
 }
 
 /** After a query wrote through its view (and to SQLite), the view is still the data's: keep it. */
 export function keepView(store: GraphStore, view: GraphView): void {
-  views.set(store, { key: viewKey(store), view });
+  views.set(store, { key: viewKey(store), view, pending: [], pendingRows: 0 });
 }
 
 export function dropView(store: GraphStore): void {
