@@ -801,6 +801,7 @@ export class Compiler {
       this.scope.pop();
     }
   }
+
   /** A vertex as PRINT shows it: id, type, every attribute, and every vertex-attached accumulator. */
   private vertexJson(f: Frame, gid: number): Record<string, unknown> {
     const view = f.run.view;
