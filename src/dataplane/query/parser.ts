@@ -440,14 +440,18 @@ export class QueryParser {
     const dims: number[] = [];
     this.expectPunct('[');
     do {
-      const t = this.peek();
-      if (t.kind === 'number' && /^\d+$/.test(t.text)) {
-        this.i++;
-        dims.push(Number(t.text));
-      } else dims.push(0);
+      dims.push(this.wholeNumber() ?? 0);
       this.expectPunct(']');
     } while (this.acceptPunct('['));
     return dims;
+  }
+
+  /** A whole-number literal, taken; undefined (nothing taken) for any other token. */
+  private wholeNumber(): number | undefined {
+    const t = this.peek();
+    if (t.kind !== 'number' || !/^\d+$/.test(t.text)) return undefined;
+    this.i++;
+    return Number(t.text);
   }
 
   /** The body of IF/WHILE/FOREACH/CASE: statements with `;`, or in a clause, comma-separated. */
@@ -971,16 +975,10 @@ export class QueryParser {
 
   /** After `*`: nothing (any number of edges), `n` (exactly), `n..`, `..m` or `n..m`. */
   private repetition(): { min: number; max: number } {
-    const bound = (): number | undefined => {
-      const t = this.peek();
-      if (t.kind !== 'number' || !/^\d+$/.test(t.text)) return undefined;
-      this.i++;
-      return Number(t.text);
-    };
-    const lo = bound();
+    const lo = this.wholeNumber();
     if (!this.acceptPunct('..')) return lo === undefined ? { min: 0, max: Infinity } : { min: lo, max: lo };
     const at = this.peek();
-    const hi = bound();
+    const hi = this.wholeNumber();
     if (hi !== undefined && hi < (lo ?? 0)) this.fail(at);
     return { min: lo ?? 0, max: hi ?? Infinity };
   }
