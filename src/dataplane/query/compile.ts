@@ -919,9 +919,12 @@ export class Compiler {
           throw new QueryRuntimeError(`INSERT INTO ${s.type} needs its two end vertices first.`);
         payload = { edges: { [from.type]: { [from.id]: { [s.type]: { [to.type]: { [to.id]: attrs } } } } } };
       }
-      f.run.writes.structural.push((store) => {
+      const writes = f.run.writes;
+      writes.structural.push((store) => {
         try {
-          writeUpsert(store, planUpsert(store, graph, payload));
+          const plan = planUpsert(store, graph, payload);
+          writeUpsert(store, plan);
+          writes.inserted.push(plan);
         } catch (err) {
           if (err instanceof DataPlaneError)
             throw new DataPlaneError('queryRuntime', `INSERT INTO ${s.type}: ${err.message}`);

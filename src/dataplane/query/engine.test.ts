@@ -8,6 +8,7 @@ import type { GraphStore } from '../graph-store.js';
 import { runGsql } from '../gsql-runner.js';
 import { planUpsert } from '../upsert-plan.js';
 import { writeUpsert } from '../upsert-write.js';
+import { GraphView, graphView } from './graph-view.js';
 
 /**
  * The query engine over a real store file: algorithms written in GSQL the way the algorithm
@@ -512,6 +513,48 @@ PRINT S.size() AS found, k, names,
     assert.deepEqual(r!.S, [
       { v_id: 'v1', v_type: 'P', attributes: { 'S.rank': 2.5, 'S.born': '2021-05-06 07:08:09' } },
     ]);
+  });
+
+  it("takes a query's INSERTs into the traversal view at the next query; a DELETE has it built anew", () => {
+    const writes = open();
+    try {
+      const view = graphView(writes);
+      gsql(
+        writes,
+        `INTERPRET QUERY () FOR GRAPH g {
+  A = {P.*};
+  INSERT INTO P (PRIMARY_ID, name) VALUES ("nova", "Nova");
+  S = SELECT s FROM A:s WHERE s.name == "n3" ACCUM INSERT INTO E (FROM, TO, w) VALUES (s, s, 9);
+}`,
+      );
+      const [r] = results(
+        gsql(
+          writes,
+          `INTERPRET QUERY () FOR GRAPH g {
+  S = SELECT t FROM P:s -(E>:e)- P:t WHERE s.name == "n3" AND e.w == 9;
+  N = SELECT s FROM P:s WHERE s.name == "Nova";
+  PRINT S, N.size() AS nova;
+}`,
+        ),
+      );
+      assert.equal(graphView(writes), view, 'the same view, with the inserted rows taken in');
+      assert.deepEqual(
+        (r!.S as PrintedVertex[]).map((v) => v.v_id),
+        ['v3'],
+      );
+      assert.equal(r!.nova, 1);
+      const built = GraphView.build(writes);
+      assert.equal(view.size, built.size);
+      assert.equal(view.edgeType.length, built.edgeType.length);
+      gsql(
+        writes,
+        'INTERPRET QUERY () FOR GRAPH g {\n  T = SELECT t FROM P:t WHERE t.name == "Nova";\n  DELETE t FROM T:t;\n}',
+      );
+      assert.notEqual(graphView(writes), view);
+      assert.equal(graphView(writes).find('P', 'nova'), -1);
+    } finally {
+      writes.close();
+    }
   });
 
   it('INSERT INTO writes a vertex (attributes in any order) and an edge; DELETE removes a vertex and its edges', () => {

@@ -466,18 +466,28 @@ export function writingUpsert<T>(store: GraphStore, rows: WrittenRows, write: ()
   const held = views.get(store);
   const current = held !== undefined && held.key === viewKey(store);
   const result = write();
-  if (!current) return result;
-  const pendingRows = held.pendingRows + rows.vertices.length + rows.edges.length;
-  if (pendingRows > Math.max(ABSORB_ANYWAY, held.view.size * ABSORB_SHARE)) return result;
-  held.pending.push(rows);
-  held.pendingRows = pendingRows;
-  held.key = viewKey(store);
+  if (current && noteRows(held, [rows])) held.key = viewKey(store);
   return result;
 }
 
-/** After a query wrote through its view (and to SQLite), the view is still the data's: keep it. */
-export function keepView(store: GraphStore, view: GraphView): void {
-  views.set(store, { key: viewKey(store), view, pending: [], pendingRows: 0 });
+/** Adds rows for the view to take in; false when they are too many (the view is then built anew). */
+function noteRows(held: HeldView, rows: readonly WrittenRows[]): boolean {
+  let pendingRows = held.pendingRows;
+  for (const r of rows) pendingRows += r.vertices.length + r.edges.length;
+  if (pendingRows > Math.max(ABSORB_ANYWAY, held.view.size * ABSORB_SHARE)) return false;
+  held.pending.push(...rows);
+  held.pendingRows = pendingRows;
+  return true;
+}
+
+/**
+ * After a query wrote through its view (and to SQLite), the view is still the data's: keep it,
+ * with the rows its INSERTs wrote to take in at the next query.
+ */
+export function keepView(store: GraphStore, view: GraphView, inserted: readonly WrittenRows[] = []): void {
+  const held: HeldView = { key: viewKey(store), view, pending: [], pendingRows: 0 };
+  if (noteRows(held, inserted)) views.set(store, held);
+  else dropView(store);
 }
 
 export function dropView(store: GraphStore): void {

@@ -376,7 +376,7 @@ function callQuery(store: GraphStore, graph: GraphDef, name: string, args: unkno
 
 /** Applies a run's writes to the store in one transaction; the view keeps them unless rows came or went. */
 function commit(store: GraphStore, view: GraphView, run: Run): void {
-  const { vertexAttrs, edgeAttrs, structural } = run.writes;
+  const { vertexAttrs, edgeAttrs, structural, inserted } = run.writes;
   if (vertexAttrs.size === 0 && edgeAttrs.size === 0 && structural.length === 0) return;
   try {
     store.write(() => {
@@ -413,7 +413,8 @@ function commit(store: GraphStore, view: GraphView, run: Run): void {
     dropView(store);
     throw err;
   }
-  if (structural.length === 0) keepView(store, view);
+  // Inserts are taken into the view at the next query, as upserts are; a delete has it built anew.
+  if (inserted.length === structural.length) keepView(store, view, inserted);
   else dropView(store);
 }
 

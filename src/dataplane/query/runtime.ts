@@ -2,7 +2,7 @@ import type { GraphStore } from '../graph-store.js';
 import type { AccType, TypeRef } from './ast.js';
 import { Acc, accValueType, isFloat32 } from './accums.js';
 import { jsonOf } from './values.js';
-import type { GraphView } from './graph-view.js';
+import type { GraphView, WrittenRows } from './graph-view.js';
 import type { ScratchArrays } from './scratch.js';
 import type { QueryFiles } from './query-files.js';
 
@@ -334,6 +334,8 @@ export interface PendingWrites {
   edgeAttrs: Map<number, Map<string, unknown>>;
   /** Structural changes (INSERT/DELETE) run inside the same transaction. */
   structural: ((store: GraphStore) => void)[];
+  /** The rows each INSERT wrote, once it has: the view takes them in after the run (GraphView.absorb). */
+  inserted: WrittenRows[];
 }
 
 /** The state of one query run: its deadline, accumulators, output and writes. */
@@ -347,7 +349,7 @@ export class Run {
    * accumulator index, vertex (-1: a global accumulator) and value, in parallel arrays.
    */
   readonly pending = new PendingAdds();
-  writes: PendingWrites = { vertexAttrs: new Map(), edgeAttrs: new Map(), structural: [] };
+  writes: PendingWrites = { vertexAttrs: new Map(), edgeAttrs: new Map(), structural: [], inserted: [] };
   constructor(
     readonly store: GraphStore,
     readonly view: GraphView,
