@@ -374,7 +374,7 @@ function callQuery(store: GraphStore, graph: GraphDef, name: string, args: unkno
   return q.invoke(child, args);
 }
 
-/** Applies a run's writes to the store in one transaction; the view keeps them unless rows came or went. */
+/** Applies a run's writes to the store in one transaction; the view keeps them unless rows went. */
 function commit(store: GraphStore, view: GraphView, run: Run): void {
   const { vertexAttrs, edgeAttrs, structural, inserted } = run.writes;
   if (vertexAttrs.size === 0 && edgeAttrs.size === 0 && structural.length === 0) return;
