@@ -214,13 +214,14 @@ export class GraphView {
       typeOf.set(this.typeOf);
       typeOf.set(addedTypes, sizeBefore);
       this.typeOf = typeOf;
+      // Each type's list made again once, however many of its vertices came.
+      const gidsOf = new Map<number, number[]>();
       addedTypes.forEach((t, i) => {
-        const before = this.byType[t]!;
-        const list = new Int32Array(before.length + 1);
-        list.set(before);
-        list[before.length] = sizeBefore + i;
-        this.byType[t] = list;
+        let gids = gidsOf.get(t);
+        if (!gids) gidsOf.set(t, (gids = []));
+        gids.push(sizeBefore + i);
       });
+      for (const [t, gids] of gidsOf) this.byType[t] = appended(this.byType[t]!, gids, Int32Array);
     }
     if (added.type.length > 0) {
       this.edgeType = appended(this.edgeType, added.type, Uint16Array);
