@@ -353,6 +353,9 @@ export function runCompiled(
     if (err instanceof QueryRuntimeError) throw new DataPlaneError('queryRuntime', err.message);
     if (err instanceof RangeError) throw new DataPlaneError('queryRuntime', `The query failed: ${err.message}.`);
     throw err;
+  } finally {
+    // What the run printed to files is on disk before its answer, as TigerGraph's is.
+    run.files?.flush();
   }
   commit(store, view, run);
   return { error: false, message: '', results: run.results };

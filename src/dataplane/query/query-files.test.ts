@@ -19,6 +19,7 @@ describe('the files of a query run', () => {
       () => files.append(file, 'i'),
       (err: unknown) => err instanceof QueryRuntimeError && /more than 10 bytes/.test(err.message),
     );
+    files.flush();
     assert.equal(fs.readFileSync(file, 'utf8'), 'abcd\nefgh\n');
     // The limit is the run's: another file of the same run has no more room.
     assert.throws(() => files.append(files.open('other.txt'), 'x'), QueryRuntimeError);
@@ -30,11 +31,28 @@ describe('the files of a query run', () => {
     files.append(a, 'one');
     assert.equal(files.openOnce('again.csv'), a);
     files.append(a, 'two');
+    files.flush();
     assert.equal(fs.readFileSync(a, 'utf8'), 'one\ntwo\n');
     assert.throws(
       () => files.open('../escape.csv'),
       (err: unknown) => err instanceof QueryRuntimeError && /outside the workspace's file folder/.test(err.message),
     );
+  });
+
+  it('holds lines until 64 KiB of them or the end of the run; a file declared again drops its held lines', () => {
+    const files = new QueryFiles(root);
+    const file = files.open('held.txt');
+    files.append(file, 'first');
+    assert.equal(fs.readFileSync(file, 'utf8'), '', 'held, not yet written');
+    const long = 'x'.repeat(1023);
+    for (let i = 0; i < 64; i++) files.append(file, long);
+    // 64 KiB held: written out together, without waiting for the run's end.
+    assert.equal(fs.readFileSync(file, 'utf8').split('\n').length, 66);
+    files.append(file, 'dropped');
+    files.open('held.txt');
+    files.append(file, 'kept');
+    files.flush();
+    assert.equal(fs.readFileSync(file, 'utf8'), 'kept\n');
   });
 
   it('writes a list as its elements separated by spaces', () => {

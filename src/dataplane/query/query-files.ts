@@ -9,10 +9,18 @@ import { QueryRuntimeError, textOf } from './values.js';
  */
 export const FILE_WRITE_LIMIT = 256 * 1024 * 1024;
 
-/** The folder a run's FILE objects write in, and how much they have written. */
+/** Lines of one file held before they are written out together. */
+const BUFFER_BYTES = 64 * 1024;
+
+/**
+ * The folder a run's FILE objects write in, and how much they have written. Lines are held per
+ * file and written out in blocks of 64 KiB and when the run ends (`flush`): a `println` in an
+ * ACCUM runs once per edge, and a write of its own each time would be a system call per edge.
+ */
 export class QueryFiles {
   private written = 0;
   private readonly opened = new Map<string, string>();
+  private readonly held = new Map<string, { lines: string[]; bytes: number }>();
 
   constructor(
     readonly root: string,
@@ -30,6 +38,8 @@ export class QueryFiles {
         `The file path '${asked}' is outside the workspace's file folder; FILE objects may only write inside it.`,
       );
     }
+    // Declared again, the file starts empty: lines held for it are dropped with its contents.
+    this.held.delete(full);
     fs.writeFileSync(full, '');
     return full;
   }
@@ -47,7 +57,23 @@ export class QueryFiles {
     if (this.written + bytes > this.limit)
       throw new QueryRuntimeError(`The query wrote more than ${this.limit} bytes to its files; write less.`);
     this.written += bytes;
-    fs.appendFileSync(path, `${line}\n`);
+    let held = this.held.get(path);
+    if (!held) this.held.set(path, (held = { lines: [], bytes: 0 }));
+    held.lines.push(line);
+    held.bytes += bytes;
+    if (held.bytes >= BUFFER_BYTES) this.writeOut(path, held);
+  }
+
+  /** Writes every held line: called when the run ends, whether it finished or failed. */
+  flush(): void {
+    for (const [path, held] of this.held) this.writeOut(path, held);
+  }
+
+  private writeOut(path: string, held: { lines: string[]; bytes: number }): void {
+    if (held.lines.length === 0) return;
+    fs.appendFileSync(path, `${held.lines.join('\n')}\n`);
+    held.lines = [];
+    held.bytes = 0;
   }
 }
 
