@@ -1168,7 +1168,7 @@ export class Compiler {
         for (let a = 0; a < aliases.length; a++) seen[a]!.add(path[2 * aliases[a]!.at]!);
       };
       const tick = () => run.tick();
-      let walk = (row: (path: number[]) => void) => walkPaths(source(f), steps, view.typeOf, tick, row);
+      let walk = (row: (path: number[]) => void) => walkPaths(source(f), steps, view, tick, row);
       if (sample) {
         // Sampled once, so that both walks of a two-phase match see the same rows.
         const kept = sample(f, walk);

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RepeatedHop, RowBits, walkPaths } from './path-walk.js';
+import { ScratchArrays } from './scratch.js';
+
+/** A graph of these vertex types, with arrays of its own to lend. */
+const graphOf = (typeOf: Uint16Array) => ({ typeOf, scratch: new ScratchArrays(typeOf.length) });
 
 describe('path walks', () => {
   it('gives every walk along the hops that takes no edge twice, in adjacency order', () => {
@@ -16,7 +20,7 @@ describe('path walks', () => {
     walkPaths(
       [0, 1],
       [step, step],
-      new Uint16Array(3),
+      graphOf(new Uint16Array(3)),
       () => looked++,
       (path) => rows.push(path.slice()),
     );
@@ -29,7 +33,7 @@ describe('path walks', () => {
     walkPaths(
       [1],
       [typed],
-      Uint16Array.from([0, 1, 0]),
+      graphOf(Uint16Array.from([0, 1, 0])),
       () => undefined,
       (path) => rows2.push(path.slice()),
     );
@@ -46,10 +50,14 @@ describe('path walks', () => {
       nbr: Int32Array.from([1, 2, 3, 0, 2]),
       eid: new Int32Array(5),
     };
+    // One graph for every hop below: each borrows the arrays the one before gave back, so what
+    // a hop leaves in them must not show in the next one's ends.
+    const graph = graphOf(new Uint16Array(4));
     const ends = (min: number, max: number, from = 0) => {
       let looked = 0;
-      const hop = new RepeatedHop(4, { adjs: [adj], targets: undefined, repeat: { min, max } }, new Uint16Array(4));
+      const hop = new RepeatedHop(graph, { adjs: [adj], targets: undefined, repeat: { min, max } });
       const { ends: at, walks } = hop.from(from, () => looked++);
+      hop.release();
       return { found: Object.fromEntries(at.map((v, i) => [v, walks[i]])), looked };
     };
     assert.deepEqual(ends(0, Infinity).found, { 0: 1, 1: 1, 2: 1, 3: 1 });
@@ -61,11 +69,7 @@ describe('path walks', () => {
     assert.deepEqual(ends(3, 3, 1).found, { 0: 1, 1: 1 });
     assert.deepEqual(ends(2, Infinity).found, { 2: 1, 3: 1, 0: 1, 1: 1 });
     // The same hop object serves source after source: nothing of one is left for the next.
-    const hop = new RepeatedHop(
-      4,
-      { adjs: [adj], targets: undefined, repeat: { min: 0, max: Infinity } },
-      new Uint16Array(4),
-    );
+    const hop = new RepeatedHop(graph, { adjs: [adj], targets: undefined, repeat: { min: 0, max: Infinity } });
     for (let i = 0; i < 3; i++) assert.deepEqual(hop.from(i % 4, () => undefined).ends.length, 4);
   });
 

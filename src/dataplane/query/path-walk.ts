@@ -1,4 +1,11 @@
 import type { Adjacency } from './graph-view.js';
+import type { ScratchArrays } from './scratch.js';
+
+/** What a walk reads of the graph: each vertex's type, and the per-vertex arrays it may borrow. */
+export interface WalkedGraph {
+  typeOf: Uint16Array;
+  scratch: ScratchArrays;
+}
 
 /** One hop of a path as a run walks it: its adjacency arrays, and the target types it may reach (undefined: any). */
 export interface PathStep {
@@ -26,21 +33,33 @@ export class RepeatedHop {
   private readonly counts: Float64Array;
   private readonly nextCounts: Float64Array;
   /** The call a vertex was last made an end in, so that nothing is cleared between sources. */
-  private readonly endFor: Int32Array;
+  private readonly endFor: Uint32Array;
   /** The layer a vertex was last put in, likewise. */
-  private readonly inLayer: Int32Array;
+  private readonly inLayer: Uint32Array;
   private call = 0;
   private layers = 0;
+  private readonly typeOf: Uint16Array;
 
+  /** Its per-vertex arrays are borrowed from the graph's scratch arrays until `release`. */
   constructor(
-    size: number,
+    private readonly graph: WalkedGraph,
     private readonly step: PathStep & { repeat: { min: number; max: number } },
-    private readonly typeOf: Uint16Array,
   ) {
-    this.counts = new Float64Array(size);
-    this.nextCounts = new Float64Array(size);
-    this.endFor = new Int32Array(size);
-    this.inLayer = new Int32Array(size);
+    const { scratch } = graph;
+    this.typeOf = graph.typeOf;
+    this.counts = scratch.float64(0);
+    this.nextCounts = scratch.float64(0);
+    this.endFor = scratch.uint32();
+    this.inLayer = scratch.uint32();
+  }
+
+  /** Gives the arrays back, after a walk that ended (one cut short by the deadline keeps them). */
+  release(): void {
+    const { scratch } = this.graph;
+    scratch.giveFloat64(this.counts);
+    scratch.giveFloat64(this.nextCounts);
+    scratch.giveUint32(this.endFor);
+    scratch.giveUint32(this.inLayer);
   }
 
   /** The ends from `v` and how many shortest walks reach each, in the order they are found. */
@@ -132,13 +151,14 @@ export class RepeatedHop {
 export function walkPaths(
   sources: ArrayLike<number>,
   steps: readonly PathStep[],
-  typeOf: Uint16Array,
+  graph: WalkedGraph,
   tick: () => void,
   row: (path: number[]) => void,
 ): void {
+  const { typeOf } = graph;
   const path = new Array<number>(2 * steps.length + 1).fill(0);
   const repeated = steps.map((s) =>
-    s.repeat ? new RepeatedHop(typeOf.length, s as PathStep & { repeat: { min: number; max: number } }, typeOf) : null,
+    s.repeat ? new RepeatedHop(graph, s as PathStep & { repeat: { min: number; max: number } }) : null,
   );
   const walk = (depth: number, v: number): void => {
     if (depth === steps.length) {
@@ -178,6 +198,7 @@ export function walkPaths(
     path[0] = sources[i]!;
     walk(0, sources[i]!);
   }
+  for (const hop of repeated) hop?.release();
 }
 
 /** Whether the path's first `depth` hops took edge `e`. */
