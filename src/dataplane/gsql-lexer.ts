@@ -74,6 +74,23 @@ const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isWordChar = (c: number) => isWordStart(c) || isDigit(c);
 
+/** `e5`, `E-3`, `e+2` at `k`: a number's exponent. */
+function exponentAt(text: string, k: number): boolean {
+  const e = text.charCodeAt(k);
+  const after = text.charCodeAt(k + 1);
+  return (e === 69 || e === 101) && (isDigit(after) || after === 45 || after === 43);
+}
+
+/**
+ * A `.` at `k` that belongs to the number before it. `1..3` (a hop range) is two numbers around
+ * `..`, and `*2.E>` (a repeated hop joined to the next) the number 2, `.` and a word; `1.e5` is
+ * one number.
+ */
+function decimalPointAt(text: string, k: number): boolean {
+  if (text.charCodeAt(k) !== 46 || text.charCodeAt(k + 1) === 46) return false;
+  return !isWordStart(text.charCodeAt(k + 1)) || exponentAt(text, k + 1);
+}
+
 /**
  * Reads GSQL text into tokens, one pass, each character looked at a bounded number of times.
  * Newlines are kept as tokens because a GSQL statement may end at the end of a line;
@@ -129,14 +146,8 @@ export function* lex(text: string, opts: LexOptions = {}): Generator<Token, void
     }
     if (isDigit(c)) {
       let j = i + 1;
-      // `1..3` (a hop range) is two numbers around `..`, and `*2.E>` (a repeated hop joined to the
-      // next) the number 2, `.` and a word.
-      const pointOf = (k: number) =>
-        text.charCodeAt(k) === 46 && text.charCodeAt(k + 1) !== 46 && !isWordStart(text.charCodeAt(k + 1));
-      while (j < n && (isDigit(text.charCodeAt(j)) || pointOf(j))) j++;
-      const e = text.charCodeAt(j);
-      const sign = text.charCodeAt(j + 1);
-      if ((e === 69 || e === 101) && (isDigit(sign) || sign === 45 || sign === 43)) {
+      while (j < n && (isDigit(text.charCodeAt(j)) || decimalPointAt(text, j))) j++;
+      if (exponentAt(text, j)) {
         j += 2;
         while (j < n && isDigit(text.charCodeAt(j))) j++;
       }

@@ -24,6 +24,13 @@ describe('tokenize', () => {
     assert.equal(tokens.at(-2)!.line, 4, 'lines are counted through block comments');
   });
 
+  it('reads a dot after digits as part of the number only where no hop range or hop follows', () => {
+    const texts = (source: string) => tokenize(source).map((t) => t.text);
+    assert.deepEqual(texts('1..3'), ['1', '..', '3', '']);
+    assert.deepEqual(texts('*2.E>'), ['*', '2', '.', 'E', '>', '']);
+    assert.deepEqual(texts('1.e5 2.5 3. 4.E-2'), ['1.e5', '2.5', '3.', '4.E-2', '']);
+  });
+
   it('refuses an unterminated string with its position', () => {
     assert.throws(
       () => tokenize('x = "open'),
