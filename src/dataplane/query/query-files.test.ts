@@ -55,6 +55,17 @@ describe('the files of a query run', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), 'kept\n');
   });
 
+  it('writes every file out once the lines held across them reach 1 MiB', () => {
+    const files = new QueryFiles(root);
+    const paths = Array.from({ length: 20 }, (_, i) => files.open(`many-${i}.txt`));
+    const line = 'y'.repeat(60 * 1024 - 1);
+    // 60 KiB a file stays under each file's own 64 KiB; the 18th line takes the run past 1 MiB.
+    paths.slice(0, 17).forEach((p) => files.append(p, line));
+    assert.ok(paths.every((p) => fs.readFileSync(p, 'utf8') === ''));
+    files.append(paths[17]!, line);
+    assert.ok(paths.slice(0, 18).every((p) => fs.readFileSync(p, 'utf8') === `${line}\n`));
+  });
+
   it('writes a list as its elements separated by spaces', () => {
     assert.equal(csvField([1, 'a', new Set([2, 3])]), '1 a 2 3');
     assert.equal(csvField(2.5), '2.5');

@@ -11,6 +11,8 @@ export const FILE_WRITE_LIMIT = 256 * 1024 * 1024;
 
 /** Lines of one file held before they are written out together. */
 const BUFFER_BYTES = 64 * 1024;
+/** Lines of all a run's files held at once: past it every file's are written out. */
+const HELD_BYTES = 1024 * 1024;
 
 /**
  * The folder a run's FILE objects write in, and how much they have written. Lines are held per
@@ -21,6 +23,7 @@ export class QueryFiles {
   private written = 0;
   private readonly opened = new Map<string, string>();
   private readonly held = new Map<string, { lines: string[]; bytes: number }>();
+  private heldBytes = 0;
 
   constructor(
     readonly root: string,
@@ -39,6 +42,7 @@ export class QueryFiles {
       );
     }
     // Declared again, the file starts empty: lines held for it are dropped with its contents.
+    this.heldBytes -= this.held.get(full)?.bytes ?? 0;
     this.held.delete(full);
     fs.writeFileSync(full, '');
     return full;
@@ -61,7 +65,10 @@ export class QueryFiles {
     if (!held) this.held.set(path, (held = { lines: [], bytes: 0 }));
     held.lines.push(line);
     held.bytes += bytes;
-    if (held.bytes >= BUFFER_BYTES) this.writeOut(path, held);
+    this.heldBytes += bytes;
+    // Many files, each under its own size, could otherwise hold much of the run's cap in memory.
+    if (this.heldBytes >= HELD_BYTES) this.flush();
+    else if (held.bytes >= BUFFER_BYTES) this.writeOut(path, held);
   }
 
   /** Writes every held line: called when the run ends, whether it finished or failed. */
@@ -72,6 +79,7 @@ export class QueryFiles {
   private writeOut(path: string, held: { lines: string[]; bytes: number }): void {
     if (held.lines.length === 0) return;
     fs.appendFileSync(path, `${held.lines.join('\n')}\n`);
+    this.heldBytes -= held.bytes;
     held.lines = [];
     held.bytes = 0;
   }
