@@ -130,7 +130,23 @@ export class GraphView {
     const edgesBefore = this.edgeType.length;
     const addedTypes: number[] = [];
     const added = { type: [] as number[], from: [] as number[], to: [] as number[] };
-    const addedAt = new Map<string, number>();
+    /**
+     * The edges of a type out of a vertex, by target: read from its adjacency once, however many
+     * edges of the upserts leave it (a hub's are many), with those added since.
+     */
+    const bySource = new Map<string, Map<number, number>>();
+    const edgesFrom = (et: number, f: number): Map<number, number> => {
+      const key = `${et}:${f}`;
+      let targets = bySource.get(key);
+      if (!targets) {
+        bySource.set(key, (targets = new Map()));
+        if (f < sizeBefore) {
+          const { off, nbr, eid } = this.out[et]!;
+          for (let k = off[f]!; k < off[f + 1]!; k++) targets.set(nbr[k]!, eid[k]!);
+        }
+      }
+      return targets;
+    };
     const sorted = new Set<number>();
     const STALE = -2;
     const taken = new Map<string, number>();
@@ -171,14 +187,14 @@ export class GraphView {
         // Not written: an end was missing and the upsert asked for existing vertices only.
         if (json === undefined) continue;
         if (f < 0 || to < 0) return false;
-        const key = `${et}:${f}:${to}`;
-        let eid = addedAt.get(key) ?? (f < sizeBefore && to < sizeBefore ? this.edgeBetween(et, f, to) : -1);
-        if (eid < 0) {
+        const targets = edgesFrom(et, f);
+        let eid = targets.get(to);
+        if (eid === undefined) {
           eid = edgesBefore + added.type.length;
           added.type.push(et);
           added.from.push(f);
           added.to.push(to);
-          addedAt.set(key, eid);
+          targets.set(to, eid);
           sorted.add(et);
         }
         // A stored edge row holds every attribute of its type (defaults included).
@@ -191,13 +207,6 @@ export class GraphView {
     }
     this.grow(sizeBefore, addedTypes, added, sorted);
     return true;
-  }
-
-  /** The id of the edge of type `et` from `from` to `to`, or -1. */
-  private edgeBetween(et: number, from: number, to: number): number {
-    const { off, nbr, eid } = this.out[et]!;
-    for (let k = off[from]!; k < off[from + 1]!; k++) if (nbr[k] === to) return eid[k]!;
-    return -1;
   }
 
   /** The arrays after `absorb` appended vertices and edges: typed arrays are made again, one size up. */
