@@ -1,4 +1,5 @@
 import type { AccType, TypeRef } from './ast.js';
+import { copying, madeString } from './memory-guard.js';
 import { compare, defaultOf, eq, jsonOf, keyedApart, keyOf, QueryRuntimeError, Tuple } from './values.js';
 
 /**
@@ -56,7 +57,7 @@ class SumAcc extends Acc {
     this.f32 = isFloat32(elem);
   }
   add(x: unknown): void {
-    if (typeof this.v === 'string') this.v += typeof x === 'string' ? x : String(x);
+    if (typeof this.v === 'string') this.v = madeString(this.v + (typeof x === 'string' ? x : String(x)));
     else this.v = this.f32 ? Math.fround(this.v + (x as number)) : this.v + (x as number);
   }
   set(x: unknown): void {
@@ -217,7 +218,14 @@ class BitAcc extends Acc {
 }
 /** Elements of a `+=`: a collection adds each element, anything else adds itself. */
 function elements(x: unknown): Iterable<unknown> {
-  if (Array.isArray(x) || x instanceof Set) return x;
+  if (Array.isArray(x)) {
+    copying(x.length);
+    return x;
+  }
+  if (x instanceof Set) {
+    copying(x.size);
+    return x;
+  }
   if (x instanceof Acc) {
     const inner = x.value();
     return inner === x ? [x] : elements(inner);
@@ -232,7 +240,9 @@ class SequenceAcc extends Acc {
     super();
   }
   add(x: unknown): void {
-    for (const e of elements(x)) this.v.push(e);
+    const added = elements(x);
+    // `@@list += @@list` adds the elements it had: walking the list while it grows would not end.
+    for (const e of added === this.v ? [...added] : added) this.v.push(e);
   }
   set(x: unknown): void {
     this.v = [...elements(x)];
@@ -381,10 +391,13 @@ class MapAcc extends Acc {
   }
   add(x: unknown): void {
     if (x instanceof MapAcc) {
-      for (const { key, acc } of x.entries.values()) this.entry(key).add(acc.value());
+      // An entry is a key, a value and an accumulator of its own: several elements' worth.
+      copying(x.entries.size * 8);
+      for (const { key, acc } of [...x.entries.values()]) this.entry(key).add(acc.value());
       return;
     }
     if (x instanceof Map) {
+      copying(x.size * 8);
       for (const [k, v] of x) this.entry(k).add(v);
       return;
     }

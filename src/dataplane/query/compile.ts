@@ -9,6 +9,7 @@ import { Acc, accFactory, accValueType, ArrayAcc, ArrayElement, Arrow, isFloat32
 import type { AccType, Expr, Hop, Param, QueryDef, Select, Stmt, TypeRef } from './ast.js';
 import { toEpoch, Vertex, type Adjacency, type GraphView } from './graph-view.js';
 import { VertexAccs, vertexAccKind, type Frame, type Run } from './runtime.js';
+import { copying, madeString } from './memory-guard.js';
 import { RowBits, walkPaths } from './path-walk.js';
 import { csvField, type QueryFiles } from './query-files.js';
 import {
@@ -503,7 +504,13 @@ export class Compiler {
             if (op === '+=') cur.add(x);
             else cur.delete(x);
           }
-        else if (Array.isArray(cur)) for (const x of iterate(v)) cur.push(x);
+        else if (Array.isArray(cur)) {
+          const added = v === cur ? [...cur] : iterate(v);
+          for (const x of added) {
+            copying(1);
+            cur.push(x);
+          }
+        }
         return undefined;
       };
     }
@@ -1724,7 +1731,7 @@ export class Compiler {
       case '>=':
         return { fn: (f) => (a(f) as number) >= (b(f) as number), type: tBool };
       case '+': {
-        if (isStrT(l.type) || isStrT(r.type)) return { fn: (f) => textOf(a(f)) + textOf(b(f)), type: tStr };
+        if (isStrT(l.type) || isStrT(r.type)) return { fn: (f) => madeString(textOf(a(f)) + textOf(b(f))), type: tStr };
         if (l.type?.k === 'base' && r.type?.k === 'base')
           return typed((f) => plus(a(f), b(f)) as number, arithmeticType(l.type, r.type));
         return { fn: (f) => plus(a(f), b(f)), type: l.type ?? r.type };
@@ -2296,10 +2303,20 @@ export function storedValue(type: string, v: unknown): AttributeValue {
 
 function plus(a: unknown, b: unknown): unknown {
   if (typeof a === 'number' && typeof b === 'number') return a + b;
-  if (typeof a === 'string' || typeof b === 'string') return textOf(a) + textOf(b);
+  if (typeof a === 'string' || typeof b === 'string') return madeString(textOf(a) + textOf(b));
   // A list and a list (`s.@path + [t]`) without the generator, which costs most of such a `+`.
-  if (Array.isArray(a)) return Array.isArray(b) ? a.concat(b) : [...a, ...iterate(b)];
-  if (a instanceof Set) return new Set([...a, ...iterate(b)]);
+  if (Array.isArray(a)) {
+    if (Array.isArray(b)) {
+      copying(a.length + b.length);
+      return a.concat(b);
+    }
+    copying(a.length);
+    return [...a, ...iterate(b)];
+  }
+  if (a instanceof Set) {
+    copying(a.size);
+    return new Set([...a, ...iterate(b)]);
+  }
   if (a instanceof ArrayAcc) return a.plus(b);
   return (a as number) + (b as number);
 }

@@ -317,6 +317,24 @@ PRINT third, exact, 1 / log10(n) AS adamic_adar, 1 / 3.0 AS literal, @@f, @@d, @
     });
   });
 
+  it('adds a list to itself once, whether an accumulator or a variable', () => {
+    const [r] = interpret(`ListAccum<INT> @@l; BagAccum<INT> @@b; LIST<INT> v; MapAccum<INT, SumAccum<INT>> @@m;
+@@l += 1; @@l += 2; @@l += @@l; @@b += 3; @@b += @@b; v += 4; v += 5; v += v; @@m += (1 -> 1); @@m += @@m;
+PRINT @@l, @@b, v, @@m;`);
+    assert.deepEqual(r, { '@@l': [1, 2, 1, 2], '@@b': [3, 3], v: [4, 5, 4, 5], '@@m': { 1: 2 } });
+  });
+
+  it('refuses a string longer than 16 Mi characters, however it was made', () => {
+    for (const loop of [
+      'STRING s = "ab"; WHILE TRUE DO s = s + s; END;',
+      'SumAccum<STRING> @@s = "ab"; WHILE TRUE DO @@s += @@s; END;',
+    ]) {
+      const out = runGsql(store, `USE GRAPH g\nINTERPRET QUERY () FOR GRAPH g {\n${loop}\n}`);
+      assert.equal(out.ok, false, loop);
+      assert.match(out.output, /A string of a query holds at most 16777216 characters, not 33554432\./, loop);
+    }
+  });
+
   it('accumulates into every kind of accumulator and prints each in its JSON form', () => {
     const [r] = interpret(`TYPEDEF TUPLE<STRING k, INT v> kv;
 SumAccum<INT> @@sum; SumAccum<STRING> @@text; MinAccum<INT> @@min; MaxAccum<FLOAT> @@max; AvgAccum @@avg;

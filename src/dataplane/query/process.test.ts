@@ -362,3 +362,61 @@ describe('queries through the data-plane process', () => {
     assert.deepEqual(r.json.results, [{ who: 'carol', age: 40 }]);
   });
 });
+
+describe('a query that outgrows the heap of the data-plane process', () => {
+  const heapDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acacia-query-heap-'));
+  let small: DataPlaneProcess;
+  let exited = false;
+  const callSmall = dataPlaneCall(() => small.url, secret);
+  before(async () => {
+    // The smallest heap the local driver gives a workspace's process (TG-00's 64 MiB bound).
+    small = await startDataPlane({
+      storeFile: path.join(heapDir, 'graph.db'),
+      secret,
+      maxHeapMb: 64,
+      onExit: () => (exited = true),
+    });
+    const r = await callSmall(
+      'POST',
+      '/gsql/v1/statements',
+      `CREATE VERTEX Item (PRIMARY_ID id STRING)
+CREATE GRAPH shop (*)
+USE GRAPH shop
+CREATE QUERY grow() FOR GRAPH shop {
+  ListAccum<STRING> @@names; INT n = 0;
+  WHILE TRUE DO @@names += "name of an item, number " + to_string(n); n = n + 1; END;
+}
+CREATE QUERY doubling() FOR GRAPH shop {
+  ListAccum<INT> @@list; @@list += 1;
+  WHILE TRUE DO @@list += @@list; END;
+}
+CREATE QUERY map_doubling() FOR GRAPH shop {
+  MapAccum<INT, SumAccum<INT>> @@a; MapAccum<INT, SumAccum<INT>> @@b; INT n = 0;
+  @@a += (0 -> 1);
+  WHILE TRUE DO FOREACH (k, v) IN @@a DO @@b += (k + n -> v); END; n = n + @@b.size(); @@a += @@b; END;
+}
+CREATE QUERY small_one() FOR GRAPH shop { ListAccum<INT> @@l; FOREACH i IN RANGE[1, 3] DO @@l += i; END; PRINT @@l; }
+INSTALL QUERY ALL`,
+    );
+    assert.match(r.text, /Query installation finished\./);
+  });
+  after(async () => {
+    await small.stop();
+    fs.rmSync(heapDir, { recursive: true, force: true });
+  });
+
+  for (const name of ['grow', 'doubling', 'map_doubling'])
+    it(`stops ${name} with an error before the process runs out of memory, and goes on serving`, async () => {
+      const r = await callSmall('GET', `/restpp/query/shop/${name}`);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json.error, true);
+      assert.equal(r.json.code, 'REST-3004');
+      assert.match(
+        r.json.message,
+        /The query was stopped: the data-plane process's heap would be \d+ MiB in use of 64 MiB/,
+      );
+      const after = await callSmall('GET', '/restpp/query/shop/small_one');
+      assert.deepEqual(after.json.results, [{ '@@l': [1, 2, 3] }]);
+      assert.equal(exited, false);
+    });
+});

@@ -1,6 +1,7 @@
 import type { GraphStore } from '../graph-store.js';
 import type { AccType, TypeRef } from './ast.js';
 import { Acc, accValueType, isFloat32 } from './accums.js';
+import { checkHeap } from './memory-guard.js';
 import { jsonOf } from './values.js';
 import type { GraphView, WrittenRows } from './graph-view.js';
 import type { ScratchArrays } from './scratch.js';
@@ -374,10 +375,11 @@ export class Run {
     if ((++this.ticks & 1023) === 0) this.checkDeadline();
   }
 
-  /** Looked at every 1,024 steps: reading the time costs more than a step. */
+  /** Looked at every 1,024 steps: reading the time (and the heap) costs more than a step. */
   private checkDeadline(): void {
     if (performance.now() > this.deadline)
       throw new QueryTimeoutError(`The query did not finish within its timeout of ${this.timeoutMs} ms.`);
+    checkHeap();
   }
 }
 
