@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { GraphStore } from '../graph-store.js';
 import { DataPlaneError, type ErrorKind } from '../errors.js';
+import { heapLimit } from './memory-guard.js';
 
 /**
  * Detached runs (`GSQL-ASYNC: true`): the query runs as it would have, and its answer is kept
@@ -8,11 +9,13 @@ import { DataPlaneError, type ErrorKind } from '../errors.js';
  * before the request is answered, so a detached run is already finished when its id is given.
  * The last `KEPT` runs of each store are kept, and no more of them than hold `KEPT_BYTES` of
  * results together (the newest always, however large: a query's answer is bounded by its
- * output limit), the oldest forgotten first. Ids carry a random number where TigerGraph's carry
- * a counter, so that one run's id tells nothing of another's.
+ * output limit), the oldest forgotten first. Results are kept as their JSON text, the most
+ * compact form, and KEPT_BYTES is at most an eighth of the process's heap, so that answers
+ * nobody fetches cannot fill it. Ids carry a random number where TigerGraph's carry a counter,
+ * so that one run's id tells nothing of another's.
  */
 const KEPT = 100;
-export const KEPT_BYTES = 64 * 1024 * 1024;
+export const KEPT_BYTES = Math.min(64 * 1024 * 1024, Math.floor(heapLimit / 8));
 
 export interface DetachedRun {
   requestid: string;
@@ -21,9 +24,10 @@ export interface DetachedRun {
   startTime: string;
   endTime: string;
   status: 'success' | 'aborted';
-  results?: unknown[];
+  /** The results as JSON text. */
+  results?: string;
   error?: { kind: ErrorKind; message: string };
-  /** The length of the results as JSON text, counted against KEPT_BYTES. */
+  /** The length of the results' text, counted against KEPT_BYTES. */
   bytes: number;
 }
 
@@ -53,8 +57,8 @@ export function runDetached(
     bytes: 0,
   };
   try {
-    one.results = run();
-    one.bytes = JSON.stringify(one.results).length;
+    one.results = JSON.stringify(run());
+    one.bytes = one.results.length;
   } catch (err) {
     if (!(err instanceof DataPlaneError)) throw err;
     one.status = 'aborted';

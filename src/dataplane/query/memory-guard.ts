@@ -33,7 +33,7 @@ function heapLimitOf(): number {
   return v8.getHeapStatistics().heap_size_limit;
 }
 
-const heapLimit = heapLimitOf();
+export const heapLimit = heapLimitOf();
 let copied = 0;
 
 /** Throws when the heap in use, with `adding` bytes more, passes the share a query may take it to. */

@@ -109,7 +109,7 @@ function queryResult(ctx: RequestContext): void {
   if (requestid === undefined) return fail('invalidParameter', 'The parameter requestid is required.');
   const [run] = detachedRuns(ctx.store, ctx.query.graph_name, requestid);
   if (run!.error) throw new DataPlaneError(run!.error.kind, run!.error.message);
-  sendResults(ctx, run!.results);
+  sendResults(ctx, JSON.parse(run!.results!));
 }
 
 /**
