@@ -55,6 +55,10 @@ const edges = (store: GraphStore) =>
       const row = r as { type_id: number; from_id: string; to_id: string; attrs: string };
       return [store.catalog.edgeTypesById.get(row.type_id)!.name, row.from_id, row.to_id, JSON.parse(row.attrs)];
     });
+const settings = (store: GraphStore) => ({
+  cache: store.db.pragma('cache_size', { simple: true }),
+  temp: store.db.pragma('temp_store', { simple: true }),
+});
 const indexes = (store: GraphStore) =>
   store.db
     .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'edges' ORDER BY name`)
@@ -146,7 +150,9 @@ describe('loading job writes', () => {
 
   it('writes nothing when the file fails at a later line, and keeps every edge index', () => {
     const store = newStore();
+    const settingsBefore = settings(store);
     load(store, 'links', ['a,b,1,2\n']);
+    assert.deepEqual(settings(store), settingsBefore);
     const writes = store.writes;
     function* failing() {
       yield 'c,d,1,2\ne,f,3,4\n';
@@ -159,6 +165,8 @@ describe('loading job writes', () => {
       ['a', 'b'],
     );
     assert.deepEqual(indexes(store), ['edges_by_source', 'edges_by_target', 'edges_by_type']);
+    // What the load set on the connection for its time is set back, failed or not.
+    assert.deepEqual(settings(store), settingsBefore);
     // A view of the data built before the attempt is stale.
     assert.ok(store.writes > writes);
   });
