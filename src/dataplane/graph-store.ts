@@ -23,6 +23,8 @@ export class GraphStore {
   private dataVersion = -1;
   /** Write transactions this connection committed or tried: a view of the data built before one is stale. */
   writes = 0;
+  /** Called after each write transaction commits (BackgroundCheckpoints). */
+  afterCommit: (() => void) | undefined;
   private readonly dataVersionStmt: Database.Statement;
   private readonly statements = new Map<string, Database.Statement>();
 
@@ -92,7 +94,9 @@ export class GraphStore {
     if (this.readOnly)
       throw new DataPlaneError('readOnly', 'This graph is read-only: it serves a snapshot and refuses writes.');
     this.writes++;
-    return this.db.transaction(fn).immediate();
+    const result = this.db.transaction(fn).immediate();
+    this.afterCommit?.();
+    return result;
   }
 
   /**

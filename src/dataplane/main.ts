@@ -24,6 +24,7 @@ import { listenOnSocket } from './local-socket.js';
 import { RequestFigures } from './request-figures.js';
 import { registerRestpp } from './restpp-routes.js';
 import { registerStats } from './stats-route.js';
+import { BackgroundCheckpoints } from './wal-checkpoints.js';
 
 function log(level: 'info' | 'error', msg: string, extra: Record<string, unknown> = {}): void {
   process.stderr.write(
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
   const store = GraphStore.open(values.store!, { readOnly: values['read-only'] });
   // Uploads a stopped process was loading: their requests ended with it.
   if (!values['read-only']) fs.rmSync(uploadFolder(store), { recursive: true, force: true });
+  const checkpoints = values['read-only'] ? undefined : BackgroundCheckpoints.attach(store);
   const figures = new RequestFigures();
   const server = createServer(
     {
@@ -108,8 +110,11 @@ async function main(): Promise<void> {
     log('info', 'stopping', { reason });
     local?.close();
     server.close(() => {
-      store.close();
-      process.exit(0);
+      const closed = checkpoints?.close() ?? Promise.resolve();
+      void closed.finally(() => {
+        store.close();
+        process.exit(0);
+      });
     });
     server.closeIdleConnections();
   };

@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { StoreStats } from './snapshot.js';
 import type { StoreJob, StoreJobResults } from './store-jobs-run.js';
+import { startWorker } from './worker-thread.js';
 
 /** A job's failure, as the worker thread saw it: the error's name, message and SQLite code. */
 export class StoreJobError extends Error {
@@ -25,21 +26,6 @@ interface Pending {
 interface Slot {
   worker: Worker;
   current?: Pending;
-}
-
-/**
- * A worker thread running `store-jobs-worker`: the compiled file with plain node, or the
- * TypeScript source through tsx's loader when this module itself runs from the sources.
- */
-function newWorker(): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./store-jobs-worker.js', here), { execArgv: [] });
-  const file = JSON.stringify(new URL('./store-jobs-worker.ts', here).href);
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  return new Worker(`import(${tsx}).then((api) => api.tsImport(${file}, ${JSON.stringify(here)}))`, {
-    eval: true,
-    execArgv: [],
-  });
 }
 
 /**
@@ -109,7 +95,7 @@ export class StoreJobs {
   }
 
   private start(): Slot {
-    const slot: Slot = { worker: newWorker() };
+    const slot: Slot = { worker: startWorker('store-jobs-worker') };
     const { worker } = slot;
     worker.unref();
     worker.on('message', (answer: Answer) => {
