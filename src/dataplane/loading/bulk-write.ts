@@ -3,6 +3,7 @@ import type { EdgeView, StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeValue } from '../schema-types.js';
 import { edgesByTarget } from '../store-file.js';
+import { idAsAttribute } from '../attribute-values.js';
 
 type Attrs = Record<string, AttributeValue>;
 
@@ -164,15 +165,17 @@ export class BulkWriter {
       }
       // A vertex line's row is there now: an edge to it makes nothing.
       const made = [...ends].filter((id) => !given.has(id)).sort();
-      this.rows(
+      const defaults = this.defaultVertexJson(type);
+      const out = this.multiRow(
         'ends',
-        made.length,
+        3,
         (n) => `INSERT OR IGNORE INTO vertices (type_id, id, attrs) VALUES ${values(n, 3)}`,
-        (params, i) => {
-          const id = made[i]!;
-          params.push(type.id, id, JSON.stringify(store.defaultVertexAttributes(type, id)));
-        },
       );
+      for (const id of made) {
+        out.params.push(type.id, id, defaults(id));
+        out.added();
+      }
+      out.end();
     }
 
     const edgeGroups = [...this.edgeGroups.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g);
@@ -195,11 +198,20 @@ export class BulkWriter {
       const defaults = store.defaultEdgeAttributes(view.type);
       // Edges whose lines gave every attribute are written many to a statement; the rest (a `_`
       // among the values) one by one, since what they leave of an existing edge differs.
-      const whole: { fromId: string; edge: PendingEdge }[] = [];
+      const out = this.multiRow(
+        'edges',
+        6,
+        (n) =>
+          `INSERT INTO edges (type_id, from_type, from_id, to_type, to_id, attrs) VALUES ${values(n, 6)} ` +
+          'ON CONFLICT (from_type, from_id, type_id, to_type, to_id) ' +
+          'DO UPDATE SET attrs = json_patch(attrs, excluded.attrs)',
+      );
       for (const fromId of [...bySource.keys()].sort()) {
         for (const edge of folded(bySource.get(fromId)!)) {
-          if (edge.whole) whole.push({ fromId, edge });
-          else
+          if (edge.whole) {
+            out.params.push(view.type.id, from.id, fromId, to.id, edge.toId, JSON.stringify(edge.patch));
+            out.added();
+          } else
             patchEdge.run(
               view.type.id,
               from.id,
@@ -211,18 +223,7 @@ export class BulkWriter {
             );
         }
       }
-      this.rows(
-        'edges',
-        whole.length,
-        (n) =>
-          `INSERT INTO edges (type_id, from_type, from_id, to_type, to_id, attrs) VALUES ${values(n, 6)} ` +
-          'ON CONFLICT (from_type, from_id, type_id, to_type, to_id) ' +
-          'DO UPDATE SET attrs = json_patch(attrs, excluded.attrs)',
-        (params, i) => {
-          const { fromId, edge } = whole[i]!;
-          params.push(view.type.id, from.id, fromId, to.id, edge.toId, JSON.stringify(edge.patch));
-        },
-      );
+      out.end();
     }
 
     this.vertexGroups.clear();
@@ -231,20 +232,40 @@ export class BulkWriter {
     this.edgeCount = 0;
   }
 
-  /** Runs `count` rows through multi-row statements of ROWS rows, and one for the rest. */
-  private rows(
-    name: string,
-    count: number,
-    sql: (rows: number) => string,
-    row: (params: (string | number)[], i: number) => void,
-  ): void {
+  /** Rows written `ROWS` to a statement as they are added, the rest at `end`. */
+  private multiRow(name: string, width: number, sql: (rows: number) => string) {
     const params: (string | number)[] = [];
-    for (let at = 0; at < count; at += ROWS) {
-      const n = Math.min(ROWS, count - at);
+    const run = () => {
+      const n = params.length / width;
+      if (n > 0) this.statement(`${name}:${n}`, () => sql(n)).run(params);
       params.length = 0;
-      for (let i = at; i < at + n; i++) row(params, i);
-      this.statement(`${name}:${n}`, () => sql(n)).run(params);
-    }
+    };
+    return {
+      /** The values of the rows not yet written, `width` a row. */
+      params,
+      /** Called after each row's values are pushed. */
+      added: () => {
+        if (params.length === ROWS * width) run();
+      },
+      end: run,
+    };
+  }
+
+  /**
+   * The JSON of a vertex of `type` with default attributes, by id: the text around the id made
+   * once, as the id (when kept as an attribute) is the only value that differs.
+   */
+  private defaultVertexJson(type: StoredVertexType): (id: string) => string {
+    const general = (id: string) => JSON.stringify(this.store.defaultVertexAttributes(type, id));
+    if (type.compositeKey) return general;
+    const marker = '\u0000id\u0000';
+    const attrs = this.store.defaultVertexAttributes(type, '0');
+    for (const a of type.attributes) if (a.isPrimaryKey) attrs[a.name] = marker;
+    const parts = JSON.stringify(attrs).split(JSON.stringify(marker));
+    if (parts.length === 1) return () => parts[0]!;
+    if (parts.length > 2) return general;
+    const [before, after] = parts as [string, string];
+    return (id) => before + JSON.stringify(idAsAttribute(type.primaryId.type, id)) + after;
   }
 
   private statement(name: string, sql: string | (() => string)): Database.Statement {

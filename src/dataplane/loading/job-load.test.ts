@@ -122,6 +122,37 @@ describe('loading job writes', () => {
     );
   });
 
+  it('makes edge ends with their default attributes, whatever their kind of primary id', () => {
+    const store = stores.open(`CREATE VERTEX Item (PRIMARY_ID code INT, label STRING DEFAULT "none")
+  WITH primary_id_as_attribute="true"
+CREATE VERTEX Tag (PRIMARY_ID name STRING, uses INT)
+CREATE VERTEX Place (country STRING, city STRING, pop INT DEFAULT 7, PRIMARY KEY (country, city))
+CREATE DIRECTED EDGE tagged (FROM Item, TO Tag)
+CREATE DIRECTED EDGE made_in (FROM Item, TO Place)
+CREATE GRAPH shop (*)
+CREATE LOADING JOB links FOR GRAPH shop {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE tagged VALUES ($0, $1), TO EDGE made_in VALUES ($0, $2) USING SEPARATOR="|";
+}`);
+    const def = findJob(store, 'links')!;
+    loadFile(store, checkJob(store, def), filePlan(def, 'f')!, ['7|red|Peru,Lima\n12|blue|Chile,Arica\n']);
+    const rows = store.db.prepare('SELECT id, attrs FROM vertices ORDER BY type_id, id').all() as {
+      id: string;
+      attrs: string;
+    }[];
+    assert.deepEqual(
+      rows.map((r) => [r.id, JSON.parse(r.attrs)]),
+      [
+        ['12', { code: 12, label: 'none' }],
+        ['7', { code: 7, label: 'none' }],
+        ['blue', { uses: 0 }],
+        ['red', { uses: 0 }],
+        ['Chile,Arica', { country: 'Chile', city: 'Arica', pop: 7 }],
+        ['Peru,Lima', { country: 'Peru', city: 'Lima', pop: 7 }],
+      ],
+    );
+  });
+
   it('leaves the same rows as writing each line through the REST++ upsert path', () => {
     const lines: string[] = [];
     for (let i = 0; i < 3000; i++) lines.push(`p${(i * 7) % 101},p${(i * 13) % 89},${i % 5 ? '' : i},${i}`);
