@@ -393,7 +393,7 @@ class MapAcc extends Acc {
     if (x instanceof MapAcc) {
       // An entry is a key, a value and an accumulator of its own: several elements' worth.
       copying(x.entries.size * 8);
-      for (const { key, acc } of [...x.entries.values()]) this.entry(key).add(acc.value());
+      for (const { key, acc } of x.entries.values()) this.entry(key).add(acc.value());
       return;
     }
     if (x instanceof Map) {

@@ -505,6 +505,7 @@ export class Compiler {
             else cur.delete(x);
           }
         else if (Array.isArray(cur)) {
+          // `l += l` adds the elements it had: walking the list while it grows would not end.
           const added = v === cur ? [...cur] : iterate(v);
           for (const x of added) {
             copying(1);
