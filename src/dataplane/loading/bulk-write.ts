@@ -4,6 +4,7 @@ import type { GraphStore } from '../graph-store.js';
 import type { AttributeValue } from '../schema-types.js';
 import { edgesByTarget } from '../store-file.js';
 import { idAsAttribute } from '../attribute-values.js';
+import type { WrittenRows, WrittenVertex } from '../query/graph-view.js';
 
 type Attrs = Record<string, AttributeValue>;
 
@@ -30,6 +31,29 @@ const BULK_CACHE_KIB = 256 * 1024;
  * order, so the unique index takes them in order, and edges_by_type takes each at its end.)
  */
 const REBUILD_RATIO = 3;
+
+/**
+ * The rows a load writes, collected for the traversal view to take in (writingUpsert) up to
+ * `room` of them; past that, one more marks the whole as too many and nothing else is kept.
+ * Edge ends are not listed: the view takes them in with their edges.
+ */
+export class CollectedRows implements WrittenRows {
+  readonly vertices: WrittenVertex[] = [];
+  readonly edges: WrittenRows['edges'][number][] = [];
+  constructor(private readonly room: number) {}
+
+  private full(): boolean {
+    return this.vertices.length + this.edges.length > this.room;
+  }
+
+  vertex(v: WrittenVertex): void {
+    if (!this.full()) this.vertices.push(v);
+  }
+
+  edge(e: WrittenRows['edges'][number]): void {
+    if (!this.full()) this.edges.push(e);
+  }
+}
 
 /** The vertices of one type named by the lines: by id, the values the lines gave. */
 interface VertexGroup {
@@ -79,7 +103,10 @@ export class BulkWriter {
   /** Whether the index of edges by target was dropped, to be built at the end. */
   private indexDropped = false;
 
-  private constructor(private readonly store: GraphStore) {
+  private constructor(
+    private readonly store: GraphStore,
+    private readonly written: CollectedRows | undefined,
+  ) {
     this.db = store.db;
   }
 
@@ -87,7 +114,7 @@ export class BulkWriter {
    * Runs `fill` with a writer in one write transaction of the store, and writes what is left
    * pending at the end: nothing is kept when anything throws.
    */
-  static write<T>(store: GraphStore, fill: (writer: BulkWriter) => T): T {
+  static write<T>(store: GraphStore, fill: (writer: BulkWriter) => T, written?: CollectedRows): T {
     const { db } = store;
     const cache = db.pragma('cache_size', { simple: true }) as number;
     const temp = db.pragma('temp_store', { simple: true }) as number;
@@ -95,7 +122,7 @@ export class BulkWriter {
     db.pragma('temp_store = MEMORY');
     try {
       return store.write(() => {
-        const writer = new BulkWriter(store);
+        const writer = new BulkWriter(store, written);
         const result = fill(writer);
         writer.flush();
         if (writer.indexDropped) {
@@ -157,9 +184,11 @@ export class BulkWriter {
       'INSERT INTO vertices (type_id, id, attrs) VALUES (?, ?, ?) ' +
         'ON CONFLICT (type_id, id) DO UPDATE SET attrs = json_patch(attrs, ?)',
     );
+    const { written } = this;
     for (const { type, given, ends } of vertexGroups) {
       for (const id of [...given.keys()].sort()) {
         const patch = given.get(id)!;
+        written?.vertex({ type, id });
         const full = { ...store.defaultVertexAttributes(type, id), ...patch };
         patchVertex.run(type.id, id, JSON.stringify(full), JSON.stringify(patch));
       }
@@ -208,6 +237,7 @@ export class BulkWriter {
       );
       for (const fromId of [...bySource.keys()].sort()) {
         for (const edge of folded(bySource.get(fromId)!)) {
+          written?.edge({ view, from: { type: from, id: fromId }, to: { type: to, id: edge.toId } });
           if (edge.whole) {
             out.params.push(view.type.id, from.id, fromId, to.id, edge.toId, JSON.stringify(edge.patch));
             out.added();

@@ -4,6 +4,9 @@ import { scratchStores } from '../../../test/helpers/scratch-stores.js';
 import type { GraphStore } from '../graph-store.js';
 import { planUpsert } from '../upsert-plan.js';
 import { writeUpsert, type UpsertOptions } from '../upsert-write.js';
+import { checkJob, filePlan } from '../loading/job-compile.js';
+import { loadFile } from '../loading/job-load.js';
+import { findJob } from '../loading/job-store.js';
 import { GraphView, graphView, toEpoch, writingUpsert } from './graph-view.js';
 
 const stores = scratchStores('graph-view');
@@ -111,6 +114,33 @@ describe('the traversal view after an upsert', () => {
     assert.equal(kept.in[et]!.off[c + 1]! - kept.in[et]!.off[c]!, 1, "c's edge in from a");
     // Per-vertex arrays a run borrows are as long as the view is now.
     assert.equal(kept.scratch.size, kept.size);
+  });
+
+  it('takes in what a small load wrote, and is built again after a load too large to take in', () => {
+    const store = stores.open(`CREATE VERTEX P (PRIMARY_ID id STRING, name STRING)
+CREATE DIRECTED EDGE E (FROM P, TO P, w DOUBLE)
+CREATE GRAPH g (*)
+CREATE LOADING JOB people FOR GRAPH g {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX P VALUES ($0, $1), TO EDGE E VALUES ($0, $2, $3);
+}`);
+    const load = (text: string) => {
+      const job = findJob(store, 'people')!;
+      return loadFile(store, checkJob(store, job), filePlan(job, 'f')!, [text]);
+    };
+    load('a,A,b,1\n');
+    const view = graphView(store);
+    // A new vertex, a new edge end, a vertex's value changed, an edge's value changed, new edges.
+    load('c,C,a,2\na,A2,d,3\na,A2,b,4\n');
+    const kept = graphView(store);
+    assert.equal(kept, view, 'the same view, not one built again');
+    assert.deepEqual(canonical(kept), canonical(GraphView.build(store)));
+    assert.equal(kept.attrs.get('name')![kept.find('P', 'a')], 'A2');
+    // More rows than a view takes in (1,024 on a graph this small): the next query builds it again.
+    load(Array.from({ length: 1100 }, (_, i) => `v${i},V,a,${i}`).join('\n'));
+    const rebuilt = graphView(store);
+    assert.notEqual(rebuilt, kept);
+    assert.equal(rebuilt.size, 4 + 1100);
   });
 
   it('is built again after a write it was not told of, or an upsert too large to take in', () => {

@@ -414,7 +414,7 @@ function csr(n: number, types: Uint16Array, et: number, key: Int32Array, other: 
 }
 
 /** A vertex an upsert names, by its stored type and primary id. */
-interface WrittenVertex {
+export interface WrittenVertex {
   type: StoredVertexType;
   id: string;
 }
@@ -470,7 +470,7 @@ const ABSORB_ANYWAY = 1024;
  * between queries pays for those rows, not for reading the whole graph again. The rows are read
  * back when a query asks, once for every upsert since the last, so that a burst of upserts with
  * no query between costs nothing here. A larger upsert, or any other write, has the next query
- * build the view anew.
+ * build the view anew. Loading jobs write through here too, their rows collected up to viewRoom.
  */
 export function writingUpsert<T>(store: GraphStore, rows: WrittenRows, write: () => T): T {
   const held = views.get(store);
@@ -478,6 +478,16 @@ export function writingUpsert<T>(store: GraphStore, rows: WrittenRows, write: ()
   const result = write();
   if (current && noteRows(held, [rows])) held.key = viewKey(store);
   return result;
+}
+
+/**
+ * How many more rows the view held for `store` would take in (writingUpsert) before a build
+ * costs less; 0 when none is current. A writer of many rows collects them up to this many.
+ */
+export function viewRoom(store: GraphStore): number {
+  const held = views.get(store);
+  if (held === undefined || held.key !== viewKey(store)) return 0;
+  return Math.max(0, Math.floor(Math.max(ABSORB_ANYWAY, held.view.size * ABSORB_SHARE)) - held.pendingRows);
 }
 
 /** Adds rows for the view to take in; false when they are too many (the view is then built anew). */
