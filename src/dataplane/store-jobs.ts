@@ -1,7 +1,6 @@
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { StoreStats } from './snapshot.js';
 import type { StoreJob, StoreJobResults } from './store-jobs-run.js';
-import { startWorker } from './worker-thread.js';
 
 /** A job's failure, as the worker thread saw it: the error's name, message and SQLite code. */
 export class StoreJobError extends Error {
@@ -26,6 +25,21 @@ interface Pending {
 interface Slot {
   worker: Worker;
   current?: Pending;
+}
+
+/**
+ * A worker thread running `store-jobs-worker`: the compiled file with plain node, or the
+ * TypeScript source through tsx's loader when this module itself runs from the sources.
+ */
+function newWorker(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./store-jobs-worker.js', here), { execArgv: [] });
+  const file = JSON.stringify(new URL('./store-jobs-worker.ts', here).href);
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return new Worker(`import(${tsx}).then((api) => api.tsImport(${file}, ${JSON.stringify(here)}))`, {
+    eval: true,
+    execArgv: [],
+  });
 }
 
 /**
@@ -95,7 +109,7 @@ export class StoreJobs {
   }
 
   private start(): Slot {
-    const slot: Slot = { worker: startWorker('store-jobs-worker') };
+    const slot: Slot = { worker: newWorker() };
     const { worker } = slot;
     worker.unref();
     worker.on('message', (answer: Answer) => {
