@@ -92,6 +92,8 @@ export async function startDataPlane(opts: StartOptions): Promise<DataPlaneProce
   const host = opts.host ?? '127.0.0.1';
   const args = [
     ...(opts.maxHeapMb !== undefined ? [`--max-old-space-size=${opts.maxHeapMb}`] : []),
+    // A query's memory guard collects garbage before it judges the heap (query/memory-guard.ts).
+    '--expose-gc',
     ...entry(),
     '--store',
     opts.storeFile,

@@ -395,6 +395,15 @@ CREATE QUERY map_doubling() FOR GRAPH shop {
   @@a += (0 -> 1);
   WHILE TRUE DO FOREACH (k, v) IN @@a DO @@b += (k + n -> v); END; n = n + @@b.size(); @@a += @@b; END;
 }
+CREATE QUERY churn() FOR GRAPH shop {
+  ListAccum<STRING> @@names; INT rounds = 0;
+  WHILE rounds < 40 DO
+    @@names.clear();
+    FOREACH i IN RANGE[1, 100000] DO @@names += "name of an item, number " + to_string(i); END;
+    rounds = rounds + 1;
+  END;
+  PRINT @@names.size() AS kept, rounds;
+}
 CREATE QUERY small_one() FOR GRAPH shop { ListAccum<INT> @@l; FOREACH i IN RANGE[1, 3] DO @@l += i; END; PRINT @@l; }
 INSTALL QUERY ALL`,
     );
@@ -403,6 +412,12 @@ INSTALL QUERY ALL`,
   after(async () => {
     await small.stop();
     fs.rmSync(heapDir, { recursive: true, force: true });
+  });
+
+  it('lets a query whose garbage, not what it keeps, fills the heap run to its end', async () => {
+    const r = await callSmall('GET', '/restpp/query/shop/churn');
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json.results, [{ kept: 100000, rounds: 40 }]);
   });
 
   for (const name of ['grow', 'doubling', 'map_doubling'])
