@@ -15,7 +15,7 @@ import { freePort, startServer } from './server-process.js';
 import { freshStore } from './store-location.js';
 import { quantile } from './stats.js';
 import { markdownTable } from './table.js';
-import { activeWorkgroup } from './wait.js';
+import { activeWorkgroup, waitUntil } from './wait.js';
 
 const usage = `npm run bench:dataplane [-- options]
 
@@ -339,6 +339,16 @@ try {
     const sizes = values.sizes.split(',').map((s) => s.split(':').map(Number) as [number, number]);
     const algoIds = ids.slice(1, 1 + sizes.length);
     if (algoIds.length < sizes.length) throw new Error(`--algorithms needs --workspaces ${sizes.length + 1} or more`);
+    // The triangle count holds about 110 MiB of heap on a 1M-edge graph, more than a query may
+    // take of a TG-00 workspace's 128 MiB: the algorithms run on TG-0 workspaces (256 MiB).
+    for (const id of algoIds) resultOf(await client.workspaces.update(wg, id, { workspace_type_name: 'TG-0' }));
+    await waitUntil(async () => {
+      const list = resultOf(await client.workspaces.list(wg));
+      return algoIds.every((id) => {
+        const w = list.find((x) => x.workspace_id === id);
+        return w?.status === 'Active' && w.workspace_type?.typeName === 'TG-0';
+      });
+    }, 'the algorithm workspaces resized to TG-0');
     const targets = await workspaceTargets(client, db, {
       workgroupId: wg,
       ids: algoIds,

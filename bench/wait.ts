@@ -1,22 +1,26 @@
 import { resultOf, type AcaciaClient } from '../src/client/index.js';
 import { publicProvider } from '../test/helpers/server.js';
 
-/** Polls until every workspace of the workgroups is Active (creates run on the server's engine). */
-export async function waitAllActive(client: AcaciaClient, workgroupIds: string[], timeoutMs = 300_000): Promise<void> {
+/** Polls `done` every 200 ms until it holds; past `timeoutMs`, fails naming `what`. */
+export async function waitUntil(done: () => Promise<boolean>, what: string, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let pending = [...workgroupIds];
-  while (pending.length > 0) {
-    const still: string[] = [];
-    for (const wg of pending) {
-      const list = resultOf(await client.workspaces.list(wg));
-      if (list.some((w) => w.status !== 'Active')) still.push(wg);
-    }
-    pending = still;
-    if (pending.length === 0) return;
-    if (Date.now() > deadline)
-      throw new Error(`workspaces of ${pending.length} workgroup(s) did not become Active in time`);
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not in time`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Polls until every workspace of the workgroups is Active (creates run on the server's engine). */
+export async function waitAllActive(client: AcaciaClient, workgroupIds: string[], timeoutMs = 300_000): Promise<void> {
+  await waitUntil(
+    async () => {
+      for (const wg of workgroupIds)
+        if (resultOf(await client.workspaces.list(wg)).some((w) => w.status !== 'Active')) return false;
+      return true;
+    },
+    `every workspace of ${workgroupIds.length} workgroup(s) Active`,
+    timeoutMs,
+  );
 }
 
 /** A new workgroup on a public provider holding `count` workspaces named `<name>-<i>`, once all are Active. */
