@@ -2084,6 +2084,13 @@ interface SourceAdd {
 }
 
 /**
+ * A hop from at least 1/WHOLE_SHARE of the view's vertices holds its `+=` back in a whole
+ * column (VertexAccs.beginWhole) rather than vertex by vertex: it reaches enough targets that
+ * copying the column once costs less than the per-add check it spares.
+ */
+const WHOLE_SHARE = 16;
+
+/**
  * The hop of a SELECT whose ACCUM only adds values of the source to the target: each value
  * worked out once per source at its first edge (a source without one evaluates nothing), then
  * per edge only the adds and the marks of the vertices reached. Its own loop, so that it keeps
@@ -2105,6 +2112,7 @@ function walkAddingFromSource(
   const values = new Array<unknown>(n);
   const accs = adds.map((a) => f.va[a.index]!);
   const only = n === 1 && adds[0]!.how === Adding.Next ? accs[0]! : undefined;
+  const whole = only !== undefined && src.length * WHOLE_SHARE >= run.view.size && only.beginWhole();
   for (let i = 0; i < src.length; i++) {
     const s = src[i]!;
     let valued = false;
@@ -2128,7 +2136,8 @@ function walkAddingFromSource(
           if (!mask[typeOf[t]!]) continue;
           matched = true;
         }
-        if (only !== undefined) only.addNext(t, x);
+        if (whole) only!.addWhole(t, x);
+        else if (only !== undefined) only.addNext(t, x);
         else
           for (let j = 0; j < n; j++) {
             const add = adds[j]!;
@@ -2147,6 +2156,7 @@ function walkAddingFromSource(
       }
     }
   }
+  if (whole) only!.endWhole(tList);
 }
 
 /** A SELECT's POST-ACCUM clauses (each over one alias's vertices), HAVING, ORDER BY and LIMIT, compiled. */
