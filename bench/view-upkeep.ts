@@ -1,10 +1,10 @@
 /**
- * What a query pays for the traversal view after REST++ upserts: the view told of them and
- * taking their rows in (`writingUpsert`), against the same upserts with the view built anew,
- * its baseline, in the same run. Four kinds of upsert: one vertex's attribute, one edge between
- * vertices the view holds, one new vertex with an edge, and a burst of 100 one-edge upserts
- * before the query. In one process over a real store file, on a seeded graph (default 100k
- * vertices, 1M edges).
+ * What a query pays for the traversal view after REST++ writes: the view told of them and
+ * taking their rows in (`writingRows`), against the same writes with the view built anew, its
+ * baseline, in the same run. Five kinds of write: one vertex's attribute, one edge between
+ * vertices the view holds, one new vertex with an edge, a burst of 100 one-edge upserts before
+ * the query, and one vertex deleted with its edges. In one process over a real store file, on a
+ * seeded graph (default 100k vertices, 1M edges).
  *   npm run bench:view [-- --vertices N --edges M --runs R]
  */
 import fs from 'node:fs';
@@ -13,9 +13,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GraphStore } from '../src/dataplane/graph-store.js';
 import { runGsql } from '../src/dataplane/gsql-runner.js';
-import { graphView, writingUpsert } from '../src/dataplane/query/graph-view.js';
+import { graphView, writingRows, type GraphView } from '../src/dataplane/query/graph-view.js';
+import type { TouchedRows } from '../src/dataplane/touched-rows.js';
 import { planUpsert } from '../src/dataplane/upsert-plan.js';
 import { writeUpsert } from '../src/dataplane/upsert-write.js';
+import { deleteVertex } from '../src/dataplane/vertex-ops.js';
 import { generateGraph, upsertBatches } from './graph-generator.js';
 import { quantile } from './stats.js';
 import { markdownTable } from './table.js';
@@ -43,46 +45,74 @@ try {
   for (const body of upsertBatches(generated, 10_000)) writeUpsert(store, planUpsert(store, graph, JSON.parse(body)));
   graphView(store);
 
-  const n = Number(values.vertices);
-  let fresh = 0;
-  /** The payloads of one measured upsert (several for a burst), made new for each run. */
-  const kinds: [string, () => object[]][] = [
-    ["one vertex's attribute", () => [{ vertices: { Node: { [String(fresh++ % n)]: { score: { value: fresh } } } } }]],
-    ['one edge, both ends held', () => [edgeBody(String(fresh++ % n), String((fresh * 7919) % n))]],
-    ['one new vertex with an edge', () => [edgeBody(String(n + fresh++), String(fresh % n))]],
-    ['100 one-edge upserts', () => Array.from({ length: 100 }, () => edgeBody(String(fresh++ % n), String(fresh % n)))],
-  ];
   function edgeBody(from: string, to: string): object {
     return { edges: { Node: { [from]: { Link: { Node: { [to]: {} } } } } } };
   }
 
-  /** ms from the first upsert to the view the next query runs on, `runs` times. */
-  const measure = (bodies: () => object[], keep: boolean): number[] =>
+  /** One write as a REST++ route makes it, and how the view shows it was taken in. */
+  interface Write {
+    run: (touched: TouchedRows | undefined) => void;
+    shown: (view: GraphView) => boolean;
+  }
+  const upsert = (body: object): Write => {
+    const plan = planUpsert(store, graph, body);
+    const named = plan.vertices[0] ?? plan.edges[0]!.from;
+    return {
+      run: (touched) => {
+        touched?.rows(plan);
+        writeUpsert(store, plan);
+      },
+      shown: (view) => view.find('Node', named.id) >= 0,
+    };
+  };
+  const node = store.catalog.vertexTypes.get('Node')!;
+  const removal = (id: string): Write => ({
+    run: (touched) => deleteVertex(store, node, id, touched),
+    shown: (view) => view.find('Node', id) < 0,
+  });
+
+  /** ms from the first write to the view the next query runs on, `runs` times. */
+  const measure = (writes: () => Write[], keep: boolean): number[] =>
     Array.from({ length: runs }, () => {
-      const plans = bodies().map((body) => planUpsert(store, graph, body));
+      const list = writes();
       const started = performance.now();
-      for (const plan of plans) {
-        const write = () => writeUpsert(store, plan);
-        if (keep) writingUpsert(store, plan, write);
-        else write();
+      for (const w of list) {
+        if (keep) writingRows(store, w.run);
+        else w.run(undefined);
       }
       const view = graphView(store);
       const ms = performance.now() - started;
-      const last = plans[plans.length - 1]!;
-      const named = last.vertices[0] ?? last.edges[0]!.from;
-      if (view.find('Node', named.id) < 0) throw new Error('the view missed the upsert');
+      if (!list[list.length - 1]!.shown(view)) throw new Error('the view missed the write');
       return ms;
     });
+
+  const n = Number(values.vertices);
+  let fresh = 0;
+  /** The writes measured at once (several for a burst), made new for each run. */
+  const kinds: [string, () => Write[]][] = [
+    [
+      "one vertex's attribute",
+      () => [upsert({ vertices: { Node: { [String(fresh++ % n)]: { score: { value: fresh } } } } })],
+    ],
+    ['one edge, both ends held', () => [upsert(edgeBody(String(fresh++ % n), String((fresh * 7919) % n)))]],
+    ['one new vertex with an edge', () => [upsert(edgeBody(String(n + fresh++), String(fresh % n)))]],
+    [
+      '100 one-edge upserts',
+      () => Array.from({ length: 100 }, () => upsert(edgeBody(String(fresh++ % n), String(fresh % n)))),
+    ],
+    // Vertices of the generated graph, each deleted once: about 20 edges go with each.
+    ['one vertex deleted, with its edges', () => [removal(String((fresh++ * 7919) % n))]],
+  ];
   const median = (xs: number[]) => quantile(xs, 0.5);
   const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
   const rows: string[][] = [];
-  for (const [kind, bodies] of kinds) {
+  for (const [kind, writes] of kinds) {
     // Alternated, so both see the machine alike.
     const built: number[] = [];
     const kept: number[] = [];
     for (let round = 0; round < 2; round++) {
-      built.push(...measure(bodies, false));
-      kept.push(...measure(bodies, true));
+      built.push(...measure(writes, false));
+      kept.push(...measure(writes, true));
     }
     rows.push([
       kind,
@@ -92,11 +122,11 @@ try {
       `${(median(built) / median(kept)).toFixed(0)}×`,
     ]);
   }
-  process.stdout.write(`View upkeep after upserts, ${values.vertices} vertices, ${values.edges} edges\n\n`);
+  process.stdout.write(`View upkeep after writes, ${values.vertices} vertices, ${values.edges} edges\n\n`);
   process.stdout.write(
     `${markdownTable(
       [
-        'upsert before the query',
+        'write before the query',
         'built anew, median ms (baseline)',
         'taken in, median ms',
         'taken in, range ms',

@@ -387,8 +387,31 @@ describe('data-plane process', () => {
     const before = readStoreStats(storeFile);
     assert.deepEqual([before.vertex_count, before.edge_count], [6, 4]);
 
+    // A query after each delete sees it: the traversal view drops the deleted rows, or is built again.
+    const queried = async () => {
+      const reply = await call(
+        'POST',
+        '/gsql/v1/queries/interpret',
+        `INTERPRET QUERY () FOR GRAPH social {
+  SumAccum<INT> @@follows;
+  P = {Person.*};
+  F = SELECT s FROM P:s -(follows:e)-> Person:t ACCUM @@follows += 1;
+  PRINT P.size() AS people, @@follows AS follows;
+}`,
+      );
+      assert.equal(reply.status, 200, reply.text);
+      return reply.json.results[0];
+    };
+    const stored = async () => ({
+      people: (await call('GET', '/restpp/graph/social/vertices/Person')).json.results.length,
+      follows: (await call('POST', '/restpp/builtins/social', { function: 'stat_edge_number', type: 'follows' })).json
+        .results[0].count,
+    });
+    assert.deepEqual(await queried(), { people: 5, follows: 3 });
+
     const removed = await call('DELETE', '/restpp/graph/social/vertices/Person/bob');
     assert.deepEqual(removed.json.results, { v_type: 'Person', deleted_vertices: 1 });
+    assert.deepEqual(await queried(), await stored());
     const edgesLeft = await call('POST', '/restpp/builtins/social', { function: 'stat_edge_number', type: '*' });
     assert.deepEqual(
       edgesLeft.json.results.map((r: { count: number }) => r.count),
@@ -397,8 +420,10 @@ describe('data-plane process', () => {
     );
     const filtered = await call('DELETE', '/restpp/graph/social/vertices/Person?filter=age<30');
     assert.deepEqual(filtered.json.results, { v_type: 'Person', deleted_vertices: 1 });
+    assert.deepEqual(await queried(), await stored());
     const edgeGone = await call('DELETE', '/restpp/graph/social/edges/Person/carol/followed_by/Person/alice');
     assert.deepEqual(edgeGone.json.results, [{ e_type: 'followed_by', deleted_edges: 1 }]);
+    assert.deepEqual(await queried(), { people: 3, follows: 0 });
     const stats = await call('GET', '/_dataplane/stats');
     assert.deepEqual([stats.json.vertex_count, stats.json.edge_count], [4, 0]);
 

@@ -1,6 +1,7 @@
 import { endsOf, endsHas, type EdgeView, type StoredVertexType } from './catalog.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
+import type { TouchedRows } from './touched-rows.js';
 import {
   attributeMap,
   compareBy,
@@ -152,11 +153,15 @@ export function countEdges(store: GraphStore, sel: EdgeSelection, q: EdgeQuery):
   }));
 }
 
-/** Deletes the selected edges; a reverse edge goes with its forward edge, being the same row. */
+/**
+ * Deletes the selected edges; a reverse edge goes with its forward edge, being the same row.
+ * Each edge deleted is listed in `touched`, when given.
+ */
 export function deleteEdges(
   store: GraphStore,
   sel: EdgeSelection,
   q: EdgeQuery,
+  touched?: TouchedRows,
 ): { e_type: string; deleted_edges: number }[] {
   return store.write(() => {
     const chosen = new Set(queryEdges(store, sel, { ...q, select: undefined }).map((e) => e.row.rowid));
@@ -169,6 +174,11 @@ export function deleteEdges(
         if (!chosen.has(row.rowid) || done.has(row.rowid)) continue;
         done.add(row.rowid);
         deleted += del.run(row.rowid).changes;
+        touched?.edge({
+          view,
+          from: { type: store.catalog.vertexTypesById.get(row.from_type)!, id: row.from_id },
+          to: { type: store.catalog.vertexTypesById.get(row.to_type)!, id: row.to_id },
+        });
       }
       return { e_type: view.name, deleted_edges: deleted };
     });

@@ -23,7 +23,7 @@ import {
 import { findPaths, readPathRequest } from './path-finding.js';
 import { postDdl } from './loading/ddl-route.js';
 import { parseFlag } from './query-params.js';
-import { writingUpsert } from './query/graph-view.js';
+import { writingRows } from './query/graph-view.js';
 import { queryEndpoints, registerQueryRoutes } from './query/routes.js';
 import { storeStats } from './snapshot.js';
 import { planUpsert } from './upsert-plan.js';
@@ -84,7 +84,10 @@ async function upsert(ctx: RequestContext): Promise<void> {
   try {
     const plan = planUpsert(ctx.store, graph, body);
     // The graph's traversal view takes the rows in rather than being built again.
-    result = writingUpsert(ctx.store, plan, () => writeUpsert(ctx.store, plan, opts));
+    result = writingRows(ctx.store, (touched) => {
+      touched?.rows(plan);
+      return writeUpsert(ctx.store, plan, opts);
+    });
   } catch (err) {
     // TigerGraph 4.x answers every refused payload with one code, which pyTigerGraph's callers test for.
     if (err instanceof DataPlaneError && upsertRefusals.has(err.kind))
@@ -105,7 +108,8 @@ async function listVertices(ctx: RequestContext): Promise<void> {
 
 function removeVertices(ctx: RequestContext): void {
   const type = ctx.store.vertexType(graphOf(ctx), p(ctx, 'vtype'));
-  const deleted = deleteVertices(ctx.store, type, readVertexQuery(type, { ...ctx.query, select: undefined }));
+  const q = readVertexQuery(type, { ...ctx.query, select: undefined });
+  const deleted = writingRows(ctx.store, (touched) => deleteVertices(ctx.store, type, q, touched));
   sendResults(ctx, { v_type: type.name, deleted_vertices: deleted });
 }
 
@@ -120,7 +124,8 @@ function readVertex(ctx: RequestContext): void {
 
 function removeVertex(ctx: RequestContext): void {
   const type = ctx.store.vertexType(graphOf(ctx), p(ctx, 'vtype'));
-  const deleted = deleteVertex(ctx.store, type, urlVertexId(type, p(ctx, 'vid')));
+  const id = urlVertexId(type, p(ctx, 'vid'));
+  const deleted = writingRows(ctx.store, (touched) => deleteVertex(ctx.store, type, id, touched));
   sendResults(ctx, { v_type: type.name, deleted_vertices: deleted });
 }
 
@@ -166,7 +171,11 @@ function listEdges(ctx: RequestContext): void {
 
 function removeEdges(ctx: RequestContext): void {
   const sel = edgeSelection(ctx);
-  sendResults(ctx, deleteEdges(ctx.store, sel, readEdgeQuery(sel.views, { ...ctx.query, select: undefined })));
+  const q = readEdgeQuery(sel.views, { ...ctx.query, select: undefined });
+  sendResults(
+    ctx,
+    writingRows(ctx.store, (touched) => deleteEdges(ctx.store, sel, q, touched)),
+  );
 }
 
 /** `POST /builtins/{graph}`: the statistics functions. */

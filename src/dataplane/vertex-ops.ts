@@ -2,6 +2,7 @@ import type { StoredVertexType } from './catalog.js';
 import { checkVertexId } from './composite-key.js';
 import { fail } from './errors.js';
 import type { GraphStore } from './graph-store.js';
+import type { TouchedRows } from './touched-rows.js';
 import {
   attributeMap,
   conditionSql,
@@ -103,9 +104,10 @@ export function countVertices(store: GraphStore, type: StoredVertexType, conditi
 
 /**
  * Deletes vertices with every edge that touches them, as TigerGraph's delete cascades; inside
- * the caller's write transaction (a query's writes commit together).
+ * the caller's write transaction (a query's writes commit together). Each vertex deleted is
+ * listed in `touched`, when given.
  */
-export function deleteIds(store: GraphStore, type: StoredVertexType, ids: string[]): number {
+export function deleteIds(store: GraphStore, type: StoredVertexType, ids: string[], touched?: TouchedRows): number {
   const edgesOut = store.db.prepare('DELETE FROM edges WHERE from_type = ? AND from_id = ?');
   const edgesIn = store.db.prepare('DELETE FROM edges WHERE to_type = ? AND to_id = ?');
   const vertex = store.db.prepare('DELETE FROM vertices WHERE type_id = ? AND id = ?');
@@ -113,19 +115,27 @@ export function deleteIds(store: GraphStore, type: StoredVertexType, ids: string
   for (const id of ids) {
     edgesOut.run(type.id, id);
     edgesIn.run(type.id, id);
-    deleted += vertex.run(type.id, id).changes;
+    const changes = vertex.run(type.id, id).changes;
+    if (changes > 0) touched?.vertex({ type, id, deleted: true });
+    deleted += changes;
   }
   return deleted;
 }
 
-export function deleteVertex(store: GraphStore, type: StoredVertexType, id: string): number {
-  return store.write(() => deleteIds(store, type, [id]));
+export function deleteVertex(store: GraphStore, type: StoredVertexType, id: string, touched?: TouchedRows): number {
+  return store.write(() => deleteIds(store, type, [id], touched));
 }
 
 /** Deletes the vertices a filter (and limit with sort) selects; all of the type when none is given. */
-export function deleteVertices(store: GraphStore, type: StoredVertexType, q: VertexQuery): number {
+export function deleteVertices(
+  store: GraphStore,
+  type: StoredVertexType,
+  q: VertexQuery,
+  touched?: TouchedRows,
+): number {
   return store.write(() => {
     if (q.conditions.length === 0 && q.limit === undefined) {
+      touched?.unlisted();
       store.db.prepare('DELETE FROM edges WHERE from_type = ? OR to_type = ?').run(type.id, type.id);
       return store.db.prepare('DELETE FROM vertices WHERE type_id = ?').run(type.id).changes;
     }
@@ -137,6 +147,6 @@ export function deleteVertices(store: GraphStore, type: StoredVertexType, q: Ver
       )
       .pluck()
       .all(type.id, ...where.params, ...(q.limit ? [q.limit] : [])) as string[];
-    return deleteIds(store, type, ids);
+    return deleteIds(store, type, ids, touched);
   });
 }

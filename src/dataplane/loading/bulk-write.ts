@@ -4,7 +4,7 @@ import type { GraphStore } from '../graph-store.js';
 import type { AttributeValue } from '../schema-types.js';
 import { edgesByTarget } from '../store-file.js';
 import { idAsAttribute } from '../attribute-values.js';
-import type { WrittenRows, WrittenVertex } from '../query/graph-view.js';
+import type { TouchedRows } from '../touched-rows.js';
 
 type Attrs = Record<string, AttributeValue>;
 
@@ -31,29 +31,6 @@ const BULK_CACHE_KIB = 256 * 1024;
  * order, so the unique index takes them in order, and edges_by_type takes each at its end.)
  */
 const REBUILD_RATIO = 3;
-
-/**
- * The rows a load writes, collected for the traversal view to take in (writingUpsert) up to
- * `room` of them; past that, one more marks the whole as too many and nothing else is kept.
- * Edge ends are not listed: the view takes them in with their edges.
- */
-export class CollectedRows implements WrittenRows {
-  readonly vertices: WrittenVertex[] = [];
-  readonly edges: WrittenRows['edges'][number][] = [];
-  constructor(private readonly room: number) {}
-
-  private full(): boolean {
-    return this.vertices.length + this.edges.length > this.room;
-  }
-
-  vertex(v: WrittenVertex): void {
-    if (!this.full()) this.vertices.push(v);
-  }
-
-  edge(e: WrittenRows['edges'][number]): void {
-    if (!this.full()) this.edges.push(e);
-  }
-}
 
 /** The vertices of one type named by the lines: by id, the values the lines gave. */
 interface VertexGroup {
@@ -105,7 +82,7 @@ export class BulkWriter {
 
   private constructor(
     private readonly store: GraphStore,
-    private readonly written: CollectedRows | undefined,
+    private readonly written: TouchedRows | undefined,
   ) {
     this.db = store.db;
   }
@@ -114,7 +91,7 @@ export class BulkWriter {
    * Runs `fill` with a writer in one write transaction of the store, and writes what is left
    * pending at the end: nothing is kept when anything throws.
    */
-  static write<T>(store: GraphStore, fill: (writer: BulkWriter) => T, written?: CollectedRows): T {
+  static write<T>(store: GraphStore, fill: (writer: BulkWriter) => T, written?: TouchedRows): T {
     const { db } = store;
     const cache = db.pragma('cache_size', { simple: true }) as number;
     const temp = db.pragma('temp_store', { simple: true }) as number;

@@ -3,8 +3,8 @@ import type { StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeTypeName, AttributeValue } from '../schema-types.js';
 import { ordered } from '../upsert-plan.js';
-import { viewRoom, writingUpsert } from '../query/graph-view.js';
-import { BulkWriter, CollectedRows } from './bulk-write.js';
+import { writingRows } from '../query/graph-view.js';
+import { BulkWriter } from './bulk-write.js';
 import { compileTargets, type CompiledTarget, type FilePlan, type Slot } from './job-compile.js';
 import { CsvRecords } from './csv-records.js';
 import type { GraphDef } from '../schema-types.js';
@@ -184,19 +184,16 @@ export function loadFile(
   };
 
   // A few lines loaded between queries are taken into the traversal view, as upserts are.
-  const room = viewRoom(store);
-  const written = room > 0 ? new CollectedRows(room) : undefined;
-  const load = () =>
+  writingRows(store, (touched) =>
     BulkWriter.write(
       store,
       (writer) => {
         for (const chunk of chunks) for (const fields of reader.feed(chunk)) line(writer, fields);
         for (const fields of reader.finish()) line(writer, fields);
       },
-      written,
-    );
-  if (written) writingUpsert(store, written, load);
-  else load();
+      touched,
+    ),
+  );
   stats.oversizeToken += reader.oversize;
   stats.rejectLine += reader.oversize;
   return stats;

@@ -872,6 +872,8 @@ export class Compiler {
         );
         del.run(et.id, ft, fid, tt, tid);
         if (!et.directed) del.run(et.id, tt, tid, ft, fid);
+        const end = (gid: number, id: string) => ({ type: view.vertexTypes[view.typeOf[gid]!]!, id });
+        return { vertices: [], edges: [{ view: { type: et }, from: end(from, fid), to: end(to, tid) }] };
       });
       return undefined;
     };
@@ -927,12 +929,11 @@ export class Compiler {
           throw new QueryRuntimeError(`INSERT INTO ${s.type} needs its two end vertices first.`);
         payload = { edges: { [from.type]: { [from.id]: { [s.type]: { [to.type]: { [to.id]: attrs } } } } } };
       }
-      const writes = f.run.writes;
-      writes.structural.push((store) => {
+      f.run.writes.structural.push((store) => {
         try {
           const plan = planUpsert(store, graph, payload);
           writeUpsert(store, plan);
-          writes.inserted.push(plan);
+          return plan;
         } catch (err) {
           if (err instanceof DataPlaneError)
             throw new DataPlaneError('queryRuntime', `INSERT INTO ${s.type}: ${err.message}`);
@@ -2302,7 +2303,10 @@ function deleteLater(f: Frame, gid: number): void {
   const view = f.run.view;
   const type = view.vertexTypes[view.typeOf[gid]!]!;
   const id = view.ids[gid]!;
-  f.run.writes.structural.push((store) => deleteIds(store, type, [id]));
+  f.run.writes.structural.push((store) => {
+    deleteIds(store, type, [id]);
+    return { vertices: [{ type, id, deleted: true }], edges: [] };
+  });
 }
 
 /** A value as the store keeps it: DATETIME as text. */

@@ -4,10 +4,13 @@ import { scratchStores } from '../../../test/helpers/scratch-stores.js';
 import type { GraphStore } from '../graph-store.js';
 import { planUpsert } from '../upsert-plan.js';
 import { writeUpsert, type UpsertOptions } from '../upsert-write.js';
+import { runGsql } from '../gsql-runner.js';
 import { checkJob, filePlan } from '../loading/job-compile.js';
 import { loadFile } from '../loading/job-load.js';
 import { findJob } from '../loading/job-store.js';
-import { GraphView, graphView, toEpoch, writingUpsert } from './graph-view.js';
+import { deleteEdges } from '../edge-ops.js';
+import { deleteVertex, deleteVertices, readVertexQuery } from '../vertex-ops.js';
+import { GraphView, graphView, toEpoch, writingRows } from './graph-view.js';
 
 const stores = scratchStores('graph-view');
 
@@ -22,7 +25,26 @@ CREATE GRAPH g (*)`);
 /** An upsert of `body` to graph g the way the REST route makes it, telling the view. */
 function upsert(store: GraphStore, body: unknown, opts: UpsertOptions = {}) {
   const plan = planUpsert(store, store.catalog.graphs.get('g')!, body);
-  return writingUpsert(store, plan, () => writeUpsert(store, plan, opts));
+  return writingRows(store, (touched) => {
+    touched?.rows(plan);
+    return writeUpsert(store, plan, opts);
+  });
+}
+
+/** REST++'s delete of one vertex, telling the view. */
+function removeVertex(store: GraphStore, type: string, id: string) {
+  return writingRows(store, (touched) => deleteVertex(store, store.catalog.vertexTypes.get(type)!, id, touched));
+}
+
+/** REST++'s delete of the edges named `edge` from one vertex to another, telling the view. */
+function removeEdges(store: GraphStore, edge: string, from: [string, string], to: [string, string]) {
+  const type = (name: string) => store.catalog.vertexTypes.get(name)!;
+  const sel = {
+    source: { type: type(from[0]), id: from[1] },
+    views: [store.catalog.edgeViewIn(store.catalog.graphs.get('g')!, edge)!],
+    target: { type: type(to[0]), id: to[1] },
+  };
+  return writingRows(store, (touched) => deleteEdges(store, sel, { conditions: [], sort: [] }, touched));
 }
 
 /**
@@ -32,11 +54,14 @@ function upsert(store: GraphStore, body: unknown, opts: UpsertOptions = {}) {
  */
 function canonical(view: GraphView) {
   const name = (gid: number) => `${view.vertexTypes[view.typeOf[gid]!]!.name}:${view.ids[gid]}`;
-  const vertices = view.ids.map((id, gid) => {
-    const type = view.vertexTypes[view.typeOf[gid]!]!;
-    assert.equal(view.find(type.name, id), gid);
-    return [name(gid), Object.fromEntries(type.attributes.map((a) => [a.name, view.attrs.get(a.name)![gid]]))];
-  });
+  // The vertices are those its types list: a deleted vertex's gid stays unused until a build.
+  const vertices = view.byType.flatMap((gids) =>
+    [...gids].map((gid) => {
+      const type = view.vertexTypes[view.typeOf[gid]!]!;
+      assert.equal(view.find(type.name, view.ids[gid]!), gid);
+      return [name(gid), Object.fromEntries(type.attributes.map((a) => [a.name, view.attrs.get(a.name)![gid]]))];
+    }),
+  );
   const byType = view.vertexTypes.map((t, i) => [t.name, [...view.byType[i]!].map(name).sort()]);
   const adjacency = (side: 'out' | 'in') =>
     view.edgeTypes.flatMap((et, i) => {
@@ -163,5 +188,105 @@ CREATE LOADING JOB people FOR GRAPH g {
     const third = graphView(store);
     assert.notEqual(third, second);
     assert.equal(third.size, 1103);
+  });
+});
+
+describe('the traversal view after a delete', () => {
+  /** A graph with edges of every kind at `a`: out, in, undirected, to another type, and a self loop. */
+  function graph(): GraphStore {
+    const store = open();
+    upsert(store, {
+      vertices: { P: { a: { name: { value: 'A' } }, b: {}, c: {} }, Q: { q1: { n: { value: 1 } } } },
+      edges: {
+        P: {
+          a: { E: { P: { b: { w: { value: 1 } }, a: {} }, Q: { q1: {} } }, U: { P: { c: {} } } },
+          b: { E: { P: { a: {}, c: { w: { value: 2 } } } }, U: { Q: { q1: {} } } },
+          c: { E: { P: { b: {} } } },
+        },
+      },
+    });
+    return store;
+  }
+
+  it('drops a deleted vertex with every edge it had, and deleted edges, holding what a new build holds', () => {
+    const store = graph();
+    const view = graphView(store);
+    assert.equal(removeVertex(store, 'P', 'a'), 1);
+    // The edge b→c deleted through its reverse name, and an undirected edge from its other end.
+    assert.deepEqual(removeEdges(store, 'rev_E', ['P', 'c'], ['P', 'b']), [{ e_type: 'rev_E', deleted_edges: 1 }]);
+    assert.deepEqual(removeEdges(store, 'U', ['Q', 'q1'], ['P', 'b']), [{ e_type: 'U', deleted_edges: 1 }]);
+    const kept = graphView(store);
+    assert.equal(kept, view, 'the same view, not one built again');
+    assert.deepEqual(canonical(kept), canonical(GraphView.build(store)));
+    assert.equal(kept.find('P', 'a'), -1);
+    assert.deepEqual(canonical(kept).out, ['E P:c P:b [0,0]']);
+    // Degrees and per-vertex arrays are those of the arrays now.
+    assert.equal(kept.scratch.size, kept.size);
+  });
+
+  it('follows the writes made between two queries in the order they were made', () => {
+    const store = graph();
+    const view = graphView(store);
+    // Deleted, then made again with no edges: the edges it had stay gone.
+    removeVertex(store, 'P', 'b');
+    upsert(store, { vertices: { P: { b: { name: { value: 'B2' } } } } });
+    // An edge added, its end deleted, and the same edge added again.
+    upsert(store, { edges: { P: { c: { E: { Q: { q2: { w: { value: 5 } } } } } } } });
+    removeVertex(store, 'Q', 'q2');
+    upsert(store, { edges: { P: { c: { E: { Q: { q2: { w: { value: 6 } } } } } } } });
+    // An edge added, then deleted.
+    upsert(store, { edges: { P: { a: { E: { P: { c: {} } } } } } });
+    removeEdges(store, 'E', ['P', 'a'], ['P', 'c']);
+    const kept = graphView(store);
+    assert.equal(kept, view, 'the same view, not one built again');
+    assert.deepEqual(canonical(kept), canonical(GraphView.build(store)));
+    assert.equal(kept.attrs.get('name')![kept.find('P', 'b')], 'B2');
+    assert.ok(canonical(kept).out.includes('E P:c Q:q2 [6,0]'));
+  });
+
+  it("takes in what a query's DELETEs touched", () => {
+    const store = graph();
+    const view = graphView(store);
+    const r = runGsql(
+      store,
+      `USE GRAPH g
+INTERPRET QUERY () FOR GRAPH g {
+  S = SELECT s FROM Q:s WHERE s.n == 1;
+  DELETE s FROM S:s;
+  T = SELECT t FROM P:s -(E>:e)- P:t WHERE e.w == 2 ACCUM DELETE (e);
+}`,
+    );
+    assert.ok(r.ok, r.output);
+    const kept = graphView(store);
+    assert.equal(kept, view, 'the same view, not one built again');
+    assert.deepEqual(canonical(kept), canonical(GraphView.build(store)));
+    assert.equal(kept.find('Q', 'q1'), -1);
+    assert.ok(!canonical(kept).out.includes('E P:b P:c [2,0]'));
+  });
+
+  it('is built again after a whole type is deleted, or once a quarter of its vertices were dropped', () => {
+    const store = graph();
+    const first = graphView(store);
+    const P = store.catalog.vertexTypes.get('P')!;
+    const Q = store.catalog.vertexTypes.get('Q')!;
+    writingRows(store, (touched) => deleteVertices(store, Q, readVertexQuery(Q, {}), touched));
+    const second = graphView(store);
+    assert.notEqual(second, first);
+    assert.equal(second.byType[second.vtIndex.get('Q')!]!.length, 0);
+
+    // 1,100 more vertices: a view takes in 1,024 rows, so the next query builds it again.
+    upsert(store, { vertices: { P: Object.fromEntries(Array.from({ length: 1100 }, (_, i) => [`v${i}`, {}])) } });
+    const third = graphView(store);
+    assert.notEqual(third, second);
+    // Deleted by a filter that lists them (`limit`): taken in, 1,024 dropped places at most.
+    const drop = (limit: number) =>
+      writingRows(store, (touched) => deleteVertices(store, P, readVertexQuery(P, { limit: String(limit) }), touched));
+    assert.equal(drop(600), 600);
+    assert.equal(graphView(store), third);
+    assert.deepEqual(canonical(third), canonical(GraphView.build(store)));
+    assert.equal(drop(500), 500);
+    const fourth = graphView(store);
+    assert.notEqual(fourth, third);
+    assert.deepEqual(canonical(fourth), canonical(GraphView.build(store)));
   });
 });

@@ -1,5 +1,6 @@
 import { parseDatetime } from '../attribute-values.js';
 import type { StoredEdgeType, StoredVertexType } from '../catalog.js';
+import { TouchedRows, type WrittenRows, type WrittenVertex } from '../touched-rows.js';
 import type { GraphStore } from '../graph-store.js';
 import { ScratchArrays } from './scratch.js';
 
@@ -67,6 +68,9 @@ export class GraphView {
   private readonly datetimes = new Set<string>();
 
   private scratchArrays: ScratchArrays | undefined;
+  /** Vertices and edges dropped by `absorb` since the build: their gids and edge ids stay unused. */
+  private deadVertices = 0;
+  private deadEdges = 0;
 
   get size(): number {
     return this.ids.length;
@@ -111,11 +115,13 @@ export class GraphView {
   }
 
   /**
-   * Takes in the rows upserts wrote (see writingUpsert), read back from the store: the values of
-   * vertices and edges it holds, and new vertices and edges appended with the next gids and edge
-   * ids. The adjacency of each edge type that gained an edge is sorted again in memory, which
-   * costs a small share of reading the store again. False when a row it held is gone or a type
-   * is unknown: only a new build can follow that.
+   * Takes in the rows writes touched (see writingRows), read back from the store: the values of
+   * vertices and edges it holds, new vertices and edges appended with the next gids and edge
+   * ids, and what is no longer there dropped (a deleted vertex with every edge it had). Each row
+   * is read as the store has it now, so rows named by several writes come out as the last left
+   * them. The adjacency of each edge type that gained or lost an edge is sorted again in memory,
+   * which costs a small share of reading the store again. False when the view cannot follow (a
+   * type it does not know) or has dropped too much to stay compact: only a new build can follow.
    */
   absorb(store: GraphStore, written: readonly WrittenRows[]): boolean {
     // Texts of their own: pluck() changes the shared prepared statement for every caller of a text.
@@ -130,9 +136,14 @@ export class GraphView {
     const edgesBefore = this.edgeType.length;
     const addedTypes: number[] = [];
     const added = { type: [] as number[], from: [] as number[], to: [] as number[] };
+    /** Edges added here, by each end: a vertex deleted by a later write takes them with it. */
+    const addedAt = new Map<number, number[]>();
+    /** Edge ids dropped here, whether the view had them before or they were added here. */
+    const gone = new Set<number>();
+    const deadVertices: number[] = [];
     /**
      * The edges of a type out of a vertex, by target: read from its adjacency once, however many
-     * edges of the upserts leave it (a hub's are many), with those added since.
+     * edges of the writes leave it (a hub's are many), with those added and dropped since.
      */
     const bySource = new Map<string, Map<number, number>>();
     const edgesFrom = (et: number, f: number): Map<number, number> => {
@@ -142,12 +153,33 @@ export class GraphView {
         bySource.set(key, (targets = new Map()));
         if (f < sizeBefore) {
           const { off, nbr, eid } = this.out[et]!;
-          for (let k = off[f]!; k < off[f + 1]!; k++) targets.set(nbr[k]!, eid[k]!);
+          for (let k = off[f]!; k < off[f + 1]!; k++) if (!gone.has(eid[k]!)) targets.set(nbr[k]!, eid[k]!);
         }
       }
       return targets;
     };
     const sorted = new Set<number>();
+    const dropEdge = (et: number, from: number, to: number, eid: number) => {
+      gone.add(eid);
+      edgesFrom(et, from).delete(to);
+      sorted.add(et);
+    };
+    /** Drops every edge the view has at `gid`, as the store's delete of a vertex does. */
+    const dropEdgesAt = (gid: number) => {
+      if (gid < sizeBefore)
+        for (let et = 0; et < this.edgeTypes.length; et++) {
+          const out = this.out[et]!;
+          for (let k = out.off[gid]!; k < out.off[gid + 1]!; k++)
+            if (!gone.has(out.eid[k]!)) dropEdge(et, gid, out.nbr[k]!, out.eid[k]!);
+          const into = this.in[et]!;
+          for (let k = into.off[gid]!; k < into.off[gid + 1]!; k++)
+            if (!gone.has(into.eid[k]!)) dropEdge(et, into.nbr[k]!, gid, into.eid[k]!);
+        }
+      for (const eid of addedAt.get(gid) ?? []) {
+        const j = eid - edgesBefore;
+        if (!gone.has(eid)) dropEdge(added.type[j]!, added.from[j]!, added.to[j]!, eid);
+      }
+    };
     const STALE = -2;
     const taken = new Map<string, number>();
     /** A vertex's gid with its values read again; -1: the store has no such row; STALE: the view cannot follow. */
@@ -159,9 +191,14 @@ export class GraphView {
       if (known !== undefined) return known;
       const json = readVertex.get(v.type.id, v.id) as string | undefined;
       let gid = this.lookup[t]!.get(v.id);
+      taken.set(key, -1);
       if (json === undefined) {
-        taken.set(key, gid === undefined ? -1 : STALE);
-        return taken.get(key)!;
+        if (gid === undefined) return -1;
+        // Deleted: its gid is no longer any vertex's, and its edges went with it.
+        this.lookup[t]!.delete(v.id);
+        deadVertices.push(gid);
+        dropEdgesAt(gid);
+        return -1;
       }
       if (gid === undefined) {
         gid = this.ids.length;
@@ -176,7 +213,12 @@ export class GraphView {
       return gid;
     };
     for (const rows of written) {
-      for (const v of rows.vertices) if (take(v) === STALE) return false;
+      for (const v of rows.vertices) {
+        const gid = take(v);
+        if (gid === STALE) return false;
+        // Deleted, then made again by a later write: the edges it had are gone all the same.
+        if (v.deleted && gid >= 0) dropEdgesAt(gid);
+      }
       for (const e of rows.edges) {
         const type = e.view.type;
         const et = this.etIndex.get(type.name);
@@ -184,8 +226,12 @@ export class GraphView {
         const to = take(e.to);
         if (et === undefined || f === STALE || to === STALE) return false;
         const json = readEdge.get(e.from.type.id, e.from.id, type.id, e.to.type.id, e.to.id) as string | undefined;
-        // Not written: an end was missing and the upsert asked for existing vertices only.
-        if (json === undefined) continue;
+        if (json === undefined) {
+          // Deleted, or never written (an end was missing and the upsert asked for existing vertices only).
+          const eid = f >= 0 && to >= 0 ? edgesFrom(et, f).get(to) : undefined;
+          if (eid !== undefined) dropEdge(et, f, to, eid);
+          continue;
+        }
         if (f < 0 || to < 0) return false;
         const targets = edgesFrom(et, f);
         let eid = targets.get(to);
@@ -194,6 +240,11 @@ export class GraphView {
           added.type.push(et);
           added.from.push(f);
           added.to.push(to);
+          for (const end of f === to ? [f] : [f, to]) {
+            const at = addedAt.get(end);
+            if (at) at.push(eid);
+            else addedAt.set(end, [eid]);
+          }
           targets.set(to, eid);
           sorted.add(et);
         }
@@ -205,19 +256,36 @@ export class GraphView {
         }
       }
     }
-    this.grow(sizeBefore, addedTypes, added, sorted);
+    // Dropped vertices and edges keep their place in the arrays until the next build.
+    this.deadVertices += deadVertices.length;
+    this.deadEdges += gone.size;
+    const most = (n: number) => Math.max(DEAD_ANYWAY, n * DEAD_SHARE);
+    if (this.deadVertices > most(this.size) || this.deadEdges > most(edgesBefore + added.type.length)) return false;
+    for (const eid of gone) if (eid >= edgesBefore) added.type[eid - edgesBefore] = DROPPED;
+    this.grow(sizeBefore, addedTypes, added, sorted, gone, deadVertices);
     return true;
   }
 
-  /** The arrays after `absorb` appended vertices and edges: typed arrays are made again, one size up. */
+  /**
+   * The arrays after `absorb` appended and dropped vertices and edges: typed arrays are made
+   * again, one size up; a dropped edge's type becomes DROPPED, a dropped vertex leaves its type's list.
+   */
   private grow(
     sizeBefore: number,
     addedTypes: number[],
     added: { type: number[]; from: number[]; to: number[] },
     sorted: Set<number>,
+    gone: Set<number>,
+    deadVertices: number[],
   ): void {
     const n = this.size;
-    if (addedTypes.length === 0 && added.type.length === 0) return;
+    if (addedTypes.length === 0 && added.type.length === 0 && gone.size === 0 && deadVertices.length === 0) return;
+    if (deadVertices.length > 0) {
+      const dead = new Set(deadVertices);
+      for (const t of new Set(deadVertices.map((gid) => this.typeOf[gid]!)))
+        this.byType[t] = this.byType[t]!.filter((gid) => !dead.has(gid));
+      for (const gid of deadVertices) for (const col of this.attrs.values()) col[gid] = undefined;
+    }
     if (addedTypes.length > 0) {
       const typeOf = new Uint16Array(n);
       typeOf.set(this.typeOf);
@@ -237,6 +305,7 @@ export class GraphView {
       this.edgeFrom = appended(this.edgeFrom, added.from, Int32Array);
       this.edgeTo = appended(this.edgeTo, added.to, Int32Array);
     }
+    for (const eid of gone) this.edgeType[eid] = DROPPED;
     for (let et = 0; et < this.edgeTypes.length; et++) {
       if (sorted.has(et)) {
         this.out[et] = csr(n, this.edgeType, et, this.edgeFrom, this.edgeTo);
@@ -369,6 +438,16 @@ export class GraphView {
   }
 }
 
+/** The edge type of a dropped edge: no adjacency lists it. */
+const DROPPED = 0xffff;
+
+/**
+ * Past this share of dropped vertices or edges (and this many), the next write has the view
+ * built anew rather than carry more unused places in its arrays.
+ */
+const DEAD_SHARE = 1 / 4;
+const DEAD_ANYWAY = 1024;
+
 /** DATETIME values are held as seconds since the epoch, so that they compare and subtract as numbers. */
 export function toEpoch(v: unknown): number {
   const checked = parseDatetime(v);
@@ -413,23 +492,10 @@ function csr(n: number, types: Uint16Array, et: number, key: Int32Array, other: 
   return { off, nbr, eid };
 }
 
-/** A vertex an upsert names, by its stored type and primary id. */
-export interface WrittenVertex {
-  type: StoredVertexType;
-  id: string;
-}
-
-/** The rows an upsert wrote, as the view reads them back: an upsert plan has this shape. */
-export interface WrittenRows {
-  vertices: readonly WrittenVertex[];
-  /** Each edge by its type and its ends as stored. */
-  edges: readonly { view: { type: StoredEdgeType }; from: WrittenVertex; to: WrittenVertex }[];
-}
-
 interface HeldView {
   key: string;
   view: GraphView;
-  /** Upserts written since the view was last current, taken in when a query next asks for it. */
+  /** Rows written since the view was last current, taken in when a query next asks for it. */
   pending: WrittenRows[];
   pendingRows: number;
 }
@@ -439,7 +505,7 @@ const views = new WeakMap<GraphStore, HeldView>();
 /**
  * The view of a store's data as it is now: rebuilt when a write (of this process or, through
  * SQLite's data_version, of another connection) or a schema change happened since it was built,
- * other than the upserts it was told of (writingUpsert), which it takes in instead.
+ * other than the writes it was told of (writingRows), whose rows it takes in instead.
  */
 export function graphView(store: GraphStore): GraphView {
   const key = viewKey(store);
@@ -457,7 +523,7 @@ export function graphView(store: GraphStore): GraphView {
 }
 
 /**
- * Rows upserted between queries and taken into the view rather than the view built anew: up to
+ * Rows written between queries and taken into the view rather than the view built anew: up to
  * this share of the view's vertices, past which reading them one by one costs about what a
  * build does, or this many, which cost a few ms.
  */
@@ -465,36 +531,37 @@ const ABSORB_SHARE = 1 / 8;
 const ABSORB_ANYWAY = 1024;
 
 /**
- * Runs `write`, an upsert of `rows`, and when the view was current, notes the rows for the next
- * query to take in (GraphView.absorb): an application that upserts a few vertices and edges
- * between queries pays for those rows, not for reading the whole graph again. The rows are read
- * back when a query asks, once for every upsert since the last, so that a burst of upserts with
- * no query between costs nothing here. A larger upsert, or any other write, has the next query
- * build the view anew. Loading jobs write through here too, their rows collected up to viewRoom.
+ * Runs `write`, which lists the rows it touches in `touched` (undefined when no view is current),
+ * and when the view was current, notes them for the next query to take in (GraphView.absorb):
+ * an application that upserts or deletes a few vertices and edges between queries pays for
+ * those rows, not for reading the whole graph again. The rows are read back when a query asks,
+ * once for every write since the last, so that a burst of writes with no query between costs
+ * nothing here. A write of more rows than the view takes in, or any write not made through here,
+ * has the next query build the view anew.
  */
-export function writingUpsert<T>(store: GraphStore, rows: WrittenRows, write: () => T): T {
+export function writingRows<T>(store: GraphStore, write: (touched: TouchedRows | undefined) => T): T {
   const held = views.get(store);
   const current = held !== undefined && held.key === viewKey(store);
-  const result = write();
-  if (current && noteRows(held, [rows])) held.key = viewKey(store);
+  const room = current ? roomIn(held) : 0;
+  const touched = room > 0 ? new TouchedRows(room) : undefined;
+  const result = write(touched);
+  if (current && touched && !touched.tooMany && noteRows(held, touched.chunks)) held.key = viewKey(store);
   return result;
 }
 
-/**
- * How many more rows the view held for `store` would take in (writingUpsert) before a build
- * costs less; 0 when none is current. A writer of many rows collects them up to this many.
- */
-export function viewRoom(store: GraphStore): number {
-  const held = views.get(store);
-  if (held === undefined || held.key !== viewKey(store)) return 0;
-  return Math.max(0, Math.floor(Math.max(ABSORB_ANYWAY, held.view.size * ABSORB_SHARE)) - held.pendingRows);
+/** How many rows, pending together, the view takes in before a build costs less. */
+const absorbLimit = (view: GraphView) => Math.max(ABSORB_ANYWAY, Math.floor(view.size * ABSORB_SHARE));
+
+/** How many more rows the view would take in. */
+function roomIn(held: HeldView): number {
+  return Math.max(0, absorbLimit(held.view) - held.pendingRows);
 }
 
 /** Adds rows for the view to take in; false when they are too many (the view is then built anew). */
 function noteRows(held: HeldView, rows: readonly WrittenRows[]): boolean {
   let pendingRows = held.pendingRows;
   for (const r of rows) pendingRows += r.vertices.length + r.edges.length;
-  if (pendingRows > Math.max(ABSORB_ANYWAY, held.view.size * ABSORB_SHARE)) return false;
+  if (pendingRows > absorbLimit(held.view)) return false;
   held.pending.push(...rows);
   held.pendingRows = pendingRows;
   return true;
@@ -502,11 +569,11 @@ function noteRows(held: HeldView, rows: readonly WrittenRows[]): boolean {
 
 /**
  * After a query wrote through its view (and to SQLite), the view is still the data's: keep it,
- * with the rows its INSERTs wrote to take in at the next query.
+ * with the rows its INSERTs and DELETEs touched to take in at the next query.
  */
-export function keepView(store: GraphStore, view: GraphView, inserted: readonly WrittenRows[] = []): void {
+export function keepView(store: GraphStore, view: GraphView, touched: readonly WrittenRows[] = []): void {
   const held: HeldView = { key: viewKey(store), view, pending: [], pendingRows: 0 };
-  if (noteRows(held, inserted)) views.set(store, held);
+  if (noteRows(held, touched)) views.set(store, held);
   else dropView(store);
 }
 

@@ -5,6 +5,7 @@ import type { GraphStore } from '../graph-store.js';
 import { GsqlSyntaxError, lex } from '../gsql-lexer.js';
 import { statementTokens } from '../gsql-split.js';
 import type { GraphDef } from '../schema-types.js';
+import type { WrittenRows } from '../touched-rows.js';
 import type { Expr, QueryDef, QueryStatement, TypeRef } from './ast.js';
 import { forgetDescriptions } from './description-rows.js';
 import { compileQuery, QuerySemanticError, storedValue, type CompiledQuery } from './compile.js';
@@ -377,10 +378,11 @@ function callQuery(store: GraphStore, graph: GraphDef, name: string, args: unkno
   return q.invoke(child, args);
 }
 
-/** Applies a run's writes to the store in one transaction; the view keeps them unless rows went. */
+/** Applies a run's writes to the store in one transaction; the view keeps them, taking in the rows touched. */
 function commit(store: GraphStore, view: GraphView, run: Run): void {
-  const { vertexAttrs, edgeAttrs, structural, inserted } = run.writes;
+  const { vertexAttrs, edgeAttrs, structural } = run.writes;
   if (vertexAttrs.size === 0 && edgeAttrs.size === 0 && structural.length === 0) return;
+  const touched: WrittenRows[] = [];
   try {
     store.write(() => {
       const setV = store.db.prepare(
@@ -410,15 +412,14 @@ function commit(store: GraphStore, view: GraphView, run: Run): void {
           if (!et.directed) setE.run(name, json, et.id, tt, view.ids[to], ft, view.ids[from]);
         }
       }
-      for (const change of structural) change(store);
+      for (const change of structural) touched.push(change(store));
     });
   } catch (err) {
     dropView(store);
     throw err;
   }
-  // Inserts are taken into the view at the next query, as upserts are; a delete has it built anew.
-  if (inserted.length === structural.length) keepView(store, view, inserted);
-  else dropView(store);
+  // What inserts and deletes touched is taken into the view at the next query, as upserts are.
+  keepView(store, view, touched);
 }
 
 /** The timeout a request asks for: GSQL-TIMEOUT in ms, else the default. */

@@ -3,7 +3,8 @@ import type { AccType, TypeRef } from './ast.js';
 import { Acc, accValueType, isFloat32 } from './accums.js';
 import { checkHeap } from './memory-guard.js';
 import { jsonOf } from './values.js';
-import type { GraphView, WrittenRows } from './graph-view.js';
+import type { WrittenRows } from '../touched-rows.js';
+import type { GraphView } from './graph-view.js';
 import type { ScratchArrays } from './scratch.js';
 import type { QueryFiles } from './query-files.js';
 
@@ -368,10 +369,11 @@ export class VertexAccs {
 export interface PendingWrites {
   vertexAttrs: Map<number, Map<string, unknown>>;
   edgeAttrs: Map<number, Map<string, unknown>>;
-  /** Structural changes (INSERT/DELETE) run inside the same transaction. */
-  structural: ((store: GraphStore) => void)[];
-  /** The rows each INSERT wrote, once it has: the view takes them in after the run (GraphView.absorb). */
-  inserted: WrittenRows[];
+  /**
+   * Structural changes (INSERT/DELETE) run inside the same transaction, each giving the rows it
+   * touched for the view to take in (GraphView.absorb).
+   */
+  structural: ((store: GraphStore) => WrittenRows)[];
 }
 
 /** The state of one query run: its deadline, accumulators, output and writes. */
@@ -385,7 +387,7 @@ export class Run {
    * accumulator index, vertex (-1: a global accumulator) and value, in parallel arrays.
    */
   readonly pending = new PendingAdds();
-  writes: PendingWrites = { vertexAttrs: new Map(), edgeAttrs: new Map(), structural: [], inserted: [] };
+  writes: PendingWrites = { vertexAttrs: new Map(), edgeAttrs: new Map(), structural: [] };
   constructor(
     readonly store: GraphStore,
     readonly view: GraphView,
