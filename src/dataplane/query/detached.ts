@@ -27,9 +27,10 @@ export interface DetachedRun {
   /** The results as JSON text. */
   results?: string;
   error?: { kind: ErrorKind; message: string };
-  /** The length of the results' text, counted against KEPT_BYTES. */
-  bytes: number;
 }
+
+/** What a kept run counts against KEPT_BYTES: the length of its results' text. */
+const sizeOf = (run: DetachedRun) => run.results?.length ?? 0;
 
 const runsByStore = new WeakMap<GraphStore, { runs: Map<string, DetachedRun>; bytes: number }>();
 
@@ -54,11 +55,9 @@ export function runDetached(
     startTime: timeText(started),
     endTime: '',
     status: 'success',
-    bytes: 0,
   };
   try {
     one.results = JSON.stringify(run());
-    one.bytes = one.results.length;
   } catch (err) {
     if (!(err instanceof DataPlaneError)) throw err;
     one.status = 'aborted';
@@ -66,11 +65,11 @@ export function runDetached(
   }
   one.endTime = timeText(Date.now());
   kept.runs.set(requestid, one);
-  kept.bytes += one.bytes;
+  kept.bytes += sizeOf(one);
   for (const [id, old] of kept.runs) {
     if (id === requestid || (kept.runs.size <= KEPT && kept.bytes <= keptBytes)) break;
     kept.runs.delete(id);
-    kept.bytes -= old.bytes;
+    kept.bytes -= sizeOf(old);
   }
   return requestid;
 }

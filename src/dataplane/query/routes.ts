@@ -94,7 +94,7 @@ function queryStatus(ctx: RequestContext): void {
   const runs = detachedRuns(ctx.store, graph, ctx.query.requestid ?? 'all');
   sendResults(
     ctx,
-    runs.map(({ results: _r, bytes: _b, ...r }) => ({
+    runs.map(({ results: _r, ...r }) => ({
       ...r,
       url: `/query/${r.graph}/${r.query}`,
       user: '',
