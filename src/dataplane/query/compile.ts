@@ -2114,6 +2114,7 @@ function walkAddingFromSource(
   const accs = adds.map((a) => f.va[a.index]!);
   const only = n === 1 && adds[0]!.how === Adding.Next ? accs[0]! : undefined;
   const whole = only !== undefined && src.length * WHOLE_SHARE >= run.view.size && only.beginWhole();
+  const now = n === 1 && adds[0]!.how === Adding.Now ? accs[0]! : undefined;
   for (let i = 0; i < src.length; i++) {
     const s = src[i]!;
     let valued = false;
@@ -2139,6 +2140,7 @@ function walkAddingFromSource(
         }
         if (whole) only!.addWhole(t, x);
         else if (only !== undefined) only.addNext(t, x);
+        else if (now !== undefined) now.add(t, x);
         else
           for (let j = 0; j < n; j++) {
             const add = adds[j]!;
