@@ -262,7 +262,7 @@ export class GraphView {
     const most = (n: number) => Math.max(DEAD_ANYWAY, n * DEAD_SHARE);
     if (this.deadVertices > most(this.size) || this.deadEdges > most(edgesBefore + added.type.length)) return false;
     for (const eid of gone) if (eid >= edgesBefore) added.type[eid - edgesBefore] = DROPPED;
-    this.grow(sizeBefore, addedTypes, added, sorted, gone, deadVertices);
+    this.rearrange(sizeBefore, addedTypes, added, sorted, gone, deadVertices);
     return true;
   }
 
@@ -270,7 +270,7 @@ export class GraphView {
    * The arrays after `absorb` appended and dropped vertices and edges: typed arrays are made
    * again, one size up; a dropped edge's type becomes DROPPED, a dropped vertex leaves its type's list.
    */
-  private grow(
+  private rearrange(
     sizeBefore: number,
     addedTypes: number[],
     added: { type: number[]; from: number[]; to: number[] },
