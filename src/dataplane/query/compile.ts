@@ -1571,14 +1571,14 @@ export class Compiler {
               const b = collectionOf(rf(f));
               if (op === 'UNION') {
                 const out = new Set<unknown>(eachOf(a));
-                const inA = memberTest(a);
-                for (const x of eachOf(b)) if (!inA(x)) out.add(x);
+                const inA = new Members(a);
+                for (const x of eachOf(b)) if (!inA.has(x)) out.add(x);
                 return out;
               }
-              const inB = memberTest(b);
+              const inB = new Members(b);
               const keep = op === 'INTERSECT';
               const out = new Set<unknown>();
-              for (const x of eachOf(a)) if (inB(x) === keep) out.add(x);
+              for (const x of eachOf(a)) if (inB.has(x) === keep) out.add(x);
               return out;
             },
             type: l.type,
@@ -2265,12 +2265,19 @@ function eachOf(v: unknown): Iterable<unknown> {
   return v instanceof Set || Array.isArray(v) ? v : iterate(v);
 }
 
-/** Membership by key (tuples by content); a Set of plain values is asked directly, not copied. */
-function memberTest(v: unknown): (x: unknown) => boolean {
-  let keys: Set<unknown> | undefined;
-  const allKeys = () => (keys ??= new Set([...eachOf(v)].map(keyOf)));
-  if (v instanceof Set) return (x) => (keyedApart(x) ? allKeys().has(keyOf(x)) : v.has(x));
-  return (x) => allKeys().has(keyOf(x));
+/**
+ * Membership by key (tuples by content); a Set of plain values is asked directly, not copied.
+ * An object rather than closures: a set operation in an ACCUM makes one per edge.
+ */
+class Members {
+  private keys: Set<unknown> | undefined;
+  constructor(private readonly of: unknown) {}
+
+  has(x: unknown): boolean {
+    const of = this.of;
+    if (of instanceof Set && !keyedApart(x)) return of.has(x);
+    return (this.keys ??= new Set([...eachOf(of)].map(keyOf))).has(keyOf(x));
+  }
 }
 
 function iterateNames(args: unknown[]): string[] {
