@@ -82,7 +82,11 @@ export class GraphView {
   }
 
   vertex(gid: number): Vertex {
-    return (this.vertexObjects[gid] ??= new Vertex(gid, this));
+    const objects = this.vertexObjects;
+    // Filled to the view's size first: an array written at scattered indexes from empty becomes
+    // a dictionary, whose reads cost many times an array's.
+    if (objects.length < this.size) for (let g = objects.length; g < this.size; g++) objects.push(undefined);
+    return (objects[gid] ??= new Vertex(gid, this));
   }
 
   /** Whether every neighbour in `adj` is of a type `mask` marks: then a walk need not check each. */
