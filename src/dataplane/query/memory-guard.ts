@@ -58,10 +58,8 @@ const heapUsed = () => v8.getHeapStatistics().used_heap_size;
 export function checkHeap(adding = 0): void {
   let used = heapUsed() + adding;
   if (used <= HEAP_SHARE * heapLimit) return;
+  if (performance.now() - lastCollection < COLLECT_GAP_MS && used <= BETWEEN_COLLECTIONS_SHARE * heapLimit) return;
   if (collect) {
-    if (performance.now() - lastCollection < COLLECT_GAP_MS) {
-      if (used <= BETWEEN_COLLECTIONS_SHARE * heapLimit) return;
-    }
     collect();
     lastCollection = performance.now();
     used = heapUsed() + adding;
