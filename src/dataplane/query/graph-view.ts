@@ -68,9 +68,6 @@ export class GraphView {
   private readonly datetimes = new Set<string>();
 
   private scratchArrays: ScratchArrays | undefined;
-  /** Vertices and edges dropped by `absorb` since the build: their gids and edge ids stay unused. */
-  private deadVertices = 0;
-  private deadEdges = 0;
 
   get size(): number {
     return this.ids.length;
@@ -87,6 +84,18 @@ export class GraphView {
     // a dictionary, whose reads cost many times an array's.
     if (objects.length < this.size) for (let g = objects.length; g < this.size; g++) objects.push(undefined);
     return (objects[gid] ??= new Vertex(gid, this));
+  }
+
+  /**
+   * Vertices and edges `absorb` dropped since the build, whose gids and edge ids stay unused:
+   * what the arrays hold beyond the vertices the types list and the edges the adjacencies list.
+   */
+  private dropped(): { vertices: number; edges: number } {
+    let vertices = this.size;
+    for (const gids of this.byType) vertices -= gids.length;
+    let edges = this.edgeType.length;
+    for (const adj of this.out) edges -= adj.nbr.length;
+    return { vertices, edges };
   }
 
   /** Whether every neighbour in `adj` is of a type `mask` marks: then a walk need not check each. */
@@ -138,6 +147,7 @@ export class GraphView {
       .pluck();
     const sizeBefore = this.size;
     const edgesBefore = this.edgeType.length;
+    const droppedBefore = this.dropped();
     const addedTypes: number[] = [];
     const added = { type: [] as number[], from: [] as number[], to: [] as number[] };
     /** Edges added here, by each end: a vertex deleted by a later write takes them with it. */
@@ -261,10 +271,12 @@ export class GraphView {
       }
     }
     // Dropped vertices and edges keep their place in the arrays until the next build.
-    this.deadVertices += deadVertices.length;
-    this.deadEdges += gone.size;
     const most = (n: number) => Math.max(DEAD_ANYWAY, n * DEAD_SHARE);
-    if (this.deadVertices > most(this.size) || this.deadEdges > most(edgesBefore + added.type.length)) return false;
+    if (
+      droppedBefore.vertices + deadVertices.length > most(this.size) ||
+      droppedBefore.edges + gone.size > most(edgesBefore + added.type.length)
+    )
+      return false;
     for (const eid of gone) if (eid >= edgesBefore) added.type[eid - edgesBefore] = DROPPED;
     this.rearrange(sizeBefore, addedTypes, added, sorted, gone, deadVertices);
     return true;
