@@ -16,11 +16,11 @@ const ROWS = 256;
  * stay in memory instead of being read back from the file. The connection's own size is set
  * back when the write ends.
  *
- * During the write, temporary files are kept in memory too (`temp_store = MEMORY`). A
- * multi-row upsert inside a transaction copies each page it is first to change into a
- * statement journal, to undo the statement alone if it fails; as a file, that was a `pwrite`
- * per page, a third of a load's time. One statement changes at most a few pages per row, so
- * the journal in memory stays within a few MiB.
+ * During the write, temporary files are kept in memory too (`temp_store = MEMORY`). An
+ * upsert inside a transaction copies each page it is first to change into a statement
+ * journal, to undo the statement alone if it fails; as a file, that was a `pwrite` per page.
+ * One statement changes at most a few pages per row, so the journal in memory stays within a
+ * few MiB. (Most edges are written without one: see `flush`.)
  */
 const BULK_CACHE_KIB = 256 * 1024;
 
@@ -172,10 +172,11 @@ export class BulkWriter {
       // A vertex line's row is there now: an edge to it makes nothing.
       const made = [...ends].filter((id) => !given.has(id)).sort();
       const defaults = this.defaultVertexJson(type);
-      const out = this.multiRow(
-        'ends',
-        3,
-        (n) => `INSERT OR IGNORE INTO vertices (type_id, id, attrs) VALUES ${values(n, 3)}`,
+      const out = this.multiRow(3, (n, params) =>
+        this.statement(
+          `ends:${n}`,
+          () => `INSERT OR IGNORE INTO vertices (type_id, id, attrs) VALUES ${values(n, 3)}`,
+        ).run(params),
       );
       for (const id of made) {
         out.params.push(type.id, id, defaults(id));
@@ -204,14 +205,20 @@ export class BulkWriter {
       const defaults = store.defaultEdgeAttributes(view.type);
       // Edges whose lines gave every attribute are written many to a statement; the rest (a `_`
       // among the values) one by one, since what they leave of an existing edge differs.
-      const out = this.multiRow(
-        'edges',
-        6,
-        (n) =>
-          `INSERT INTO edges (type_id, from_type, from_id, to_type, to_id, attrs) VALUES ${values(n, 6)} ` +
-          'ON CONFLICT (from_type, from_id, type_id, to_type, to_id) ' +
-          'DO UPDATE SET attrs = json_patch(attrs, excluded.attrs)',
-      );
+      // Those are inserted with OR IGNORE, which SQLite runs without a statement journal: an
+      // upsert copies every page it is first to change into one, in case it must be undone alone,
+      // and the index of edges by target has a new page for nearly every row. The rare statement
+      // that met existing edges runs again as an upsert; the rows it has just made hold these very
+      // values, and the condition leaves them as they are.
+      const out = this.multiRow(6, (n, params) => {
+        if (this.statement(`edges:${n}`, () => `INSERT OR IGNORE ${edgeRows(n)}`).run(params).changes === n) return;
+        this.statement(
+          `edges-upsert:${n}`,
+          () =>
+            `INSERT ${edgeRows(n)} ON CONFLICT (from_type, from_id, type_id, to_type, to_id) ` +
+            'DO UPDATE SET attrs = json_patch(attrs, excluded.attrs) WHERE attrs <> excluded.attrs',
+        ).run(params);
+      });
       for (const fromId of [...bySource.keys()].sort()) {
         for (const edge of folded(bySource.get(fromId)!)) {
           written?.edge({ view, from: { type: from, id: fromId }, to: { type: to, id: edge.toId } });
@@ -239,12 +246,12 @@ export class BulkWriter {
     this.edgeCount = 0;
   }
 
-  /** Rows written `ROWS` to a statement as they are added, the rest at `end`. */
-  private multiRow(name: string, width: number, sql: (rows: number) => string) {
+  /** Rows written `ROWS` at a time by `write` as they are added, the rest at `end`. */
+  private multiRow(width: number, write: (rows: number, params: (string | number)[]) => void) {
     const params: (string | number)[] = [];
     const run = () => {
       const n = params.length / width;
-      if (n > 0) this.statement(`${name}:${n}`, () => sql(n)).run(params);
+      if (n > 0) write(n, params);
       params.length = 0;
     };
     return {
@@ -301,6 +308,9 @@ function folded(list: PendingEdge[]): PendingEdge[] {
   }
   return out;
 }
+
+const edgeRows = (n: number) =>
+  `INTO edges (type_id, from_type, from_id, to_type, to_id, attrs) VALUES ${values(n, 6)}`;
 
 /** `(?, ?, …), …`: `rows` groups of `width` parameters. */
 function values(rows: number, width: number): string {

@@ -97,6 +97,20 @@ describe('loading job writes', () => {
     assert.deepEqual(edges(store)[1], ['follows', 'c', 'd', { since: 9, weight: 0.25 }]);
   });
 
+  it('patches the existing edges among new ones written together, and makes the new ones as given', () => {
+    const store = newStore();
+    // Every 50th of 600 edges exists already, with other values; 600 rows span three statements.
+    const line = (i: number, since: number) => `s${String(i).padStart(3, '0')},t${i % 7},${since},0.5`;
+    load(store, 'links', [Array.from({ length: 12 }, (_, k) => line(k * 50, -1)).join('\n')]);
+    const stats = load(store, 'links', [Array.from({ length: 600 }, (_, i) => line(i, i)).join('\n')]);
+    assert.equal(stats.edge[0]!.validObject, 600);
+    const rows = edges(store);
+    assert.equal(rows.length, 600);
+    rows.forEach(([, from, to, attrs], i) => {
+      assert.deepEqual([from, to, attrs], [`s${String(i).padStart(3, '0')}`, `t${i % 7}`, { since: i, weight: 0.5 }]);
+    });
+  });
+
   it('gives a vertex its line values whether its vertex line comes before or after an edge to it', () => {
     const store = newStore();
     load(store, 'people', ['zoe,40,Oslo\n']);
