@@ -1790,7 +1790,15 @@ export class Compiler {
     }
     const m = mathFns[lname];
     if (m) {
-      const call = (f: Frame) => m(...fns.map((x) => Number(x(f))));
+      // One or two arguments are passed as they are: a call runs per vertex or edge, and the
+      // general form makes an array and spreads it each time.
+      const [a, b] = fns;
+      const call =
+        fns.length === 1
+          ? (f: Frame) => m(Number(a!(f)))
+          : fns.length === 2
+            ? (f: Frame) => m(Number(a!(f)), Number(b!(f)))
+            : (f: Frame) => m(...fns.map((x) => Number(x(f))));
       if (['floor', 'ceil', 'round', 'trunc', 'float_to_int', 'sign'].includes(lname)) return { fn: call, type: tInt };
       // abs keeps its argument's type; the others answer FLOAT, as GSQL's reference gives them.
       if (lname === 'abs')

@@ -361,6 +361,12 @@ PRINT third, exact, 1 / log10(n) AS adamic_adar, 1 / 3.0 AS literal, @@f, @@d, @
     });
   });
 
+  it('passes one and two arguments to the math functions in their order', () => {
+    const [r] = interpret(`INT two = 2; DOUBLE y = -3.5;
+PRINT pow(two, 10) AS p, pow(10, two) AS q, atan2(1, two) AS a, abs(y) AS m, sqrt(16) AS s, floor(y) AS fl;`);
+    assert.deepEqual(r, { p: 1024, q: 100, a: Math.fround(Math.atan2(1, 2)), m: 3.5, s: 4, fl: -4 });
+  });
+
   it('adds a list to itself once, whether an accumulator or a variable', () => {
     const [r] = interpret(`ListAccum<INT> @@l; BagAccum<INT> @@b; LIST<INT> v; MapAccum<INT, SumAccum<INT>> @@m;
 @@l += 1; @@l += 2; @@l += @@l; @@b += 3; @@b += @@b; v += 4; v += 5; v += v; @@m += (1 -> 1); @@m += @@m;
