@@ -309,6 +309,7 @@ function folded(list: PendingEdge[]): PendingEdge[] {
   return out;
 }
 
+/** `INTO edges (…) VALUES …` for `n` rows: what the insert of new edges and its upsert share. */
 const edgeRows = (n: number) =>
   `INTO edges (type_id, from_type, from_id, to_type, to_id, attrs) VALUES ${values(n, 6)}`;
 
