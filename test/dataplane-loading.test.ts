@@ -121,6 +121,34 @@ describe('loading jobs on the data-plane process', () => {
     );
   });
 
+  it('loads only the lines a WHERE condition keeps, counting the others, and refuses a mistyped one', async () => {
+    const created = await gsql(`USE GRAPH social
+CREATE LOADING JOB where_adults FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES ($"name", $"age", $"city") WHERE to_int($"age") >= 18 AND $"city" IN ("Oslo", "Rome")
+    USING HEADER="true";
+}`);
+    assert.match(created.text, /Successfully created loading jobs: \[where_adults\]/);
+    const body = 'name,age,city\nwhere_a,30,Oslo\nwhere_b,12,Oslo\nwhere_c,40,Lima\nwhere_d,old,Rome\nwhere_e,18,Rome';
+    const reply = await ddl('social', 'tag=where_adults&filename=f&sep=,', body);
+    assert.equal(reply.status, 200, reply.text);
+    const stats = reply.json.results[0].statistics;
+    assert.deepEqual([stats.validLine, stats.failedConditionLine, stats.rejectLine], [5, 3, 0]);
+    assert.equal((await person('where_a')).results[0].attributes.age, 30);
+    assert.equal((await person('where_e')).results[0].attributes.city, 'Rome');
+    for (const name of ['where_b', 'where_c', 'where_d'])
+      refused(await call('GET', `/restpp/graph/social/vertices/Person/${name}`), 404, '601', new RegExp(name));
+
+    const mistyped = await gsql(`USE GRAPH social
+CREATE LOADING JOB mistyped FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES ($0, $1, $2) WHERE $1 > 18;
+}`);
+    assert.match(mistyped.text, /Syntax Error: The WHERE clause compares STRING with a number; convert with to_int/);
+    assert.match(mistyped.text, /\(at line 4, column 56\)/);
+    assert.doesNotMatch((await gsql('SHOW JOB *')).text, /mistyped/);
+  });
+
   it("refuses an unknown graph, job or file variable in TigerGraph's shape, changing nothing", async () => {
     const before = (await call('GET', '/restpp/graph/social/vertices/Person?count_only=true')).json.results[0].count;
     refused(await ddl('nograph', 'tag=load_people&filename=people', 'x,1,y'), 404, 'REST-1004', /nograph/);

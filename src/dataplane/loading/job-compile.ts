@@ -2,6 +2,7 @@ import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.j
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
 import type { LoadingJobDef, LoadOptions, LoadTarget, LoadValue } from './job-types.js';
+import { compileCondition, conditionTokens } from './job-where.js';
 
 /** Reads one value of a line; undefined when the line has too few columns. */
 export type Getter = (fields: string[]) => string | undefined;
@@ -12,10 +13,14 @@ export interface Slot {
   get: Getter | undefined;
 }
 
+/** Whether a line makes an object of its target: its `WHERE` condition, when it has one. */
+type Condition = ((fields: string[]) => boolean) | undefined;
+
 export type CompiledTarget =
-  | { kind: 'vertex'; type: StoredVertexType; id: Getter; slots: Slot[] }
+  | { kind: 'vertex'; type: StoredVertexType; id: Getter; slots: Slot[]; where: Condition }
   | {
       kind: 'edge';
+      where: Condition;
       view: EdgeView;
       from: StoredVertexType;
       to: StoredVertexType;
@@ -172,14 +177,16 @@ export function compileTargets(
   let columns = 0;
   const targets = plan.targets.map((t): CompiledTarget => {
     const resolved = targetOf(store, graph, t);
-    for (const v of t.values) columns = Math.max(columns, maxColumn(v, header) + 1);
+    for (const v of [...t.values, ...(t.where ? conditionTokens(t.where) : [])])
+      columns = Math.max(columns, maxColumn(v, header) + 1);
     const gets = t.values.map((v) => (v.kind === 'skip' ? undefined : getter(v, header)));
+    const where = t.where && compileCondition(t.where, (v) => getter(v, header));
     if (resolved.kind === 'vertex') {
       const slots: Slot[] = [];
       resolved.attrs.forEach((attr, k) => {
         if (attr && k !== resolved.idIndex) slots.push({ attr, get: gets[k] });
       });
-      return { kind: 'vertex', type: resolved.type, id: gets[resolved.idIndex]!, slots };
+      return { kind: 'vertex', type: resolved.type, id: gets[resolved.idIndex]!, slots, where };
     }
     const slots = resolved.view.type.attributes.map((attr, k) => ({ attr, get: gets[k + 2] }));
     return {
@@ -190,6 +197,7 @@ export function compileTargets(
       src: gets[0]!,
       tgt: gets[1]!,
       slots,
+      where,
     };
   });
   return { targets, columns };

@@ -111,6 +111,43 @@ describe('loading job writes', () => {
     });
   });
 
+  it('makes objects only of the lines whose WHERE condition holds, and counts the lines it held back', () => {
+    const store = stores.open(`${schema}
+CREATE LOADING JOB filtered FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES ($0, $1, $2) WHERE $1 IS NUMERIC AND to_int($1) BETWEEN 18 AND 65 AND NOT $2 IS EMPTY,
+    TO EDGE follows VALUES ($0, $3, _, _) WHERE $3 IN ("b", "c") OR token_len($3) > 3 AND to_int($1) / 2 != 0;
+}`);
+    const stats = load(store, 'filtered', ['a,30,Paris,b\nb,x,Rome,zzzz\nc,70,Oslo,d\nd,40,,c\ne,1,Rome,ffff\n']);
+    // Each line but the first leaves out an object. b: the age is not a number, and its edge
+    // fails both ways (to_int of "x" fails); c: too old, and d is not an edge target; d: no city;
+    // e: too young, and 1 / 2 is 0 in whole numbers.
+    assert.deepEqual([stats.validLine, stats.failedConditionLine], [5, 4]);
+    assert.deepEqual([stats.vertex[0]!.validObject, stats.edge[0]!.validObject], [1, 2]);
+    assert.deepEqual(
+      edges(store).map(([, from, to]) => `${from}>${to}`),
+      ['a>b', 'd>c'],
+    );
+    assert.deepEqual(
+      vertices(store).find(([id]) => id === 'a'),
+      ['a', { name: 'a', age: 30, city: 'Paris' }],
+    );
+  });
+
+  it('compares a token with the tokens of the same line in an IN list', () => {
+    const store = stores.open(`${schema}
+CREATE LOADING JOB same FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE follows VALUES ($0, $1, _, _) WHERE $1 IN ($2, "z");
+}`);
+    const stats = load(store, 'same', ['a,b,b\na,c,x\na,z,q\n']);
+    assert.equal(stats.failedConditionLine, 1);
+    assert.deepEqual(
+      edges(store).map(([, from, to]) => `${from}>${to}`),
+      ['a>b', 'a>z'],
+    );
+  });
+
   it('gives a vertex its line values whether its vertex line comes before or after an edge to it', () => {
     const store = newStore();
     load(store, 'people', ['zoe,40,Oslo\n']);

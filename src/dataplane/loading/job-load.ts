@@ -146,7 +146,12 @@ export function loadFile(
       return;
     }
     stats.validLine++;
+    let failedCondition = false;
     for (const t of compiled.targets) {
+      if (t.where && !t.where(fields)) {
+        failedCondition = true;
+        continue;
+      }
       if (t.kind === 'vertex') {
         const s = statsOf('vertex', t.type.name);
         const id = idOf(t.type, t.id(fields));
@@ -180,6 +185,7 @@ export function loadFile(
         }
       }
     }
+    if (failedCondition) stats.failedConditionLine++;
     if (writer.pending >= BATCH) writer.flush();
   };
 

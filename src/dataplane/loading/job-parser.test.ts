@@ -58,16 +58,63 @@ describe('loading job parser', () => {
     );
   });
 
+  it('reads a WHERE condition with TigerGraph loader precedence', () => {
+    const [st] = parseGsql(`CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;
+  LOAD f TO VERTEX P VALUES ($0) WHERE NOT $1 IS EMPTY AND to_int($1) * 2 + 1 > 7 OR $2 IN ("a", "b"),
+    TO VERTEX P VALUES ($1) WHERE to_float($"x") BETWEEN -1 AND 2.5 USING HEADER="true"; }`);
+    assert.equal(st?.kind, 'createLoadingJob');
+    if (st?.kind !== 'createLoadingJob') return;
+    const [first, second] = st.job.loads[0]!.targets;
+    const col = (index: number) => ({ kind: 'token', value: { kind: 'column', index } });
+    const toInt = { kind: 'call', fn: 'to_int', args: [col(1)] };
+    assert.deepEqual(first!.where, {
+      kind: 'binary',
+      op: 'OR',
+      left: {
+        kind: 'binary',
+        op: 'AND',
+        left: { kind: 'unary', op: 'NOT', arg: { kind: 'is', test: 'EMPTY', arg: col(1) } },
+        right: {
+          kind: 'binary',
+          op: '>',
+          left: {
+            kind: 'binary',
+            op: '+',
+            left: { kind: 'binary', op: '*', left: toInt, right: { kind: 'number', value: 2, int: true } },
+            right: { kind: 'number', value: 1, int: true },
+          },
+          right: { kind: 'number', value: 7, int: true },
+        },
+      },
+      right: {
+        kind: 'in',
+        arg: col(2),
+        set: [
+          { kind: 'string', value: 'a' },
+          { kind: 'string', value: 'b' },
+        ],
+      },
+    });
+    assert.deepEqual(second!.where, {
+      kind: 'between',
+      arg: { kind: 'call', fn: 'to_float', args: [{ kind: 'token', value: { kind: 'columnName', name: 'x' } }] },
+      low: { kind: 'unary', op: '-', arg: { kind: 'number', value: 1, int: true } },
+      high: { kind: 'number', value: 2.5, int: false },
+    });
+  });
+
   it('names the line and column of what it refuses', () => {
+    // A LOAD whose WHERE condition starts at line 2, column 38.
+    const where = (condition: string) =>
+      `CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($0) WHERE ${condition}; }`;
     const cases: [string, RegExp, number, number][] = [
       ['CREATE LOADING JOB j FOR GRAPH g {\n  LOAD f TO VERTEX P VALUES ($0);\n}', /file name f is not defined/, 2, 8],
       ['CREATE LOADING JOB j FOR GRAPH g {\n DEFINE FILENAME f;\n DEFINE FILENAME f;\n}', /defined twice/, 3, 18],
-      [
-        'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($0) WHERE $0 == "a"; }',
-        /WHERE in a LOAD statement is not supported/,
-        2,
-        32,
-      ],
+      [where('$1 > 3'), /compares STRING with a number; convert with to_int or to_float/, 2, 41],
+      [where('to_int($1) + 1'), /needs a condition here, not a number/, 2, 49],
+      [where('$1 AND $2 == "x"'), /needs a condition here, not STRING/, 2, 38],
+      [where('to_int(3) > 1'), /needs text here, not a number/, 2, 45],
+      [where('concat($1) == "a"'), /concat takes 2 argument\(s\), not 1/, 2, 38],
       ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES (nope($0)); }', /nope/, 2, 28],
       [
         'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($0) USING SEPARATOR="ab"; }',

@@ -7,6 +7,7 @@ import type {
   LoadTarget,
   LoadValue,
 } from './job-types.js';
+import { conditionTokens, parseWhere } from './job-where.js';
 
 /** The part of the GSQL parser a loading-job statement is read through: one token of look-ahead, and its errors. */
 export interface TokenCursor {
@@ -128,8 +129,9 @@ function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
     do values.push(loadValue(r));
     while (r.acceptPunct(','));
     r.expectPunct(')');
-    if (r.isKeyword('WHERE')) r.error(r.peek(), 'WHERE in a LOAD statement is not supported by this data plane');
-    targets.push({ kind, type, values, line: at.line, column: at.column });
+    const target: LoadTarget = { kind, type, values, line: at.line, column: at.column };
+    if (r.acceptKeyword('WHERE')) target.where = parseWhere(r, () => loadValue(r));
+    targets.push(target);
   } while (r.acceptPunct(','));
   const options: LoadOptions = { separator: ',', eol: '\n', header: false };
   if (r.acceptKeyword('USING')) {
@@ -144,7 +146,8 @@ function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
       usingOption(r, options, key, value, valueTok);
     } while (r.acceptPunct(','));
   }
-  if (!options.header && targets.some((t) => t.values.some(namesColumn)))
+  const tokens = (t: LoadTarget) => [...t.values, ...(t.where ? conditionTokens(t.where) : [])];
+  if (!options.header && targets.some((t) => tokens(t).some(namesColumn)))
     r.error(fileTok, 'A column named by $"name" needs USING HEADER="true"');
   return { file, targets, options };
 }

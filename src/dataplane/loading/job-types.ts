@@ -9,10 +9,29 @@ export type LoadValue =
   | { kind: 'literal'; value: string }
   | { kind: 'call'; fn: string; args: LoadValue[] };
 
+/**
+ * A `WHERE` condition of a destination clause, as parsed (kept in the job's JSON). Tokens are
+ * text; `to_int`, `to_float` and `token_len` make numbers; the parser has checked each operator's
+ * operands, so evaluating needs no type checks.
+ */
+export type LoadCondition =
+  | { kind: 'token'; value: LoadValue }
+  | { kind: 'string'; value: string }
+  | { kind: 'number'; value: number; int: boolean }
+  | { kind: 'call'; fn: string; args: LoadCondition[] }
+  | { kind: 'unary'; op: '-' | 'NOT'; arg: LoadCondition }
+  /** `whole`: a `/` of two whole numbers, which drops the fraction as C++ does. */
+  | { kind: 'binary'; op: string; left: LoadCondition; right: LoadCondition; whole?: boolean }
+  | { kind: 'is'; test: 'NUMERIC' | 'EMPTY'; arg: LoadCondition }
+  | { kind: 'in'; arg: LoadCondition; set: LoadCondition[] }
+  | { kind: 'between'; arg: LoadCondition; low: LoadCondition; high: LoadCondition };
+
 export interface LoadTarget {
   kind: 'vertex' | 'edge';
   type: string;
   values: LoadValue[];
+  /** Lines for which it is false make no object of this target. */
+  where?: LoadCondition;
   line: number;
   column: number;
 }
