@@ -43,7 +43,7 @@ export async function postDdl(ctx: RequestContext): Promise<void> {
     try {
       statistics = loadFile(ctx.store, graph, plan, fileChunks(upload), { separator, eol });
     } catch (err) {
-      // A column the header does not have: nothing was written.
+      // A column the header does not have, or a value grown past its bound: nothing was written.
       if (err instanceof CatalogError) return fail('invalidParameter', err.message);
       throw err;
     }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { MAX_RECORD_CHARS } from './csv-records.js';
 import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
@@ -142,6 +144,47 @@ function tokenFunction(name: string): (args: string[]) => string {
       return (a) => a.join('');
     case 'gsql_trim':
       return (a) => a[0]!.trim();
+    case 'gsql_ltrim':
+      return (a) => a[0]!.trimStart();
+    case 'gsql_rtrim':
+      return (a) => a[0]!.trimEnd();
+    case 'gsql_reverse':
+      return (a) => [...a[0]!].reverse().join('');
+    case 'gsql_length':
+      return (a) => String([...a[0]!].length);
+    case 'gsql_find':
+      // The index in characters, as gsql_substring counts them.
+      return (a) => {
+        const at = a[0]!.indexOf(a[1]!);
+        return String(at < 0 ? -1 : [...a[0]!.slice(0, at)].length);
+      };
+    case 'gsql_substring':
+      return (a) => {
+        const chars = [...a[0]!];
+        const begin = Number(a[1]);
+        return chars.slice(begin, a[2] === undefined ? undefined : begin + Number(a[2])).join('');
+      };
+    case 'gsql_replace':
+      return (a) => {
+        const [text, from, to] = a as [string, string, string];
+        const max = a[3] === undefined ? Infinity : Number(a[3]);
+        if (from === '') return text;
+        let out = '';
+        let at = 0;
+        for (let n = 0; n < max; n++) {
+          const next = text.indexOf(from, at);
+          if (next < 0) break;
+          out += text.slice(at, next) + to;
+          at = next + from.length;
+          // A short token replaced by a long one many times could outgrow memory: no value
+          // may be longer than a whole line may be.
+          if (out.length > MAX_RECORD_CHARS)
+            throw new CatalogError(`gsql_replace made a value longer than ${MAX_RECORD_CHARS} characters.`);
+        }
+        return out + text.slice(at);
+      };
+    case 'gsql_uuid_v4':
+      return () => randomUUID();
     case 'gsql_upper':
       return (a) => a[0]!.toUpperCase();
     case 'gsql_lower':

@@ -148,6 +148,34 @@ CREATE LOADING JOB same FOR GRAPH social {
     );
   });
 
+  it('runs the string token functions on each line', () => {
+    const store = stores.open(`${schema}
+CREATE LOADING JOB shaped FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES (gsql_substring($0, 1, 3), gsql_length($0),
+    gsql_concat(gsql_ltrim($1), "|", gsql_rtrim($1), "|", gsql_reverse($2), "|", gsql_replace($2, "l", "L", 2),
+      "|", gsql_find($2, "lo"), "|", gsql_find($2, "zz"), "|", gsql_substring($2, 3))),
+    TO VERTEX Person VALUES ("uuid", _, gsql_uuid_v4());
+}`);
+    load(store, 'shaped', ['Taylor,  x  ,hello world\n']);
+    const [shaped, uuid] = vertices(store);
+    assert.deepEqual(shaped, ['ayl', { name: 'ayl', age: 6, city: 'x  |  x|dlrow olleh|heLLo world|3|-1|lo world' }]);
+    assert.match(uuid![1].city, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('refuses a load whose gsql_replace would outgrow a line, writing nothing', () => {
+    const store = stores.open(`${schema}
+CREATE LOADING JOB grow FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES ($0, _, gsql_replace($1, "a", "${'b'.repeat(10_000)}"));
+}`);
+    assert.throws(
+      () => load(store, 'grow', [`small,aa\nbig,${'a'.repeat(1_000)}\n`]),
+      /gsql_replace made a value longer than 8388608 characters/,
+    );
+    assert.deepEqual(vertices(store), []);
+  });
+
   it('gives a vertex its line values whether its vertex line comes before or after an edge to it', () => {
     const store = newStore();
     load(store, 'people', ['zoe,40,Oslo\n']);

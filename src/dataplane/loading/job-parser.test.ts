@@ -115,6 +115,18 @@ describe('loading job parser', () => {
       [where('$1 AND $2 == "x"'), /needs a condition here, not STRING/, 2, 38],
       [where('to_int(3) > 1'), /needs text here, not a number/, 2, 45],
       [where('concat($1) == "a"'), /concat takes 2 argument\(s\), not 1/, 2, 38],
+      [
+        'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES (gsql_substring($0)); }',
+        /gsql_substring takes 2 to 3 argument\(s\), not 1/,
+        2,
+        28,
+      ],
+      [
+        'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES (gsql_substring($0, $1)); }',
+        /Argument 2 of gsql_substring must be a whole number written in the job/,
+        2,
+        28,
+      ],
       ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES (nope($0)); }', /nope/, 2, 28],
       [
         'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($0) USING SEPARATOR="ab"; }',

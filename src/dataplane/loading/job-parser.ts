@@ -16,15 +16,27 @@ export interface TokenCursor {
   fail(t?: Token): never;
 }
 
-/** Token functions a `VALUES` item may call, with how many arguments each takes (-1: one or more). */
-export const tokenFunctions: Record<string, number> = {
-  gsql_concat: -1,
-  gsql_trim: 1,
-  gsql_upper: 1,
-  gsql_lower: 1,
-  gsql_to_int: 1,
-  gsql_to_uint: 1,
-  gsql_to_bool: 1,
+/**
+ * Token functions a `VALUES` item may call: how many arguments each takes, and which of them
+ * (by position) are whole numbers written in the job (`gsql_substring`'s start and length,
+ * `gsql_replace`'s count).
+ */
+export const tokenFunctions: Record<string, { min: number; max: number; counts?: number[] }> = {
+  gsql_concat: { min: 1, max: Infinity },
+  gsql_trim: { min: 1, max: 1 },
+  gsql_ltrim: { min: 1, max: 1 },
+  gsql_rtrim: { min: 1, max: 1 },
+  gsql_upper: { min: 1, max: 1 },
+  gsql_lower: { min: 1, max: 1 },
+  gsql_reverse: { min: 1, max: 1 },
+  gsql_length: { min: 1, max: 1 },
+  gsql_find: { min: 2, max: 2 },
+  gsql_substring: { min: 2, max: 3, counts: [1, 2] },
+  gsql_replace: { min: 3, max: 4, counts: [3] },
+  gsql_uuid_v4: { min: 0, max: 0 },
+  gsql_to_int: { min: 1, max: 1 },
+  gsql_to_uint: { min: 1, max: 1 },
+  gsql_to_bool: { min: 1, max: 1 },
 };
 
 const usingKeys = new Set(['SEPARATOR', 'HEADER', 'EOL', 'QUOTE']);
@@ -212,11 +224,20 @@ function loadValue(r: Reader): LoadValue {
     if (arity === undefined) r.error(t, `The token function ${t.text} is not supported by this data plane`);
     r.c.advance(2);
     const args: LoadValue[] = [];
-    do args.push(loadValue(r));
-    while (r.acceptPunct(','));
+    if (!r.isPunct(')'))
+      do args.push(loadValue(r));
+      while (r.acceptPunct(','));
     r.expectPunct(')');
-    if (arity >= 0 && args.length !== arity) r.error(t, `${t.text} takes ${arity} argument(s), not ${args.length}`);
+    if (args.length < arity.min || args.length > arity.max) {
+      const takes = arity.min === arity.max ? `${arity.min}` : `${arity.min} to ${arity.max}`;
+      r.error(t, `${t.text} takes ${takes} argument(s), not ${args.length}`);
+    }
     if (args.some((a) => a.kind === 'skip')) r.error(t, `_ cannot be an argument of ${t.text}`);
+    for (const i of arity.counts ?? []) {
+      const a = args[i];
+      if (a && (a.kind !== 'literal' || !/^\d+$/.test(a.value)))
+        r.error(t, `Argument ${i + 1} of ${t.text} must be a whole number written in the job`);
+    }
     return { kind: 'call', fn, args };
   }
   return r.c.fail(t);
