@@ -4,7 +4,7 @@ import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.j
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
 import type { LoadingJobDef, LoadOptions, LoadTarget, LoadValue } from './job-types.js';
-import { compileCondition, conditionTokens } from './job-where.js';
+import { compileCondition, targetTokens } from './job-where.js';
 
 /** Reads one value of a line; undefined when the line has too few columns. */
 export type Getter = (fields: string[]) => string | undefined;
@@ -220,8 +220,7 @@ export function compileTargets(
   let columns = 0;
   const targets = plan.targets.map((t): CompiledTarget => {
     const resolved = targetOf(store, graph, t);
-    for (const v of [...t.values, ...(t.where ? conditionTokens(t.where) : [])])
-      columns = Math.max(columns, maxColumn(v, header) + 1);
+    for (const v of targetTokens(t)) columns = Math.max(columns, maxColumn(v, header) + 1);
     const gets = t.values.map((v) => (v.kind === 'skip' ? undefined : getter(v, header)));
     const where = t.where && compileCondition(t.where, (v) => getter(v, header));
     if (resolved.kind === 'vertex') {

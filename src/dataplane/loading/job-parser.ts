@@ -7,7 +7,7 @@ import type {
   LoadTarget,
   LoadValue,
 } from './job-types.js';
-import { conditionTokens, parseWhere } from './job-where.js';
+import { parseWhere, targetTokens } from './job-where.js';
 
 /** The part of the GSQL parser a loading-job statement is read through: one token of look-ahead, and its errors. */
 export interface TokenCursor {
@@ -158,8 +158,7 @@ function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
       usingOption(r, options, key, value, valueTok);
     } while (r.acceptPunct(','));
   }
-  const tokens = (t: LoadTarget) => [...t.values, ...(t.where ? conditionTokens(t.where) : [])];
-  if (!options.header && targets.some((t) => tokens(t).some(namesColumn)))
+  if (!options.header && targets.some((t) => targetTokens(t).some(namesColumn)))
     r.error(fileTok, 'A column named by $"name" needs USING HEADER="true"');
   return { file, targets, options };
 }

@@ -1,5 +1,5 @@
 import type { Token } from '../gsql-lexer.js';
-import type { LoadCondition, LoadValue } from './job-types.js';
+import type { LoadCondition, LoadTarget, LoadValue } from './job-types.js';
 
 /**
  * The `WHERE` clause of a LOAD destination: a condition over a line's tokens, read once when the
@@ -183,8 +183,12 @@ type Value = string | number | boolean;
 /** A compiled expression: its value on a line, or undefined when a conversion fails there. */
 type Eval = (fields: string[]) => Value | undefined;
 
-/** The tokens a condition reads, for the columns a line must have and the header it needs. */
-export function conditionTokens(c: LoadCondition): LoadValue[] {
+/** The tokens a destination reads, its VALUES and its condition: the columns a line must have, the header it needs. */
+export function targetTokens(t: LoadTarget): LoadValue[] {
+  return t.where ? [...t.values, ...conditionTokens(t.where)] : t.values;
+}
+
+function conditionTokens(c: LoadCondition): LoadValue[] {
   switch (c.kind) {
     case 'token':
       return [c.value];
