@@ -202,3 +202,19 @@ LS`);
     assert.deepEqual([second!.line, second!.column], [2, 3]);
   });
 });
+
+describe('parseGsql: nesting', () => {
+  it('refuses a statement nested past what the parsers descend as a syntax error, not a crash', () => {
+    const deep = (inner: string) => `${'('.repeat(100_000)}${inner}${')'.repeat(100_000)}`;
+    const query = syntaxError(`INTERPRET QUERY () FOR GRAPH g {\n  PRINT ${deep('1')};\n}`);
+    assert.equal(query.message, 'The statement nests too deeply to be read.');
+    const load = `LOAD f TO VERTEX P VALUES ($0) WHERE ${deep('$0 == "a"')};`;
+    const job = syntaxError(`CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; ${load} }`);
+    assert.equal(job.message, 'The statement nests too deeply to be read.');
+    // A few hundred levels are read as usual.
+    assert.equal(
+      parseGsql(`INTERPRET QUERY () FOR GRAPH g { PRINT ${'('.repeat(300)}1${')'.repeat(300)}; }`).length,
+      1,
+    );
+  });
+});

@@ -544,6 +544,11 @@ class Parser implements TokenCursor {
 
   // Token helpers.
 
+  /** The token the parser is at, without reading further (the stream may have failed). */
+  current(): Token | undefined {
+    return this.ahead[0];
+  }
+
   peek(offset = 0): Token {
     while (this.ahead.length <= offset) {
       const last = this.ahead.at(-1);
@@ -615,5 +620,15 @@ class Parser implements TokenCursor {
 
 /** Parses a whole GSQL request; a syntax error anywhere means no statement of it runs. */
 export function parseGsql(text: string): Statement[] {
-  return new Parser(statementTokens(lex(text)), text).parseAll();
+  const parser = new Parser(statementTokens(lex(text)), text);
+  try {
+    return parser.parseAll();
+  } catch (err) {
+    // The parsers descend one call per level of nesting: thousands of nested parentheses end
+    // the stack, which is a syntax error of the request, not a failure of the process.
+    if (!(err instanceof RangeError) || !/call stack/.test(err.message)) throw err;
+    // Where reading stopped, when known: the end of a query block, which its own parser reads whole.
+    const at = parser.current();
+    throw new GsqlSyntaxError('The statement nests too deeply to be read.', at?.line ?? 1, at?.column ?? 1);
+  }
 }
