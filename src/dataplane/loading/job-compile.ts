@@ -4,7 +4,7 @@ import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.j
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
 import type { LoadingJobDef, LoadOptions, LoadTarget, LoadValue } from './job-types.js';
-import { compileCondition, targetTokens } from './job-where.js';
+import { applied, compileCondition, targetTokens } from './job-where.js';
 
 /** Reads one value of a line; undefined when the line has too few columns. */
 export type Getter = (fields: string[]) => string | undefined;
@@ -121,19 +121,11 @@ function getter(v: LoadValue, header: string[] | undefined): Getter {
       return () => v.value;
     case 'skip':
       return () => undefined;
-    case 'call': {
-      const args = v.args.map((a) => getter(a, header));
-      const fn = tokenFunction(v.fn);
-      return (f) => {
-        const values: string[] = [];
-        for (const a of args) {
-          const s = a(f);
-          if (s === undefined) return undefined;
-          values.push(s);
-        }
-        return fn(values);
-      };
-    }
+    case 'call':
+      return applied(
+        v.args.map((a) => getter(a, header)),
+        tokenFunction(v.fn),
+      );
   }
 }
 

@@ -179,6 +179,22 @@ export function parseWhere(r: WhereReader, value: () => LoadValue): LoadConditio
   return bool(or());
 }
 
+/** `fn` of what `args` read on a line; undefined when any of them reads nothing there. */
+export function applied<T, R>(
+  args: ((fields: string[]) => T | undefined)[],
+  fn: (values: T[]) => R,
+): (fields: string[]) => R | undefined {
+  return (f) => {
+    const values: T[] = [];
+    for (const a of args) {
+      const v = a(f);
+      if (v === undefined) return undefined;
+      values.push(v);
+    }
+    return fn(values);
+  };
+}
+
 type Value = string | number | boolean;
 /** A compiled expression: its value on a line, or undefined when a conversion fails there. */
 type Eval = (fields: string[]) => Value | undefined;
@@ -232,19 +248,8 @@ function compile(c: LoadCondition, token: (v: LoadValue) => (fields: string[]) =
       const v = c.value;
       return () => v;
     }
-    case 'call': {
-      const args = c.args.map(sub);
-      const fn = callOf(c.fn);
-      return (f) => {
-        const values: string[] = [];
-        for (const a of args) {
-          const v = a(f);
-          if (v === undefined) return undefined;
-          values.push(v as string);
-        }
-        return fn(values);
-      };
-    }
+    case 'call':
+      return applied(c.args.map(sub) as ((fields: string[]) => string | undefined)[], callOf(c.fn));
     case 'unary': {
       const arg = sub(c.arg);
       return c.op === 'NOT'
