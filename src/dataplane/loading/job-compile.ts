@@ -4,7 +4,7 @@ import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.j
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
 import type { LoadingJobDef, LoadOptions, LoadTarget, LoadValue } from './job-types.js';
-import { applied, compileCondition, targetTokens } from './job-where.js';
+import { compileCondition, targetTokens } from './job-where.js';
 
 /** Reads one value of a line; undefined when the line has too few columns. */
 export type Getter = (fields: string[]) => string | undefined;
@@ -127,6 +127,22 @@ function getter(v: LoadValue, header: string[] | undefined): Getter {
         tokenFunction(v.fn),
       );
   }
+}
+
+/** `fn` of what `args` read on a line; undefined when any of them reads nothing there. */
+function applied<T, R>(
+  args: ((fields: string[]) => T | undefined)[],
+  fn: (values: T[]) => R,
+): (fields: string[]) => R | undefined {
+  return (f) => {
+    const values: T[] = [];
+    for (const a of args) {
+      const v = a(f);
+      if (v === undefined) return undefined;
+      values.push(v);
+    }
+    return fn(values);
+  };
 }
 
 /** The token functions; what one cannot convert becomes text the attribute's own check refuses. */

@@ -148,6 +148,21 @@ CREATE LOADING JOB same FOR GRAPH social {
     );
   });
 
+  it('makes a condition false where a conversion fails, however deep it sits, NOT and OR included', () => {
+    const store = stores.open(`${schema}
+CREATE LOADING JOB negated FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE follows VALUES ($0, $1, _, _) WHERE NOT (to_int($2) > 3 OR $1 == "z");
+}`);
+    const stats = load(store, 'negated', ['a,b,1\na,c,x\na,z,1\na,d,9\n']);
+    // Only a>b holds: a>c cannot convert "x", a>z is excluded by name, a>d by number.
+    assert.equal(stats.failedConditionLine, 3);
+    assert.deepEqual(
+      edges(store).map(([, from, to]) => `${from}>${to}`),
+      ['a>b'],
+    );
+  });
+
   it('runs the string token functions on each line', () => {
     const store = stores.open(`${schema}
 CREATE LOADING JOB shaped FOR GRAPH social {

@@ -179,25 +179,20 @@ export function parseWhere(r: WhereReader, value: () => LoadValue): LoadConditio
   return bool(or());
 }
 
-/** `fn` of what `args` read on a line; undefined when any of them reads nothing there. */
-export function applied<T, R>(
-  args: ((fields: string[]) => T | undefined)[],
-  fn: (values: T[]) => R,
-): (fields: string[]) => R | undefined {
-  return (f) => {
-    const values: T[] = [];
-    for (const a of args) {
-      const v = a(f);
-      if (v === undefined) return undefined;
-      values.push(v);
-    }
-    return fn(values);
-  };
-}
-
 type Value = string | number | boolean;
-/** A compiled expression: its value on a line, or undefined when a conversion fails there. */
-type Eval = (fields: string[]) => Value | undefined;
+/** A compiled expression: its value on a line. */
+type Eval = (fields: string[]) => Value;
+
+/**
+ * Thrown where a value cannot be made on a line (`to_int("x")`, a division by zero): the whole
+ * condition is then false, however deep the failure sits (under NOT or OR too).
+ */
+class NoValue extends Error {}
+/** One instance, made once: throwing it costs no stack trace per line. */
+const NO_VALUE = new NoValue('no value on this line');
+const noValue = (): never => {
+  throw NO_VALUE;
+};
 
 /** The tokens a destination reads, its VALUES and its condition: the columns a line must have, the header it needs. */
 export function targetTokens(t: LoadTarget): LoadValue[] {
@@ -235,32 +230,36 @@ export function compileCondition(
   token: (v: LoadValue) => (fields: string[]) => string | undefined,
 ): (fields: string[]) => boolean {
   const ev = compile(c, token);
-  return (fields) => ev(fields) === true;
+  return (fields) => {
+    try {
+      return ev(fields) === true;
+    } catch (err) {
+      if (err === NO_VALUE) return false;
+      throw err;
+    }
+  };
 }
 
 function compile(c: LoadCondition, token: (v: LoadValue) => (fields: string[]) => string | undefined): Eval {
   const sub = (x: LoadCondition) => compile(x, token);
   switch (c.kind) {
-    case 'token':
-      return token(c.value);
+    case 'token': {
+      const read = token(c.value);
+      return (f) => read(f) ?? noValue();
+    }
     case 'string':
     case 'number': {
       const v = c.value;
       return () => v;
     }
-    case 'call':
-      return applied(c.args.map(sub) as ((fields: string[]) => string | undefined)[], callOf(c.fn));
+    case 'call': {
+      const fn = callOf(c.fn);
+      const args = c.args.map(sub);
+      return (f) => fn(args.map((a) => a(f) as string)) ?? noValue();
+    }
     case 'unary': {
       const arg = sub(c.arg);
-      return c.op === 'NOT'
-        ? (f) => {
-            const v = arg(f);
-            return v === undefined ? undefined : !v;
-          }
-        : (f) => {
-            const v = arg(f);
-            return v === undefined ? undefined : -(v as number);
-          };
+      return c.op === 'NOT' ? (f) => !arg(f) : (f) => -(arg(f) as number);
     }
     case 'binary': {
       const left = sub(c.left);
@@ -268,34 +267,23 @@ function compile(c: LoadCondition, token: (v: LoadValue) => (fields: string[]) =
       if (c.op === 'AND') return (f) => left(f) === true && right(f) === true;
       if (c.op === 'OR') return (f) => left(f) === true || right(f) === true;
       const op = binaryOf(c.op, c.whole === true);
-      return (f) => {
-        const a = left(f);
-        const b = right(f);
-        return a === undefined || b === undefined ? undefined : op(a, b);
-      };
+      return (f) => op(left(f), right(f)) ?? noValue();
     }
     case 'is': {
       const arg = sub(c.arg);
       const test = c.test === 'EMPTY' ? (s: string) => s === '' : (s: string) => NUMERIC.test(s.trim());
-      return (f) => {
-        const v = arg(f);
-        return v === undefined ? undefined : test(v as string);
-      };
+      return (f) => test(arg(f) as string);
     }
     case 'in': {
       const arg = sub(c.arg);
       // A list of literals, the usual form, is looked up at once: a long list costs no more per line.
       if (c.set.every((x) => x.kind === 'string' || x.kind === 'number')) {
         const literals = new Set(c.set.map((x) => (x as { value: Value }).value));
-        return (f) => {
-          const v = arg(f);
-          return v === undefined ? undefined : literals.has(v);
-        };
+        return (f) => literals.has(arg(f));
       }
       const set = c.set.map(sub);
       return (f) => {
         const v = arg(f);
-        if (v === undefined) return undefined;
         return set.some((s) => s(f) === v);
       };
     }
@@ -303,10 +291,7 @@ function compile(c: LoadCondition, token: (v: LoadValue) => (fields: string[]) =
       const [arg, low, high] = [c.arg, c.low, c.high].map(sub) as [Eval, Eval, Eval];
       return (f) => {
         const v = arg(f);
-        const lo = low(f);
-        const hi = high(f);
-        if (v === undefined || lo === undefined || hi === undefined) return undefined;
-        return lo <= v && v <= hi;
+        return low(f) <= v && v <= high(f);
       };
     }
   }
