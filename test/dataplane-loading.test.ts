@@ -149,6 +149,50 @@ CREATE LOADING JOB mistyped FOR GRAPH social {
     assert.doesNotMatch((await gsql('SHOW JOB *')).text, /mistyped/);
   });
 
+  it('loads a posted JSON lines file by key, counting lines that are no object or lack a key', async () => {
+    const created = await gsql(`USE GRAPH social
+CREATE LOADING JOB with_json FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Company VALUES ($"company":"id", $"company":"title"),
+    TO EDGE works_at VALUES ($"name", $"company":"id", $"role") WHERE $"role" != "intern"
+    USING JSON_FILE="true";
+}`);
+    assert.match(created.text, /Successfully created loading jobs: \[with_json\]/);
+    const body = [
+      '{"name":"json_a","company":{"id":7001,"title":12345678901234567890},"role":"cto"}',
+      '{"name":"json_b","company":{"id":"21","title":"Twenty-one"},"role":"intern"}',
+      '{"name":"json_c","company":{"id":22},"role":"dev"}',
+      '{"name":"json_d","company":{"id":23,"title":"T"}',
+    ].join('\n');
+    // pyTigerGraph sends no separator for JSON; one sent anyway changes nothing.
+    const reply = await ddl('social', 'tag=with_json&filename=f&sep=|', body);
+    assert.equal(reply.status, 200, reply.text);
+    const stats = reply.json.results[0].statistics;
+    assert.deepEqual(
+      [stats.validLine, stats.rejectLine, stats.invalidJson, stats.notEnoughToken, stats.failedConditionLine],
+      [2, 2, 1, 1, 1],
+    );
+    // A number past 2^53 keeps every digit it was written with.
+    const big = await call('GET', '/restpp/graph/social/vertices/Company/7001');
+    assert.equal(big.status, 200, big.text);
+    assert.equal(big.json.results[0].attributes.title, '12345678901234567890');
+    const roles = await call('GET', '/restpp/graph/social/edges/Person/json_a/works_at');
+    assert.deepEqual(
+      roles.json.results.map((e: { to_id: string; attributes: { role: string } }) => [e.to_id, e.attributes.role]),
+      [['7001', 'cto']],
+    );
+    assert.equal(
+      (await call('GET', '/restpp/graph/social/vertices/Company/21')).json.results[0].attributes.title,
+      'Twenty-one',
+    );
+    refused(await call('GET', '/restpp/graph/social/edges/Person/json_b/works_at'), 404, '601', /json_b/);
+    refused(await call('GET', '/restpp/graph/social/vertices/Company/22'), 404, '601', /'22'/);
+
+    const shown = (await gsql('USE GRAPH social\nSHOW JOB with_json')).text;
+    assert.match(shown, /VALUES \(\$"name", \$"company":"id", \$"role"\) WHERE \(\$"role" != "intern"\)/);
+    assert.match(shown, /JSON_FILE="true"/);
+  });
+
   it("refuses an unknown graph, job or file variable in TigerGraph's shape, changing nothing", async () => {
     const before = (await call('GET', '/restpp/graph/social/vertices/Person?count_only=true')).json.results[0].count;
     refused(await ddl('nograph', 'tag=load_people&filename=people', 'x,1,y'), 404, 'REST-1004', /nograph/);

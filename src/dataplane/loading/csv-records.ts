@@ -29,7 +29,8 @@ export class CsvRecords {
   private started = false;
 
   constructor(
-    private readonly separator: string,
+    /** Undefined: a line is one field (a JSON line). */
+    private readonly separator: string | undefined,
     private readonly eol: string,
     private readonly quote: string | undefined,
     private readonly maxRecordChars = MAX_RECORD_CHARS,
@@ -95,7 +96,8 @@ export class CsvRecords {
         this.inQuotes = true;
         this.started = true;
         runStart = i + 1;
-      } else {
+      } else if (ch !== '\r' || eol !== '\n') {
+        // A `\r` alone, as a blank line of a Windows file holds, starts no record.
         this.started = true;
       }
     }

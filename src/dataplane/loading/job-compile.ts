@@ -107,13 +107,19 @@ function targetOf(store: GraphStore, graph: GraphDef, t: LoadTarget) {
   return { kind: 'edge' as const, view, from, to };
 }
 
+/**
+ * What a `$"name"` is looked up by among a line's named values: the header's column name, or
+ * for a nested JSON key its whole path (which no single key can be mistaken for).
+ */
+export const columnKey = (v: { name: string; path?: string[] }): string => (v.path ? JSON.stringify(v.path) : v.name);
+
 /** A getter for one value; column names are looked up in the file's header line. */
 function getter(v: LoadValue, header: string[] | undefined): Getter {
   switch (v.kind) {
     case 'column':
       return (f) => f[v.index];
     case 'columnName': {
-      const index = header?.indexOf(v.name) ?? -1;
+      const index = header?.indexOf(columnKey(v)) ?? -1;
       if (index < 0) throw new CatalogError(`The column "${v.name}" is not in the header line of the file.`);
       return (f) => f[index];
     }
@@ -213,7 +219,7 @@ function tokenFunction(name: string): (args: string[]) => string {
 /** The highest column index a value reads, -1 when it reads none. */
 function maxColumn(get: LoadValue, header: string[] | undefined): number {
   if (get.kind === 'column') return get.index;
-  if (get.kind === 'columnName') return header?.indexOf(get.name) ?? -1;
+  if (get.kind === 'columnName') return header?.indexOf(columnKey(get)) ?? -1;
   if (get.kind === 'call') return Math.max(-1, ...get.args.map((a) => maxColumn(a, header)));
   return -1;
 }

@@ -178,6 +178,50 @@ CREATE LOADING JOB shaped FOR GRAPH social {
     assert.match(uuid![1].city, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  it('reads a JSON file line by line by key, nested keys and numbers as written included', () => {
+    const store = stores.open(`${schema}
+CREATE LOADING JOB from_json FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES ($"name", $"age", $"home":"city") WHERE to_int($"age") >= 21,
+    TO EDGE follows VALUES ($"name", $"best", $"since", $"w") USING JSON_FILE="true";
+}`);
+    const edge = '"best":"ann","since":1,"w":0';
+    const lines = [
+      '{"name":"ann","age":30,"home":{"city":"Paris"},"best":"bob","since":2020,"w":1.50}',
+      `{"name":"bob","age":"41","home":{"city":12345678901234567890},"best":"ann","since":2021,"w":2}`,
+      `{"name":"cy","age":19,"home":{"city":"Oslo"},${edge}}`,
+      'not json',
+      '[1]',
+      `{"name":"dee","age":25,${edge}}`,
+      `{"name":"eve","age":null,"home":{"city":"x"},${edge}}`,
+      `{"name":"fay","age":22,"home":{"city":{"a":[1,2.0]}},${edge}}`,
+      '',
+      `{"name":"gus","age":23,"home":"flat",${edge}}`,
+    ];
+    // Split mid-line, as a request's chunks may be.
+    const text = `${lines.join('\r\n')}\n`;
+    const stats = load(store, 'from_json', [text.slice(0, 50), text.slice(50)]);
+    assert.deepEqual(
+      [stats.validLine, stats.rejectLine, stats.invalidJson, stats.notEnoughToken, stats.failedConditionLine],
+      [4, 5, 2, 3, 1],
+    );
+    const people = new Map(vertices(store) as [string, Record<string, unknown>][]);
+    assert.deepEqual(people.get('ann'), { name: 'ann', age: 30, city: 'Paris' });
+    // An id-sized number keeps every digit; an object is its JSON text.
+    assert.deepEqual(people.get('bob'), { name: 'bob', age: 41, city: '12345678901234567890' });
+    assert.deepEqual(people.get('fay'), { name: 'fay', age: 22, city: '{"a":[1,2.0]}' });
+    assert.equal(people.get('cy')!.age, 18, 'cy is too young for the vertex clause: only its edge made it');
+    assert.deepEqual(
+      edges(store).map(([, from, to, attrs]) => [`${from}>${to}`, attrs]),
+      [
+        ['ann>bob', { since: 2020, weight: 1.5 }],
+        ['bob>ann', { since: 2021, weight: 2 }],
+        ['cy>ann', { since: 1, weight: 0 }],
+        ['fay>ann', { since: 1, weight: 0 }],
+      ],
+    );
+  });
+
   it('refuses a load whose gsql_replace would outgrow a line, writing nothing', () => {
     const store = stores.open(`${schema}
 CREATE LOADING JOB grow FOR GRAPH social {

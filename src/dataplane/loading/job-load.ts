@@ -7,6 +7,7 @@ import { writingRows } from '../query/graph-view.js';
 import { BulkWriter } from './bulk-write.js';
 import { compileTargets, type CompiledTarget, type FilePlan, type Slot } from './job-compile.js';
 import { CsvRecords } from './csv-records.js';
+import { JsonLines } from './json-lines.js';
 import type { GraphDef } from '../schema-types.js';
 
 /** Per-type object counts, in TigerGraph's statistics shape. */
@@ -105,7 +106,10 @@ export function loadFile(
   opts: { separator?: string; eol?: string } = {},
 ): FileStatistics {
   const { options } = plan;
-  const reader = new CsvRecords(opts.separator ?? options.separator, opts.eol ?? options.eol, options.quote);
+  const json = options.json ? new JsonLines(plan.targets) : undefined;
+  const reader = json
+    ? new CsvRecords(undefined, opts.eol ?? options.eol, undefined)
+    : new CsvRecords(opts.separator ?? options.separator, opts.eol ?? options.eol, options.quote);
   const stats: FileStatistics = {
     validLine: 0,
     rejectLine: 0,
@@ -132,16 +136,19 @@ export function loadFile(
   let compiled: { targets: CompiledTarget[]; columns: number } | undefined;
   let needHeader = options.header;
 
-  const line = (writer: BulkWriter, fields: string[]) => {
+  const line = (writer: BulkWriter, record: string[]) => {
     if (needHeader) {
       needHeader = false;
-      compiled = compileTargets(store, graph, plan, fields);
+      compiled = compileTargets(store, graph, plan, record);
       for (const t of compiled.targets) statsOf(t.kind, t.kind === 'vertex' ? t.type.name : t.view.name);
       return;
     }
-    compiled ??= compileTargets(store, graph, plan, undefined);
-    if (fields.length < compiled.columns) {
-      stats.notEnoughToken++;
+    compiled ??= compileTargets(store, graph, plan, json?.keys);
+    // A JSON line's values come in the order of the keys the job reads, as a CSV line's columns.
+    const fields = json ? json.values(record[0]!) : record.length < compiled.columns ? 'missing' : record;
+    if (typeof fields === 'string') {
+      if (fields === 'invalid') stats.invalidJson++;
+      else stats.notEnoughToken++;
       stats.rejectLine++;
       return;
     }

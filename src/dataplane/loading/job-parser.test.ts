@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { gsqlSyntaxError as syntaxError } from '../../../test/helpers/gsql-parse.js';
 import { parseGsql } from '../gsql-parser.js';
 import { CsvRecords } from './csv-records.js';
+import { jobText } from './job-text.js';
 
 describe('loading job parser', () => {
   it('reads files, targets, values and USING options', () => {
@@ -103,8 +104,49 @@ describe('loading job parser', () => {
     });
   });
 
+  it('reads nested JSON keys and the JSON_FILE option', () => {
+    const [st] = parseGsql(`CREATE LOADING JOB j FOR GRAPH g {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX P VALUES ($"id", gsql_upper($"a":"b":"c")) WHERE $"x":"y" == "z" USING JSON_FILE="true";
+}`);
+    if (st?.kind !== 'createLoadingJob') return assert.fail('not a loading job');
+    const [target] = st.job.loads[0]!.targets;
+    assert.deepEqual(st.job.loads[0]!.options, { separator: ',', eol: '\n', header: false, json: true });
+    assert.deepEqual(target!.values, [
+      { kind: 'columnName', name: 'id' },
+      { kind: 'call', fn: 'gsql_upper', args: [{ kind: 'columnName', name: 'a:b:c', path: ['a', 'b', 'c'] }] },
+    ]);
+    assert.deepEqual(target!.where, {
+      kind: 'binary',
+      op: '==',
+      left: { kind: 'token', value: { kind: 'columnName', name: 'x:y', path: ['x', 'y'] } },
+      right: { kind: 'string', value: 'z' },
+    });
+  });
+
+  it('prints a job as GSQL that reads back as the same job, conditions and JSON keys included', () => {
+    const jobOf = (text: string) => {
+      const [st] = parseGsql(text);
+      if (st?.kind !== 'createLoadingJob') return assert.fail('not a loading job');
+      // Where each target was written is all that may differ.
+      for (const l of st.job.loads) for (const t of l.targets) Object.assign(t, { line: 0, column: 0 });
+      return st.job;
+    };
+    const job = jobOf(`CREATE LOADING JOB j FOR GRAPH g {
+  DEFINE FILENAME f = "a.json";
+  DEFINE FILENAME e;
+  LOAD f TO VERTEX P VALUES ($"id", gsql_upper($"a":"b")) WHERE NOT $"x":"y" IS EMPTY AND (to_float($"n") > -2.0
+    OR to_int($"n") / 2 BETWEEN 1 AND 3 * 2 ^ 2) AND $"c" IN ("u", concat($"c", "v")) USING JSON_FILE="true";
+  LOAD e TO EDGE k VALUES ($0, $1, _) WHERE token_len($2) >= 1 USING SEPARATOR="|", QUOTE="single";
+}`);
+    assert.deepEqual(jobOf(jobText(job)), job);
+  });
+
   it('names the line and column of what it refuses', () => {
     // A LOAD whose WHERE condition starts at line 2, column 38.
+    // A LOAD of vertex P, its VALUES list starting at line 2, column 27.
+    const loadP = (rest: string) =>
+      `CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ${rest}; }`;
     const where = (condition: string) =>
       `CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($0) WHERE ${condition}; }`;
     const cases: [string, RegExp, number, number][] = [
@@ -140,6 +182,10 @@ describe('loading job parser', () => {
         2,
         6,
       ],
+      [loadP('($"a":"b") USING HEADER="true"'), /\$"a":"b" reads a JSON file: it needs USING JSON_FILE="true"/, 2, 6],
+      [loadP('(gsql_trim($1)) USING JSON_FILE="true"'), /A JSON file is read by key: use \$"key", not \$0/, 2, 6],
+      [loadP('($"a") USING JSON_FILE="true", HEADER="true"'), /HEADER="true" does not apply to a JSON file/, 2, 6],
+      [loadP('($"a") USING JSON_FILE="yes"'), /JSON_FILE must be "true" or "false"/, 2, 50],
       ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; }', /has no LOAD statement/, 1, 56],
       [
         'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($x); }',
@@ -164,10 +210,10 @@ describe('CSV records', () => {
   };
 
   it('splits fields and lines, dropping blank lines and the \\r of CRLF', () => {
-    assert.deepEqual(read(['a,b\r\n\nc,,d']), [
-      ['a', 'b'],
-      ['c', '', 'd'],
-    ]);
+    assert.deepEqual(read(['a,b\r\n\nc,,d\r\n\r', '\n\r\ne\r\n']), [['a', 'b'], ['c', '', 'd'], ['e']]);
+    // Without a separator, a line is one field (a JSON line).
+    const lines = new CsvRecords(undefined, '\n', undefined);
+    assert.deepEqual([...lines.feed('{"a":1,"b":2}\r\n\r\n[3'), ...lines.finish()], [['{"a":1,"b":2}'], ['[3']]);
     assert.deepEqual(read(['a|b;c|d;'], '|', ';'), [
       ['a', 'b'],
       ['c', 'd'],

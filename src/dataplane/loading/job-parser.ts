@@ -7,7 +7,7 @@ import type {
   LoadTarget,
   LoadValue,
 } from './job-types.js';
-import { parseWhere, targetTokens } from './job-where.js';
+import { parseWhere, readsOf, targetTokens } from './job-where.js';
 
 /** The part of the GSQL parser a loading-job statement is read through: one token of look-ahead, and its errors. */
 export interface TokenCursor {
@@ -39,7 +39,7 @@ export const tokenFunctions: Record<string, { min: number; max: number; counts?:
   gsql_to_bool: { min: 1, max: 1 },
 };
 
-const usingKeys = new Set(['SEPARATOR', 'HEADER', 'EOL', 'QUOTE']);
+const usingKeys = new Set(['SEPARATOR', 'HEADER', 'EOL', 'QUOTE', 'JSON_FILE']);
 
 /** Small readers over the cursor, in the GSQL parser's own terms. */
 class Reader {
@@ -151,20 +151,26 @@ function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
       const keyTok = r.peek();
       const key = r.name().toUpperCase();
       if (!usingKeys.has(key))
-        r.error(keyTok, `The USING option ${key} is not supported; use SEPARATOR, HEADER, EOL or QUOTE`);
+        r.error(keyTok, `The USING option ${key} is not supported; use SEPARATOR, HEADER, EOL, QUOTE or JSON_FILE`);
       r.expectPunct('=');
       const valueTok = r.peek();
       const value = r.string();
       usingOption(r, options, key, value, valueTok);
     } while (r.acceptPunct(','));
   }
-  if (!options.header && targets.some((t) => targetTokens(t).some(namesColumn)))
-    r.error(fileTok, 'A column named by $"name" needs USING HEADER="true"');
+  const tokens = targets.flatMap((t) => targetTokens(t).flatMap(readsOf));
+  if (options.json) {
+    // A JSON object's values have no order to number them by.
+    if (tokens.some((v) => v.kind === 'column')) r.error(fileTok, 'A JSON file is read by key: use $"key", not $0');
+    if (options.header) r.error(fileTok, 'HEADER="true" does not apply to a JSON file');
+  } else {
+    if (tokens.some((v) => v.kind === 'columnName' && v.path))
+      r.error(fileTok, 'A nested key $"a":"b" reads a JSON file: it needs USING JSON_FILE="true"');
+    if (!options.header && tokens.some((v) => v.kind === 'columnName'))
+      r.error(fileTok, 'A column named by $"name" needs USING HEADER="true"');
+  }
   return { file, targets, options };
 }
-
-const namesColumn = (v: LoadValue): boolean =>
-  v.kind === 'columnName' || (v.kind === 'call' && v.args.some(namesColumn));
 
 function usingOption(r: Reader, options: LoadOptions, key: string, value: string, at: Token): void {
   switch (key) {
@@ -177,9 +183,13 @@ function usingOption(r: Reader, options: LoadOptions, key: string, value: string
       return;
     }
     case 'HEADER':
-      if (!/^(true|false)$/i.test(value)) r.error(at, 'HEADER must be "true" or "false"');
-      options.header = value.toLowerCase() === 'true';
+    case 'JSON_FILE': {
+      if (!/^(true|false)$/i.test(value)) r.error(at, `${key} must be "true" or "false"`);
+      const on = value.toLowerCase() === 'true';
+      if (key === 'HEADER') options.header = on;
+      else if (on) options.json = true;
       return;
+    }
     case 'QUOTE': {
       const q = value.toLowerCase();
       if (q !== 'double' && q !== 'single') r.error(at, 'QUOTE must be "double" or "single"');
@@ -205,7 +215,13 @@ function loadValue(r: Reader): LoadValue {
     }
     if (col.kind === 'string') {
       r.c.advance();
-      return { kind: 'columnName', name: col.text };
+      if (!(r.isPunct(':') && r.peek(1).kind === 'string')) return { kind: 'columnName', name: col.text };
+      const path = [col.text];
+      while (r.isPunct(':') && r.peek(1).kind === 'string') {
+        path.push(r.peek(1).text);
+        r.c.advance(2);
+      }
+      return { kind: 'columnName', name: path.join(':'), path };
     }
     return r.c.fail(col);
   }

@@ -1,11 +1,11 @@
-import type { LoadingJobDef, LoadValue } from './job-types.js';
+import type { LoadCondition, LoadingJobDef, LoadTarget, LoadValue } from './job-types.js';
 
 function valueText(v: LoadValue): string {
   switch (v.kind) {
     case 'column':
       return `$${v.index}`;
     case 'columnName':
-      return `$${JSON.stringify(v.name)}`;
+      return `$${(v.path ?? [v.name]).map((k) => JSON.stringify(k)).join(':')}`;
     case 'skip':
       return '_';
     case 'literal':
@@ -15,20 +15,48 @@ function valueText(v: LoadValue): string {
   }
 }
 
+/** A condition as GSQL, each operation in parentheses, so that it reads back as the same tree. */
+function conditionText(c: LoadCondition): string {
+  switch (c.kind) {
+    case 'token':
+      return valueText(c.value);
+    case 'string':
+      return JSON.stringify(c.value);
+    case 'number':
+      // A decimal literal stays one when read back (`2.0` is not the whole number 2).
+      return !c.int && Number.isInteger(c.value) ? c.value.toFixed(1) : String(c.value);
+    case 'call':
+      return `${c.fn}(${c.args.map(conditionText).join(', ')})`;
+    case 'unary':
+      return `(${c.op === 'NOT' ? 'NOT ' : '-'}${conditionText(c.arg)})`;
+    case 'binary':
+      return `(${conditionText(c.left)} ${c.op} ${conditionText(c.right)})`;
+    case 'is':
+      return `(${conditionText(c.arg)} IS ${c.test})`;
+    case 'in':
+      return `(${conditionText(c.arg)} IN (${c.set.map(conditionText).join(', ')}))`;
+    case 'between':
+      return `(${conditionText(c.arg)} BETWEEN ${conditionText(c.low)} AND ${conditionText(c.high)})`;
+  }
+}
+
+const targetText = (t: LoadTarget) =>
+  `TO ${t.kind.toUpperCase()} ${t.type} VALUES (${t.values.map(valueText).join(', ')})` +
+  (t.where ? ` WHERE ${conditionText(t.where)}` : '');
+
 /** A job as GSQL text, the way `SHOW JOB` prints it. */
 export function jobText(job: LoadingJobDef): string {
   const body = [
     ...job.files.map((f) => `DEFINE FILENAME ${f.name}${f.path === undefined ? '' : ` = ${JSON.stringify(f.path)}`};`),
     ...job.loads.map((l) => {
-      const targets = l.targets
-        .map((t) => `TO ${t.kind.toUpperCase()} ${t.type} VALUES (${t.values.map(valueText).join(', ')})`)
-        .join(', ');
+      const targets = l.targets.map(targetText).join(', ');
       const o = l.options;
       const using = [
         `SEPARATOR=${JSON.stringify(o.separator)}`,
         `HEADER="${o.header}"`,
         `EOL=${JSON.stringify(o.eol)}`,
         ...(o.quote ? [`QUOTE="${o.quote === '"' ? 'double' : 'single'}"`] : []),
+        ...(o.json ? ['JSON_FILE="true"'] : []),
       ].join(', ');
       return `LOAD ${l.file} ${targets} USING ${using};`;
     }),

@@ -3,7 +3,8 @@
 /** One item of a `VALUES (…)` list. */
 export type LoadValue =
   | { kind: 'column'; index: number }
-  | { kind: 'columnName'; name: string }
+  /** `$"name"`: a header column, or a JSON key; `$"a":"b"` (JSON only) has the keys from the top in `path`. */
+  | { kind: 'columnName'; name: string; path?: string[] }
   /** `_`: the attribute keeps its current value (its default on a new row). */
   | { kind: 'skip' }
   | { kind: 'literal'; value: string }
@@ -42,6 +43,8 @@ export interface LoadOptions {
   eol: string;
   header: boolean;
   quote?: '"' | "'";
+  /** `JSON_FILE="true"`: each line is one JSON object, its values read by key. */
+  json?: boolean;
 }
 
 export interface LoadStatementDef {

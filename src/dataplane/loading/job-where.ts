@@ -194,6 +194,9 @@ const noValue = (): never => {
   throw NO_VALUE;
 };
 
+/** The columns and keys a value reads, through the token functions it calls. */
+export const readsOf = (v: LoadValue): LoadValue[] => (v.kind === 'call' ? v.args.flatMap(readsOf) : [v]);
+
 /** The tokens a destination reads, its VALUES and its condition: the columns a line must have, the header it needs. */
 export function targetTokens(t: LoadTarget): LoadValue[] {
   return t.where ? [...t.values, ...conditionTokens(t.where)] : t.values;
