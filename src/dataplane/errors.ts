@@ -29,6 +29,10 @@ export const errorKinds = {
   queryTimeout: { code: 'REST-3003', status: 408 },
   /** A query that failed while it ran: RAISE, a bad value, too much output. */
   queryRuntime: { code: 'REST-3004', status: 400 },
+  /** A query stopped by `/abortquery`, or by a schema change or restore made while it let other requests in. */
+  queryAborted: { code: 'REST-3005', status: 409 },
+  /** Too many requests already wait for the running query to finish. */
+  queriesBusy: { code: 'REST-3006', status: 429 },
   /** A query text that does not parse or does not fit the schema. */
   querySyntax: { code: 'GSQL-1001', status: 400 },
 } as const;

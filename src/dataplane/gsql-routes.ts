@@ -8,6 +8,7 @@ import {
   vertexStatementOf,
 } from './global-vertex-types.js';
 import { timeoutFrom } from './query/lifecycle.js';
+import { exclusively } from './query/running.js';
 import { route, sendJson, sendText, type RequestContext, type Router } from './http-server.js';
 import { edgeTypeJson, graphListJson, graphSchemaJson, tuplesJson, vertexTypeJson } from './schema-json.js';
 
@@ -28,7 +29,11 @@ async function statements(ctx: RequestContext, urlEncoded: boolean): Promise<voi
   }
   const outputLimit = ctx.options.gsqlOutputLimit;
   const timeoutMs = timeoutFrom(ctx.req.headers['gsql-timeout']);
-  sendText(ctx.res, 200, runGsql(ctx.store, text, { graph: ctx.query.graph, outputLimit, timeoutMs }).output);
+  // In the query turn: a schema change waits for a running query, and a query GSQL runs shares the view.
+  const { output } = await exclusively(ctx.store, timeoutMs, () =>
+    runGsql(ctx.store, text, { graph: ctx.query.graph, outputLimit, timeoutMs }),
+  );
+  sendText(ctx.res, 200, output);
 }
 
 /** `GET /gsql/v1/schema?graph=g[&type=T]` and its 3.x path. */
@@ -64,7 +69,10 @@ async function createGraph(ctx: RequestContext): Promise<void> {
       return gsqlError(ctx, 'invalidPayload', 'The body needs "gsql": a CREATE GRAPH statement.');
     if (!/^\s*create\s+graph\b/i.test(b.gsql))
       return gsqlError(ctx, 'invalidPayload', 'The "gsql" statement must be a CREATE GRAPH statement.');
-    const result = runGsql(ctx.store, b.gsql, { outputLimit: ctx.options.gsqlOutputLimit });
+    const gsql = b.gsql;
+    const result = await exclusively(ctx.store, turnTimeout(ctx), () =>
+      runGsql(ctx.store, gsql, { outputLimit: ctx.options.gsqlOutputLimit }),
+    );
     const name = /^\s*create\s+graph\s+([A-Za-z_][A-Za-z0-9_]*)/i.exec(b.gsql)?.[1];
     if (!result.ok) return sendJson(ctx.res, 400, { error: true, message: result.output.split('\n__GSQL__')[0] });
     return sendJson(ctx.res, 200, { error: false, message: `Successfully created graph: [${name}].` });
@@ -77,25 +85,31 @@ async function createGraph(ctx: RequestContext): Promise<void> {
   const edgeTypes = b.EdgeTypes === undefined ? [] : list(b.EdgeTypes);
   if (!vertexTypes || !edgeTypes)
     return gsqlError(ctx, 'invalidPayload', 'VertexTypes and EdgeTypes must be lists of type names.');
-  schemaChange(ctx, () => {
+  await schemaChange(ctx, () => {
     ctx.store.createGraph(graphFromStatement(ctx.store.catalog, name, false, [...vertexTypes, ...edgeTypes]));
     return `Successfully created graph: [${name}].`;
   });
 }
 
-function dropGraph(ctx: RequestContext): void {
+async function dropGraph(ctx: RequestContext): Promise<void> {
   const name = ctx.params.graph!;
   if (!ctx.store.catalog.graphs.has(name)) return gsqlError(ctx, 'graphNotFound', `The graph ${name} does not exist.`);
-  schemaChange(ctx, () => {
+  await schemaChange(ctx, () => {
     ctx.store.dropGraph(name);
     return `Successfully dropped graph: ${name}.`;
   });
 }
 
-/** Runs a schema change for a JSON endpoint, answering its refusal as `{error: true, message}`. */
-function schemaChange(ctx: RequestContext, change: () => string): void {
+/** How long a schema change waits for a running query to finish: the request's GSQL-TIMEOUT. */
+const turnTimeout = (ctx: RequestContext) => timeoutFrom(ctx.req.headers['gsql-timeout']);
+
+/**
+ * Runs a schema change for a JSON endpoint when no query runs, answering its refusal as
+ * `{error: true, message}`.
+ */
+async function schemaChange(ctx: RequestContext, change: () => string): Promise<void> {
   try {
-    sendJson(ctx.res, 200, { error: false, message: change() });
+    sendJson(ctx.res, 200, { error: false, message: await exclusively(ctx.store, turnTimeout(ctx), change) });
   } catch (err) {
     if (err instanceof CatalogError) return gsqlError(ctx, 'invalidPayload', err.message);
     if (err instanceof DataPlaneError) return gsqlError(ctx, err.kind, err.message);
@@ -147,10 +161,10 @@ async function postVertices(ctx: RequestContext): Promise<void> {
 }
 
 /** `DELETE /gsql/v1/schema/vertices?vertex=a,b[&graph=g]`. */
-function deleteVertices(ctx: RequestContext): void {
+async function deleteVertices(ctx: RequestContext): Promise<void> {
   const names = (ctx.query.vertex ?? '').split(',').filter((n) => n !== '');
   if (names.length === 0) return gsqlError(ctx, 'invalidParameter', 'The parameter vertex is required.');
-  schemaChange(ctx, () => dropVertexTypes(ctx.store, names, ctx.query.graph));
+  await schemaChange(ctx, () => dropVertexTypes(ctx.store, names, ctx.query.graph));
 }
 
 /** The user-defined function files a client may read; queries here call no C++ functions. */

@@ -38,8 +38,13 @@ export class QuerySemanticError extends Error {
 }
 
 type Fn = (f: Frame) => unknown;
-/** A compiled statement: undefined to go on, or BREAK / CONTINUE / RETURN. */
-type StmtFn = (f: Frame) => Signal | undefined;
+/** What a statement leaves to its block: undefined to go on, or BREAK / CONTINUE / RETURN. */
+type Outcome = Signal | undefined;
+/**
+ * A compiled statement. One outside ACCUM and POST-ACCUM answers a promise of its outcome when
+ * the run paused in it to let other requests in (Run.pause); clause statements never pause.
+ */
+type StmtFn = (f: Frame) => Outcome | Promise<Outcome>;
 const enum Signal {
   Break = 1,
   Continue = 2,
@@ -92,6 +97,7 @@ export interface CompiledQuery {
   params: Param[];
   slots: number;
   /** Makes the accumulators and binds the arguments, then runs the body. */
+  /** Runs the query; a promise of what it returned when the run paused (Run.mayPause). */
   invoke(run: Run, args: unknown[]): unknown;
 }
 
@@ -170,6 +176,9 @@ export class Compiler {
     private readonly isQuery: (name: string) => boolean,
   ) {}
 
+  /** How deep in ACCUM / POST-ACCUM clauses the statements being compiled are. */
+  private clauseDepth = 0;
+
   compile(): CompiledQuery {
     const { def } = this;
     // The accumulators and tuples first: GSQL declares them before any other statement.
@@ -236,10 +245,13 @@ export class Compiler {
           f.va[a.index] = new VertexAccs(name, kind, made, collection, primed.has(name), scratch, a.type, initial);
         }
         run.returned = undefined;
-        body(f);
-        // What the run printed or returned holds values, never the accumulators themselves.
-        for (const va of f.va) va.release();
-        return run.returned;
+        const finish = () => {
+          // What the run printed or returned holds values, never the accumulators themselves.
+          for (const va of f.va) va.release();
+          return run.returned;
+        };
+        const outcome = body(f);
+        return outcome instanceof Promise ? outcome.then(finish) : finish();
       },
     };
   }
@@ -267,13 +279,19 @@ export class Compiler {
   private block(stmts: Stmt[]): StmtFn {
     const fns = stmts.map((s) => this.stmt(s)).filter((s): s is StmtFn => s !== undefined);
     if (fns.length === 1) return fns[0]!;
+    if (this.pausing) return (f) => statementsFrom(f, fns, 0);
     return (f) => {
       for (let i = 0; i < fns.length; i++) {
-        const s = fns[i]!(f);
+        const s = fns[i]!(f) as Outcome;
         if (s !== undefined) return s;
       }
       return undefined;
     };
+  }
+
+  /** Whether statements compiled now may pause: all but those of ACCUM and POST-ACCUM clauses. */
+  private get pausing(): boolean {
+    return this.clauseDepth === 0;
   }
 
   private stmt(s: Stmt): StmtFn | undefined {
@@ -296,7 +314,7 @@ export class Compiler {
         return undefined;
       }
       case 'varDecl': {
-        const fns: StmtFn[] = [];
+        const fns: ((f: Frame) => void)[] = [];
         for (const v of s.vars) {
           const isVset = false;
           const slot = this.slots++;
@@ -306,7 +324,6 @@ export class Compiler {
           const fresh = dflt instanceof Set || dflt instanceof Map || Array.isArray(dflt);
           fns.push((f) => {
             f.vars[slot] = init ? init(f) : fresh ? defaultOf(s.type) : dflt;
-            return undefined;
           });
         }
         return seq(fns);
@@ -335,15 +352,17 @@ export class Compiler {
         const cond = this.expr(s.cond).fn;
         const limit = s.limit ? this.expr(s.limit).fn : undefined;
         const body = this.scoped(s.body);
+        const pausing = this.pausing;
         return (f) => {
           const max = limit ? Number(limit(f)) : Infinity;
-          for (let n = 0; n < max && cond(f); n++) {
+          let n = 0;
+          const next = () => {
+            if (!(n < max && cond(f))) return false;
+            n++;
             f.run.tick();
-            const sig = body(f);
-            if (sig === Signal.Break) break;
-            if (sig === Signal.Return) return sig;
-          }
-          return undefined;
+            return true;
+          };
+          return loopSteps(f, next, body, pausing);
         };
       }
       case 'foreach':
@@ -386,13 +405,18 @@ export class Compiler {
         const body = this.scoped(s.body);
         const handlers = s.handlers.map((h) => ({ name: h.name, body: this.scoped(h.body) }));
         return (f) => {
-          try {
-            return body(f);
-          } catch (err) {
+          const handle = (err: unknown) => {
             if (!(err instanceof QueryRuntimeError) || !err.exception) throw err;
             const h = handlers.find((x) => x.name === undefined || x.name === err.exception!.name);
             if (!h) throw err;
             return h.body(f);
+          };
+          try {
+            const outcome = body(f);
+            // An exception raised after the body paused arrives as the promise's rejection.
+            return outcome instanceof Promise ? outcome.catch(handle) : outcome;
+          } catch (err) {
+            return handle(err);
           }
         };
       }
@@ -429,39 +453,43 @@ export class Compiler {
         const slot = slots[0]!;
         this.setVarType(s.vars[0]!, tInt);
         const body = this.block(s.body);
+        const pausing = this.pausing;
         return (f) => {
           const lo = Number(a!(f));
           const hi = Number(b!(f));
           const st = step ? Number(step(f)) : 1;
           if (st === 0) throw new QueryRuntimeError('A RANGE step cannot be 0.');
-          for (let i = lo; st > 0 ? i <= hi : i >= hi; i += st) {
+          let i = lo;
+          const next = () => {
+            if (!(st > 0 ? i <= hi : i >= hi)) return false;
             f.run.tick();
             f.vars[slot] = i;
-            const sig = body(f);
-            if (sig === Signal.Break) break;
-            if (sig === Signal.Return) return sig;
-          }
-          return undefined;
+            i += st;
+            return true;
+          };
+          return loopSteps(f, next, body, pausing);
         };
       }
       const iter = this.expr(s.iter);
       if (iter.type?.k === 'coll') this.setVarType(s.vars[0]!, iter.type.elem);
       const body = this.block(s.body);
+      const pausing = this.pausing;
       return (f) => {
         let coll = iter.fn(f);
         if (iter.vset) coll = (coll as number[]).map((g) => f.run.view.vertex(g));
         const items: unknown[] = coll instanceof Acc ? [...iterate(coll.value())] : [...iterate(coll)];
-        for (const item of items) {
+        let k = 0;
+        const next = () => {
+          if (k === items.length) return false;
           f.run.tick();
+          const item = items[k++];
           if (slots.length > 1) {
             const parts = item instanceof Tuple ? Object.values(item.fields) : (item as unknown[]);
             slots.forEach((slot, i) => (f.vars[slot] = parts[i]));
           } else f.vars[slots[0]!] = item;
-          const sig = body(f);
-          if (sig === Signal.Break) break;
-          if (sig === Signal.Return) return sig;
-        }
-        return undefined;
+          return true;
+        };
+        return loopSteps(f, next, body, pausing);
       };
     } finally {
       this.scope.pop();
@@ -1322,9 +1350,12 @@ export class Compiler {
     const savedColumns = this.columnDeferred;
     this.deferred = deferred;
     this.columnDeferred = onlyAddedTo(stmts);
+    this.clauseDepth++;
     try {
-      return this.scoped(stmts);
+      // Compiled inside a clause, its statements never pause: they answer at once.
+      return this.scoped(stmts) as (f: Frame) => void;
     } finally {
+      this.clauseDepth--;
       this.deferred = saved;
       this.columnDeferred = savedColumns;
     }
@@ -2241,7 +2272,45 @@ function filesOf(f: Frame): QueryFiles {
   return files;
 }
 
-function seq(fns: StmtFn[]): StmtFn {
+/**
+ * The statements of a block from the i-th on, pausing before one when the run is due to: the
+ * outcome at once while nothing pauses, else a promise of it that goes on from where it paused.
+ */
+function statementsFrom(f: Frame, fns: StmtFn[], i: number): Outcome | Promise<Outcome> {
+  for (; i < fns.length; i++) {
+    if (f.run.pauseDue) {
+      const at = i;
+      return f.run.pause().then(() => statementsFrom(f, fns, at));
+    }
+    const outcome = fns[i]!(f);
+    if (outcome instanceof Promise) {
+      const after = i + 1;
+      return outcome.then((s) => (s !== undefined ? s : statementsFrom(f, fns, after)));
+    }
+    if (outcome !== undefined) return outcome;
+  }
+  return undefined;
+}
+
+/**
+ * A loop: `body` once for each step `next` takes (false when there is none left), pausing
+ * between steps when `pausing` and the run is due to. BREAK ends it, RETURN ends it and is passed on.
+ */
+function loopSteps(f: Frame, next: () => boolean, body: StmtFn, pausing: boolean): Outcome | Promise<Outcome> {
+  for (;;) {
+    if (pausing && f.run.pauseDue) return f.run.pause().then(() => loopSteps(f, next, body, pausing));
+    if (!next()) return undefined;
+    const outcome = body(f);
+    if (outcome instanceof Promise)
+      return outcome.then((s) =>
+        s === Signal.Break ? undefined : s === Signal.Return ? s : loopSteps(f, next, body, pausing),
+      );
+    if (outcome === Signal.Break) return undefined;
+    if (outcome === Signal.Return) return outcome;
+  }
+}
+
+function seq(fns: ((f: Frame) => void)[]): StmtFn {
   return (f) => {
     for (const fn of fns) fn(f);
     return undefined;

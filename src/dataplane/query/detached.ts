@@ -1,18 +1,16 @@
-import { randomInt } from 'node:crypto';
 import type { GraphStore } from '../graph-store.js';
 import { DataPlaneError, type ErrorKind } from '../errors.js';
 import { heapLimit } from './memory-guard.js';
 
 /**
- * Detached runs (`GSQL-ASYNC: true`): the query runs as it would have, and its answer is kept
- * under a request id for `/query_status` and `/query_result`. Queries here run to their end
- * before the request is answered, so a detached run is already finished when its id is given.
- * The last `KEPT` runs of each store are kept, and no more of them than hold `KEPT_BYTES` of
- * results together (the newest always, however large: a query's answer is bounded by its
- * output limit), the oldest forgotten first. Results are kept as their JSON text, the most
- * compact form, and KEPT_BYTES is at most an eighth of the process's heap, so that answers
- * nobody fetches cannot fill it. Ids carry a random number where TigerGraph's carry a counter,
- * so that one run's id tells nothing of another's.
+ * Detached runs (`GSQL-ASYNC: true`): the request is answered with its request id at once, and
+ * the run goes on in the store's query turn (running.ts); its outcome is kept under that id for
+ * `/query_status` and `/query_result`. The last `KEPT` finished runs of each store are kept, and
+ * no more of them than hold `KEPT_BYTES` of results together (the newest always, however large:
+ * a query's answer is bounded by its output limit), the oldest forgotten first; runs still
+ * going are never forgotten (no more of them than the query turns let wait). Results are kept
+ * as their JSON text, the most compact form, and KEPT_BYTES is at most an eighth of the
+ * process's heap, so that answers nobody fetches cannot fill it.
  */
 const KEPT = 100;
 export const KEPT_BYTES = Math.min(64 * 1024 * 1024, Math.floor(heapLimit / 8));
@@ -23,7 +21,10 @@ export interface DetachedRun {
   query: string;
   startTime: string;
   endTime: string;
-  status: 'success' | 'aborted';
+  status: 'running' | 'success' | 'aborted';
+  /** When it arrived and when it ended (epoch ms). */
+  started: number;
+  ended?: number;
   /** The results as JSON text. */
   results?: string;
   error?: { kind: ErrorKind; message: string };
@@ -34,44 +35,76 @@ const sizeOf = (run: DetachedRun) => run.results?.length ?? 0;
 
 const runsByStore = new WeakMap<GraphStore, { runs: Map<string, DetachedRun>; bytes: number }>();
 
-const timeText = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+/** A time as REST++ writes it: `2024-06-26 06:35:58.395`, UTC. */
+export const timeText = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
 
-/** Runs `run` now and keeps its outcome; answers the request id. */
+/**
+ * Keeps a detached run under its request id while `results` settles, then its outcome. A
+ * failure that is not a refusal (a defect) is kept as an internal error and handed to `unexpected`.
+ */
 export function runDetached(
   store: GraphStore,
-  graph: string,
+  request: { requestid: string; graph: string; started: number },
   query: string,
-  run: () => unknown[],
+  results: Promise<unknown[]>,
+  unexpected: (err: unknown) => void,
   keptBytes = KEPT_BYTES,
-): string {
+): void {
   let kept = runsByStore.get(store);
   if (!kept) runsByStore.set(store, (kept = { runs: new Map(), bytes: 0 }));
-  const started = Date.now();
-  const requestid = `${randomInt(2 ** 47)}.RESTPP_1_1.${started}.N`;
+  const { requestid, graph, started } = request;
   const one: DetachedRun = {
     requestid,
     graph,
     query,
     startTime: timeText(started),
     endTime: '',
-    status: 'success',
+    status: 'running',
+    started,
   };
-  try {
-    one.results = JSON.stringify(run());
-  } catch (err) {
-    if (!(err instanceof DataPlaneError)) throw err;
-    one.status = 'aborted';
-    one.error = { kind: err.kind, message: err.message };
-  }
-  one.endTime = timeText(Date.now());
   kept.runs.set(requestid, one);
-  kept.bytes += sizeOf(one);
+  const held = kept;
+  // The outcome and its bookkeeping in one step: runs settle in the order they end.
+  const settle = (outcome: () => void) => {
+    outcome();
+    one.ended = Date.now();
+    one.endTime = timeText(one.ended);
+    held.bytes += sizeOf(one);
+    forgetOld(held, one, keptBytes);
+  };
+  const failed = (err: unknown) => {
+    one.status = 'aborted';
+    if (err instanceof DataPlaneError) one.error = { kind: err.kind, message: err.message };
+    else {
+      one.error = { kind: 'internal', message: 'The query failed unexpectedly; the data-plane log has the details.' };
+      unexpected(err);
+    }
+  };
+  results.then(
+    (r) =>
+      settle(() => {
+        try {
+          one.results = JSON.stringify(r);
+          one.status = 'success';
+        } catch (err) {
+          failed(err);
+        }
+      }),
+    (err: unknown) => settle(() => failed(err)),
+  );
+}
+
+/** Forgets the oldest finished runs past the bounds, never `newest` nor a run still going. */
+function forgetOld(kept: { runs: Map<string, DetachedRun>; bytes: number }, newest: DetachedRun, keptBytes: number) {
+  let finished = 0;
+  for (const r of kept.runs.values()) if (r.status !== 'running') finished++;
   for (const [id, old] of kept.runs) {
-    if (id === requestid || (kept.runs.size <= KEPT && kept.bytes <= keptBytes)) break;
+    if (finished <= KEPT && kept.bytes <= keptBytes) break;
+    if (old === newest || old.status === 'running') continue;
     kept.runs.delete(id);
     kept.bytes -= sizeOf(old);
+    finished--;
   }
-  return requestid;
 }
 
 /** The kept runs of a graph: one by id, or all of them for `all`. */

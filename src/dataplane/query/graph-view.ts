@@ -584,8 +584,19 @@ function noteRows(held: HeldView, rows: readonly WrittenRows[]): boolean {
 }
 
 /**
+ * The rows written since `view` was last brought up to date, when it is still the store's view
+ * and every write since was noted (writingRows); undefined when it no longer is. A run that let
+ * other requests in reads this before it commits, so that what they wrote is not forgotten.
+ */
+export function rowsSince(store: GraphStore, view: GraphView): readonly WrittenRows[] | undefined {
+  const held = views.get(store);
+  return held && held.view === view && held.key === viewKey(store) ? [...held.pending] : undefined;
+}
+
+/**
  * After a query wrote through its view (and to SQLite), the view is still the data's: keep it,
- * with the rows its INSERTs and DELETEs touched to take in at the next query.
+ * with the rows its INSERTs and DELETEs touched (and those others wrote while it ran) to take in
+ * at the next query.
  */
 export function keepView(store: GraphStore, view: GraphView, touched: readonly WrittenRows[] = []): void {
   const held: HeldView = { key: viewKey(store), view, pending: [], pendingRows: 0 };

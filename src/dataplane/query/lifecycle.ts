@@ -9,10 +9,10 @@ import type { WrittenRows } from '../touched-rows.js';
 import type { Expr, QueryDef, QueryStatement, TypeRef } from './ast.js';
 import { forgetDescriptions } from './description-rows.js';
 import { compileQuery, QuerySemanticError, storedValue, type CompiledQuery } from './compile.js';
-import { dropView, graphView, keepView, toEpoch, type GraphView } from './graph-view.js';
+import { dropView, graphView, keepView, rowsSince, toEpoch, type GraphView } from './graph-view.js';
 import { parseQueryStatement } from './parser.js';
 import { QueryFiles } from './query-files.js';
-import { QueryTimeoutError, Run } from './runtime.js';
+import { QueryAbortedError, QueryTimeoutError, Run } from './runtime.js';
 import { QueryRuntimeError } from './values.js';
 
 /** A query's timeout when the request does not set one (GSQL-TIMEOUT, in ms). */
@@ -20,6 +20,8 @@ export const DEFAULT_TIMEOUT_MS = 16_000;
 
 export interface RunOptions {
   timeoutMs?: number;
+  /** How long the request already waited for its turn: it counts against the timeout. */
+  waitedMs?: number;
   outputLimit?: number;
 }
 
@@ -326,40 +328,77 @@ export interface QueryOutcome {
   results: Record<string, unknown>[];
 }
 
-/** Runs a compiled query with arguments by name; writes commit in one transaction when it ends. */
+/** Runs a compiled query with arguments by name, to its end; writes commit in one transaction when it ends. */
 export function runCompiled(
   store: GraphStore,
   q: CompiledQuery,
   raw: Record<string, unknown>,
   opts: RunOptions = {},
 ): QueryOutcome {
+  return startRun(store, q, raw, opts, undefined) as QueryOutcome;
+}
+
+/**
+ * Runs a compiled query as `runCompiled` does, letting other requests in between its
+ * statements (Run.pause). Only in the store's query turn (running.ts): nothing else may change
+ * the view meanwhile. `onRun` gets the run before it starts, for an abort to reach it.
+ */
+export async function runPausing(
+  store: GraphStore,
+  q: CompiledQuery,
+  raw: Record<string, unknown>,
+  opts: RunOptions,
+  onRun: (run: Run) => void,
+): Promise<QueryOutcome> {
+  return startRun(store, q, raw, opts, onRun);
+}
+
+function startRun(
+  store: GraphStore,
+  q: CompiledQuery,
+  raw: Record<string, unknown>,
+  opts: RunOptions,
+  onRun: ((run: Run) => void) | undefined,
+): QueryOutcome | Promise<QueryOutcome> {
   const view = graphView(store);
   const args = bindParams(view, q, raw);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const run = new Run(
     store,
     view,
-    performance.now() + timeoutMs,
+    performance.now() + timeoutMs - (opts.waitedMs ?? 0),
     timeoutMs,
     opts.outputLimit ?? 16 * 1024 * 1024,
     (name, callArgs, parent) => callQuery(store, q.graph, name, callArgs, parent),
     new QueryFiles(dataFolder(store)),
   );
-  try {
-    q.invoke(run, args);
-  } catch (err) {
+  if (onRun) {
+    run.allowPauses();
+    onRun(run);
+  }
+  // What the run printed to files is on disk before its answer, as TigerGraph's is.
+  const failed = (err: unknown): never => {
+    run.files?.flush();
     // The view may hold attribute changes the store never got: build it again.
     dropView(store);
     if (err instanceof QueryTimeoutError) throw new DataPlaneError('queryTimeout', err.message);
+    if (err instanceof QueryAbortedError) throw new DataPlaneError('queryAborted', err.message);
     if (err instanceof QueryRuntimeError) throw new DataPlaneError('queryRuntime', err.message);
     if (err instanceof RangeError) throw new DataPlaneError('queryRuntime', `The query failed: ${err.message}.`);
     throw err;
-  } finally {
-    // What the run printed to files is on disk before its answer, as TigerGraph's is.
+  };
+  const done = (): QueryOutcome => {
     run.files?.flush();
+    commit(store, view, run);
+    return { error: false, message: '', results: run.results };
+  };
+  let returned: unknown;
+  try {
+    returned = q.invoke(run, args);
+  } catch (err) {
+    return failed(err);
   }
-  commit(store, view, run);
-  return { error: false, message: '', results: run.results };
+  return returned instanceof Promise ? returned.then(done, failed) : done();
 }
 
 function callQuery(store: GraphStore, graph: GraphDef, name: string, args: unknown[], parent: Run): unknown {
@@ -382,7 +421,9 @@ function callQuery(store: GraphStore, graph: GraphDef, name: string, args: unkno
 function commit(store: GraphStore, view: GraphView, run: Run): void {
   const { vertexAttrs, edgeAttrs, structural } = run.writes;
   if (vertexAttrs.size === 0 && edgeAttrs.size === 0 && structural.length === 0) return;
-  const touched: WrittenRows[] = [];
+  // Rows others wrote while the run let them in; none when it never paused.
+  const earlier = rowsSince(store, view);
+  const touched: WrittenRows[] = [...(earlier ?? [])];
   try {
     store.write(() => {
       const setV = store.db.prepare(
@@ -419,7 +460,8 @@ function commit(store: GraphStore, view: GraphView, run: Run): void {
     throw err;
   }
   // What inserts and deletes touched is taken into the view at the next query, as upserts are.
-  keepView(store, view, touched);
+  if (earlier === undefined) dropView(store);
+  else keepView(store, view, touched);
 }
 
 /** The timeout a request asks for: GSQL-TIMEOUT in ms, else the default. */

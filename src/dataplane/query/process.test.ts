@@ -282,7 +282,7 @@ describe('queries through the data-plane process', () => {
     assert.equal(unknown.json.code, 'REST-1000');
   });
 
-  it('stops a runaway WHILE at GSQL-TIMEOUT while another request waits its turn', async () => {
+  it('stops a runaway WHILE at GSQL-TIMEOUT, serving other requests meanwhile', async () => {
     const started = performance.now();
     const [spin, ping] = await Promise.all([
       call('GET', '/restpp/query/social/spin', undefined, { headers: { 'GSQL-TIMEOUT': '300' } }),
@@ -295,6 +295,78 @@ describe('queries through the data-plane process', () => {
     assert.equal(ping.json.message, 'pong');
     assert.ok(performance.now() - started < 10_000);
     assert.equal((await call('GET', '/api/ping')).json.message, 'pong');
+  });
+
+  /** Looks at the process list until `url` is listed there `count` times (each look is answered while queries run). */
+  const listedUntil = async (url: string, count = 1) => {
+    for (let look = 0; look < 1000; look++) {
+      const list = await call('GET', '/restpp/showprocesslist/social');
+      assert.equal(list.status, 200, list.text);
+      const found = list.json.results.filter((r: { url: string }) => r.url === url);
+      if (found.length >= count) return found as { requestid: string; startTime: string; expirationTime: string }[];
+    }
+    return assert.fail(`${url} was never listed ${count} times`);
+  };
+  const aborted = (reply: { status: number; json: { error: boolean; code: string; message: string } }) => {
+    assert.equal(reply.status, 409, JSON.stringify(reply.json));
+    assert.deepEqual([reply.json.error, reply.json.code], [true, 'REST-3005']);
+    assert.match(reply.json.message, /aborted \(abortquery\)/);
+  };
+  const longRun = { headers: { 'GSQL-TIMEOUT': '120000' } };
+
+  it('lists a running query, serves reads while it runs, holds GSQL back, and stops it on abortquery', async () => {
+    const spinning = call('GET', '/restpp/query/social/spin', undefined, longRun);
+    const [listed] = await listedUntil('/query/social/spin');
+    assert.match(listed!.requestid, /^\d+\.RESTPP_1_1\.\d+\.N$/);
+    assert.match(listed!.startTime, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
+    assert.ok(listed!.expirationTime > listed!.startTime);
+    const alice = await call('GET', '/restpp/graph/social/vertices/Person/alice');
+    assert.equal(alice.status, 200, alice.text);
+    // A GSQL request waits for the query's turn: a schema change never happens under it.
+    let answered = false;
+    const ddl = gsql('USE GRAPH social\nCREATE QUERY later() FOR GRAPH social { PRINT 1; }').then((r) => {
+      answered = true;
+      return r;
+    });
+    assert.equal((await call('GET', '/restpp/showprocesslist/social')).json.results.length, 1);
+    assert.equal(answered, false);
+    const stop = await call('GET', `/restpp/abortquery/social?requestid=${listed!.requestid}`);
+    assert.equal(stop.status, 200, stop.text);
+    assert.deepEqual(stop.json.results, [
+      { aborted_queries: [{ requestid: listed!.requestid, url: '/query/social/spin' }] },
+    ]);
+    aborted(await spinning);
+    assert.match((await ddl).text, /Successfully created queries: \[later\]/);
+    assert.deepEqual((await call('GET', '/restpp/showprocesslist/social')).json.results, []);
+  });
+
+  it('stops a request waiting for its turn at once, and a detached run by its endpoint', async () => {
+    const first = await call('GET', '/restpp/query/social/spin', undefined, {
+      headers: { ...longRun.headers, 'GSQL-ASYNC': 'true' },
+    });
+    const id = first.json.request_id;
+    await listedUntil('/query/social/spin');
+    const status = await call('GET', `/restpp/query_status?graph_name=social&requestid=${id}`);
+    assert.equal(status.json.results[0].status, 'running');
+    const early = await call('GET', `/restpp/query_result?requestid=${id}`);
+    assert.deepEqual([early.status, early.json.code], [400, 'REST-30001']);
+    assert.match(early.json.message, /still running/);
+    // A second query waits behind the first; stopped, it is answered while the first still runs.
+    const waiting = call('GET', '/restpp/query/social/friends_of?p=alice', undefined, longRun);
+    const [queued] = await listedUntil('/query/social/friends_of');
+    await call('GET', `/restpp/abortquery/social?requestid=${queued!.requestid}`);
+    aborted(await waiting);
+    assert.equal((await listedUntil('/query/social/spin')).length, 1);
+    const stop = await call('GET', '/restpp/abortquery/social?url=/query/social/spin');
+    assert.deepEqual(stop.json.results[0].aborted_queries, [{ requestid: id, url: '/query/social/spin' }]);
+    for (let look = 0; look < 1000; look++) {
+      const now = await call('GET', `/restpp/query_status?graph_name=social&requestid=${id}`);
+      if (now.json.results[0].status !== 'running') break;
+    }
+    const result = await call('GET', `/restpp/query_result?requestid=${id}`);
+    aborted(result);
+    const unknownGraph = await call('GET', '/restpp/showprocesslist/nope');
+    assert.deepEqual([unknownGraph.status, unknownGraph.json.code], [404, 'REST-1004']);
   });
 
   it('refuses a FILE outside the workspace folder', async () => {

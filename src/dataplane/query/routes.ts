@@ -10,14 +10,15 @@ import {
   listQueries,
   parseDef,
   readQuery,
-  runCompiled,
+  runPausing,
   runQueryStatement,
   timeoutFrom,
   compileQuery,
 } from './lifecycle.js';
 import { GsqlSyntaxError } from '../gsql-lexer.js';
-import { QuerySemanticError } from './compile.js';
-import { detachedRuns, runDetached } from './detached.js';
+import { QuerySemanticError, type CompiledQuery } from './compile.js';
+import { detachedRuns, runDetached, timeText } from './detached.js';
+import { listedRequests, newRequestId, runListed, stopRequests } from './running.js';
 import { describedQueries, describeQueries, dropDescriptions, type DescriptionUpdate } from './descriptions.js';
 
 /**
@@ -43,10 +44,6 @@ export function urlParams(url: string): Record<string, unknown> {
   return out;
 }
 
-function restppOutcome(ctx: RequestContext, outcome: { results: unknown[] }): void {
-  sendResults(ctx, outcome.results);
-}
-
 /** `GET|POST /query/{graph}/{name}`: an installed query, parameters in the URL or a JSON body. */
 async function runInstalled(ctx: RequestContext): Promise<void> {
   const { store } = ctx;
@@ -60,7 +57,6 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
       `Endpoint is not found from url = '${ctx.path}', please use GET /endpoints to list all valid endpoints.`,
     );
   }
-  const q = compiledQuery(store, graph, name)!;
   let params = urlParams(ctx.url);
   if (ctx.req.method === 'POST') {
     const text = (await ctx.body()).toString('utf8').trim();
@@ -74,18 +70,43 @@ async function runInstalled(ctx: RequestContext): Promise<void> {
       if (typeof body !== 'object' || body === null || Array.isArray(body))
         return fail('invalidPayload', 'The request body must be a JSON object of parameters.');
       const fromBody = jsonParams(body as Record<string, unknown>);
-      checkJsonVertexParams(q, fromBody);
+      checkJsonVertexParams(compiledQuery(store, graph, name)!, fromBody);
       params = { ...params, ...fromBody };
     }
   } else ctx.req.resume();
-  const run = () =>
-    runCompiled(store, q, params, {
-      timeoutMs: timeoutFrom(ctx.req.headers['gsql-timeout']),
-      outputLimit: ctx.options.gsqlOutputLimit,
-    }).results;
-  if (String(ctx.req.headers['gsql-async']).toLowerCase() === 'true')
-    return sendResults(ctx, [], { request_id: runDetached(store, graph.name, name, run) });
-  sendResults(ctx, run());
+  // Compiled in its turn: a schema change or a DROP may have come first.
+  await runRequest(ctx, graph.name, name, `/query/${graph.name}/${name}`, params, () => {
+    const q = compiledQuery(store, store.graph(graph.name, ctx.path), name);
+    if (!q) return fail('endpointNotFound', `The query ${name} was dropped before its turn came.`);
+    return q;
+  });
+}
+
+/**
+ * Runs a query request in the store's query turn (running.ts), listed for `/showprocesslist` and
+ * `/abortquery` while it waits and runs, and letting other requests in while it runs. With
+ * `GSQL-ASYNC: true` it runs detached: the answer is its request id, at once.
+ */
+async function runRequest(
+  ctx: RequestContext,
+  graph: string,
+  name: string,
+  url: string,
+  params: Record<string, unknown>,
+  compile: () => CompiledQuery,
+): Promise<void> {
+  const { store } = ctx;
+  const timeoutMs = timeoutFrom(ctx.req.headers['gsql-timeout']);
+  const requestid = newRequestId();
+  const request = { requestid, graph, url, started: Date.now(), timeoutMs };
+  const results = runListed(store, request, async (onRun) => {
+    // The time it waited for its turn counts against its timeout, as the process list shows it.
+    const opts = { timeoutMs, waitedMs: Date.now() - request.started, outputLimit: ctx.options.gsqlOutputLimit };
+    return (await runPausing(store, compile(), params, opts, onRun)).results;
+  });
+  if (String(ctx.req.headers['gsql-async']).toLowerCase() !== 'true') return sendResults(ctx, await results);
+  runDetached(store, request, name, results, (err) => ctx.options.logError('detached query failed', err));
+  sendResults(ctx, [], { request_id: requestid });
 }
 
 /** `GET /query_status?graph_name=g&requestid=id|all`: the detached runs. */
@@ -94,11 +115,11 @@ function queryStatus(ctx: RequestContext): void {
   const runs = detachedRuns(ctx.store, graph, ctx.query.requestid ?? 'all');
   sendResults(
     ctx,
-    runs.map(({ results: _r, ...r }) => ({
+    runs.map(({ results: _r, error: _e, ended, ...r }) => ({
       ...r,
       url: `/query/${r.graph}/${r.query}`,
       user: '',
-      elapsedTime: 0,
+      elapsedTime: (ended ?? Date.now()) - r.started,
     })),
   );
 }
@@ -108,8 +129,43 @@ function queryResult(ctx: RequestContext): void {
   const requestid = ctx.query.requestid;
   if (requestid === undefined) return fail('invalidParameter', 'The parameter requestid is required.');
   const [run] = detachedRuns(ctx.store, ctx.query.graph_name, requestid);
+  if (run!.status === 'running') return fail('invalidParameter', `The request ${requestid} is still running.`);
   if (run!.error) throw new DataPlaneError(run!.error.kind, run!.error.message);
   sendResults(ctx, JSON.parse(run!.results!));
+}
+
+/** `GET /showprocesslist/{graph}`: the query requests that run or wait for their turn, oldest first. */
+function processList(ctx: RequestContext): void {
+  const graph = ctx.store.graph(ctx.params.graph, ctx.path);
+  const now = Date.now();
+  sendResults(
+    ctx,
+    listedRequests(ctx.store, graph.name).map((r) => ({
+      requestid: r.requestid,
+      startTime: timeText(r.started),
+      expirationTime: timeText(r.started + r.timeoutMs),
+      url: r.url,
+      elapsedTime: now - r.started,
+    })),
+  );
+}
+
+/**
+ * `GET /abortquery/{graph}?requestid=id[&requestid=…]|all[&url=/query/g/name]`: stops the named
+ * requests (with neither parameter, or `all`, every one of the graph), answering those it stopped.
+ */
+function abortQuery(ctx: RequestContext): void {
+  const graph = ctx.store.graph(ctx.params.graph, ctx.path);
+  const search = new URL(ctx.url, 'http://localhost').searchParams;
+  const ids = search.getAll('requestid');
+  const urls = search.getAll('url').map((u) => `/${u.replace(/^\//, '')}`);
+  const every = ids.includes('all') || (ids.length === 0 && urls.length === 0);
+  const stopped = stopRequests(
+    ctx.store,
+    graph.name,
+    (r) => every || ids.includes(r.requestid) || urls.includes(r.url),
+  );
+  sendResults(ctx, [{ aborted_queries: stopped.map((r) => ({ requestid: r.requestid, url: r.url })) }]);
 }
 
 /**
@@ -159,13 +215,19 @@ async function interpret(ctx: RequestContext): Promise<void> {
   }
   const params = urlParams(ctx.url);
   delete params.graph;
-  restppOutcome(
-    ctx,
-    runCompiled(store, q, params, {
-      timeoutMs: timeoutFrom(ctx.req.headers['gsql-timeout']),
-      outputLimit: ctx.options.gsqlOutputLimit,
-    }),
-  );
+  const compiledAt = store.catalog;
+  const version = compiledAt.version;
+  await runRequest(ctx, graph.name, def.name, ctx.path, params, () => {
+    // Compiled again only when the schema changed while the request waited for its turn.
+    if (store.catalog === compiledAt && compiledAt.version === version) return q;
+    const now = store.graph(graph.name, ctx.path);
+    try {
+      return compileQuery(store.catalog, now, def, (n) => listQueries(store, now.name).some((x) => x.name === n));
+    } catch (err) {
+      if (err instanceof QuerySemanticError) return fail('querySyntax', `Semantic Check Fails: ${err.message}`);
+      throw err;
+    }
+  });
 }
 
 function soleGraph(store: GraphStore): string | undefined {
@@ -234,9 +296,8 @@ export function registerQueryRoutes(router: Router): void {
     route(router, 'GET', `${prefix}/query_status`, queryStatus);
     route(router, 'GET', `${prefix}/query_status/:graph`, queryStatus);
     route(router, 'GET', `${prefix}/query_result`, queryResult);
-    // Queries run one at a time in this process, to their end or their timeout: when this answers, none runs.
-    route(router, 'GET', `${prefix}/showprocesslist/:graph`, (ctx) => sendResults(ctx, []));
-    route(router, 'GET', `${prefix}/abortquery/:graph`, (ctx) => sendResults(ctx, [{ aborted_queries: [] }]));
+    route(router, 'GET', `${prefix}/showprocesslist/:graph`, processList);
+    route(router, 'GET', `${prefix}/abortquery/:graph`, abortQuery);
   }
   route(router, 'POST', '/gsql/v1/queries/interpret', interpret);
   route(router, 'POST', '/gsqlserver/interpreted_query', interpret);

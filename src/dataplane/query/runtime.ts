@@ -11,6 +11,15 @@ import type { QueryFiles } from './query-files.js';
 /** A query that ran past its deadline; every loop of compiled code checks it. */
 export class QueryTimeoutError extends Error {}
 
+/** A query stopped by `/abortquery`, or because the schema changed while it let other requests in. */
+export class QueryAbortedError extends Error {}
+
+/**
+ * How long a run that may pause (`Run.mayPause`) goes on before it lets other requests in: long
+ * enough that pausing costs nothing measurable, short enough that a read waits no longer.
+ */
+const SLICE_MS = 20;
+
 /**
  * How a vertex-attached accumulator keeps its values: scalar accumulators (numeric Sum, Min and
  * Max, Or and And) as one column of values indexed by gid, everything else as one accumulator
@@ -400,6 +409,46 @@ export class Run {
     readonly files: QueryFiles | undefined,
   ) {}
 
+  /**
+   * Whether the run lets other requests in between its statements and loop steps (a REST++ run,
+   * not one GSQL runs or a query calls): it then pauses when `pauseDue` is set, once a slice of
+   * its running has passed.
+   */
+  private mayPause = false;
+  private sliceMs = SLICE_MS;
+  private sliceEnd = 0;
+  /** Set when the deadline is looked at and the slice has passed; compiled statements pause on it. */
+  pauseDue = false;
+  /** How many times the run paused. */
+  pauses = 0;
+  /** Why the run must stop at its next check (an abort), if it must. */
+  stopReason: string | undefined;
+
+  /** Lets the run pause every `sliceMs` of its running (0: at every deadline check). */
+  allowPauses(sliceMs = SLICE_MS): void {
+    this.mayPause = true;
+    this.sliceMs = sliceMs;
+    this.sliceEnd = performance.now() + sliceMs;
+  }
+
+  /**
+   * Lets other requests in for one turn of the event loop, then goes on. The schema must be the
+   * one the query was compiled against: a change made meanwhile stops the run.
+   */
+  async pause(): Promise<void> {
+    this.pauseDue = false;
+    // A schema change moves the version; a restore loads a catalog anew.
+    const { catalog } = this.store;
+    const version = catalog.version;
+    await new Promise((resume) => setImmediate(resume));
+    if (this.store.catalog !== catalog || catalog.version !== version)
+      this.stopReason ??= 'The schema or the store changed while the query ran; run it again.';
+    this.pauses++;
+    this.sliceEnd = performance.now() + this.sliceMs;
+    // The next pause comes at a later check: the run goes on at least until then.
+    this.checkStop(performance.now());
+  }
+
   /** `tick` for n steps at once, as a loop over a vertex's edges counts them. */
   tickMany(n: number): void {
     const before = this.ticks;
@@ -414,9 +463,17 @@ export class Run {
 
   /** Looked at every 1,024 steps: reading the time (and the heap) costs more than a step. */
   private checkDeadline(): void {
-    if (performance.now() > this.deadline)
-      throw new QueryTimeoutError(`The query did not finish within its timeout of ${this.timeoutMs} ms.`);
+    const now = performance.now();
+    this.checkStop(now);
     checkHeap();
+    if (this.mayPause && now >= this.sliceEnd) this.pauseDue = true;
+  }
+
+  /** An abort asked for, or the deadline passed: the run stops. */
+  private checkStop(now: number): void {
+    if (this.stopReason !== undefined) throw new QueryAbortedError(this.stopReason);
+    if (now > this.deadline)
+      throw new QueryTimeoutError(`The query did not finish within its timeout of ${this.timeoutMs} ms.`);
   }
 }
 
