@@ -25,7 +25,10 @@ export class CsvRecords {
   private inQuotes = false;
   /** A quote seen inside a quoted field: either its end or the first of a doubled quote. */
   private quotePending = false;
-  /** Whether the current record has any character yet: a blank line is no record. */
+  /**
+   * Whether the current record has a separator or an opened quote, which make it a record even
+   * with no other character; a line whose only text is the `\r` of a CRLF end is blank, no record.
+   */
   private started = false;
 
   constructor(
@@ -96,10 +99,8 @@ export class CsvRecords {
         this.inQuotes = true;
         this.started = true;
         runStart = i + 1;
-      } else if (ch !== '\r' || eol !== '\n') {
-        // A `\r` alone, as a blank line of a Windows file holds, starts no record.
-        this.started = true;
       }
+      // Other characters need nothing here: they are in the field's text, sliced at its end.
     }
     this.field += text.slice(runStart, n);
     // Checked once per feed: a record grows past the bound by at most one chunk.
