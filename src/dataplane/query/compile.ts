@@ -96,8 +96,10 @@ export interface CompiledQuery {
   graph: GraphDef;
   params: Param[];
   slots: number;
-  /** Makes the accumulators and binds the arguments, then runs the body. */
-  /** Runs the query; a promise of what it returned when the run paused (Run.mayPause). */
+  /**
+   * Makes the accumulators and binds the arguments, then runs the body: what it returned, or a
+   * promise of it when the run paused (Run.allowPauses).
+   */
   invoke(run: Run, args: unknown[]): unknown;
 }
 

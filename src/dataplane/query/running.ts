@@ -27,6 +27,8 @@ export interface QueryRequest {
   timeoutMs: number;
   /** Once it runs. */
   run?: Run;
+  /** Why it was stopped, once it was: the run takes it at its next check, whenever it starts. */
+  stopReason?: string;
   /** While it waits: takes it out of the line, its request refused with `reason`. */
   cancel?: (reason: string) => void;
 }
@@ -111,7 +113,7 @@ export function exclusively<T>(store: GraphStore, timeoutMs: number, work: () =>
  */
 export async function runListed<T>(
   store: GraphStore,
-  request: Omit<QueryRequest, 'run' | 'cancel'>,
+  request: Omit<QueryRequest, 'run' | 'cancel' | 'stopReason'>,
   start: (onRun: (run: Run) => void) => T | Promise<T>,
 ): Promise<T> {
   const turns = turnsOf(store);
@@ -123,6 +125,7 @@ export async function runListed<T>(
       () =>
         start((run) => {
           listed.run = run;
+          run.stopReason ??= listed.stopReason;
         }),
       listed,
     );
@@ -144,6 +147,7 @@ export function stopRequests(store: GraphStore, graph: string, matches: (r: Quer
   const stopped = listedRequests(store, graph).filter(matches);
   const reason = 'The query was aborted (abortquery).';
   for (const r of stopped) {
+    r.stopReason ??= reason;
     if (r.run) r.run.stopReason ??= reason;
     else r.cancel?.(reason);
   }

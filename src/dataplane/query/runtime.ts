@@ -15,7 +15,7 @@ export class QueryTimeoutError extends Error {}
 export class QueryAbortedError extends Error {}
 
 /**
- * How long a run that may pause (`Run.mayPause`) goes on before it lets other requests in: long
+ * How long a run that may pause (`Run.allowPauses`) goes on before it lets other requests in: long
  * enough that pausing costs nothing measurable, short enough that a read waits no longer.
  */
 const SLICE_MS = 20;
