@@ -16,15 +16,16 @@ export type JsonLineFault = 'invalid' | 'missing';
  */
 export class JsonLines {
   /** The keys, as `columnKey` names them. */
-  readonly keys: string[] = [];
-  private readonly paths: string[][] = [];
+  readonly keys: string[];
+  private readonly paths: string[][];
 
   constructor(targets: LoadTarget[]) {
-    for (const v of targets.flatMap(targetTokens).flatMap(readsOf)) {
-      if (v.kind !== 'columnName' || this.keys.includes(columnKey(v))) continue;
-      this.keys.push(columnKey(v));
-      this.paths.push(v.path ?? [v.name]);
-    }
+    // A Map, so that a job naming many keys costs linear time to lay out.
+    const paths = new Map<string, string[]>();
+    for (const v of targets.flatMap(targetTokens).flatMap(readsOf))
+      if (v.kind === 'columnName' && !paths.has(columnKey(v))) paths.set(columnKey(v), v.path ?? [v.name]);
+    this.keys = [...paths.keys()];
+    this.paths = [...paths.values()];
   }
 
   /** The values of one line, in the order of `keys`. */

@@ -432,6 +432,14 @@ describe('queries through the data-plane process', () => {
     );
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.json.results, [{ who: 'carol', age: 40 }]);
+    const unknown = await call(
+      'POST',
+      '/gsql/v1/queries/interpret',
+      'INTERPRET QUERY () FOR GRAPH social {\n  PRINT nobody;\n}',
+    );
+    assert.equal(unknown.status, 400, unknown.text);
+    assert.deepEqual([unknown.json.error, unknown.json.code], [true, 'GSQL-1001']);
+    assert.match(unknown.json.message, /^Semantic Check Fails: .*nobody/);
   });
 });
 

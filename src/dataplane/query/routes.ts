@@ -205,27 +205,32 @@ async function interpret(ctx: RequestContext): Promise<void> {
   const graphName = def.graph ?? ctx.query.graph ?? soleGraph(store);
   const graph = graphName === undefined ? undefined : store.catalog.graphs.get(graphName);
   if (!graph) return gsqlFailure(ctx, 'graphNotFound', `The graph ${graphName ?? ''} does not exist.`);
-  let q;
-  try {
-    q = compileQuery(store.catalog, graph, def, (n) => listQueries(store, graph.name).some((x) => x.name === n));
-  } catch (err) {
-    if (err instanceof QuerySemanticError)
-      return gsqlFailure(ctx, 'querySyntax', `Semantic Check Fails: ${err.message}`);
+  // Against the schema as it is when called: before the request's turn, to refuse a bad text
+  // at once, and again in its turn when the schema changed while it waited.
+  const compileNow = () => {
+    const now = store.graph(graph.name, ctx.path);
+    return compileQuery(store.catalog, now, def, (n) => listQueries(store, now.name).some((x) => x.name === n));
+  };
+  const semanticMessage = (err: unknown) => {
+    if (err instanceof QuerySemanticError) return `Semantic Check Fails: ${err.message}`;
     throw err;
+  };
+  let q: CompiledQuery;
+  try {
+    q = compileNow();
+  } catch (err) {
+    return gsqlFailure(ctx, 'querySyntax', semanticMessage(err));
   }
   const params = urlParams(ctx.url);
   delete params.graph;
   const compiledAt = store.catalog;
   const version = compiledAt.version;
   await runRequest(ctx, graph.name, def.name, ctx.path, params, () => {
-    // Compiled again only when the schema changed while the request waited for its turn.
     if (store.catalog === compiledAt && compiledAt.version === version) return q;
-    const now = store.graph(graph.name, ctx.path);
     try {
-      return compileQuery(store.catalog, now, def, (n) => listQueries(store, now.name).some((x) => x.name === n));
+      return compileNow();
     } catch (err) {
-      if (err instanceof QuerySemanticError) return fail('querySyntax', `Semantic Check Fails: ${err.message}`);
-      throw err;
+      return fail('querySyntax', semanticMessage(err));
     }
   });
 }
