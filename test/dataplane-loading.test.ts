@@ -193,6 +193,31 @@ CREATE LOADING JOB with_json FOR GRAPH social {
     assert.match(shown, /JSON_FILE="true"/);
   });
 
+  it('adds posted lines to LIST and MAP attributes, request after request, and prints SPLIT and pairs', async () => {
+    const created = await gsql(`CREATE VERTEX Basket (PRIMARY_ID id STRING, items LIST<STRING>, counts MAP<STRING, INT>)
+CREATE GRAPH baskets (Basket)
+CREATE LOADING JOB stock FOR GRAPH baskets {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Basket VALUES ($0, SPLIT($1, ";"), ($2 -> $3));
+}`);
+    assert.match(created.text, /Successfully created loading jobs: \[stock\]/);
+    const first = await ddl('baskets', 'tag=stock&filename=f', 'b1,apple;pear,apple,2\nb1,fig,fig,1\nb2,x,x,notint\n');
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.json.results[0].statistics.vertex, [
+      { typeName: 'Basket', validObject: 2, noIdFound: 0, invalidAttribute: 1, invalidPrimaryId: 0 },
+    ]);
+    await ddl('baskets', 'tag=stock&filename=f', 'b1,apple,apple,5\n');
+    const basket = await call('GET', '/restpp/graph/baskets/vertices/Basket/b1');
+    assert.equal(basket.status, 200, basket.text);
+    assert.deepEqual(basket.json.results[0].attributes, {
+      items: ['apple', 'pear', 'fig', 'apple'],
+      counts: { apple: 5, fig: 1 },
+    });
+    refused(await call('GET', '/restpp/graph/baskets/vertices/Basket/b2'), 404, '601', /'b2'/);
+    const shown = (await gsql('USE GRAPH baskets\nSHOW JOB stock')).text;
+    assert.match(shown, /VALUES \(\$0, SPLIT\(\$1, ";"\), \(\$2 -> \$3\)\)/);
+  });
+
   it("refuses an unknown graph, job or file variable in TigerGraph's shape, changing nothing", async () => {
     const before = (await call('GET', '/restpp/graph/social/vertices/Person?count_only=true')).json.results[0].count;
     refused(await ddl('nograph', 'tag=load_people&filename=people', 'x,1,y'), 404, 'REST-1004', /nograph/);

@@ -3,25 +3,19 @@ import { MAX_RECORD_CHARS } from './csv-records.js';
 import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
-import type { LoadingJobDef, LoadOptions, LoadTarget, LoadValue } from './job-types.js';
-import { compileCondition, targetTokens } from './job-where.js';
-
-/** Reads one value of a line; undefined when the line has too few columns. */
-export type Getter = (fields: string[]) => string | undefined;
-
-/** What one `VALUES` item writes: an attribute and how to read it, or nothing for `_`. */
-export interface Slot {
-  attr: AttributeDef;
-  get: Getter | undefined;
-}
+import type { LoadingJobDef, LoadOptions, LoadTarget, TextValue } from './job-types.js';
+import { applied, checkSlotValue, isText, slotOf, type Getter, type Slot } from './job-values.js';
+import { compileCondition, readsOf, targetTokens } from './job-where.js';
 
 /** Whether a line makes an object of its target: its `WHERE` condition, when it has one. */
 type Condition = ((fields: string[]) => boolean) | undefined;
 
+/** A destination clause bound to its file; `adds` when any slot adds to a LIST, SET or MAP. */
 export type CompiledTarget =
-  | { kind: 'vertex'; type: StoredVertexType; id: Getter; slots: Slot[]; where: Condition }
+  | { kind: 'vertex'; type: StoredVertexType; id: Getter; slots: Slot[]; adds: boolean; where: Condition }
   | {
       kind: 'edge';
+      adds: boolean;
       where: Condition;
       view: EdgeView;
       from: StoredVertexType;
@@ -87,6 +81,7 @@ function targetOf(store: GraphStore, graph: GraphDef, t: LoadTarget) {
       );
     if (t.values[idIndex]!.kind === 'skip')
       throw new CatalogError(`The primary id of vertex ${t.type} cannot be skipped with _ ${where(t)}.`);
+    checkValues(t, [idIndex], attrs);
     return { kind: 'vertex' as const, type, idIndex, attrs };
   }
   const view = store.catalog.edgeViewIn(graph, t.type);
@@ -104,7 +99,21 @@ function targetOf(store: GraphStore, graph: GraphDef, t: LoadTarget) {
     throw new CatalogError(`The LOAD to edge ${t.type} gives ${t.values.length} values; it takes ${want} ${where(t)}.`);
   if (t.values[0]!.kind === 'skip' || t.values[1]!.kind === 'skip')
     throw new CatalogError(`The ends of edge ${t.type} cannot be skipped with _ ${where(t)}.`);
-  return { kind: 'edge' as const, view, from, to };
+  const attrs = [undefined, undefined, ...view.type.attributes];
+  checkValues(t, [0, 1], attrs);
+  return { kind: 'edge' as const, view, from, to, attrs };
+}
+
+/** Ids are text; each attribute's value is one its type takes. */
+function checkValues(t: LoadTarget, ids: number[], attrs: (AttributeDef | undefined)[]): void {
+  for (const k of ids)
+    if (!isText(t.values[k]!))
+      throw new CatalogError(
+        `An id of ${t.kind} ${t.type} is loaded from a token, a literal or a token function ${where(t)}.`,
+      );
+  attrs.forEach((attr, k) => {
+    if (attr && !ids.includes(k)) checkSlotValue(attr, t.values[k]!, where(t));
+  });
 }
 
 /**
@@ -113,8 +122,8 @@ function targetOf(store: GraphStore, graph: GraphDef, t: LoadTarget) {
  */
 export const columnKey = (v: { name: string; path?: string[] }): string => (v.path ? JSON.stringify(v.path) : v.name);
 
-/** A getter for one value; column names are looked up in the file's header line. */
-function getter(v: LoadValue, header: string[] | undefined): Getter {
+/** A getter for one text value; column names are looked up in the file's header line. */
+function getter(v: TextValue, header: string[] | undefined): Getter {
   switch (v.kind) {
     case 'column':
       return (f) => f[v.index];
@@ -133,22 +142,6 @@ function getter(v: LoadValue, header: string[] | undefined): Getter {
         tokenFunction(v.fn),
       );
   }
-}
-
-/** `fn` of what `args` read on a line; undefined when any of them reads nothing there. */
-function applied<T, R>(
-  args: ((fields: string[]) => T | undefined)[],
-  fn: (values: T[]) => R,
-): (fields: string[]) => R | undefined {
-  return (f) => {
-    const values: T[] = [];
-    for (const a of args) {
-      const v = a(f);
-      if (v === undefined) return undefined;
-      values.push(v);
-    }
-    return fn(values);
-  };
 }
 
 /** The token functions; what one cannot convert becomes text the attribute's own check refuses. */
@@ -216,11 +209,10 @@ function tokenFunction(name: string): (args: string[]) => string {
   }
 }
 
-/** The highest column index a value reads, -1 when it reads none. */
-function maxColumn(get: LoadValue, header: string[] | undefined): number {
-  if (get.kind === 'column') return get.index;
-  if (get.kind === 'columnName') return header?.indexOf(columnKey(get)) ?? -1;
-  if (get.kind === 'call') return Math.max(-1, ...get.args.map((a) => maxColumn(a, header)));
+/** The column index a token reads, -1 for a literal. */
+function columnOf(v: TextValue, header: string[] | undefined): number {
+  if (v.kind === 'column') return v.index;
+  if (v.kind === 'columnName') return header?.indexOf(columnKey(v)) ?? -1;
   return -1;
 }
 
@@ -234,25 +226,27 @@ export function compileTargets(
   let columns = 0;
   const targets = plan.targets.map((t): CompiledTarget => {
     const resolved = targetOf(store, graph, t);
-    for (const v of targetTokens(t)) columns = Math.max(columns, maxColumn(v, header) + 1);
-    const gets = t.values.map((v) => (v.kind === 'skip' ? undefined : getter(v, header)));
-    const where = t.where && compileCondition(t.where, (v) => getter(v, header));
-    if (resolved.kind === 'vertex') {
-      const slots: Slot[] = [];
-      resolved.attrs.forEach((attr, k) => {
-        if (attr && k !== resolved.idIndex) slots.push({ attr, get: gets[k] });
-      });
-      return { kind: 'vertex', type: resolved.type, id: gets[resolved.idIndex]!, slots, where };
-    }
-    const slots = resolved.view.type.attributes.map((attr, k) => ({ attr, get: gets[k + 2] }));
+    for (const v of targetTokens(t).flatMap(readsOf)) columns = Math.max(columns, columnOf(v, header) + 1);
+    const text = (v: TextValue) => getter(v, header);
+    const where = t.where && compileCondition(t.where, text);
+    const idIndex = resolved.kind === 'vertex' ? resolved.idIndex : -1;
+    const slots: Slot[] = [];
+    resolved.attrs.forEach((attr, k) => {
+      if (attr && k !== idIndex) slots.push(slotOf(attr, t.values[k]!, text));
+    });
+    // The ids are text: targetOf has checked that they are.
+    const id = (k: number) => text(t.values[k] as TextValue);
+    const adds = slots.some((s) => s.adds);
+    if (resolved.kind === 'vertex') return { kind: 'vertex', type: resolved.type, id: id(idIndex), slots, adds, where };
     return {
       kind: 'edge',
       view: resolved.view,
       from: resolved.from,
       to: resolved.to,
-      src: gets[0]!,
-      tgt: gets[1]!,
+      src: id(0),
+      tgt: id(1),
       slots,
+      adds,
       where,
     };
   });

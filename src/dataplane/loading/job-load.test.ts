@@ -7,6 +7,7 @@ import { writeUpsert } from '../upsert-write.js';
 import { filePlan, checkJob } from './job-compile.js';
 import { loadFile } from './job-load.js';
 import { findJob } from './job-store.js';
+import { runGsql } from '../gsql-runner.js';
 
 const schema = `
 CREATE VERTEX Person (PRIMARY_ID name STRING, age INT DEFAULT 18, city STRING) WITH primary_id_as_attribute="true"
@@ -369,5 +370,136 @@ CREATE LOADING JOB links FOR GRAPH shop {
     assert.equal(store.counts().edge_count, distinct.size);
     assert.equal(store.counts().vertex_count, 300);
     assert.deepEqual(indexes(store), ['edges_by_source', 'edges_by_target', 'edges_by_type']);
+  });
+});
+
+describe('loading jobs into LIST, SET, MAP and tuple attributes', () => {
+  const shop = `
+TYPEDEF TUPLE <code INT, label STRING(5)> Tag
+CREATE VERTEX Item (PRIMARY_ID id STRING, nums LIST<INT>, names SET<STRING>, scores MAP<STRING, DOUBLE>, tag Tag,
+  tags LIST<Tag>, byYear MAP<INT, Tag>, title STRING)
+CREATE DIRECTED EDGE rel (FROM Item, TO Item, notes LIST<STRING>, weight INT)
+CREATE GRAPH shop (*)
+CREATE LOADING JOB rows FOR GRAPH shop {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Item VALUES ($0, $1, $2, ($3 -> $4), _, _, _, _);
+}
+CREATE LOADING JOB built FOR GRAPH shop {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Item VALUES ($0, SPLIT($1, "#"), SET($2, $3), SPLIT($4, ":", ";"), Tag($5, $6), LIST(Tag($7, "x")),
+    MAP(($8 -> Tag($9, "y"))), $10);
+}
+CREATE LOADING JOB links FOR GRAPH shop {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE rel VALUES ($0, $1, SPLIT($2, "#"), $3);
+}`;
+  const item = (store: GraphStore, id: string) => vertices(store).find(([v]) => v === id)?.[1];
+
+  it('adds a line value to what the attribute holds, across lines and runs (cumulative loading)', () => {
+    const store = stores.open(shop);
+    const stats = load(store, 'rows', [
+      '1,10,a,x,1.5\n3,30,b,y,2\n1,20,a,z,3\n3,30,b,y,4\n',
+      '1,20,c,x,9\n2,ten,a,x,1\n',
+    ]);
+    assert.deepEqual(stats.vertex, [
+      { typeName: 'Item', validObject: 5, noIdFound: 0, invalidAttribute: 1, invalidPrimaryId: 0 },
+    ]);
+    // A LIST keeps every element in line order, a SET each once, a MAP the later value of a key.
+    assert.deepEqual(item(store, '1'), {
+      nums: [10, 20, 20],
+      names: ['a', 'c'],
+      scores: { x: 9, z: 3 },
+      tag: { code: 0, label: '' },
+      tags: [],
+      byYear: {},
+      title: '',
+    });
+    assert.deepEqual(item(store, '3'), { ...item(store, '1'), nums: [30, 30], names: ['b'], scores: { y: 4 } });
+    // An element that does not fit leaves the whole object out.
+    assert.equal(item(store, '2'), undefined);
+
+    // A second run adds to the stored values.
+    load(store, 'rows', ['1,5,d,w,0\n1,5,a,x,7\n']);
+    assert.deepEqual(item(store, '1'), {
+      ...item(store, '3'),
+      nums: [10, 20, 20, 5, 5],
+      names: ['a', 'c', 'd'],
+      scores: { x: 7, z: 3, w: 0 },
+    });
+  });
+
+  it('splits tokens into elements or pairs, builds LIST, SET, MAP and tuples, and checks them as upserts are', () => {
+    const store = stores.open(shop);
+    const stats = load(store, 'built', [
+      '1,4#5#6,p,q,k1:1.5;k2:2,7,abc,8,2020,9,t\n',
+      '1,4,q,,k1:3,1,b,2,2021,3,u\n',
+      '2,,p,p,,1,b,2,2021,3,v\n',
+      // A label longer than STRING(5), a pair without its separator, an element that is not an INT.
+      '5,1,p,q,k:1,7,toolong,8,2020,9,t\n6,1,p,q,k1,7,a,8,2020,9,t\n7,1#x,p,q,k:1,7,a,8,2020,9,t\n',
+    ]);
+    assert.deepEqual(stats.vertex, [
+      { typeName: 'Item', validObject: 3, noIdFound: 0, invalidAttribute: 3, invalidPrimaryId: 0 },
+    ]);
+    assert.deepEqual(item(store, '1'), {
+      nums: [4, 5, 6, 4],
+      names: ['p', 'q', ''],
+      scores: { k1: 3, k2: 2 },
+      // A tuple is put in place, not added to.
+      tag: { code: 1, label: 'b' },
+      tags: [
+        { code: 8, label: 'x' },
+        { code: 2, label: 'x' },
+      ],
+      byYear: { '2020': { code: 9, label: 'y' }, '2021': { code: 3, label: 'y' } },
+      title: 'u',
+    });
+    // An empty token splits into nothing; a SET keeps one of two equal elements.
+    assert.deepEqual(item(store, '2'), {
+      nums: [],
+      names: ['p'],
+      scores: {},
+      tag: { code: 1, label: 'b' },
+      tags: [{ code: 2, label: 'x' }],
+      byYear: { '2021': { code: 3, label: 'y' } },
+      title: 'v',
+    });
+    for (const id of ['5', '6', '7']) assert.equal(item(store, id), undefined, id);
+  });
+
+  it("adds to an edge's LIST the same way, whether the edge is new, named again, or stored", () => {
+    const store = stores.open(shop);
+    load(store, 'links', ['a,b,n1,1\na,b,n2#n3,2\nb,a,n4,3\n']);
+    assert.deepEqual(edges(store), [
+      ['rel', 'a', 'b', { notes: ['n1', 'n2', 'n3'], weight: 2 }],
+      ['rel', 'b', 'a', { notes: ['n4'], weight: 3 }],
+    ]);
+    load(store, 'links', ['a,b,n1,5\n']);
+    assert.deepEqual(edges(store)[0], ['rel', 'a', 'b', { notes: ['n1', 'n2', 'n3', 'n1'], weight: 5 }]);
+  });
+
+  it('refuses, when the job is created, a value its attribute does not take, naming the attribute and its type', () => {
+    const store = stores.open(shop);
+    const job = (values: string) =>
+      `CREATE LOADING JOB j FOR GRAPH shop {\n  DEFINE FILENAME f;\n  LOAD f TO VERTEX Item VALUES (${values});\n}`;
+    const cases: [string, RegExp][] = [
+      [
+        '$0, _, _, _, _, _, _, SPLIT($1, "|")',
+        /attribute title \(STRING\) is loaded from a token, a literal or a token/,
+      ],
+      ['$0, _, _, $1, _, _, _, _', /attribute scores \(MAP<STRING, DOUBLE>\) is loaded from \(key -> value\)/],
+      ['$0, _, _, _, Tag($1), _, _, _', /attribute tag \(Tag\) is loaded from Tag\(…\) with its 2 fields/],
+      ['$0, _, _, _, Other($1, $2), _, _, _', /attribute tag \(Tag\) is loaded from Tag\(…\)/],
+      ['$0, _, LIST($1), _, _, _, _, _', /attribute names \(SET<STRING>\) is loaded from a token, SPLIT/],
+      ['$0, _, _, _, _, $1, _, _', /attribute tags \(LIST<Tag>\) is loaded from Tag\(…\) or LIST\(Tag\(…\), …\)/],
+      ['$0, _, _, SPLIT($1, ":", ";", ","), _, _, _, _', /SPLIT takes a value and one or two separators/],
+      ['$0, _, _, _, _, _, ($1 -> $2), _', /attribute byYear \(MAP<INT, Tag>\) is loaded from \(key -> Tag\(…\)\)/],
+      ['SPLIT($0, "|"), _, _, _, _, _, _, _', /An id of vertex Item is loaded from a token/],
+    ];
+    for (const [values, message] of cases) {
+      const result = runGsql(store, job(values));
+      assert.equal(result.ok, false, values);
+      assert.match(result.output, message, values);
+    }
+    assert.equal(findJob(store, 'j'), undefined);
   });
 });

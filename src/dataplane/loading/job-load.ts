@@ -1,11 +1,12 @@
-import { checkPrimaryId, checkValue } from '../attribute-values.js';
+import { checkPrimaryId } from '../attribute-values.js';
 import type { StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
-import type { AttributeTypeName, AttributeValue } from '../schema-types.js';
+import type { AttributeValue } from '../schema-types.js';
 import { ordered } from '../upsert-plan.js';
 import { writingRows } from '../query/graph-view.js';
 import { BulkWriter } from './bulk-write.js';
-import { compileTargets, type CompiledTarget, type FilePlan, type Slot } from './job-compile.js';
+import { compileTargets, type CompiledTarget, type FilePlan } from './job-compile.js';
+import { INVALID, type Slot } from './job-values.js';
 import { CsvRecords } from './csv-records.js';
 import { JsonLines } from './json-lines.js';
 import type { GraphDef } from '../schema-types.js';
@@ -40,38 +41,20 @@ export interface FileStatistics {
 const BATCH = 1 << 18;
 
 /**
- * CSV text → the typed JSON value the upsert path checks. Only the number and epoch forms are
- * turned into numbers here; every check and conversion after that is `checkValue`'s.
+ * The values a line gives, by attribute name; undefined when one does not fit. What it adds to
+ * LIST, SET and MAP attributes goes into `adds` (given only for targets that have such slots).
  */
-function fromText(type: AttributeTypeName, text: string): unknown {
-  switch (type) {
-    case 'INT':
-    case 'UINT':
-      return /^[-+]?\d+$/.test(text) ? Number(text) : text;
-    case 'FLOAT':
-    case 'DOUBLE':
-      return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
-    case 'BOOL':
-      return text === '1' ? 1 : text === '0' ? 0 : text;
-    case 'DATETIME':
-      return /^\d+$/.test(text) ? Number(text) : text;
-    case 'STRING':
-      return text;
+function updatesOf(slots: Slot[], fields: string[], adds?: Record<string, AttributeValue>) {
+  const patch: Record<string, AttributeValue> = {};
+  for (const { attr, read, adds: cumulative } of slots) {
+    if (!read) continue;
+    const value = read(fields);
+    if (value === undefined) continue;
+    if (value === INVALID) return undefined;
+    if (cumulative) adds![attr.name] = value;
+    else patch[attr.name] = value;
   }
-}
-
-/** The values a line gives, by attribute name; undefined when one does not fit. */
-function updatesOf(slots: Slot[], fields: string[]): Record<string, AttributeValue> | undefined {
-  const updates: Record<string, AttributeValue> = {};
-  for (const { attr, get } of slots) {
-    if (!get) continue;
-    const text = get(fields);
-    if (text === undefined) continue;
-    const checked = checkValue(attr.type, fromText(attr.type, text));
-    if (!checked.ok) return undefined;
-    updates[attr.name] = checked.value;
-  }
-  return updates;
+  return patch;
 }
 
 type IdOutcome = { id: string } | { missing: true } | { invalid: true };
@@ -165,10 +148,11 @@ export function loadFile(
         if ('missing' in id) s.noIdFound++;
         else if ('invalid' in id) s.invalidPrimaryId++;
         else {
-          const updates = updatesOf(t.slots, fields);
-          if (!updates) s.invalidAttribute++;
+          const adds = t.adds ? {} : undefined;
+          const patch = updatesOf(t.slots, fields, adds);
+          if (!patch) s.invalidAttribute++;
           else {
-            writer.vertex(t.type, id.id, updates);
+            writer.vertex(t.type, id.id, patch, adds);
             s.validObject++;
           }
         }
@@ -179,13 +163,14 @@ export function loadFile(
         if ('missing' in src || 'missing' in tgt) s.noIdFound++;
         else if ('invalid' in src || 'invalid' in tgt) s.invalidPrimaryId++;
         else {
-          const updates = updatesOf(t.slots, fields);
-          if (!updates) s.invalidAttribute++;
+          const adds = t.adds ? {} : undefined;
+          const patch = updatesOf(t.slots, fields, adds);
+          if (!patch) s.invalidAttribute++;
           else {
-            if (t.view.type.directed) writer.edge(t.view, t.from, src.id, t.to, tgt.id, updates);
+            if (t.view.type.directed) writer.edge(t.view, t.from, src.id, t.to, tgt.id, patch, adds);
             else {
               const { from, to } = ordered({ type: t.from, id: src.id }, { type: t.to, id: tgt.id });
-              writer.edge(t.view, from.type, from.id, to.type, to.id, updates);
+              writer.edge(t.view, from.type, from.id, to.type, to.id, patch, adds);
             }
             s.validObject++;
           }

@@ -138,7 +138,38 @@ describe('loading job parser', () => {
   LOAD f TO VERTEX P VALUES ($"id", gsql_upper($"a":"b")) WHERE NOT $"x":"y" IS EMPTY AND (to_float($"n") > -2.0
     OR to_int($"n") / 2 BETWEEN 1 AND 3 * 2 ^ 2) AND $"c" IN ("u", concat($"c", "v")) USING JSON_FILE="true";
   LOAD e TO EDGE k VALUES ($0, $1, _) WHERE token_len($2) >= 1 USING SEPARATOR="|", QUOTE="single";
+  LOAD e TO VERTEX C VALUES ($0, SPLIT($1, "#"), split(gsql_trim($2), ":", ";"), List($3, "x"), SET(T($4, "1")),
+    ($5 -> T($6, $7)), MAP(($8 -> "a"), (gsql_upper($9) -> $10)), T($11, $12)) USING SEPARATOR="|", QUOTE="single";
 }`);
+    const collections = job.loads[2]!.targets[0]!.values;
+    assert.deepEqual(collections.slice(1, 4), [
+      { kind: 'split', arg: { kind: 'column', index: 1 }, separators: ['#'] },
+      {
+        kind: 'split',
+        arg: { kind: 'call', fn: 'gsql_trim', args: [{ kind: 'column', index: 2 }] },
+        separators: [':', ';'],
+      },
+      {
+        kind: 'collection',
+        of: 'LIST',
+        items: [
+          { kind: 'column', index: 3 },
+          { kind: 'literal', value: 'x' },
+        ],
+      },
+    ]);
+    assert.deepEqual(collections[5], {
+      kind: 'pair',
+      key: { kind: 'column', index: 5 },
+      value: {
+        kind: 'tuple',
+        name: 'T',
+        fields: [
+          { kind: 'column', index: 6 },
+          { kind: 'column', index: 7 },
+        ],
+      },
+    });
     assert.deepEqual(jobOf(jobText(job)), job);
   });
 
@@ -169,7 +200,18 @@ describe('loading job parser', () => {
         2,
         28,
       ],
-      ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES (nope($0)); }', /nope/, 2, 28],
+      [loadP('(gsql_nope($0))'), /The token function gsql_nope is not supported/, 2, 28],
+      [loadP('($0, SPLIT($1))'), /SPLIT takes a value and one or two separators, not 1 argument/, 2, 32],
+      [loadP('($0, SPLIT($1, $2))'), /separators of SPLIT must be non-empty strings written in the job/, 2, 32],
+      [loadP('($0, SPLIT($1, ""))'), /separators of SPLIT must be non-empty strings/, 2, 32],
+      [loadP('($0, SPLIT(LIST($1), "|"))'), /arguments of SPLIT must be tokens, literals or token functions/, 2, 32],
+      [loadP('($0, MAP($1))'), /MAP takes one or more \(key -> value\) pairs/, 2, 32],
+      [loadP('($0, LIST(($1 -> $2)))'), /LIST takes one or more tokens, literals, token functions or tuples/, 2, 32],
+      [loadP('($0, SET())'), /SET takes one or more/, 2, 32],
+      [loadP('($0, T(_))'), /arguments of T must be tokens, literals or token functions/, 2, 32],
+      [loadP('($0, gsql_upper(SPLIT($1, "|")))'), /SPLIT\(…\) is the value of a LIST, SET or MAP attribute/, 2, 43],
+      [loadP('($0, ($1 $2))'), /Encountered "\$" at line 2, column 36/, 2, 36],
+      [loadP('($0) WHERE SPLIT($1, "|") == "a"'), /it cannot be used here/, 2, 38],
       [
         'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($0) USING SEPARATOR="ab"; }',
         /SEPARATOR must be one character/,

@@ -6,7 +6,9 @@ import type {
   LoadStatementDef,
   LoadTarget,
   LoadValue,
+  TextValue,
 } from './job-types.js';
+import { isText } from './job-values.js';
 import { parseWhere, readsOf, targetTokens } from './job-where.js';
 
 /** The part of the GSQL parser a loading-job statement is read through: one token of look-ahead, and its errors. */
@@ -142,7 +144,7 @@ function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
     while (r.acceptPunct(','));
     r.expectPunct(')');
     const target: LoadTarget = { kind, type, values, line: at.line, column: at.column };
-    if (r.acceptKeyword('WHERE')) target.where = parseWhere(r, () => loadValue(r));
+    if (r.acceptKeyword('WHERE')) target.where = parseWhere(r, () => textValue(r));
     targets.push(target);
   } while (r.acceptPunct(','));
   const options: LoadOptions = { separator: ',', eol: '\n', header: false };
@@ -205,7 +207,63 @@ export function oneCharacter(value: string): string | undefined {
   return [...ch].length === 1 ? ch : undefined;
 }
 
+/** The collection builders of a `VALUES` item, by their upper-cased names. */
+const builders = new Set(['SPLIT', 'LIST', 'SET', 'MAP']);
+
+/**
+ * One `VALUES` item: text, or what builds a collection or tuple attribute out of text —
+ * `SPLIT(…)`, `LIST(…)`, `SET(…)`, `MAP(…)`, `(key -> value)`, `TupleName(…)`. Whether the
+ * attribute takes it is the schema's to say (job-values.ts), when the job is checked.
+ */
 function loadValue(r: Reader): LoadValue {
+  const t = r.peek();
+  if (r.isPunct('(')) {
+    r.c.advance();
+    const key = textValue(r);
+    r.expectPunct('->');
+    const value = loadValue(r);
+    r.expectPunct(')');
+    return { kind: 'pair', key, value };
+  }
+  if (t.kind !== 'word' || !r.isPunct('(', 1) || t.text.toLowerCase() in tokenFunctions) return textValue(r);
+  const name = t.text.toUpperCase();
+  r.c.advance(2);
+  const items: LoadValue[] = [];
+  if (!r.isPunct(')'))
+    do items.push(loadValue(r));
+    while (r.acceptPunct(','));
+  r.expectPunct(')');
+  const text = (v: LoadValue): TextValue => {
+    if (isText(v) && v.kind !== 'skip') return v;
+    return r.error(t, `The arguments of ${t.text} must be tokens, literals or token functions`);
+  };
+  if (name === 'SPLIT') {
+    const [arg, ...separators] = items;
+    if (!arg || separators.length < 1 || separators.length > 2)
+      r.error(t, `SPLIT takes a value and one or two separators, not ${items.length} argument(s)`);
+    if (separators.some((s) => s.kind !== 'literal' || s.value === ''))
+      r.error(t, 'The separators of SPLIT must be non-empty strings written in the job');
+    return { kind: 'split', arg: text(arg!), separators: separators.map((s) => (s as { value: string }).value) };
+  }
+  if (name === 'MAP') {
+    if (items.length === 0 || items.some((i) => i.kind !== 'pair'))
+      r.error(t, 'MAP takes one or more (key -> value) pairs');
+    return { kind: 'collection', of: 'MAP', items };
+  }
+  if (name === 'LIST' || name === 'SET') {
+    if (items.length === 0 || items.some((i) => !isText(i) && i.kind !== 'tuple'))
+      r.error(t, `${name} takes one or more tokens, literals, token functions or tuples`);
+    return { kind: 'collection', of: name, items: items.map((i) => (i.kind === 'tuple' ? i : text(i))) };
+  }
+  // Any other name before "(" is a tuple type's (the schema says whether there is one), unless
+  // it is named as a token function: that one is not served.
+  if (/^gsql_/i.test(t.text) || builders.has(name))
+    r.error(t, `The token function ${t.text} is not supported by this data plane`);
+  return { kind: 'tuple', name: t.text, fields: items.map(text) };
+}
+
+/** A value that is text: a token, a literal, `_`, or a token function of text. */
+function textValue(r: Reader): TextValue {
   const t = r.peek();
   if (r.acceptPunct('$')) {
     const col = r.peek();
@@ -234,13 +292,15 @@ function loadValue(r: Reader): LoadValue {
     return { kind: 'skip' };
   }
   if (t.kind === 'word' && r.isPunct('(', 1)) {
+    if (builders.has(t.text.toUpperCase()))
+      r.error(t, `${t.text.toUpperCase()}(…) is the value of a LIST, SET or MAP attribute; it cannot be used here`);
     const fn = t.text.toLowerCase();
     const arity = tokenFunctions[fn];
     if (arity === undefined) r.error(t, `The token function ${t.text} is not supported by this data plane`);
     r.c.advance(2);
-    const args: LoadValue[] = [];
+    const args: TextValue[] = [];
     if (!r.isPunct(')'))
-      do args.push(loadValue(r));
+      do args.push(textValue(r));
       while (r.acceptPunct(','));
     r.expectPunct(')');
     if (args.length < arity.min || args.length > arity.max) {

@@ -12,6 +12,14 @@ function valueText(v: LoadValue): string {
       return JSON.stringify(v.value);
     case 'call':
       return `${v.fn}(${v.args.map(valueText).join(', ')})`;
+    case 'split':
+      return `SPLIT(${[valueText(v.arg), ...v.separators.map((s) => JSON.stringify(s))].join(', ')})`;
+    case 'collection':
+      return `${v.of}(${v.items.map(valueText).join(', ')})`;
+    case 'pair':
+      return `(${valueText(v.key)} -> ${valueText(v.value)})`;
+    case 'tuple':
+      return `${v.name}(${v.fields.map(valueText).join(', ')})`;
   }
 }
 

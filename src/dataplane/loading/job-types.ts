@@ -1,14 +1,29 @@
 /** Loading jobs as the GSQL parser reads them and as the store keeps them (JSON). */
 
-/** One item of a `VALUES (…)` list. */
-export type LoadValue =
+/** A value that is text: a token of the line, a literal, a token function of them. */
+export type TextValue =
   | { kind: 'column'; index: number }
   /** `$"name"`: a header column, or a JSON key; `$"a":"b"` (JSON only) has the keys from the top in `path`. */
   | { kind: 'columnName'; name: string; path?: string[] }
   /** `_`: the attribute keeps its current value (its default on a new row). */
   | { kind: 'skip' }
   | { kind: 'literal'; value: string }
-  | { kind: 'call'; fn: string; args: LoadValue[] };
+  | { kind: 'call'; fn: string; args: TextValue[] };
+
+/** One item of a `VALUES (…)` list: text, or a collection or tuple built from text. */
+export type LoadValue =
+  | TextValue
+  /**
+   * `SPLIT(v, sep)` into a LIST or SET's elements; `SPLIT(v, pairSep[, sep])` into a MAP's
+   * key-value pairs (one pair without `sep`).
+   */
+  | { kind: 'split'; arg: TextValue; separators: string[] }
+  /** `LIST(…)`, `SET(…)` of elements, `MAP(…)` of `(key -> value)` pairs. */
+  | { kind: 'collection'; of: 'LIST' | 'SET' | 'MAP'; items: LoadValue[] }
+  /** `(key -> value)`: one pair of a MAP. */
+  | { kind: 'pair'; key: TextValue; value: LoadValue }
+  /** `TupleName(v, …)`: a user-defined tuple, its fields in order. */
+  | { kind: 'tuple'; name: string; fields: TextValue[] };
 
 /**
  * A `WHERE` condition of a destination clause, as parsed (kept in the job's JSON). Tokens are
@@ -16,7 +31,7 @@ export type LoadValue =
  * operands, so evaluating needs no type checks.
  */
 export type LoadCondition =
-  | { kind: 'token'; value: LoadValue }
+  | { kind: 'token'; value: TextValue }
   | { kind: 'string'; value: string }
   | { kind: 'number'; value: number; int: boolean }
   | { kind: 'call'; fn: string; args: LoadCondition[] }

@@ -1,5 +1,5 @@
 import type { Token } from '../gsql-lexer.js';
-import type { LoadCondition, LoadTarget, LoadValue } from './job-types.js';
+import type { LoadCondition, LoadTarget, LoadValue, TextValue } from './job-types.js';
 
 /**
  * The `WHERE` clause of a LOAD destination: a condition over a line's tokens, read once when the
@@ -48,7 +48,7 @@ const NUMERIC = /^[+-]?[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?$/;
  * Reads a condition after `WHERE`. `value` reads a token the way `VALUES` does (`$0`, `$"name"`,
  * or a VALUES token function of them).
  */
-export function parseWhere(r: WhereReader, value: () => LoadValue): LoadCondition {
+export function parseWhere(r: WhereReader, value: () => TextValue): LoadCondition {
   const typed = (at: Token, c: LoadCondition, kind: Kind) => ({ at, c, kind });
   type Typed = ReturnType<typeof typed>;
 
@@ -194,8 +194,23 @@ const noValue = (): never => {
   throw NO_VALUE;
 };
 
-/** The columns and keys a value reads, through the token functions it calls. */
-export const readsOf = (v: LoadValue): LoadValue[] => (v.kind === 'call' ? v.args.flatMap(readsOf) : [v]);
+/** The columns, keys and literals a value reads, through the token functions, collections and tuples it builds. */
+export function readsOf(v: LoadValue): TextValue[] {
+  switch (v.kind) {
+    case 'call':
+      return v.args.flatMap(readsOf);
+    case 'split':
+      return readsOf(v.arg);
+    case 'collection':
+      return v.items.flatMap(readsOf);
+    case 'pair':
+      return [...readsOf(v.key), ...readsOf(v.value)];
+    case 'tuple':
+      return v.fields.flatMap(readsOf);
+    default:
+      return [v];
+  }
+}
 
 /** The tokens a destination reads, its VALUES and its condition: the columns a line must have, the header it needs. */
 export function targetTokens(t: LoadTarget): LoadValue[] {
@@ -230,7 +245,7 @@ function conditionTokens(c: LoadCondition): LoadValue[] {
  */
 export function compileCondition(
   c: LoadCondition,
-  token: (v: LoadValue) => (fields: string[]) => string | undefined,
+  token: (v: TextValue) => (fields: string[]) => string | undefined,
 ): (fields: string[]) => boolean {
   const ev = compile(c, token);
   return (fields) => {
@@ -243,7 +258,7 @@ export function compileCondition(
   };
 }
 
-function compile(c: LoadCondition, token: (v: LoadValue) => (fields: string[]) => string | undefined): Eval {
+function compile(c: LoadCondition, token: (v: TextValue) => (fields: string[]) => string | undefined): Eval {
   const sub = (x: LoadCondition) => compile(x, token);
   switch (c.kind) {
     case 'token': {

@@ -1,0 +1,236 @@
+import { CatalogError } from '../catalog.js';
+import type { AttributeDef, AttributeTypeName, AttributeValue, ScalarTypeName, TupleDef } from '../schema-types.js';
+import { checkShapedValue, dedupeSet, shapeText } from '../typed-values.js';
+import { applyOp } from '../attribute-values.js';
+import type { LoadValue, TextValue } from './job-types.js';
+
+/**
+ * What a `VALUES` item writes into its attribute. Scalars are read from text; a tuple is built
+ * from its fields' text; LIST, SET and MAP attributes load cumulatively, as TigerGraph's loader
+ * does: what a line gives (one element, a `SPLIT` token, `LIST(…)`/`SET(…)`, a `(key -> value)`
+ * pair, `MAP(…)`) is added to what the attribute holds, never put in its place. Every value is
+ * checked by the same rules as a REST++ upsert's (typed-values.ts).
+ */
+
+/** Reads one value of a line; undefined when the line has too few columns. */
+export type Getter = (fields: string[]) => string | undefined;
+
+/** A value that does not fit its attribute: the object is left out (`invalidAttribute`). */
+export const INVALID = Symbol('invalid');
+
+/** What one `VALUES` item writes: an attribute, how to read it, and whether it is added to. */
+export interface Slot {
+  attr: AttributeDef;
+  /** Undefined for `_`; the read answers undefined when the line gives nothing (a missing key). */
+  read: ((fields: string[]) => AttributeValue | typeof INVALID | undefined) | undefined;
+  /** LIST, SET, MAP: the value read is added to the attribute's (cumulative loading). */
+  adds: boolean;
+}
+
+/** `fn` of what `args` read on a line; undefined when any of them reads nothing there. */
+export function applied<T, R>(
+  args: ((fields: string[]) => T | undefined)[],
+  fn: (values: T[]) => R,
+): (fields: string[]) => R | undefined {
+  return (f) => {
+    const values: T[] = [];
+    for (const a of args) {
+      const v = a(f);
+      if (v === undefined) return undefined;
+      values.push(v);
+    }
+    return fn(values);
+  };
+}
+
+/**
+ * Text → the JSON value the attribute checks take. Only the number and epoch forms are turned
+ * into numbers here; every check and conversion after that is theirs.
+ */
+export function fromText(type: AttributeTypeName, text: string): unknown {
+  switch (type) {
+    case 'INT':
+    case 'UINT':
+      return /^[-+]?\d+$/.test(text) ? Number(text) : text;
+    case 'FLOAT':
+    case 'DOUBLE':
+      return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+    case 'BOOL':
+      return text === '1' ? 1 : text === '0' ? 0 : text;
+    case 'DATETIME':
+      return /^\d+$/.test(text) ? Number(text) : text;
+    default:
+      return text;
+  }
+}
+
+/** Whether a value is text (a token, a literal, `_`, a token function), not built into a collection or tuple. */
+export const isText = (v: LoadValue): v is TextValue =>
+  v.kind === 'column' || v.kind === 'columnName' || v.kind === 'skip' || v.kind === 'literal' || v.kind === 'call';
+
+/** What a collection or tuple attribute takes, for the refusal that names it. */
+function accepted(attr: AttributeDef): string {
+  switch (attr.type) {
+    case 'LIST':
+    case 'SET':
+      return attr.valueType === 'UDT'
+        ? `${attr.tuple!.name}(…) or ${attr.type}(${attr.tuple!.name}(…), …)`
+        : `a token, SPLIT(token, "separator") or ${attr.type}(…)`;
+    case 'MAP':
+      return attr.valueType === 'UDT'
+        ? `(key -> ${attr.tuple!.name}(…)) or MAP(…)`
+        : '(key -> value), MAP((key -> value), …) or SPLIT(token, "key-value separator"[, "separator"])';
+    case 'UDT':
+      return `${attr.tuple!.name}(…) with its ${attr.tuple!.fields.length} fields`;
+    default:
+      return 'a token, a literal or a token function';
+  }
+}
+
+/**
+ * Whether a `VALUES` item can load the attribute; the refusal names the attribute, its type and
+ * what it takes. `at` is where the destination clause is, in the job's text.
+ */
+export function checkSlotValue(attr: AttributeDef, v: LoadValue, at: string): void {
+  if (!fits(attr, v))
+    throw new CatalogError(`The attribute ${attr.name} (${shapeText(attr)}) is loaded from ${accepted(attr)} ${at}.`);
+}
+
+const tupleFits = (tuple: TupleDef | undefined, v: LoadValue) =>
+  v.kind === 'tuple' && tuple !== undefined && v.name === tuple.name && v.fields.length === tuple.fields.length;
+
+function fits(attr: AttributeDef, v: LoadValue): boolean {
+  if (v.kind === 'skip') return true;
+  const udtElements = attr.valueType === 'UDT';
+  switch (attr.type) {
+    case 'LIST':
+    case 'SET':
+      if (udtElements)
+        return (
+          tupleFits(attr.tuple, v) ||
+          (v.kind === 'collection' && v.of === attr.type && v.items.every((i) => tupleFits(attr.tuple, i)))
+        );
+      return (
+        isText(v) ||
+        (v.kind === 'split' && v.separators.length === 1) ||
+        (v.kind === 'collection' && v.of === attr.type && v.items.every(isText))
+      );
+    case 'MAP': {
+      const pairFits = (p: LoadValue) =>
+        p.kind === 'pair' && (udtElements ? tupleFits(attr.tuple, p.value) : isText(p.value));
+      return (
+        pairFits(v) ||
+        (v.kind === 'collection' && v.of === 'MAP' && v.items.every(pairFits)) ||
+        (v.kind === 'split' && !udtElements)
+      );
+    }
+    case 'UDT':
+      return tupleFits(attr.tuple, v);
+    default:
+      return isText(v);
+  }
+}
+
+/**
+ * The slot of a `VALUES` item that `checkSlotValue` accepted; `text` reads a text value of a
+ * line. Collections and tuples are built as JSON and checked whole by `checkShapedValue`, so a
+ * loaded value meets the same rules as an upserted one (a SET's duplicates dropped, a MAP's
+ * keys converted, a tuple's STRING sizes).
+ */
+export function slotOf(attr: AttributeDef, v: LoadValue, text: (v: TextValue) => Getter): Slot {
+  const adds = attr.type === 'LIST' || attr.type === 'SET' || attr.type === 'MAP';
+  if (v.kind === 'skip') return { attr, read: undefined, adds };
+  const raw = rawReader(attr, v, text);
+  return {
+    attr,
+    adds,
+    read: (f) => {
+      const value = raw(f);
+      if (value === undefined) return undefined;
+      if (value === INVALID) return INVALID;
+      const checked = checkShapedValue(attr, value);
+      return checked.ok ? checked.value : INVALID;
+    },
+  };
+}
+
+type Raw = (fields: string[]) => unknown;
+
+/** Reads the JSON form of an item's value, before the attribute's check. */
+function rawReader(attr: AttributeDef, v: LoadValue, text: (v: TextValue) => Getter): Raw {
+  const element = (item: LoadValue): Raw =>
+    item.kind === 'tuple' ? tupleReader(attr.tuple!, item, text) : scalar(attr.valueType as ScalarTypeName, item);
+  const scalar = (type: AttributeTypeName, item: LoadValue): Raw => {
+    const get = text(item as TextValue);
+    return (f) => {
+      const t = get(f);
+      return t === undefined ? undefined : fromText(type, t);
+    };
+  };
+  switch (attr.type) {
+    case 'LIST':
+    case 'SET': {
+      if (v.kind === 'split') {
+        const get = text(v.arg);
+        const [separator] = v.separators as [string];
+        const type = attr.valueType as ScalarTypeName;
+        // An empty token is no element, not one empty one.
+        return (f) => {
+          const t = get(f);
+          return t === undefined ? undefined : t === '' ? [] : t.split(separator).map((e) => fromText(type, e));
+        };
+      }
+      const items = v.kind === 'collection' ? v.items : [v];
+      return applied(items.map(element), (values) => values);
+    }
+    case 'MAP': {
+      if (v.kind === 'split') return splitMap(attr.valueType as ScalarTypeName, v, text);
+      const pairs = (v.kind === 'collection' ? v.items : [v]) as Extract<LoadValue, { kind: 'pair' }>[];
+      return applied(
+        pairs.flatMap((p) => [text(p.key), element(p.value)]),
+        (values) => {
+          const out: Record<string, unknown> = {};
+          for (let i = 0; i < values.length; i += 2) out[values[i] as string] = values[i + 1];
+          return out;
+        },
+      );
+    }
+    case 'UDT':
+      return tupleReader(attr.tuple!, v as Extract<LoadValue, { kind: 'tuple' }>, text);
+    default:
+      return scalar(attr.type, v);
+  }
+}
+
+function tupleReader(tuple: TupleDef, v: Extract<LoadValue, { kind: 'tuple' }>, text: (v: TextValue) => Getter): Raw {
+  return applied(v.fields.map(text), (values) =>
+    Object.fromEntries(tuple.fields.map((field, i) => [field.name, fromText(field.type, values[i]!)])),
+  );
+}
+
+/** `SPLIT(token, pairSeparator[, separator])` into a MAP: a pair without its separator does not fit. */
+function splitMap(type: ScalarTypeName, v: Extract<LoadValue, { kind: 'split' }>, text: (v: TextValue) => Getter): Raw {
+  const get = text(v.arg);
+  const [pairSeparator, separator] = v.separators as [string, string | undefined];
+  return (f) => {
+    const t = get(f);
+    if (t === undefined) return undefined;
+    const out: Record<string, unknown> = {};
+    if (t === '') return out;
+    for (const pair of separator === undefined ? [t] : t.split(separator)) {
+      const at = pair.indexOf(pairSeparator);
+      if (at < 0) return INVALID;
+      out[pair.slice(0, at)] = fromText(type, pair.slice(at + pairSeparator.length));
+    }
+    return out;
+  };
+}
+
+/**
+ * A LIST, SET or MAP value with `more` added: a LIST appends, a SET adds the elements it lacks,
+ * a MAP puts the keys given (a key given again takes the later value).
+ */
+export function addedTo(attr: AttributeDef, current: AttributeValue, more: AttributeValue): AttributeValue {
+  const sum = applyOp('add', current, more);
+  return attr.type === 'SET' ? dedupeSet(sum as AttributeValue[]) : sum;
+}
