@@ -5,8 +5,7 @@ import type { AttributeDef, AttributeValue } from '../schema-types.js';
 import { edgesByTarget } from '../store-file.js';
 import { idAsAttribute } from '../attribute-values.js';
 import type { TouchedRows } from '../touched-rows.js';
-import { shapeDefault } from '../typed-values.js';
-import { addedTo } from './job-values.js';
+import { foldInto, foldOntoRow, type Folded } from './job-values.js';
 
 type Attrs = Record<string, AttributeValue>;
 
@@ -39,8 +38,8 @@ interface VertexGroup {
   type: StoredVertexType;
   /** Vertex lines: later values over earlier ones. */
   given: Map<string, Attrs>;
-  /** What vertex lines add to LIST, SET and MAP attributes, folded line by line; added to the row's when written. */
-  added: Map<string, Attrs>;
+  /** What vertex lines give attributes that combine (collections, REDUCE), folded; joined to the row's at the write. */
+  folded: Map<string, Folded>;
   /** Edge ends: made with default attributes when they do not exist. */
   ends: Set<string>;
 }
@@ -48,8 +47,8 @@ interface VertexGroup {
 interface PendingEdge {
   toId: string;
   patch: Attrs;
-  /** What the lines add to LIST, SET and MAP attributes. */
-  adds: Attrs | undefined;
+  /** What the lines give attributes that combine (collections, REDUCE). */
+  folded: Folded | undefined;
   /** Whether the patch has every attribute, in the type's order: it is then the row's JSON. */
   whole: boolean;
 }
@@ -128,19 +127,20 @@ export class BulkWriter {
 
   private vertexGroup(type: StoredVertexType): VertexGroup {
     let group = this.vertexGroups.get(type.id);
-    if (!group) this.vertexGroups.set(type.id, (group = { type, given: new Map(), added: new Map(), ends: new Set() }));
+    if (!group)
+      this.vertexGroups.set(type.id, (group = { type, given: new Map(), folded: new Map(), ends: new Set() }));
     return group;
   }
 
-  vertex(type: StoredVertexType, id: string, patch: Attrs, adds?: Attrs): void {
-    const { given, added } = this.vertexGroup(type);
+  vertex(type: StoredVertexType, id: string, patch: Attrs, folds?: Folded): void {
+    const { given, folded } = this.vertexGroup(type);
     const seen = given.get(id);
     if (seen) Object.assign(seen, patch);
     else given.set(id, patch);
-    if (adds) {
-      const before = added.get(id);
-      if (before) addInto(before, adds, type.attributes);
-      else added.set(id, adds);
+    if (folds) {
+      const before = folded.get(id);
+      if (before) foldInto(before, folds, type.attributes);
+      else folded.set(id, folds);
     }
     this.count++;
   }
@@ -153,7 +153,7 @@ export class BulkWriter {
     to: StoredVertexType,
     toId: string,
     patch: Attrs,
-    adds?: Attrs,
+    folds?: Folded,
   ) {
     this.vertexGroup(from).ends.add(fromId);
     this.vertexGroup(to).ends.add(toId);
@@ -164,7 +164,7 @@ export class BulkWriter {
     let given = 0;
     for (const name in patch) if (name) given++;
     // A patch without the attributes lines add to is never whole.
-    const edge = { toId, patch, adds, whole: given === view.type.attributes.length };
+    const edge = { toId, patch, folded: folds, whole: given === view.type.attributes.length };
     const list = group.bySource.get(fromId);
     if (list) list.push(edge);
     else group.bySource.set(fromId, [edge]);
@@ -182,18 +182,15 @@ export class BulkWriter {
         'ON CONFLICT (type_id, id) DO UPDATE SET attrs = json_patch(attrs, ?)',
     );
     const { written } = this;
-    for (const { type, given, added, ends } of vertexGroups) {
+    for (const { type, given, folded, ends } of vertexGroups) {
       const stored =
-        added.size > 0
+        folded.size > 0
           ? this.statement('vertex-attrs', 'SELECT attrs FROM vertices WHERE type_id = ? AND id = ?')
           : undefined;
       for (const id of [...given.keys()].sort()) {
         const patch = given.get(id)!;
-        const adds = added.get(id);
-        if (adds) {
-          const row = stored!.pluck().get(type.id, id) as string | undefined;
-          addToRow(patch, adds, type.attributes, row ?? store.defaultVertexAttributes(type, id));
-        }
+        const folds = folded.get(id);
+        if (folds) foldOntoRow(patch, folds, type.attributes, stored!.pluck().get(type.id, id) as string | undefined);
         written?.vertex({ type, id });
         const full = { ...store.defaultVertexAttributes(type, id), ...patch };
         patchVertex.run(type.id, id, JSON.stringify(full), JSON.stringify(patch));
@@ -250,8 +247,8 @@ export class BulkWriter {
       });
       const attributes = view.type.attributes;
       for (const fromId of [...bySource.keys()].sort()) {
-        for (const edge of folded(bySource.get(fromId)!, attributes)) {
-          if (edge.adds) {
+        for (const edge of byTarget(bySource.get(fromId)!, attributes)) {
+          if (edge.folded) {
             const row = this.statement(
               'edge-attrs',
               'SELECT attrs FROM edges ' +
@@ -259,7 +256,7 @@ export class BulkWriter {
             )
               .pluck()
               .get(from.id, fromId, view.type.id, to.id, edge.toId) as string | undefined;
-            addToRow(edge.patch, edge.adds, attributes, row ?? defaults);
+            foldOntoRow(edge.patch, edge.folded, attributes, row);
           }
           written?.edge({ view, from: { type: from, id: fromId }, to: { type: to, id: edge.toId } });
           if (edge.whole) {
@@ -333,7 +330,7 @@ export class BulkWriter {
  * The edges of one source in target order, the lines naming the same target folded into one
  * (later values over earlier ones; the sort is stable, so lines keep their order).
  */
-function folded(list: PendingEdge[], attributes: AttributeDef[]): PendingEdge[] {
+function byTarget(list: PendingEdge[], attributes: AttributeDef[]): PendingEdge[] {
   if (list.length === 1) return list;
   list.sort(byToId);
   const out: PendingEdge[] = [];
@@ -345,32 +342,12 @@ function folded(list: PendingEdge[], attributes: AttributeDef[]): PendingEdge[] 
     }
     // When the first line gave every attribute, the patch keeps them in the type's order.
     Object.assign(last.patch, edge.patch);
-    if (edge.adds) {
-      if (last.adds) addInto(last.adds, edge.adds, attributes);
-      else last.adds = edge.adds;
+    if (edge.folded) {
+      if (last.folded) foldInto(last.folded, edge.folded, attributes);
+      else last.folded = edge.folded;
     }
   }
   return out;
-}
-
-const attributeNamed = (attributes: AttributeDef[], name: string) => attributes.find((a) => a.name === name)!;
-
-/** Folds what a later line adds into what earlier lines added. */
-function addInto(into: Attrs, adds: Attrs, attributes: AttributeDef[]): void {
-  for (const name in adds)
-    into[name] = name in into ? addedTo(attributeNamed(attributes, name), into[name]!, adds[name]!) : adds[name]!;
-}
-
-/**
- * Puts into `patch` each added attribute's whole value: what the row holds (its JSON, or the
- * defaults of a row not yet made) with the lines' additions.
- */
-function addToRow(patch: Attrs, adds: Attrs, attributes: AttributeDef[], row: string | Attrs): void {
-  const current = typeof row === 'string' ? (JSON.parse(row) as Attrs) : row;
-  for (const name in adds) {
-    const attr = attributeNamed(attributes, name);
-    patch[name] = addedTo(attr, current[name] ?? shapeDefault(attr), adds[name]!);
-  }
 }
 
 /** `INTO edges (…) VALUES …` for `n` rows: what the insert of new edges and its upsert share. */

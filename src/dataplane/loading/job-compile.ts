@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_RECORD_CHARS } from './csv-records.js';
+import { parseDatetime } from '../attribute-values.js';
 import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
@@ -10,12 +11,12 @@ import { compileCondition, readsOf, targetTokens } from './job-where.js';
 /** Whether a line makes an object of its target: its `WHERE` condition, when it has one. */
 type Condition = ((fields: string[]) => boolean) | undefined;
 
-/** A destination clause bound to its file; `adds` when any slot adds to a LIST, SET or MAP. */
+/** A destination clause bound to its file; `combines` when any slot combines (a collection, REDUCE). */
 export type CompiledTarget =
-  | { kind: 'vertex'; type: StoredVertexType; id: Getter; slots: Slot[]; adds: boolean; where: Condition }
+  | { kind: 'vertex'; type: StoredVertexType; id: Getter; slots: Slot[]; combines: boolean; where: Condition }
   | {
       kind: 'edge';
-      adds: boolean;
+      combines: boolean;
       where: Condition;
       view: EdgeView;
       from: StoredVertexType;
@@ -202,12 +203,58 @@ function tokenFunction(name: string): (args: string[]) => string {
         const n = Number(a[0]!.trim());
         return Number.isFinite(n) && a[0]!.trim() !== '' ? String(Math.trunc(n)) : a[0]!;
       };
+    case 'gsql_split_by_space':
+      // ASCII 30, TigerGraph's separator of a compound token's parts.
+      return (a) => a[0]!.replaceAll(' ', '\x1e');
+    case 'gsql_ts_to_epoch_seconds':
+      return (a) => dateOrText(a[0]!, timestampSeconds(a[0]!), (s) => String(s));
+    case 'gsql_current_time_epoch':
+      return () => String(Math.floor(Date.now() / 1000));
+    case 'gsql_year':
+    case 'gsql_month':
+    case 'gsql_day': {
+      const part = datePart(name);
+      return (a) => dateOrText(a[0]!, timestampSeconds(a[0]!), part);
+    }
+    case 'gsql_year_epoch':
+    case 'gsql_month_epoch':
+    case 'gsql_day_epoch': {
+      const part = datePart(name);
+      return (a) => dateOrText(a[0]!, /^-?\d+$/.test(a[0]!.trim()) ? Number(a[0]!.trim()) : undefined, part);
+    }
     case 'gsql_to_bool':
       return (a) => String(/^(true|t|1)$/i.test(a[0]!.trim()));
     default:
       throw new CatalogError(`The token function ${name} is not supported by this data plane.`);
   }
 }
+
+/**
+ * A timestamp token as TigerGraph's date token functions read it — `%Y-%m-%d %H:%M:%S`,
+ * `%Y/%m/%d %H:%M:%S`, or `%Y-%m-%dT%H:%M:%S.000z` (what follows the dot ignored) — in seconds
+ * since the epoch (UTC); undefined when it is none, or not a real date and time.
+ */
+function timestampSeconds(text: string): number | undefined {
+  const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})[ T](\d{1,2}):(\d{1,2}):(\d{1,2})(?:\..*)?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map((p) => p.padStart(2, '0'));
+  const checked = parseDatetime(`${y}-${mo}-${d} ${h}:${mi}:${s}`);
+  return checked.ok ? Date.parse(`${String(checked.value).replace(' ', 'T')}Z`) / 1000 : undefined;
+}
+
+/** The year, month or day (UTC) of a number of seconds since the epoch, by the token function's name. */
+function datePart(fn: string): (seconds: number) => string {
+  const get = fn.startsWith('gsql_year')
+    ? (d: Date) => d.getUTCFullYear()
+    : fn.startsWith('gsql_month')
+      ? (d: Date) => d.getUTCMonth() + 1
+      : (d: Date) => d.getUTCDate();
+  return (seconds) => String(get(new Date(seconds * 1000)));
+}
+
+/** `format` of the seconds read, or the token as it was (which the attribute's own check then refuses). */
+const dateOrText = (text: string, seconds: number | undefined, format: (seconds: number) => string) =>
+  seconds === undefined || !(Math.abs(seconds) <= 8.64e12) ? text : format(seconds);
 
 /** The column index a token reads, -1 for a literal. */
 function columnOf(v: TextValue, header: string[] | undefined): number {
@@ -236,8 +283,9 @@ export function compileTargets(
     });
     // The ids are text: targetOf has checked that they are.
     const id = (k: number) => text(t.values[k] as TextValue);
-    const adds = slots.some((s) => s.adds);
-    if (resolved.kind === 'vertex') return { kind: 'vertex', type: resolved.type, id: id(idIndex), slots, adds, where };
+    const combines = slots.some((s) => s.combine !== undefined);
+    if (resolved.kind === 'vertex')
+      return { kind: 'vertex', type: resolved.type, id: id(idIndex), slots, combines, where };
     return {
       kind: 'edge',
       view: resolved.view,
@@ -246,7 +294,7 @@ export function compileTargets(
       src: id(0),
       tgt: id(1),
       slots,
-      adds,
+      combines,
       where,
     };
   });

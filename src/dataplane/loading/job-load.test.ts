@@ -179,6 +179,38 @@ CREATE LOADING JOB shaped FOR GRAPH social {
     assert.match(uuid![1].city, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  it('runs the date token functions on each line, leaving what is no timestamp for the attribute to refuse', () => {
+    const store = stores.open(`${schema}
+CREATE LOADING JOB dated FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Person VALUES ($0, gsql_ts_to_epoch_seconds($1),
+    gsql_concat(gsql_year($1), "-", gsql_month($1), "-", gsql_day($1), "|", gsql_year_epoch($2), "-",
+      gsql_month_epoch($2), "-", gsql_day_epoch($2), "|", gsql_split_by_space($3))),
+    TO VERTEX Person VALUES (gsql_concat($0, "-now"), gsql_current_time_epoch(0), _);
+}`);
+    const before = Math.floor(Date.now() / 1000);
+    const stats = load(store, 'dated', [
+      'a,2011-02-03 01:02:03,0,x y\n',
+      'b,2011/2/3 1:02:03,951782400,z\n',
+      'c,2011-02-03T01:02:03.123z,-86400,\n',
+      // Not a date (February 30th), not a timestamp, an epoch past any date: the INT is refused.
+      'd,2011-02-30 01:02:03,1,x\ne,yesterday,1,x\n',
+      'f,2011-02-03 01:02:03,9999999999999999,x\n',
+    ]);
+    assert.deepEqual(stats.vertex[0]!.invalidAttribute, 2);
+    const rows = Object.fromEntries(vertices(store));
+    assert.deepEqual(rows.a, { name: 'a', age: 1296694923, city: '2011-2-3|1970-1-1|x\x1ey' });
+    assert.deepEqual(rows.b, { ...rows.a, name: 'b', city: '2011-2-3|2000-2-29|z' });
+    assert.deepEqual(rows.c, { ...rows.a, name: 'c', city: '2011-2-3|1969-12-31|' });
+    assert.deepEqual(rows.f, {
+      ...rows.a,
+      name: 'f',
+      city: '2011-2-3|9999999999999999-9999999999999999-9999999999999999|x',
+    });
+    assert.equal(rows.d, undefined);
+    assert.ok(rows['a-now'].age >= before && rows['a-now'].age <= Math.floor(Date.now() / 1000) + 1);
+  });
+
   it('reads a JSON file line by line by key, nested keys and numbers as written included', () => {
     const store = stores.open(`${schema}
 CREATE LOADING JOB from_json FOR GRAPH social {
@@ -373,7 +405,7 @@ CREATE LOADING JOB links FOR GRAPH shop {
   });
 });
 
-describe('loading jobs into LIST, SET, MAP and tuple attributes', () => {
+describe('loading jobs into LIST, SET, MAP and tuple attributes, and by REDUCE', () => {
   const shop = `
 TYPEDEF TUPLE <code INT, label STRING(5)> Tag
 CREATE VERTEX Item (PRIMARY_ID id STRING, nums LIST<INT>, names SET<STRING>, scores MAP<STRING, DOUBLE>, tag Tag,
@@ -477,6 +509,59 @@ CREATE LOADING JOB links FOR GRAPH shop {
     assert.deepEqual(edges(store)[0], ['rel', 'a', 'b', { notes: ['n1', 'n2', 'n3', 'n1'], weight: 5 }]);
   });
 
+  it('combines each line with what the attribute holds by REDUCE, a new object starting from its first line', () => {
+    const store = stores.open(`
+CREATE VERTEX Stat (PRIMARY_ID id STRING, hi INT, lo DOUBLE, total INT, text STRING, flag BOOL, bits UINT,
+  last LIST<INT>, first STRING, counts MAP<STRING, INT>, words MAP<STRING, STRING>)
+CREATE GRAPH stats (*)
+CREATE LOADING JOB reduce FOR GRAPH stats {
+  DEFINE FILENAME f;
+  LOAD f TO VERTEX Stat VALUES ($0, REDUCE(max($1)), REDUCE(min($2)), REDUCE(add($1)), REDUCE(add($3)),
+    REDUCE(or($4)), REDUCE(and($5)), REDUCE(overwrite($1)), REDUCE(ignore_if_exists($3)),
+    REDUCE(add(($3 -> $1))), REDUCE(add(($3 -> $3))));
+}`);
+    load(store, 'reduce', ['a,5,2.5,x,false,14\na,-3,7,y,true,10\n', 'a,9,-1,x,false,11\n']);
+    assert.deepEqual(item(store, 'a'), {
+      hi: 9,
+      lo: -1,
+      total: 11,
+      text: 'xyx',
+      flag: true,
+      bits: 10,
+      last: [9],
+      first: 'x',
+      counts: { x: 14, y: -3 },
+      words: { x: 'xx', y: 'y' },
+    });
+    // A second run combines with the stored row; a new vertex takes its first line's values
+    // (min and and are not taken with the defaults 0).
+    load(store, 'reduce', ['a,20,-5,z,false,1\nb,1,1,q,false,3\n']);
+    assert.deepEqual(item(store, 'a'), {
+      hi: 20,
+      lo: -5,
+      total: 31,
+      text: 'xyxz',
+      flag: true,
+      bits: 0,
+      last: [20],
+      first: 'x',
+      counts: { x: 14, y: -3, z: 20 },
+      words: { x: 'xx', y: 'y', z: 'z' },
+    });
+    assert.deepEqual(item(store, 'b'), {
+      hi: 1,
+      lo: 1,
+      total: 1,
+      text: 'q',
+      flag: false,
+      bits: 3,
+      last: [1],
+      first: 'q',
+      counts: { q: 1 },
+      words: { q: 'q' },
+    });
+  });
+
   it('refuses, when the job is created, a value its attribute does not take, naming the attribute and its type', () => {
     const store = stores.open(shop);
     const job = (values: string) =>
@@ -494,6 +579,20 @@ CREATE LOADING JOB links FOR GRAPH shop {
       ['$0, _, _, SPLIT($1, ":", ";", ","), _, _, _, _', /SPLIT takes a value and one or two separators/],
       ['$0, _, _, _, _, _, ($1 -> $2), _', /attribute byYear \(MAP<INT, Tag>\) is loaded from \(key -> Tag\(…\)\)/],
       ['SPLIT($0, "|"), _, _, _, _, _, _, _', /An id of vertex Item is loaded from a token/],
+      ['$0, _, _, _, _, _, _, REDUCE(max($1))', /The reducer max does not apply to attribute title \(STRING\)/],
+      ['$0, _, _, _, REDUCE(add(Tag($1, $2))), _, _, _', /The reducer add does not apply to attribute tag \(Tag\)/],
+      [
+        '$0, _, _, REDUCE(overwrite(($1 -> $2))), _, _, _, _',
+        /The reducer overwrite does not apply to attribute scores/,
+      ],
+      [
+        '$0, _, _, REDUCE(add($1)), _, _, _, _',
+        /attribute scores \(MAP<STRING, DOUBLE>\) reduces one \(key -> value\) a line/,
+      ],
+      ['$0, REDUCE(add(Tag($1, $2))), _, _, _, _, _, _', /attribute nums \(LIST<INT>\) reduces one element a line/],
+      ['$0, REDUCE(add(SPLIT($1, "|"))), _, _, _, _, _, _', /add reduces a token, a \(key -> value\) pair or a tuple/],
+      ['$0, REDUCE(sum($1)), _, _, _, _, _, _', /REDUCE takes one of the reducer functions max, min, add/],
+      ['REDUCE(max($0)), _, _, _, _, _, _, _', /An id of vertex Item is loaded from a token/],
     ];
     for (const [values, message] of cases) {
       const result = runGsql(store, job(values));

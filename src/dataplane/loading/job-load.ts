@@ -6,7 +6,7 @@ import { ordered } from '../upsert-plan.js';
 import { writingRows } from '../query/graph-view.js';
 import { BulkWriter } from './bulk-write.js';
 import { compileTargets, type CompiledTarget, type FilePlan } from './job-compile.js';
-import { INVALID, type Slot } from './job-values.js';
+import { INVALID, type Folded, type Slot } from './job-values.js';
 import { CsvRecords } from './csv-records.js';
 import { JsonLines } from './json-lines.js';
 import type { GraphDef } from '../schema-types.js';
@@ -41,17 +41,18 @@ export interface FileStatistics {
 const BATCH = 1 << 18;
 
 /**
- * The values a line gives, by attribute name; undefined when one does not fit. What it adds to
- * LIST, SET and MAP attributes goes into `adds` (given only for targets that have such slots).
+ * The values a line gives, by attribute name; undefined when one does not fit. What it gives
+ * attributes that combine (collections, REDUCE) goes into `folds` (given only for targets that
+ * have such slots).
  */
-function updatesOf(slots: Slot[], fields: string[], adds?: Record<string, AttributeValue>) {
+function updatesOf(slots: Slot[], fields: string[], folds?: Folded) {
   const patch: Record<string, AttributeValue> = {};
-  for (const { attr, read, adds: cumulative } of slots) {
+  for (const { attr, read, combine } of slots) {
     if (!read) continue;
     const value = read(fields);
     if (value === undefined) continue;
     if (value === INVALID) return undefined;
-    if (cumulative) adds![attr.name] = value;
+    if (combine) folds![attr.name] = { by: combine, value };
     else patch[attr.name] = value;
   }
   return patch;
@@ -148,11 +149,11 @@ export function loadFile(
         if ('missing' in id) s.noIdFound++;
         else if ('invalid' in id) s.invalidPrimaryId++;
         else {
-          const adds = t.adds ? {} : undefined;
-          const patch = updatesOf(t.slots, fields, adds);
+          const folds = t.combines ? {} : undefined;
+          const patch = updatesOf(t.slots, fields, folds);
           if (!patch) s.invalidAttribute++;
           else {
-            writer.vertex(t.type, id.id, patch, adds);
+            writer.vertex(t.type, id.id, patch, folds);
             s.validObject++;
           }
         }
@@ -163,14 +164,14 @@ export function loadFile(
         if ('missing' in src || 'missing' in tgt) s.noIdFound++;
         else if ('invalid' in src || 'invalid' in tgt) s.invalidPrimaryId++;
         else {
-          const adds = t.adds ? {} : undefined;
-          const patch = updatesOf(t.slots, fields, adds);
+          const folds = t.combines ? {} : undefined;
+          const patch = updatesOf(t.slots, fields, folds);
           if (!patch) s.invalidAttribute++;
           else {
-            if (t.view.type.directed) writer.edge(t.view, t.from, src.id, t.to, tgt.id, patch, adds);
+            if (t.view.type.directed) writer.edge(t.view, t.from, src.id, t.to, tgt.id, patch, folds);
             else {
               const { from, to } = ordered({ type: t.from, id: src.id }, { type: t.to, id: tgt.id });
-              writer.edge(t.view, from.type, from.id, to.type, to.id, patch, adds);
+              writer.edge(t.view, from.type, from.id, to.type, to.id, patch, folds);
             }
             s.validObject++;
           }

@@ -139,7 +139,8 @@ describe('loading job parser', () => {
     OR to_int($"n") / 2 BETWEEN 1 AND 3 * 2 ^ 2) AND $"c" IN ("u", concat($"c", "v")) USING JSON_FILE="true";
   LOAD e TO EDGE k VALUES ($0, $1, _) WHERE token_len($2) >= 1 USING SEPARATOR="|", QUOTE="single";
   LOAD e TO VERTEX C VALUES ($0, SPLIT($1, "#"), split(gsql_trim($2), ":", ";"), List($3, "x"), SET(T($4, "1")),
-    ($5 -> T($6, $7)), MAP(($8 -> "a"), (gsql_upper($9) -> $10)), T($11, $12)) USING SEPARATOR="|", QUOTE="single";
+    ($5 -> T($6, $7)), MAP(($8 -> "a"), (gsql_upper($9) -> $10)), T($11, $12),
+    REDUCE(add(($13 -> T($14, "z")))), reduce(Ignore_If_Exists(gsql_trim($15)))) USING SEPARATOR="|", QUOTE="single";
 }`);
     const collections = job.loads[2]!.targets[0]!.values;
     assert.deepEqual(collections.slice(1, 4), [
@@ -169,6 +170,11 @@ describe('loading job parser', () => {
           { kind: 'column', index: 7 },
         ],
       },
+    });
+    assert.deepEqual(collections[9], {
+      kind: 'reduce',
+      fn: 'ignore_if_exists',
+      arg: { kind: 'call', fn: 'gsql_trim', args: [{ kind: 'column', index: 15 }] },
     });
     assert.deepEqual(jobOf(jobText(job)), job);
   });
@@ -209,7 +215,12 @@ describe('loading job parser', () => {
       [loadP('($0, LIST(($1 -> $2)))'), /LIST takes one or more tokens, literals, token functions or tuples/, 2, 32],
       [loadP('($0, SET())'), /SET takes one or more/, 2, 32],
       [loadP('($0, T(_))'), /arguments of T must be tokens, literals or token functions/, 2, 32],
-      [loadP('($0, gsql_upper(SPLIT($1, "|")))'), /SPLIT\(…\) is the value of a LIST, SET or MAP attribute/, 2, 43],
+      [
+        loadP('($0, gsql_upper(SPLIT($1, "|")))'),
+        /SPLIT\(…\) builds an attribute's value; it cannot be used here/,
+        2,
+        43,
+      ],
       [loadP('($0, ($1 $2))'), /Encountered "\$" at line 2, column 36/, 2, 36],
       [loadP('($0) WHERE SPLIT($1, "|") == "a"'), /it cannot be used here/, 2, 38],
       [

@@ -6,8 +6,10 @@ import type {
   LoadStatementDef,
   LoadTarget,
   LoadValue,
+  Reducer,
   TextValue,
 } from './job-types.js';
+import { reducers } from './job-types.js';
 import { isText } from './job-values.js';
 import { parseWhere, readsOf, targetTokens } from './job-where.js';
 
@@ -39,6 +41,15 @@ export const tokenFunctions: Record<string, { min: number; max: number; counts?:
   gsql_to_int: { min: 1, max: 1 },
   gsql_to_uint: { min: 1, max: 1 },
   gsql_to_bool: { min: 1, max: 1 },
+  gsql_split_by_space: { min: 1, max: 1 },
+  gsql_ts_to_epoch_seconds: { min: 1, max: 1 },
+  gsql_current_time_epoch: { min: 1, max: 1 },
+  gsql_year: { min: 1, max: 1 },
+  gsql_month: { min: 1, max: 1 },
+  gsql_day: { min: 1, max: 1 },
+  gsql_year_epoch: { min: 1, max: 1 },
+  gsql_month_epoch: { min: 1, max: 1 },
+  gsql_day_epoch: { min: 1, max: 1 },
 };
 
 const usingKeys = new Set(['SEPARATOR', 'HEADER', 'EOL', 'QUOTE', 'JSON_FILE']);
@@ -207,8 +218,8 @@ export function oneCharacter(value: string): string | undefined {
   return [...ch].length === 1 ? ch : undefined;
 }
 
-/** The collection builders of a `VALUES` item, by their upper-cased names. */
-const builders = new Set(['SPLIT', 'LIST', 'SET', 'MAP']);
+/** What builds a `VALUES` item's value out of text, by upper-cased name: not token functions. */
+const builders = new Set(['SPLIT', 'LIST', 'SET', 'MAP', 'REDUCE']);
 
 /**
  * One `VALUES` item: text, or what builds a collection or tuple attribute out of text —
@@ -228,6 +239,20 @@ function loadValue(r: Reader): LoadValue {
   if (t.kind !== 'word' || !r.isPunct('(', 1) || t.text.toLowerCase() in tokenFunctions) return textValue(r);
   const name = t.text.toUpperCase();
   r.c.advance(2);
+  if (name === 'REDUCE') {
+    const fnTok = r.peek();
+    const fn = fnTok.kind === 'word' && r.isPunct('(', 1) ? fnTok.text.toLowerCase() : '';
+    if (!reducers.includes(fn as Reducer))
+      r.error(fnTok, `REDUCE takes one of the reducer functions ${reducers.join(', ')}, applied to a value`);
+    r.c.advance(2);
+    const arg = loadValue(r);
+    if (!isText(arg) && arg.kind !== 'pair' && arg.kind !== 'tuple')
+      r.error(fnTok, `${fn} reduces a token, a (key -> value) pair or a tuple`);
+    if (arg.kind === 'skip') r.error(fnTok, `_ cannot be reduced`);
+    r.expectPunct(')');
+    r.expectPunct(')');
+    return { kind: 'reduce', fn: fn as Reducer, arg };
+  }
   const items: LoadValue[] = [];
   if (!r.isPunct(')'))
     do items.push(loadValue(r));
@@ -293,7 +318,7 @@ function textValue(r: Reader): TextValue {
   }
   if (t.kind === 'word' && r.isPunct('(', 1)) {
     if (builders.has(t.text.toUpperCase()))
-      r.error(t, `${t.text.toUpperCase()}(…) is the value of a LIST, SET or MAP attribute; it cannot be used here`);
+      r.error(t, `${t.text.toUpperCase()}(…) builds an attribute's value; it cannot be used here`);
     const fn = t.text.toLowerCase();
     const arity = tokenFunctions[fn];
     if (arity === undefined) r.error(t, `The token function ${t.text} is not supported by this data plane`);

@@ -20,6 +20,8 @@ function valueText(v: LoadValue): string {
       return `(${valueText(v.key)} -> ${valueText(v.value)})`;
     case 'tuple':
       return `${v.name}(${v.fields.map(valueText).join(', ')})`;
+    case 'reduce':
+      return `REDUCE(${v.fn}(${valueText(v.arg)}))`;
   }
 }
 

@@ -23,7 +23,13 @@ export type LoadValue =
   /** `(key -> value)`: one pair of a MAP. */
   | { kind: 'pair'; key: TextValue; value: LoadValue }
   /** `TupleName(v, …)`: a user-defined tuple, its fields in order. */
-  | { kind: 'tuple'; name: string; fields: TextValue[] };
+  | { kind: 'tuple'; name: string; fields: TextValue[] }
+  /** `REDUCE(fn(v))`: the attribute takes `fn` of what it holds and what each line gives. */
+  | { kind: 'reduce'; fn: Reducer; arg: LoadValue };
+
+/** The loader's reducer functions (`REDUCE(max($1))`). */
+export const reducers = ['max', 'min', 'add', 'and', 'or', 'overwrite', 'ignore_if_exists'] as const;
+export type Reducer = (typeof reducers)[number];
 
 /**
  * A `WHERE` condition of a destination clause, as parsed (kept in the job's JSON). Tokens are

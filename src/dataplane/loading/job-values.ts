@@ -1,15 +1,16 @@
 import { CatalogError } from '../catalog.js';
 import type { AttributeDef, AttributeTypeName, AttributeValue, ScalarTypeName, TupleDef } from '../schema-types.js';
-import { checkShapedValue, dedupeSet, shapeText } from '../typed-values.js';
+import { checkShapedValue, dedupeSet, shapeDefault, shapeText } from '../typed-values.js';
 import { applyOp } from '../attribute-values.js';
-import type { LoadValue, TextValue } from './job-types.js';
+import type { LoadValue, Reducer, TextValue } from './job-types.js';
 
 /**
  * What a `VALUES` item writes into its attribute. Scalars are read from text; a tuple is built
  * from its fields' text; LIST, SET and MAP attributes load cumulatively, as TigerGraph's loader
  * does: what a line gives (one element, a `SPLIT` token, `LIST(…)`/`SET(…)`, a `(key -> value)`
- * pair, `MAP(…)`) is added to what the attribute holds, never put in its place. Every value is
- * checked by the same rules as a REST++ upsert's (typed-values.ts).
+ * pair, `MAP(…)`) is added to what the attribute holds, never put in its place. `REDUCE(fn(…))`
+ * makes any attribute combine what it holds with each line's value by a reducer function. Every
+ * value is checked by the same rules as a REST++ upsert's (typed-values.ts).
  */
 
 /** Reads one value of a line; undefined when the line has too few columns. */
@@ -18,13 +19,20 @@ export type Getter = (fields: string[]) => string | undefined;
 /** A value that does not fit its attribute: the object is left out (`invalidAttribute`). */
 export const INVALID = Symbol('invalid');
 
-/** What one `VALUES` item writes: an attribute, how to read it, and whether it is added to. */
+/**
+ * How a value read is combined with the attribute's: `append` is a collection's cumulative
+ * loading (a LIST appends, a SET adds what it lacks, a MAP puts the keys given); the others are
+ * `REDUCE`'s functions.
+ */
+export type Combine = Reducer | 'append';
+
+/** What one `VALUES` item writes: an attribute, how to read it, and how it is combined. */
 export interface Slot {
   attr: AttributeDef;
   /** Undefined for `_`; the read answers undefined when the line gives nothing (a missing key). */
   read: ((fields: string[]) => AttributeValue | typeof INVALID | undefined) | undefined;
-  /** LIST, SET, MAP: the value read is added to the attribute's (cumulative loading). */
-  adds: boolean;
+  /** Undefined when the value read is put in the attribute's place. */
+  combine: Combine | undefined;
 }
 
 /** `fn` of what `args` read on a line; undefined when any of them reads nothing there. */
@@ -92,8 +100,56 @@ function accepted(attr: AttributeDef): string {
  * what it takes. `at` is where the destination clause is, in the job's text.
  */
 export function checkSlotValue(attr: AttributeDef, v: LoadValue, at: string): void {
+  if (v.kind === 'reduce') {
+    if (!fits(attr, v.arg))
+      throw new CatalogError(
+        `The attribute ${attr.name} (${shapeText(attr)}) reduces ${reducedPiece(attr)}, ` +
+          `not what ${v.fn} is given ${at}.`,
+      );
+    if (!reducerTakes(v.fn, attr))
+      throw new CatalogError(
+        `The reducer ${v.fn} does not apply to attribute ${attr.name} (${shapeText(attr)}): ` +
+          `max and min take numbers; and, or BOOL, INT and UINT; add numbers, STRING, LIST, SET and MAP; ` +
+          `overwrite any type but MAP ${at}.`,
+      );
+    return;
+  }
   if (!fits(attr, v))
     throw new CatalogError(`The attribute ${attr.name} (${shapeText(attr)}) is loaded from ${accepted(attr)} ${at}.`);
+}
+
+/** What one line gives a reduced attribute: an element of a LIST or SET, a pair of a MAP, the value of another. */
+function reducedPiece(attr: AttributeDef): string {
+  const tuple = attr.tuple?.name;
+  switch (attr.type) {
+    case 'LIST':
+    case 'SET':
+      return tuple ? `one ${tuple}(…) a line` : 'one element a line';
+    case 'MAP':
+      return tuple ? `one (key -> ${tuple}(…)) a line` : 'one (key -> value) a line';
+    case 'UDT':
+      return `one ${tuple}(…) a line`;
+    default:
+      return 'one token a line';
+  }
+}
+
+function reducerTakes(fn: Reducer, attr: AttributeDef): boolean {
+  const numeric = attr.type === 'INT' || attr.type === 'UINT' || attr.type === 'FLOAT' || attr.type === 'DOUBLE';
+  switch (fn) {
+    case 'max':
+    case 'min':
+      return numeric;
+    case 'and':
+    case 'or':
+      return attr.type === 'BOOL' || attr.type === 'INT' || attr.type === 'UINT';
+    case 'add':
+      return numeric || ['STRING', 'LIST', 'SET', 'MAP'].includes(attr.type);
+    case 'overwrite':
+      return attr.type !== 'MAP';
+    case 'ignore_if_exists':
+      return true;
+  }
 }
 
 const tupleFits = (tuple: TupleDef | undefined, v: LoadValue) =>
@@ -138,12 +194,13 @@ function fits(attr: AttributeDef, v: LoadValue): boolean {
  * keys converted, a tuple's STRING sizes).
  */
 export function slotOf(attr: AttributeDef, v: LoadValue, text: (v: TextValue) => Getter): Slot {
-  const adds = attr.type === 'LIST' || attr.type === 'SET' || attr.type === 'MAP';
-  if (v.kind === 'skip') return { attr, read: undefined, adds };
+  if (v.kind === 'reduce') return { ...slotOf(attr, v.arg, text), combine: v.fn };
+  const combine = attr.type === 'LIST' || attr.type === 'SET' || attr.type === 'MAP' ? 'append' : undefined;
+  if (v.kind === 'skip') return { attr, read: undefined, combine };
   const raw = rawReader(attr, v, text);
   return {
     attr,
-    adds,
+    combine,
     read: (f) => {
       const value = raw(f);
       if (value === undefined) return undefined;
@@ -226,11 +283,82 @@ function splitMap(type: ScalarTypeName, v: Extract<LoadValue, { kind: 'split' }>
   };
 }
 
-/**
- * A LIST, SET or MAP value with `more` added: a LIST appends, a SET adds the elements it lacks,
- * a MAP puts the keys given (a key given again takes the later value).
- */
-export function addedTo(attr: AttributeDef, current: AttributeValue, more: AttributeValue): AttributeValue {
+/** `current` combined with a line's value `incoming` (both checked against the attribute). */
+export function combined(
+  attr: AttributeDef,
+  by: Combine,
+  current: AttributeValue,
+  incoming: AttributeValue,
+): AttributeValue {
+  switch (by) {
+    case 'overwrite':
+      return incoming;
+    case 'ignore_if_exists':
+      return current;
+    case 'max':
+    case 'min':
+      return applyOp(by, current, incoming);
+    case 'and':
+    case 'or': {
+      if (attr.type === 'BOOL') return applyOp(by, current, incoming);
+      // Bitwise on INT and UINT, over the whole exact range (JavaScript's & and | cut to 32 bits).
+      const [a, b] = [BigInt(current as number), BigInt(incoming as number)];
+      return Number(by === 'and' ? a & b : a | b);
+    }
+    case 'add':
+      // add((key -> value)): values of a key sum (numbers) or join (STRING); others are replaced.
+      if (attr.type === 'MAP' && (attr.valueType === 'STRING' || numericTypes.has(attr.valueType!))) {
+        const out = { ...(current as Record<string, AttributeValue>) };
+        for (const [k, v] of Object.entries(incoming as Record<string, AttributeValue>))
+          out[k] = k in out ? applyOp('add', out[k]!, v) : v;
+        return out;
+      }
+      if (attr.type !== 'LIST' && attr.type !== 'SET' && attr.type !== 'MAP') return applyOp('add', current, incoming);
+      return appended(attr, current, incoming);
+    case 'append':
+      return appended(attr, current, incoming);
+  }
+}
+
+const numericTypes = new Set<string>(['INT', 'UINT', 'FLOAT', 'DOUBLE']);
+
+/** A LIST appends, a SET adds the elements it lacks, a MAP puts the keys given (a key given again: the later value). */
+function appended(attr: AttributeDef, current: AttributeValue, more: AttributeValue): AttributeValue {
   const sum = applyOp('add', current, more);
   return attr.type === 'SET' ? dedupeSet(sum as AttributeValue[]) : sum;
+}
+
+/** What lines give to attributes that combine (collections, `REDUCE`), by attribute name, folded line by line. */
+export type Folded = Record<string, { by: Combine; value: AttributeValue }>;
+
+const attributeNamed = (attributes: AttributeDef[], name: string) => attributes.find((a) => a.name === name)!;
+
+/** Folds what a later line gives into what earlier lines of the same object gave. */
+export function foldInto(into: Folded, more: Folded, attributes: AttributeDef[]): void {
+  for (const name in more) {
+    const before = into[name];
+    const { by, value } = more[name]!;
+    into[name] = before
+      ? { by, value: combined(attributeNamed(attributes, name), by, before.value, value) }
+      : more[name]!;
+  }
+}
+
+/**
+ * Puts into `patch` each folded attribute's value for the row: combined with what the row holds
+ * (its JSON) when it exists; a new row takes the lines' folded value, as the first line gives
+ * an object that does not exist yet its value whatever the reducer.
+ */
+export function foldOntoRow(
+  patch: Record<string, AttributeValue>,
+  folded: Folded,
+  attributes: AttributeDef[],
+  row: string | undefined,
+): void {
+  const current = row === undefined ? undefined : (JSON.parse(row) as Record<string, AttributeValue>);
+  for (const name in folded) {
+    const { by, value } = folded[name]!;
+    const attr = attributeNamed(attributes, name);
+    patch[name] = current ? combined(attr, by, current[name] ?? shapeDefault(attr), value) : value;
+  }
 }

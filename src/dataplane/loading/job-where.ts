@@ -207,6 +207,8 @@ export function readsOf(v: LoadValue): TextValue[] {
       return [...readsOf(v.key), ...readsOf(v.value)];
     case 'tuple':
       return v.fields.flatMap(readsOf);
+    case 'reduce':
+      return readsOf(v.arg);
     default:
       return [v];
   }
