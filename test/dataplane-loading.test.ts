@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { dataPlaneCall, type DataPlaneReply } from './helpers/data-plane.js';
+import { dataPlaneCall, interpreted, type DataPlaneReply } from './helpers/data-plane.js';
 import { startDataPlane, type DataPlaneProcess } from '../src/dataplane/index.js';
 
 /**
@@ -218,6 +218,48 @@ CREATE LOADING JOB stock FOR GRAPH baskets {
     assert.match(shown, /VALUES \(\$0, SPLIT\(\$1, ";"\), \(\$2 -> \$3\)\)/);
   });
 
+  it('deletes what posted lines name, in its statistics, and the next query sees the graph without them', async () => {
+    const created = await gsql(`USE GRAPH social
+CREATE LOADING JOB prune FOR GRAPH social {
+  DEFINE FILENAME f;
+  DELETE VERTEX Person (PRIMARY_ID $0) FROM f WHERE $1 == "person";
+  DELETE EDGE follows (FROM $0, TO $1) FROM f WHERE $1 != "person";
+}`);
+    assert.match(created.text, /Successfully created loading jobs: \[prune\]/);
+    await ddl('social', 'tag=load_people&filename=links', 'p1\tp2\t1\np2\tp3\t2\np3\tp1\t3\n');
+    const graph = async () => {
+      const printed = await interpreted(
+        call,
+        `INTERPRET QUERY () FOR GRAPH social {
+  SetAccum<STRING> @@follows;
+  P = {Person.*};
+  F = SELECT s FROM P:s -(follows:e)-> Person:t WHERE s.name == "p1" OR s.name == "p2" OR s.name == "p3"
+      ACCUM @@follows += s.name + ">" + t.name;
+  PRINT @@follows AS follows;
+}`,
+      );
+      return (printed.follows as string[]).sort();
+    };
+    assert.deepEqual(await graph(), ['p1>p2', 'p2>p3', 'p3>p1']);
+    const reply = await ddl('social', 'tag=prune&filename=f', 'p3,person\np1,p2\n,person\n');
+    assert.equal(reply.status, 200, reply.text);
+    const { statistics } = reply.json.results[0];
+    const counted = (typeName: string, validObject: number, noIdFound: number) => [
+      { typeName, validObject, noIdFound, invalidAttribute: 0, invalidPrimaryId: 0 },
+    ];
+    assert.deepEqual(
+      [statistics.validLine, statistics.failedConditionLine, statistics.deleteVertex, statistics.deleteEdge],
+      [3, 3, counted('Person', 1, 1), counted('follows', 1, 0)],
+    );
+    // p3 went with its edges (p2>p3, p3>p1), and p1>p2 was deleted by the line naming it.
+    assert.deepEqual(await graph(), []);
+    refused(await call('GET', '/restpp/graph/social/vertices/Person/p3'), 404, '601', /'p3'/);
+    assert.match(
+      (await gsql('USE GRAPH social\nSHOW JOB prune')).text,
+      /DELETE EDGE follows \(FROM \$0, TO \$1\) FROM f/,
+    );
+  });
+
   it("refuses an unknown graph, job or file variable in TigerGraph's shape, changing nothing", async () => {
     const before = (await call('GET', '/restpp/graph/social/vertices/Person?count_only=true')).json.results[0].count;
     refused(await ddl('nograph', 'tag=load_people&filename=people', 'x,1,y'), 404, 'REST-1004', /nograph/);
@@ -259,6 +301,15 @@ CREATE LOADING JOB stock FOR GRAPH baskets {
       assert.match(refusedRun.text, /__GSQL__RETURN__CODE__,212/);
     }
     assert.equal((await call('GET', '/restpp/graph/social/vertices/Person/mallory')).status, 404);
+    // A file only a DELETE reads is read too.
+    fs.writeFileSync(path.join(folder, 'gone.csv'), 'frank\nnobody\n');
+    await gsql(`CREATE LOADING JOB purge_people FOR GRAPH social {
+  DEFINE FILENAME gone = "gone.csv";
+  DELETE VERTEX Person (PRIMARY_ID $0) FROM gone;
+}`);
+    const dropped = await gsql('USE GRAPH social\nRUN LOADING JOB purge_people');
+    assert.match(dropped.text, /gone \(gone\.csv\): 2 lines loaded, 0 rejected; objects none; deleted Person: 2/);
+    assert.equal((await call('GET', '/restpp/graph/social/vertices/Person/frank')).status, 404);
     const missing = await gsql('USE GRAPH social\nRUN LOADING JOB nojob');
     assert.match(missing.text, /The job nojob does not exist/);
   });

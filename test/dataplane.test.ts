@@ -12,7 +12,7 @@ import {
   startDataPlane,
   type DataPlaneProcess,
 } from '../src/dataplane/index.js';
-import { dataPlaneCall, type DataPlaneReply } from './helpers/data-plane.js';
+import { dataPlaneCall, interpreted, type DataPlaneReply } from './helpers/data-plane.js';
 
 /**
  * The data-plane process, started through the launcher as a driver starts it, and used over
@@ -388,10 +388,9 @@ describe('data-plane process', () => {
     assert.deepEqual([before.vertex_count, before.edge_count], [6, 4]);
 
     // A query after each delete sees it: the traversal view drops the deleted rows, or is built again.
-    const queried = async () => {
-      const reply = await call(
-        'POST',
-        '/gsql/v1/queries/interpret',
+    const queried = () =>
+      interpreted(
+        call,
         `INTERPRET QUERY () FOR GRAPH social {
   SumAccum<INT> @@follows;
   P = {Person.*};
@@ -399,9 +398,6 @@ describe('data-plane process', () => {
   PRINT P.size() AS people, @@follows AS follows;
 }`,
       );
-      assert.equal(reply.status, 200, reply.text);
-      return reply.json.results[0];
-    };
     const stored = async () => ({
       people: (await call('GET', '/restpp/graph/social/vertices/Person')).json.results.length,
       follows: (await call('POST', '/restpp/builtins/social', { function: 'stat_edge_number', type: 'follows' })).json

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { DATA_PLANE_SECRET_HEADER } from '../../src/dataplane/index.js';
 
 /** A data-plane answer: its status, its text, and that text as JSON (undefined when it is not JSON). */
@@ -39,4 +40,14 @@ export function dataPlaneCall(url: () => string, secret: string) {
     }
     return { status: res.status, text, json };
   };
+}
+
+export type DataPlaneCaller = ReturnType<typeof dataPlaneCall>;
+
+/** Runs an interpreted query (`INTERPRET QUERY () FOR GRAPH g { … }`) and answers the first object it printed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function interpreted(call: DataPlaneCaller, text: string): Promise<any> {
+  const reply = await call('POST', '/gsql/v1/queries/interpret', text);
+  assert.equal(reply.status, 200, reply.text);
+  return reply.json.results[0];
 }

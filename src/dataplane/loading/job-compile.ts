@@ -4,9 +4,10 @@ import { parseDatetime } from '../attribute-values.js';
 import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
-import type { LoadingJobDef, LoadOptions, LoadTarget, TextValue } from './job-types.js';
+import { deleteTarget, type DeleteTarget } from './job-delete.js';
+import type { DeleteStatementDef, LoadingJobDef, LoadOptions, LoadTarget, TextValue } from './job-types.js';
 import { applied, checkSlotValue, isText, slotOf, type Getter, type Slot } from './job-values.js';
-import { compileCondition, readsOf, targetTokens } from './job-where.js';
+import { compileCondition, deleteTokens, readsOf, targetTokens, tokenRefusal } from './job-where.js';
 
 /** Whether a line makes an object of its target: its `WHERE` condition, when it has one. */
 type Condition = ((fields: string[]) => boolean) | undefined;
@@ -26,11 +27,27 @@ export type CompiledTarget =
       slots: Slot[];
     };
 
-/** The loads of one file variable: its options, and the targets each line goes to, in job order. */
+/** What reads one file variable: its options, the targets each line goes to and the DELETEs it feeds, in job order. */
 export interface FilePlan {
   options: LoadOptions;
   targets: LoadTarget[];
+  deletes: DeleteStatementDef[];
 }
+
+/** A `DELETE` bound to its file: what it deletes, and how a line names it. */
+export interface CompiledDelete {
+  target: DeleteTarget;
+  from: Getter;
+  to: Getter | undefined;
+  where: Condition;
+}
+
+/** The tokens and literals a file's lines are read for, by its LOADs and its DELETEs. */
+export const planTokens = (plan: FilePlan): TextValue[] =>
+  [...plan.targets.flatMap(targetTokens), ...plan.deletes.flatMap(deleteTokens)].flatMap(readsOf);
+
+/** TigerGraph's `USING` defaults, for a file no LOAD reads. */
+const defaultOptions: LoadOptions = { separator: ',', eol: '\n', header: false };
 
 const where = (t: LoadTarget) => `(at line ${t.line}, column ${t.column})`;
 
@@ -49,6 +66,12 @@ export function checkJob(store: GraphStore, job: LoadingJobDef): GraphDef {
       throw new CatalogError(`The LOAD statements of file ${load.file} must use the same USING options.`);
     byFile.set(load.file, load.options);
   }
+  // A DELETE reads its file as the LOADs of that file do (it has no USING of its own).
+  for (const d of job.deletes ?? []) {
+    deleteTarget(store, graph, d);
+    const refusal = tokenRefusal(deleteTokens(d).flatMap(readsOf), byFile.get(d.file) ?? defaultOptions);
+    if (refusal) throw new CatalogError(`${refusal} (at line ${d.line}, column ${d.column}).`);
+  }
   return graph;
 }
 
@@ -57,8 +80,9 @@ export function filePlan(job: LoadingJobDef, file: string): FilePlan | undefined
   if (!job.files.some((f) => f.name === file)) return undefined;
   const loads = job.loads.filter((l) => l.file === file);
   return {
-    options: loads[0]?.options ?? { separator: ',', eol: '\n', header: false },
+    options: loads[0]?.options ?? defaultOptions,
     targets: loads.flatMap((l) => l.targets),
+    deletes: (job.deletes ?? []).filter((d) => d.file === file),
   };
 }
 
@@ -269,12 +293,18 @@ export function compileTargets(
   graph: GraphDef,
   plan: FilePlan,
   header: string[] | undefined,
-): { targets: CompiledTarget[]; columns: number } {
+): { targets: CompiledTarget[]; deletes: CompiledDelete[]; columns: number } {
   let columns = 0;
+  for (const v of planTokens(plan)) columns = Math.max(columns, columnOf(v, header) + 1);
+  const text = (v: TextValue) => getter(v, header);
+  const deletes = plan.deletes.map((d) => ({
+    target: deleteTarget(store, graph, d),
+    from: text(d.from),
+    to: d.to && text(d.to),
+    where: d.where && compileCondition(d.where, text),
+  }));
   const targets = plan.targets.map((t): CompiledTarget => {
     const resolved = targetOf(store, graph, t);
-    for (const v of targetTokens(t).flatMap(readsOf)) columns = Math.max(columns, columnOf(v, header) + 1);
-    const text = (v: TextValue) => getter(v, header);
     const where = t.where && compileCondition(t.where, text);
     const idIndex = resolved.kind === 'vertex' ? resolved.idIndex : -1;
     const slots: Slot[] = [];
@@ -298,5 +328,5 @@ export function compileTargets(
       where,
     };
   });
-  return { targets, columns };
+  return { targets, deletes, columns };
 }

@@ -405,6 +405,116 @@ CREATE LOADING JOB links FOR GRAPH shop {
   });
 });
 
+describe('DELETE statements of loading jobs', () => {
+  const jobs = `
+CREATE LOADING JOB forget FOR GRAPH social {
+  DEFINE FILENAME f;
+  DELETE VERTEX Person (PRIMARY_ID $0) FROM f WHERE $1 == "x";
+}
+CREATE LOADING JOB unfollow FOR GRAPH social {
+  DEFINE FILENAME f;
+  DELETE EDGE follows (FROM $0, TO $1) FROM f;
+}
+CREATE LOADING JOB unknow FOR GRAPH social {
+  DEFINE FILENAME f;
+  DELETE EDGE knows (FROM $0) FROM f;
+}
+CREATE LOADING JOB isolate FOR GRAPH social {
+  DEFINE FILENAME f;
+  DELETE EDGE * (FROM $0 Person) FROM f;
+}
+CREATE LOADING JOB replace FOR GRAPH social {
+  DEFINE FILENAME f;
+  DELETE EDGE follows (FROM $0) FROM f;
+  LOAD f TO EDGE follows VALUES ($0, $1, $2, _);
+}`;
+  /** a→b, a→c, b→a, c→d follow; a–b, a–c, b–d know. */
+  const seeded = () => {
+    const store = stores.open(schema + jobs);
+    load(store, 'links', ['a,b,1,1\na,c,2,1\nb,a,3,1\nc,d,4,1\n']);
+    const plan = planUpsert(store, store.catalog.graphs.get('social')!, {
+      edges: { Person: { a: { knows: { Person: { b: {}, c: {} } } }, d: { knows: { Person: { b: {} } } } } },
+    });
+    writeUpsert(store, plan);
+    return store;
+  };
+  const links = (store: GraphStore) => edges(store).map(([type, from, to]) => `${type}:${from}-${to}`);
+  const stat = (typeName: string, validObject: number, noIdFound = 0) => ({
+    typeName,
+    validObject,
+    noIdFound,
+    invalidAttribute: 0,
+    invalidPrimaryId: 0,
+  });
+
+  it('deletes the vertices lines name, with their edges, counting names that are missing or fail the WHERE', () => {
+    const store = seeded();
+    const stats = load(store, 'forget', ['c,x\nzz,x\nb,y\n,x\n']);
+    assert.deepEqual(stats.deleteVertex, [stat('Person', 2, 1)]);
+    assert.deepEqual([stats.validLine, stats.failedConditionLine, stats.vertex, stats.edge], [4, 1, [], []]);
+    assert.deepEqual(
+      vertices(store).map(([id]) => id),
+      ['a', 'b', 'd'],
+    );
+    assert.deepEqual(links(store), ['follows:a-b', 'follows:b-a', 'knows:a-b', 'knows:b-d']);
+  });
+
+  it("deletes one edge, a type's edges from a vertex (either end of an undirected one), or all that leave it", () => {
+    let store = seeded();
+    assert.deepEqual(load(store, 'unfollow', ['b,a\nc,a\n']).deleteEdge, [stat('follows', 2)]);
+    assert.deepEqual(links(store), [
+      'follows:a-b',
+      'follows:a-c',
+      'follows:c-d',
+      'knows:a-b',
+      'knows:a-c',
+      'knows:b-d',
+    ]);
+    // b is the second end of the stored a–b, the first of b–d.
+    load(store, 'unknow', ['b\n']);
+    assert.deepEqual(links(store), ['follows:a-b', 'follows:a-c', 'follows:c-d', 'knows:a-c']);
+
+    store = seeded();
+    assert.deepEqual(load(store, 'isolate', ['a\n']).deleteEdge, [stat('*', 1)]);
+    // The edge into a (b→a) does not leave it and stays; the vertices stay.
+    assert.deepEqual(links(store), ['follows:b-a', 'follows:c-d', 'knows:b-d']);
+    assert.equal(vertices(store).length, 4);
+  });
+
+  it("writes a line's deletes before its loads, and earlier lines' loads before them", () => {
+    const store = seeded();
+    const stats = load(store, 'replace', ['a,d,9\na,b,8\n']);
+    assert.deepEqual([stats.deleteEdge, stats.edge], [[stat('follows', 2)], [stat('follows', 2)]]);
+    // The second line deleted the edges from a, the first line's a→d among them, then loaded a→b.
+    assert.deepEqual(
+      edges(store).filter(([type]) => type === 'follows'),
+      [
+        ['follows', 'a', 'b', { since: 8, weight: 1.5 }],
+        ['follows', 'b', 'a', { since: 3, weight: 1 }],
+        ['follows', 'c', 'd', { since: 4, weight: 1 }],
+      ],
+    );
+  });
+
+  it('refuses, when the job is created, a DELETE of a type the graph does not have', () => {
+    const store = stores.open(schema);
+    for (const [statement, message] of [
+      ['DELETE VERTEX Ghost (PRIMARY_ID $0) FROM f', /The vertex type Ghost is not in graph social \(at line 3/],
+      ['DELETE EDGE ghost (FROM $0) FROM f', /The edge type ghost is not in graph social/],
+      ['DELETE EDGE * (FROM $0 Ghost) FROM f', /The vertex type Ghost is not in graph social/],
+      ['DELETE VERTEX Person (PRIMARY_ID $"id") FROM f', /A column named by \$"name" needs USING HEADER="true"/],
+    ] as const) {
+      const result = runGsql(
+        store,
+        `CREATE LOADING JOB j FOR GRAPH social {\n  DEFINE FILENAME f;\n  ${statement};\n}`,
+      );
+      assert.equal(result.ok, false, statement);
+      assert.match(result.output, message, statement);
+    }
+    assert.equal(findJob(store, 'j'), undefined);
+  });
+});
+
 describe('loading jobs into LIST, SET, MAP and tuple attributes, and by REDUCE', () => {
   const shop = `
 TYPEDEF TUPLE <code INT, label STRING(5)> Tag

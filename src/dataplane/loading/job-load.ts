@@ -5,7 +5,8 @@ import type { AttributeValue } from '../schema-types.js';
 import { ordered } from '../upsert-plan.js';
 import { writingRows } from '../query/graph-view.js';
 import { BulkWriter } from './bulk-write.js';
-import { compileTargets, type CompiledTarget, type FilePlan } from './job-compile.js';
+import { compileTargets, planTokens, type CompiledDelete, type CompiledTarget, type FilePlan } from './job-compile.js';
+import { Deleter, deletedName } from './job-delete.js';
 import { INVALID, type Folded, type Slot } from './job-values.js';
 import { CsvRecords } from './csv-records.js';
 import { JsonLines } from './json-lines.js';
@@ -90,7 +91,7 @@ export function loadFile(
   opts: { separator?: string; eol?: string } = {},
 ): FileStatistics {
   const { options } = plan;
-  const json = options.json ? new JsonLines(plan.targets) : undefined;
+  const json = options.json ? new JsonLines(planTokens(plan)) : undefined;
   const reader = json
     ? new CsvRecords(undefined, opts.eol ?? options.eol, undefined)
     : new CsvRecords(opts.separator ?? options.separator, opts.eol ?? options.eol, options.quote);
@@ -107,7 +108,7 @@ export function loadFile(
     deleteEdge: [],
   };
   const statsByType = new Map<string, ObjectStatistics>();
-  const statsOf = (kind: 'vertex' | 'edge', name: string) => {
+  const statsOf = (kind: 'vertex' | 'edge' | 'deleteVertex' | 'deleteEdge', name: string) => {
     const key = `${kind}:${name}`;
     let s = statsByType.get(key);
     if (!s) {
@@ -117,10 +118,10 @@ export function loadFile(
     return s;
   };
 
-  let compiled: { targets: CompiledTarget[]; columns: number } | undefined;
+  let compiled: { targets: CompiledTarget[]; deletes: CompiledDelete[]; columns: number } | undefined;
   let needHeader = options.header;
 
-  const line = (writer: BulkWriter, record: string[]) => {
+  const line = (writer: BulkWriter, deleter: Deleter, record: string[]) => {
     if (needHeader) {
       needHeader = false;
       compiled = compileTargets(store, graph, plan, record);
@@ -138,6 +139,29 @@ export function loadFile(
     }
     stats.validLine++;
     let failedCondition = false;
+    // A line's deletes come before its loads; the loads of earlier lines are written first.
+    for (const d of compiled.deletes) {
+      if (d.where && !d.where(fields)) {
+        failedCondition = true;
+        continue;
+      }
+      const { target } = d;
+      const s =
+        target.kind === 'vertex'
+          ? statsOf('deleteVertex', target.type.name)
+          : statsOf('deleteEdge', deletedName(target));
+      const from = idOf(target.kind === 'edge' ? target.from : target.type, d.from(fields));
+      const to = target.kind === 'edge' && d.to ? idOf(target.to, d.to(fields)) : undefined;
+      if ('missing' in from || (to && 'missing' in to)) s.noIdFound++;
+      else if ('invalid' in from || (to && 'invalid' in to)) s.invalidPrimaryId++;
+      else {
+        if (writer.pending > 0) writer.flush();
+        if (target.kind === 'vertex') deleter.vertex(target.type, from.id);
+        else if (target.kind === 'anyEdge') deleter.anyEdge(target.type, from.id, target.edgeTypes);
+        else deleter.edge(target.view, target.from, from.id, target.to, to?.id);
+        s.validObject++;
+      }
+    }
     for (const t of compiled.targets) {
       if (t.where && !t.where(fields)) {
         failedCondition = true;
@@ -187,8 +211,9 @@ export function loadFile(
     BulkWriter.write(
       store,
       (writer) => {
-        for (const chunk of chunks) for (const fields of reader.feed(chunk)) line(writer, fields);
-        for (const fields of reader.finish()) line(writer, fields);
+        const deleter = new Deleter(store, touched);
+        for (const chunk of chunks) for (const fields of reader.feed(chunk)) line(writer, deleter, fields);
+        for (const fields of reader.finish()) line(writer, deleter, fields);
       },
       touched,
     ),

@@ -130,6 +130,7 @@ describe('loading job parser', () => {
       if (st?.kind !== 'createLoadingJob') return assert.fail('not a loading job');
       // Where each target was written is all that may differ.
       for (const l of st.job.loads) for (const t of l.targets) Object.assign(t, { line: 0, column: 0 });
+      for (const d of st.job.deletes ?? []) Object.assign(d, { line: 0, column: 0 });
       return st.job;
     };
     const job = jobOf(`CREATE LOADING JOB j FOR GRAPH g {
@@ -138,6 +139,10 @@ describe('loading job parser', () => {
   LOAD f TO VERTEX P VALUES ($"id", gsql_upper($"a":"b")) WHERE NOT $"x":"y" IS EMPTY AND (to_float($"n") > -2.0
     OR to_int($"n") / 2 BETWEEN 1 AND 3 * 2 ^ 2) AND $"c" IN ("u", concat($"c", "v")) USING JSON_FILE="true";
   LOAD e TO EDGE k VALUES ($0, $1, _) WHERE token_len($2) >= 1 USING SEPARATOR="|", QUOTE="single";
+  DELETE VERTEX P (PRIMARY_ID gsql_trim($0)) FROM e WHERE $1 == "gone";
+  DELETE EDGE k (FROM $0, TO $1) FROM e;
+  DELETE EDGE k (FROM $0) FROM e WHERE $2 IS EMPTY;
+  DELETE EDGE * (FROM $0 P) FROM e;
   LOAD e TO VERTEX C VALUES ($0, SPLIT($1, "#"), split(gsql_trim($2), ":", ";"), List($3, "x"), SET(T($4, "1")),
     ($5 -> T($6, $7)), MAP(($8 -> "a"), (gsql_upper($9) -> $10)), T($11, $12),
     REDUCE(add(($13 -> T($14, "z")))), reduce(Ignore_If_Exists(gsql_trim($15)))) USING SEPARATOR="|", QUOTE="single";
@@ -176,12 +181,23 @@ describe('loading job parser', () => {
       fn: 'ignore_if_exists',
       arg: { kind: 'call', fn: 'gsql_trim', args: [{ kind: 'column', index: 15 }] },
     });
+    assert.deepEqual(
+      job.deletes!.map((d) => [d.kind, d.type, d.from, d.to]),
+      [
+        ['vertex', 'P', { kind: 'call', fn: 'gsql_trim', args: [{ kind: 'column', index: 0 }] }, undefined],
+        ['edge', 'k', { kind: 'column', index: 0 }, { kind: 'column', index: 1 }],
+        ['edge', 'k', { kind: 'column', index: 0 }, undefined],
+        ['anyEdge', 'P', { kind: 'column', index: 0 }, undefined],
+      ],
+    );
     assert.deepEqual(jobOf(jobText(job)), job);
   });
 
   it('names the line and column of what it refuses', () => {
     // A LOAD whose WHERE condition starts at line 2, column 38.
     // A LOAD of vertex P, its VALUES list starting at line 2, column 27.
+    // A DELETE statement at line 2, column 1.
+    const del = (rest: string) => `CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nDELETE ${rest}; }`;
     const loadP = (rest: string) =>
       `CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ${rest}; }`;
     const where = (condition: string) =>
@@ -239,7 +255,18 @@ describe('loading job parser', () => {
       [loadP('(gsql_trim($1)) USING JSON_FILE="true"'), /A JSON file is read by key: use \$"key", not \$0/, 2, 6],
       [loadP('($"a") USING JSON_FILE="true", HEADER="true"'), /HEADER="true" does not apply to a JSON file/, 2, 6],
       [loadP('($"a") USING JSON_FILE="yes"'), /JSON_FILE must be "true" or "false"/, 2, 50],
-      ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; }', /has no LOAD statement/, 1, 56],
+      ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; }', /has no LOAD or DELETE statement/, 1, 56],
+      [del('EDGE E (FROM $0, DISCRIMINATOR($1)) FROM f'), /DISCRIMINATOR is not supported/, 2, 25],
+      [del('VERTEX P (PRIMARY_ID _) FROM f'), /An id to delete cannot be _/, 2, 29],
+      [
+        del('VERTEX P (PRIMARY_ID $0) FROM "x.csv"'),
+        /DELETE needs a file variable from DEFINE FILENAME, not a path/,
+        2,
+        38,
+      ],
+      [del('VERTEX P (PRIMARY_ID $0) FROM g'), /The file name g is not defined/, 2, 38],
+      [del('EDGE * (FROM $0) FROM f'), /Encountered "\)"/, 2, 23],
+      [del('VERTEX P (PRIMARY_ID $0) FROM f WHERE $0 > 1'), /compares STRING with a number/, 2, 49],
       [
         'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO VERTEX P VALUES ($x); }',
         /Encountered "x"/,

@@ -1,5 +1,6 @@
 import { GsqlSyntaxError, type Token } from '../gsql-lexer.js';
 import type {
+  DeleteStatementDef,
   LoadingJobDef,
   LoadingStatement,
   LoadOptions,
@@ -11,7 +12,7 @@ import type {
 } from './job-types.js';
 import { reducers } from './job-types.js';
 import { isText } from './job-values.js';
-import { parseWhere, readsOf, targetTokens } from './job-where.js';
+import { parseWhere, readsOf, targetTokens, tokenRefusal } from './job-where.js';
 
 /** The part of the GSQL parser a loading-job statement is read through: one token of look-ahead, and its errors. */
 export interface TokenCursor {
@@ -125,22 +126,75 @@ export function parseCreateLoadingJob(cursor: TokenCursor): LoadingStatement {
       job.files.push(r.acceptPunct('=') ? { name: file, path: r.string() } : { name: file });
     } else if (r.acceptKeyword('LOAD')) {
       job.loads.push(loadStatement(r, defined));
-    } else if (r.isKeyword('DELETE')) {
-      r.error(t, 'DELETE statements in a loading job are not supported by this data plane');
+    } else if (r.acceptKeyword('DELETE')) {
+      (job.deletes ??= []).push(deleteStatement(r, defined, t));
     } else {
       cursor.fail();
     }
     if (!r.isPunct('}')) r.expectPunct(';');
   }
-  if (job.loads.length === 0) r.error(r.peek(), `The loading job ${name} has no LOAD statement`);
+  if (job.loads.length === 0 && !job.deletes)
+    r.error(r.peek(), `The loading job ${name} has no LOAD or DELETE statement`);
   return { kind: 'createLoadingJob', job };
 }
 
-function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
+/** The file variable a statement reads: one DEFINE FILENAME named. */
+function fileVariable(r: Reader, defined: Set<string>, statement: string): { file: string; fileTok: Token } {
   const fileTok = r.peek();
-  if (fileTok.kind === 'string') r.error(fileTok, 'LOAD needs a file variable from DEFINE FILENAME, not a path');
+  if (fileTok.kind === 'string')
+    r.error(fileTok, `${statement} needs a file variable from DEFINE FILENAME, not a path`);
   const file = r.name();
   if (!defined.has(file)) r.error(fileTok, `The file name ${file} is not defined by DEFINE FILENAME`);
+  return { file, fileTok };
+}
+
+/**
+ * `DELETE VERTEX T (PRIMARY_ID id) FROM f`, `DELETE EDGE E (FROM id[, TO id]) FROM f`, `DELETE
+ * EDGE * (FROM id T) FROM f`, each with an optional `WHERE`; read after `DELETE`.
+ */
+function deleteStatement(r: Reader, defined: Set<string>, at: Token): DeleteStatementDef {
+  const kindTok = r.peek();
+  const id = () => {
+    const idTok = r.peek();
+    const v = textValue(r);
+    return v.kind === 'skip' ? r.error(idTok, 'An id to delete cannot be _') : v;
+  };
+  let def: Omit<DeleteStatementDef, 'file' | 'line' | 'column'>;
+  if (r.acceptKeyword('VERTEX')) {
+    const type = r.name();
+    r.expectPunct('(');
+    r.expectKeyword('PRIMARY_ID');
+    def = { kind: 'vertex', type, from: id() };
+  } else if (r.acceptKeyword('EDGE')) {
+    if (r.acceptPunct('*')) {
+      r.expectPunct('(');
+      r.expectKeyword('FROM');
+      const from = id();
+      def = { kind: 'anyEdge', from, type: r.name() };
+    } else {
+      const type = r.name();
+      r.expectPunct('(');
+      r.expectKeyword('FROM');
+      def = { kind: 'edge', type, from: id() };
+      if (r.acceptPunct(',')) {
+        if (r.isKeyword('DISCRIMINATOR')) r.error(r.peek(), 'DISCRIMINATOR is not supported by this data plane');
+        r.expectKeyword('TO');
+        def.to = id();
+      }
+    }
+  } else {
+    return r.c.fail(kindTok);
+  }
+  r.expectPunct(')');
+  r.expectKeyword('FROM');
+  const { file } = fileVariable(r, defined, 'DELETE');
+  const statement: DeleteStatementDef = { ...def, file, line: at.line, column: at.column };
+  if (r.acceptKeyword('WHERE')) statement.where = parseWhere(r, () => textValue(r));
+  return statement;
+}
+
+function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
+  const { file, fileTok } = fileVariable(r, defined, 'LOAD');
   const targets: LoadTarget[] = [];
   do {
     const at = r.peek();
@@ -171,17 +225,11 @@ function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
       usingOption(r, options, key, value, valueTok);
     } while (r.acceptPunct(','));
   }
-  const tokens = targets.flatMap((t) => targetTokens(t).flatMap(readsOf));
-  if (options.json) {
-    // A JSON object's values have no order to number them by.
-    if (tokens.some((v) => v.kind === 'column')) r.error(fileTok, 'A JSON file is read by key: use $"key", not $0');
-    if (options.header) r.error(fileTok, 'HEADER="true" does not apply to a JSON file');
-  } else {
-    if (tokens.some((v) => v.kind === 'columnName' && v.path))
-      r.error(fileTok, 'A nested key $"a":"b" reads a JSON file: it needs USING JSON_FILE="true"');
-    if (!options.header && tokens.some((v) => v.kind === 'columnName'))
-      r.error(fileTok, 'A column named by $"name" needs USING HEADER="true"');
-  }
+  const refusal = tokenRefusal(
+    targets.flatMap((t) => targetTokens(t).flatMap(readsOf)),
+    options,
+  );
+  if (refusal) r.error(fileTok, refusal);
   return { file, targets, options };
 }
 

@@ -2,7 +2,7 @@ import { CatalogError } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import { dataFolder, DataFolderError, fileChunks, readablePath } from '../data-folder.js';
 import { checkJob, filePlan } from './job-compile.js';
-import { loadFile } from './job-load.js';
+import { loadFile, type ObjectStatistics } from './job-load.js';
 import { findJob, saveJob } from './job-store.js';
 import { checkJobNameFree } from '../jobs.js';
 import type { LoadingStatement } from './job-types.js';
@@ -30,7 +30,7 @@ function runJob(store: GraphStore, name: string, using: Record<string, string>, 
   if (unknown !== undefined) throw new CatalogError(`The job ${name} defines no file variable ${unknown}.`);
   // Every path is checked before any file is loaded, so a refused path loads nothing.
   const files = job.files
-    .filter((f) => job.loads.some((l) => l.file === f.name))
+    .filter((f) => job.loads.some((l) => l.file === f.name) || job.deletes?.some((d) => d.file === f.name))
     .map((f) => {
       const given = using[f.name] ?? f.path;
       if (given === undefined)
@@ -40,9 +40,11 @@ function runJob(store: GraphStore, name: string, using: Record<string, string>, 
   const lines = [`Loading job ${name} on graph ${job.graph}:`];
   for (const f of files) {
     const s = loadFile(store, graph, filePlan(job, f.name)!, fileChunks(f.path));
-    const objects = [...s.vertex, ...s.edge].map((o) => `${o.typeName}: ${o.validObject}`).join(', ');
+    const counts = (list: ObjectStatistics[]) => list.map((o) => `${o.typeName}: ${o.validObject}`).join(', ');
+    const deleted = counts([...s.deleteVertex, ...s.deleteEdge]);
     lines.push(
-      `  ${f.name} (${f.given}): ${s.validLine} lines loaded, ${s.rejectLine} rejected; objects ${objects || 'none'}`,
+      `  ${f.name} (${f.given}): ${s.validLine} lines loaded, ${s.rejectLine} rejected; ` +
+        `objects ${counts([...s.vertex, ...s.edge]) || 'none'}${deleted ? `; deleted ${deleted}` : ''}`,
     );
   }
   return lines.join('\n');

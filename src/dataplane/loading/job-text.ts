@@ -1,4 +1,4 @@
-import type { LoadCondition, LoadingJobDef, LoadTarget, LoadValue } from './job-types.js';
+import type { DeleteStatementDef, LoadCondition, LoadingJobDef, LoadTarget, LoadValue } from './job-types.js';
 
 function valueText(v: LoadValue): string {
   switch (v.kind) {
@@ -50,9 +50,20 @@ function conditionText(c: LoadCondition): string {
   }
 }
 
+const whereText = (where: LoadCondition | undefined) => (where ? ` WHERE ${conditionText(where)}` : '');
+
 const targetText = (t: LoadTarget) =>
-  `TO ${t.kind.toUpperCase()} ${t.type} VALUES (${t.values.map(valueText).join(', ')})` +
-  (t.where ? ` WHERE ${conditionText(t.where)}` : '');
+  `TO ${t.kind.toUpperCase()} ${t.type} VALUES (${t.values.map(valueText).join(', ')})${whereText(t.where)}`;
+
+function deleteText(d: DeleteStatementDef): string {
+  const what =
+    d.kind === 'vertex'
+      ? `VERTEX ${d.type} (PRIMARY_ID ${valueText(d.from)})`
+      : d.kind === 'anyEdge'
+        ? `EDGE * (FROM ${valueText(d.from)} ${d.type})`
+        : `EDGE ${d.type} (FROM ${valueText(d.from)}${d.to ? `, TO ${valueText(d.to)}` : ''})`;
+  return `DELETE ${what} FROM ${d.file}${whereText(d.where)};`;
+}
 
 /** A job as GSQL text, the way `SHOW JOB` prints it. */
 export function jobText(job: LoadingJobDef): string {
@@ -70,6 +81,7 @@ export function jobText(job: LoadingJobDef): string {
       ].join(', ');
       return `LOAD ${l.file} ${targets} USING ${using};`;
     }),
+    ...(job.deletes ?? []).map(deleteText),
   ];
   return `CREATE LOADING JOB ${job.name} FOR GRAPH ${job.graph} {\n${body.map((b) => `    ${b}`).join('\n')}\n  }`;
 }

@@ -74,12 +74,33 @@ export interface LoadStatementDef {
   options: LoadOptions;
 }
 
+/**
+ * A `DELETE` statement: each line of its file names objects to delete. `vertex`: `DELETE VERTEX
+ * T (PRIMARY_ID id)`; `edge`: `DELETE EDGE E (FROM id[, TO id])`, all of its edges from that
+ * source when no target is given; `anyEdge`: `DELETE EDGE * (FROM id T)`, every edge from that
+ * vertex of type T.
+ */
+export interface DeleteStatementDef {
+  file: string;
+  kind: 'vertex' | 'edge' | 'anyEdge';
+  /** The vertex type (`vertex`, `anyEdge`) or the edge type (`edge`). */
+  type: string;
+  /** The vertex's id, or the edges' source id. */
+  from: TextValue;
+  to?: TextValue;
+  where?: LoadCondition;
+  line: number;
+  column: number;
+}
+
 export interface LoadingJobDef {
   name: string;
   graph: string;
   /** `DEFINE FILENAME f [= "path"]`, in order. */
   files: { name: string; path?: string }[];
   loads: LoadStatementDef[];
+  /** Absent in jobs stored before DELETE statements were served. */
+  deletes?: DeleteStatementDef[];
 }
 
 /** The statements about loading jobs, as the GSQL parser hands them on. */

@@ -1,5 +1,5 @@
 import type { Token } from '../gsql-lexer.js';
-import type { LoadCondition, LoadTarget, LoadValue, TextValue } from './job-types.js';
+import type { DeleteStatementDef, LoadCondition, LoadOptions, LoadTarget, LoadValue, TextValue } from './job-types.js';
 
 /**
  * The `WHERE` clause of a LOAD destination: a condition over a line's tokens, read once when the
@@ -217,6 +217,26 @@ export function readsOf(v: LoadValue): TextValue[] {
 /** The tokens a destination reads, its VALUES and its condition: the columns a line must have, the header it needs. */
 export function targetTokens(t: LoadTarget): LoadValue[] {
   return t.where ? [...t.values, ...conditionTokens(t.where)] : t.values;
+}
+
+/** The tokens a `DELETE` reads: its ids and its condition. */
+export function deleteTokens(d: DeleteStatementDef): LoadValue[] {
+  return [d.from, ...(d.to ? [d.to] : []), ...(d.where ? conditionTokens(d.where) : [])];
+}
+
+/** Why tokens cannot be read from a file read with `options`, or undefined when they can. */
+export function tokenRefusal(tokens: TextValue[], options: LoadOptions): string | undefined {
+  if (options.json) {
+    // A JSON object's values have no order to number them by.
+    if (tokens.some((v) => v.kind === 'column')) return 'A JSON file is read by key: use $"key", not $0';
+    if (options.header) return 'HEADER="true" does not apply to a JSON file';
+    return undefined;
+  }
+  if (tokens.some((v) => v.kind === 'columnName' && v.path))
+    return 'A nested key $"a":"b" reads a JSON file: it needs USING JSON_FILE="true"';
+  if (!options.header && tokens.some((v) => v.kind === 'columnName'))
+    return 'A column named by $"name" needs USING HEADER="true"';
+  return undefined;
 }
 
 function conditionTokens(c: LoadCondition): LoadValue[] {

@@ -1,7 +1,6 @@
 import { isLosslessNumber, parse, stringify } from 'lossless-json';
 import { columnKey } from './job-compile.js';
-import type { LoadTarget } from './job-types.js';
-import { readsOf, targetTokens } from './job-where.js';
+import type { TextValue } from './job-types.js';
 
 /** Why a JSON line gives no values: not one JSON object, or without a key the job reads. */
 export type JsonLineFault = 'invalid' | 'missing';
@@ -19,10 +18,11 @@ export class JsonLines {
   readonly keys: string[];
   private readonly paths: string[][];
 
-  constructor(targets: LoadTarget[]) {
+  /** `tokens`: what the job reads of each line (`planTokens`). */
+  constructor(tokens: TextValue[]) {
     // A Map, so that a job naming many keys costs linear time to lay out.
     const paths = new Map<string, string[]>();
-    for (const v of targets.flatMap(targetTokens).flatMap(readsOf))
+    for (const v of tokens)
       if (v.kind === 'columnName' && !paths.has(columnKey(v))) paths.set(columnKey(v), v.path ?? [v.name]);
     this.keys = [...paths.keys()];
     this.paths = [...paths.values()];
