@@ -41,6 +41,7 @@ export type Expr = Pos &
     | { k: 'seed'; items: SeedItem[] }
     | { k: 'in'; e: Expr; list: Expr; not: boolean }
     | { k: 'isnull'; e: Expr; not: boolean }
+    | { k: 'like'; e: Expr; pattern: Expr; not: boolean }
     | { k: 'select'; sel: Select }
     | { k: 'setop'; op: 'UNION' | 'INTERSECT' | 'MINUS'; l: Expr; r: Expr }
   );

@@ -25,6 +25,7 @@ import {
   textOf,
   Tuple,
 } from './values.js';
+import { likeMatcher } from './like.js';
 
 /** A compile-time refusal: the query is not valid for this graph; names where. */
 export class QuerySemanticError extends Error {
@@ -1586,6 +1587,21 @@ export class Compiler {
         const x = this.expr(e.e).fn;
         return { fn: (f) => (x(f) === null || x(f) === undefined) !== e.not, type: tBool };
       }
+      case 'like': {
+        const x = this.expr(e.e).fn;
+        const pattern = this.expr(e.pattern).fn;
+        const not = e.not;
+        // A pattern is most often a literal: its matcher is made once, and again only when it changes.
+        let made: { pattern: string; match: (s: string) => boolean } | undefined;
+        return {
+          fn: (f) => {
+            const p = String(pattern(f));
+            if (made?.pattern !== p) made = { pattern: p, match: likeMatcher(p) };
+            return made.match(String(x(f))) !== not;
+          },
+          type: tBool,
+        };
+      }
       case 'select': {
         const run = this.select(e.sel);
         return { fn: run, vset: true };
@@ -2741,6 +2757,10 @@ function walkExpr(e: Expr, visit: (e: Expr) => void): void {
       break;
     case 'isnull':
       w(e.e);
+      break;
+    case 'like':
+      w(e.e);
+      w(e.pattern);
       break;
     case 'select':
       walkSelect(e.sel, visit);

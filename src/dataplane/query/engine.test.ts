@@ -337,6 +337,21 @@ describe('GSQL query language', () => {
   const interpret = (body: string, params = '') =>
     results(gsql(store, `INTERPRET QUERY (${params}) FOR GRAPH g {\n${body}\n}`));
 
+  it('matches strings with LIKE and NOT LIKE, in expressions and in WHERE', () => {
+    const [r] = interpret(
+      'PRINT "hello" LIKE "h%o" AS a, "hello" LIKE "h_llo" AS b, "hello" NOT LIKE "%z%" AS c, ' +
+        '"a%b" LIKE "a\\\\%b" AS d, "axb" LIKE "a\\\\%b" AS e, "cat" LIKE "[bc]a[^r]" AS f, "car" LIKE "[bc]a[^r]" AS g, ' +
+        '"m" LIKE "[a-f]" AS h;',
+    );
+    assert.deepEqual(r, { a: true, b: true, c: true, d: true, e: false, f: true, g: false, h: false });
+    const [s] = interpret(
+      'SetAccum<STRING> @@ids;\nSTRING p = "v1%";\nS = {P.*};\n' +
+        'S = SELECT s FROM S:s WHERE s.id LIKE p AND s.id NOT LIKE "%5" ACCUM @@ids += s.id;\nPRINT @@ids.size() AS n;',
+    );
+    // v1, v10..v19 but v15: 10 of 11.
+    assert.deepEqual(s, { n: 10 });
+  });
+
   it('divides INT by INT as whole numbers and keeps FLOAT division exact', () => {
     const [r] = interpret('INT a = 7 / 2; FLOAT b = 7 / 2.0; INT c = -7 % 3;\nPRINT a, b, c, a + b AS s;');
     assert.deepEqual(r, { a: 3, b: 3.5, c: -1, s: 6.5 });

@@ -675,6 +675,11 @@ export class QueryParser {
       this.expectWord('NULL');
       return { ...pos(t), k: 'isnull', e: l, not };
     }
+    if (this.peekWord('LIKE') || (this.peekWord('NOT') && this.peekWord('LIKE', 1))) {
+      const not = this.acceptWord('NOT');
+      this.i++;
+      return { ...pos(t), k: 'like', e: l, pattern: this.bitwise(), not };
+    }
     return l;
   }
 
