@@ -340,8 +340,8 @@ describe('GSQL query language', () => {
   it('matches strings with LIKE and NOT LIKE, in expressions and in WHERE', () => {
     const [r] = interpret(
       'PRINT "hello" LIKE "h%o" AS a, "hello" LIKE "h_llo" AS b, "hello" NOT LIKE "%z%" AS c, ' +
-        '"a%b" LIKE "a\\\\%b" AS d, "axb" LIKE "a\\\\%b" AS e, "cat" LIKE "[bc]a[^r]" AS f, "car" LIKE "[bc]a[^r]" AS g, ' +
-        '"m" LIKE "[a-f]" AS h;',
+        '"a%b" LIKE "a\\\\%b" AS d, "axb" LIKE "a\\\\%b" AS e, ' +
+        '"cat" LIKE "[bc]a[^r]" AS f, "car" LIKE "[bc]a[^r]" AS g, "m" LIKE "[a-f]" AS h;',
     );
     assert.deepEqual(r, { a: true, b: true, c: true, d: true, e: false, f: true, g: false, h: false });
     const [s] = interpret(

@@ -28,7 +28,8 @@ describe('LIKE patterns', () => {
       ['mississippi', '%iss%ppi', true],
       ['mississippi', '%iss%ppx', false],
     ];
-    for (const [text, pattern, want] of cases) assert.equal(likeMatcher(pattern)(text), want, `${text} LIKE ${pattern}`);
+    for (const [text, pattern, want] of cases)
+      assert.equal(likeMatcher(pattern)(text), want, `${text} LIKE ${pattern}`);
   });
 
   it('answers a pattern that would make a backtracking engine retry without end', () => {
