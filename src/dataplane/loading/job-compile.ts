@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_RECORD_CHARS } from './csv-records.js';
 import { parseDatetime } from '../attribute-values.js';
-import { CatalogError, type EdgeView, type StoredVertexType } from '../catalog.js';
+import { CatalogError, endsHas, endsOf, hasPair, type EdgeView, type StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
 import { deleteTarget, type DeleteTarget } from './job-delete.js';
@@ -20,8 +20,11 @@ export type CompiledTarget =
       combines: boolean;
       where: Condition;
       view: EdgeView;
-      from: StoredVertexType;
-      to: StoredVertexType;
+      /** The ends' vertex types on a line: undefined when a token names none the edge takes there. */
+      from: (fields: string[]) => StoredVertexType | undefined;
+      to: (fields: string[]) => StoredVertexType | undefined;
+      /** Whether a line names an end's type (the pair is then checked line by line). */
+      endsVary: boolean;
       src: Getter;
       tgt: Getter;
       slots: Slot[];
@@ -112,13 +115,10 @@ function targetOf(store: GraphStore, graph: GraphDef, t: LoadTarget) {
   const view = store.catalog.edgeViewIn(graph, t.type);
   if (!view || view.reversed)
     throw new CatalogError(`The edge type ${t.type} is not in graph ${graph.name} ${where(t)}.`);
-  if (view.type.pairs.length !== 1)
-    throw new CatalogError(
-      `The edge type ${t.type} has several FROM/TO pairs; loading it is not supported by this data plane ${where(t)}.`,
-    );
-  const pair = view.type.pairs[0]!;
-  const from = store.catalog.vertexTypes.get(pair.from)!;
-  const to = store.catalog.vertexTypes.get(pair.to)!;
+  const from = endOf(store, graph, t, view, 'from');
+  const to = endOf(store, graph, t, view, 'to');
+  if (!('kind' in from) && !('kind' in to) && !hasPair(view.type, from.name, to.name))
+    throw new CatalogError(`The edge type ${t.type} does not go from ${from.name} to ${to.name} ${where(t)}.`);
   const want = 2 + view.type.attributes.length;
   if (t.values.length !== want)
     throw new CatalogError(`The LOAD to edge ${t.type} gives ${t.values.length} values; it takes ${want} ${where(t)}.`);
@@ -127,6 +127,39 @@ function targetOf(store: GraphStore, graph: GraphDef, t: LoadTarget) {
   const attrs = [undefined, undefined, ...view.type.attributes];
   checkValues(t, [0, 1], attrs);
   return { kind: 'edge' as const, view, from, to, attrs };
+}
+
+/**
+ * The vertex type of one end of an edge a LOAD writes: the edge type's only one on that side, or
+ * the one written after the id — a name, checked now, or a token, read line by line.
+ */
+function endOf(
+  store: GraphStore,
+  graph: GraphDef,
+  t: LoadTarget,
+  view: EdgeView,
+  side: 'from' | 'to',
+): StoredVertexType | TextValue {
+  const written = side === 'from' ? t.fromType : t.toType;
+  const ends = endsOf(view.type)[side];
+  if (written === undefined) {
+    const only = ends.size === 1 ? [...ends][0]! : '*';
+    const type = only === '*' ? undefined : store.catalog.vertexTypeIn(graph, only);
+    if (!type)
+      throw new CatalogError(
+        `The edge type ${t.type} has several ${side.toUpperCase()} vertex types: write the ` +
+          `${side === 'from' ? 'source' : 'target'}'s type after its id, as ($0 Person, …) ${where(t)}.`,
+      );
+    return type;
+  }
+  if (written.kind !== 'literal') return written;
+  const type = store.catalog.vertexTypeIn(graph, written.value);
+  if (!type || !endsHas(ends, type.name))
+    throw new CatalogError(
+      `The edge type ${t.type} has no ${side.toUpperCase()} vertex type ${written.value} ` +
+        `in graph ${graph.name} ${where(t)}.`,
+    );
+  return type;
 }
 
 /** Ids are text; each attribute's value is one its type takes. */
@@ -316,11 +349,21 @@ export function compileTargets(
     const combines = slots.some((s) => s.combine !== undefined);
     if (resolved.kind === 'vertex')
       return { kind: 'vertex', type: resolved.type, id: id(idIndex), slots, combines, where };
+    const end = (type: StoredVertexType | TextValue, side: 'from' | 'to') => {
+      if (!('kind' in type)) return () => type;
+      const name = text(type);
+      const ends = endsOf(resolved.view.type)[side];
+      return (f: string[]) => {
+        const v = store.catalog.vertexTypeIn(graph, name(f) ?? '');
+        return v && endsHas(ends, v.name) ? v : undefined;
+      };
+    };
     return {
       kind: 'edge',
       view: resolved.view,
-      from: resolved.from,
-      to: resolved.to,
+      from: end(resolved.from, 'from'),
+      to: end(resolved.to, 'to'),
+      endsVary: 'kind' in resolved.from || 'kind' in resolved.to,
       src: id(0),
       tgt: id(1),
       slots,

@@ -4,6 +4,7 @@ import type { GraphStore } from '../graph-store.js';
 import type { GraphDef } from '../schema-types.js';
 import type { TouchedRows } from '../touched-rows.js';
 import { ordered } from '../upsert-plan.js';
+import type { EdgeRow } from '../edge-ops.js';
 import { deleteIds } from '../vertex-ops.js';
 import type { DeleteStatementDef } from './job-types.js';
 
@@ -116,19 +117,11 @@ export class Deleter {
         (st = this.store.db.prepare(`${sql} RETURNING type_id, from_type, from_id, to_type, to_id`)),
       );
     const { catalog } = this.store;
-    for (const row of st.all(...params) as EdgeRow[])
+    for (const row of st.all(...params) as Omit<EdgeRow, 'rowid' | 'attrs'>[])
       this.touched?.edge({
         view: { type: catalog.edgeTypesById.get(row.type_id)! },
         from: { type: catalog.vertexTypesById.get(row.from_type)!, id: row.from_id },
         to: { type: catalog.vertexTypesById.get(row.to_type)!, id: row.to_id },
       });
   }
-}
-
-interface EdgeRow {
-  type_id: number;
-  from_type: number;
-  from_id: string;
-  to_type: number;
-  to_id: string;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { scratchStores } from '../../../test/helpers/scratch-stores.js';
+import type { EdgeRow } from '../edge-ops.js';
 import type { GraphStore } from '../graph-store.js';
 import { planUpsert } from '../upsert-plan.js';
 import { writeUpsert } from '../upsert-write.js';
@@ -402,6 +403,75 @@ CREATE LOADING JOB links FOR GRAPH shop {
     assert.equal(store.counts().edge_count, distinct.size);
     assert.equal(store.counts().vertex_count, 300);
     assert.deepEqual(indexes(store), ['edges_by_source', 'edges_by_target', 'edges_by_type']);
+  });
+});
+
+describe('loading jobs into edge types of several FROM/TO pairs', () => {
+  const schema = `
+CREATE VERTEX Person (PRIMARY_ID id STRING)
+CREATE VERTEX Company (PRIMARY_ID id INT)
+CREATE VERTEX Robot (PRIMARY_ID id STRING)
+CREATE DIRECTED EDGE Visit (FROM Person, TO Person | FROM Person, TO Company, year INT)
+CREATE UNDIRECTED EDGE Tie (FROM Person, TO Company | FROM Company, TO Person)
+CREATE UNDIRECTED EDGE Purchase (FROM *, TO *)
+CREATE GRAPH g (Person, Company, Visit, Tie, Purchase)`;
+
+  it('reads each end type from the line or the job, counting a type the edge does not take', () => {
+    const store = stores.open(`${schema}
+CREATE LOADING JOB visits FOR GRAPH g {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE Visit VALUES ($0, $2 $1, $3), TO EDGE Purchase VALUES ($0 Person, $2 "Company") WHERE $1 == "Company";
+}`);
+    const stats = load(store, 'visits', [
+      'Sam,Person,Joe,2012\nSam,Company,4057,2017\nPat,Robot,x,1\nPat,Company,n,1\n',
+    ]);
+    assert.deepEqual(stats.edge, [
+      { typeName: 'Visit', validObject: 2, noIdFound: 0, invalidAttribute: 1, invalidPrimaryId: 1 },
+      { typeName: 'Purchase', validObject: 1, noIdFound: 0, invalidAttribute: 0, invalidPrimaryId: 1 },
+    ]);
+    const named = (id: number) => store.catalog.vertexTypesById.get(id)!.name;
+    const rows = store.db
+      .prepare('SELECT type_id, from_type, from_id, to_type, to_id, attrs FROM edges ORDER BY rowid')
+      .all();
+    assert.deepEqual(
+      rows.map((r) => {
+        const e = r as EdgeRow;
+        return [
+          store.catalog.edgeTypesById.get(e.type_id)!.name,
+          named(e.from_type),
+          e.from_id,
+          named(e.to_type),
+          e.to_id,
+        ];
+      }),
+      [
+        ['Visit', 'Person', 'Sam', 'Person', 'Joe'],
+        ['Visit', 'Person', 'Sam', 'Company', '4057'],
+        // An undirected edge is stored with its ends in a fixed order (Person before Company).
+        ['Purchase', 'Person', 'Sam', 'Company', '4057'],
+      ],
+    );
+  });
+
+  it('refuses, when the job is created, an end whose type is not written or that the edge does not take', () => {
+    const store = stores.open(schema);
+    for (const [values, message] of [
+      [
+        'Visit VALUES ($0, $1, $2)',
+        /The edge type Visit has several TO vertex types: write the target's type after its id/,
+      ],
+      ['Visit VALUES ($0 Company, $1 Person, $2)', /The edge type Visit has no FROM vertex type Company in graph g/],
+      ['Visit VALUES ($0 Robot, $1 Person, $2)', /has no FROM vertex type Robot in graph g/],
+      ['Tie VALUES ($0 Person, $1 Person)', /The edge type Tie does not go from Person to Person/],
+      ['Purchase VALUES ($0, $1 Person)', /The edge type Purchase has several FROM vertex types/],
+    ] as const) {
+      const result = runGsql(
+        store,
+        `CREATE LOADING JOB j FOR GRAPH g {\n  DEFINE FILENAME f;\n  LOAD f TO EDGE ${values};\n}`,
+      );
+      assert.equal(result.ok, false, values);
+      assert.match(result.output, message, values);
+    }
   });
 });
 

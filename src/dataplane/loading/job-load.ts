@@ -1,5 +1,5 @@
 import { checkPrimaryId } from '../attribute-values.js';
-import type { StoredVertexType } from '../catalog.js';
+import { hasPair, type StoredVertexType } from '../catalog.js';
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeValue } from '../schema-types.js';
 import { ordered } from '../upsert-plan.js';
@@ -183,8 +183,15 @@ export function loadFile(
         }
       } else {
         const s = statsOf('edge', t.view.name);
-        const src = idOf(t.from, t.src(fields));
-        const tgt = idOf(t.to, t.tgt(fields));
+        const fromType = t.from(fields);
+        const toType = t.to(fields);
+        // End types named on the line that the edge type does not join.
+        if (!fromType || !toType || (t.endsVary && !hasPair(t.view.type, fromType.name, toType.name))) {
+          s.invalidAttribute++;
+          continue;
+        }
+        const src = idOf(fromType, t.src(fields));
+        const tgt = idOf(toType, t.tgt(fields));
         if ('missing' in src || 'missing' in tgt) s.noIdFound++;
         else if ('invalid' in src || 'invalid' in tgt) s.invalidPrimaryId++;
         else {
@@ -192,9 +199,9 @@ export function loadFile(
           const patch = updatesOf(t.slots, fields, folds);
           if (!patch) s.invalidAttribute++;
           else {
-            if (t.view.type.directed) writer.edge(t.view, t.from, src.id, t.to, tgt.id, patch, folds);
+            if (t.view.type.directed) writer.edge(t.view, fromType, src.id, toType, tgt.id, patch, folds);
             else {
-              const { from, to } = ordered({ type: t.from, id: src.id }, { type: t.to, id: tgt.id });
+              const { from, to } = ordered({ type: fromType, id: src.id }, { type: toType, id: tgt.id });
               writer.edge(t.view, from.type, from.id, to.type, to.id, patch, folds);
             }
             s.validObject++;

@@ -138,7 +138,8 @@ describe('loading job parser', () => {
   DEFINE FILENAME e;
   LOAD f TO VERTEX P VALUES ($"id", gsql_upper($"a":"b")) WHERE NOT $"x":"y" IS EMPTY AND (to_float($"n") > -2.0
     OR to_int($"n") / 2 BETWEEN 1 AND 3 * 2 ^ 2) AND $"c" IN ("u", concat($"c", "v")) USING JSON_FILE="true";
-  LOAD e TO EDGE k VALUES ($0, $1, _) WHERE token_len($2) >= 1 USING SEPARATOR="|", QUOTE="single";
+  LOAD e TO EDGE k VALUES ($0, $1, _) WHERE token_len($2) >= 1, TO EDGE k VALUES ($0 P, $1 $2, _),
+    TO EDGE k VALUES ($0 "P", $1 "Q r", _) USING SEPARATOR="|", QUOTE="single";
   DELETE VERTEX P (PRIMARY_ID gsql_trim($0)) FROM e WHERE $1 == "gone";
   DELETE EDGE k (FROM $0, TO $1) FROM e;
   DELETE EDGE k (FROM $0) FROM e WHERE $2 IS EMPTY;
@@ -147,6 +148,19 @@ describe('loading job parser', () => {
     ($5 -> T($6, $7)), MAP(($8 -> "a"), (gsql_upper($9) -> $10)), T($11, $12),
     REDUCE(add(($13 -> T($14, "z")))), reduce(Ignore_If_Exists(gsql_trim($15)))) USING SEPARATOR="|", QUOTE="single";
 }`);
+    assert.deepEqual(
+      job.loads[1]!.targets.slice(1).map((t) => [t.fromType, t.toType]),
+      [
+        [
+          { kind: 'literal', value: 'P' },
+          { kind: 'column', index: 2 },
+        ],
+        [
+          { kind: 'literal', value: 'P' },
+          { kind: 'literal', value: 'Q r' },
+        ],
+      ],
+    );
     const collections = job.loads[2]!.targets[0]!.values;
     assert.deepEqual(collections.slice(1, 4), [
       { kind: 'split', arg: { kind: 'column', index: 1 }, separators: ['#'] },
@@ -257,6 +271,12 @@ describe('loading job parser', () => {
       [loadP('($"a") USING JSON_FILE="yes"'), /JSON_FILE must be "true" or "false"/, 2, 50],
       ['CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; }', /has no LOAD or DELETE statement/, 1, 56],
       [del('EDGE E (FROM $0, DISCRIMINATOR($1)) FROM f'), /DISCRIMINATOR is not supported/, 2, 25],
+      [
+        'CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f;\nLOAD f TO EDGE E VALUES ($0 _, $1); }',
+        /The vertex type of an edge end cannot be _/,
+        2,
+        29,
+      ],
       [del('VERTEX P (PRIMARY_ID _) FROM f'), /An id to delete cannot be _/, 2, 29],
       [
         del('VERTEX P (PRIMARY_ID $0) FROM "x.csv"'),

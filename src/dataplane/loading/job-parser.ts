@@ -205,10 +205,17 @@ function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
     r.expectKeyword('VALUES');
     r.expectPunct('(');
     const values: LoadValue[] = [];
-    do values.push(loadValue(r));
-    while (r.acceptPunct(','));
+    const endTypes: TextValue[] = [];
+    do {
+      values.push(loadValue(r));
+      // An edge's id may be followed by its vertex type.
+      if (kind === 'edge' && values.length <= 2 && !r.isPunct(',') && !r.isPunct(')'))
+        endTypes[values.length - 1] = endType(r);
+    } while (r.acceptPunct(','));
     r.expectPunct(')');
     const target: LoadTarget = { kind, type, values, line: at.line, column: at.column };
+    if (endTypes[0]) target.fromType = endTypes[0];
+    if (endTypes[1]) target.toType = endTypes[1];
     if (r.acceptKeyword('WHERE')) target.where = parseWhere(r, () => textValue(r));
     targets.push(target);
   } while (r.acceptPunct(','));
@@ -264,6 +271,17 @@ export function oneCharacter(value: string): string | undefined {
   const named: Record<string, string> = { '\\t': '\t', '\\n': '\n', '\\r': '\r', tab: '\t', comma: ',' };
   const ch = named[value] ?? value;
   return [...ch].length === 1 ? ch : undefined;
+}
+
+/** The vertex type after an edge's id: a type name, or a token (or literal) that names one. */
+function endType(r: Reader): TextValue {
+  const t = r.peek();
+  if (t.kind === 'word' && !r.isPunct('(', 1) && t.text !== '_') {
+    r.c.advance();
+    return { kind: 'literal', value: t.text };
+  }
+  const v = textValue(r);
+  return v.kind === 'skip' ? r.error(t, 'The vertex type of an edge end cannot be _') : v;
 }
 
 /** What builds a `VALUES` item's value out of text, by upper-cased name: not token functions. */

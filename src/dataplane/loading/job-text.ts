@@ -1,4 +1,11 @@
-import type { DeleteStatementDef, LoadCondition, LoadingJobDef, LoadTarget, LoadValue } from './job-types.js';
+import type {
+  DeleteStatementDef,
+  LoadCondition,
+  LoadingJobDef,
+  LoadTarget,
+  LoadValue,
+  TextValue,
+} from './job-types.js';
 
 function valueText(v: LoadValue): string {
   switch (v.kind) {
@@ -52,8 +59,16 @@ function conditionText(c: LoadCondition): string {
 
 const whereText = (where: LoadCondition | undefined) => (where ? ` WHERE ${conditionText(where)}` : '');
 
-const targetText = (t: LoadTarget) =>
-  `TO ${t.kind.toUpperCase()} ${t.type} VALUES (${t.values.map(valueText).join(', ')})${whereText(t.where)}`;
+/** An end's vertex type as written after its id: a name bare, a token as itself. */
+const endTypeText = (v: TextValue | undefined) =>
+  v === undefined ? '' : ` ${v.kind === 'literal' && /^[A-Za-z_]\w*$/.test(v.value) ? v.value : valueText(v)}`;
+
+function targetText(t: LoadTarget): string {
+  const values = t.values.map(
+    (v, i) => valueText(v) + (i === 0 ? endTypeText(t.fromType) : i === 1 ? endTypeText(t.toType) : ''),
+  );
+  return `TO ${t.kind.toUpperCase()} ${t.type} VALUES (${values.join(', ')})${whereText(t.where)}`;
+}
 
 function deleteText(d: DeleteStatementDef): string {
   const what =

@@ -52,6 +52,13 @@ export interface LoadTarget {
   kind: 'vertex' | 'edge';
   type: string;
   values: LoadValue[];
+  /**
+   * An edge's source and target vertex types, written after their ids (`$0 Person`, `$1 $2`): a
+   * type name (as a literal) or a token naming one, line by line. Needed when an edge type has
+   * several FROM or TO types.
+   */
+  fromType?: TextValue;
+  toType?: TextValue;
   /** Lines for which it is false make no object of this target. */
   where?: LoadCondition;
   line: number;

@@ -216,7 +216,8 @@ export function readsOf(v: LoadValue): TextValue[] {
 
 /** The tokens a destination reads, its VALUES and its condition: the columns a line must have, the header it needs. */
 export function targetTokens(t: LoadTarget): LoadValue[] {
-  return t.where ? [...t.values, ...conditionTokens(t.where)] : t.values;
+  const ends = [t.fromType, t.toType].filter((v) => v !== undefined);
+  return [...t.values, ...ends, ...(t.where ? conditionTokens(t.where) : [])];
 }
 
 /** The tokens a `DELETE` reads: its ids and its condition. */
