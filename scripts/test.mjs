@@ -22,6 +22,7 @@ const ALONE = [
   // Growth exponents of CPU time (test/helpers/growth.ts): cache and memory-bus contention bend them.
   'src/dataplane/graph-store.test.ts',
   'src/dataplane/gsql-split.test.ts',
+  'src/dataplane/loading/job-growth.test.ts',
   'src/dataplane/query-params.test.ts',
   'src/gateway/gsql-statements.test.ts',
   'src/gateway/routing.test.ts',

@@ -1,6 +1,6 @@
 import { CatalogError } from '../catalog.js';
 import type { AttributeDef, AttributeTypeName, AttributeValue, ScalarTypeName, TupleDef } from '../schema-types.js';
-import { checkShapedValue, dedupeSet, shapeDefault, shapeText } from '../typed-values.js';
+import { checkShapedValue, shapeDefault, shapeText } from '../typed-values.js';
 import { applyOp } from '../attribute-values.js';
 import type { LoadValue, Reducer, TextValue } from './job-types.js';
 
@@ -283,64 +283,87 @@ function splitMap(type: ScalarTypeName, v: Extract<LoadValue, { kind: 'split' }>
   };
 }
 
-/** `current` combined with a line's value `incoming` (both checked against the attribute). */
-export function combined(
-  attr: AttributeDef,
-  by: Combine,
-  current: AttributeValue,
-  incoming: AttributeValue,
-): AttributeValue {
-  switch (by) {
-    case 'overwrite':
-      return incoming;
-    case 'ignore_if_exists':
-      return current;
-    case 'max':
-    case 'min':
-      return applyOp(by, current, incoming);
-    case 'and':
-    case 'or': {
-      if (attr.type === 'BOOL') return applyOp(by, current, incoming);
-      // Bitwise on INT and UINT, over the whole exact range (JavaScript's & and | cut to 32 bits).
-      const [a, b] = [BigInt(current as number), BigInt(incoming as number)];
-      return Number(by === 'and' ? a & b : a | b);
-    }
-    case 'add':
-      // add((key -> value)): values of a key sum (numbers) or join (STRING); others are replaced.
-      if (attr.type === 'MAP' && (attr.valueType === 'STRING' || numericTypes.has(attr.valueType!))) {
-        const out = { ...(current as Record<string, AttributeValue>) };
-        for (const [k, v] of Object.entries(incoming as Record<string, AttributeValue>))
-          out[k] = k in out ? applyOp('add', out[k]!, v) : v;
-        return out;
-      }
-      if (attr.type !== 'LIST' && attr.type !== 'SET' && attr.type !== 'MAP') return applyOp('add', current, incoming);
-      return appended(attr, current, incoming);
-    case 'append':
-      return appended(attr, current, incoming);
-  }
+/** What lines give an attribute that combines, folded so far, and for a SET the elements it holds (as JSON). */
+export interface Fold {
+  by: Combine;
+  value: AttributeValue;
+  seen?: Set<string>;
 }
+
+/** What lines give attributes that combine (collections, `REDUCE`), by attribute name, folded line by line. */
+export type Folded = Record<string, Fold>;
 
 const numericTypes = new Set<string>(['INT', 'UINT', 'FLOAT', 'DOUBLE']);
 
-/** A LIST appends, a SET adds the elements it lacks, a MAP puts the keys given (a key given again: the later value). */
-function appended(attr: AttributeDef, current: AttributeValue, more: AttributeValue): AttributeValue {
-  const sum = applyOp('add', current, more);
-  return attr.type === 'SET' ? dedupeSet(sum as AttributeValue[]) : sum;
+/**
+ * Combines `incoming` (a line's checked value) into `fold`, whose value it owns and changes in
+ * place: a LIST, SET or MAP grows by what is added, never copied, so that many lines naming one
+ * object cost what their values do, not their number times the collection's size.
+ */
+function combineInto(attr: AttributeDef, fold: Fold, incoming: AttributeValue): void {
+  const by = fold.by;
+  switch (by) {
+    case 'overwrite':
+      fold.value = incoming;
+      fold.seen = undefined;
+      return;
+    case 'ignore_if_exists':
+      return;
+    case 'max':
+    case 'min':
+      fold.value = applyOp(by, fold.value, incoming);
+      return;
+    case 'and':
+    case 'or': {
+      if (attr.type === 'BOOL') {
+        fold.value = applyOp(by, fold.value, incoming);
+        return;
+      }
+      // Bitwise on INT and UINT, over the whole exact range (JavaScript's & and | cut to 32 bits).
+      const [a, b] = [BigInt(fold.value as number), BigInt(incoming as number)];
+      fold.value = Number(by === 'and' ? a & b : a | b);
+      return;
+    }
+    case 'add':
+    case 'append':
+      break;
+  }
+  if (attr.type === 'LIST') {
+    const list = fold.value as AttributeValue[];
+    for (const e of incoming as AttributeValue[]) list.push(e);
+  } else if (attr.type === 'SET') {
+    const set = fold.value as AttributeValue[];
+    const seen = (fold.seen ??= new Set(set.map((e) => JSON.stringify(e))));
+    for (const e of incoming as AttributeValue[]) {
+      const key = JSON.stringify(e);
+      if (!seen.has(key)) {
+        seen.add(key);
+        set.push(e);
+      }
+    }
+  } else if (attr.type === 'MAP') {
+    const map = fold.value as Record<string, AttributeValue>;
+    // add((key -> value)): the values of a key given again sum (numbers) or join (STRING); else the later one.
+    const sums = by === 'add' && (attr.valueType === 'STRING' || numericTypes.has(attr.valueType!));
+    for (const [k, v] of Object.entries(incoming as Record<string, AttributeValue>))
+      map[k] = sums && k in map ? applyOp('add', map[k]!, v) : v;
+  } else {
+    fold.value = applyOp('add', fold.value, incoming);
+  }
 }
-
-/** What lines give to attributes that combine (collections, `REDUCE`), by attribute name, folded line by line. */
-export type Folded = Record<string, { by: Combine; value: AttributeValue }>;
 
 const attributeNamed = (attributes: AttributeDef[], name: string) => attributes.find((a) => a.name === name)!;
 
-/** Folds what a later line gives into what earlier lines of the same object gave. */
+/** Folds what a later line gives into what earlier lines of the same object gave (`into` owns its values). */
 export function foldInto(into: Folded, more: Folded, attributes: AttributeDef[]): void {
   for (const name in more) {
     const before = into[name];
-    const { by, value } = more[name]!;
-    into[name] = before
-      ? { by, value: combined(attributeNamed(attributes, name), by, before.value, value) }
-      : more[name]!;
+    const next = more[name]!;
+    if (!before) into[name] = next;
+    else {
+      before.by = next.by;
+      combineInto(attributeNamed(attributes, name), before, next.value);
+    }
   }
 }
 
@@ -359,6 +382,11 @@ export function foldOntoRow(
   for (const name in folded) {
     const { by, value } = folded[name]!;
     const attr = attributeNamed(attributes, name);
-    patch[name] = current ? combined(attr, by, current[name] ?? shapeDefault(attr), value) : value;
+    if (!current) patch[name] = value;
+    else {
+      const fold: Fold = { by, value: current[name] ?? shapeDefault(attr) };
+      combineInto(attr, fold, value);
+      patch[name] = fold.value;
+    }
   }
 }
