@@ -163,7 +163,7 @@ export class BulkWriter {
     if (!group) this.edgeGroups.set(key, (group = { view, from, to, bySource: new Map() }));
     let given = 0;
     for (const name in patch) if (name) given++;
-    // A patch without the attributes lines add to is never whole.
+    // Attributes that combine are not in the patch, so a line with any is never whole.
     const edge = { toId, patch, folded: folds, whole: given === view.type.attributes.length };
     const list = group.bySource.get(fromId);
     if (list) list.push(edge);
@@ -345,6 +345,8 @@ function byTarget(list: PendingEdge[], attributes: AttributeDef[]): PendingEdge[
     if (edge.folded) {
       if (last.folded) foldInto(last.folded, edge.folded, attributes);
       else last.folded = edge.folded;
+      // Its patch is then joined to the stored row's values: not a whole row to insert as it is.
+      last.whole = false;
     }
   }
   return out;

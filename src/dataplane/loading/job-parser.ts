@@ -12,6 +12,7 @@ import type {
 } from './job-types.js';
 import { reducers } from './job-types.js';
 import { isText } from './job-values.js';
+import { tokenFunctions } from './token-functions.js';
 import { parseWhere, readsOf, targetTokens, tokenRefusal } from './job-where.js';
 
 /** The part of the GSQL parser a loading-job statement is read through: one token of look-ahead, and its errors. */
@@ -20,38 +21,6 @@ export interface TokenCursor {
   advance(count?: number): void;
   fail(t?: Token): never;
 }
-
-/**
- * Token functions a `VALUES` item may call: how many arguments each takes, and which of them
- * (by position) are whole numbers written in the job (`gsql_substring`'s start and length,
- * `gsql_replace`'s count).
- */
-export const tokenFunctions: Record<string, { min: number; max: number; counts?: number[] }> = {
-  gsql_concat: { min: 1, max: Infinity },
-  gsql_trim: { min: 1, max: 1 },
-  gsql_ltrim: { min: 1, max: 1 },
-  gsql_rtrim: { min: 1, max: 1 },
-  gsql_upper: { min: 1, max: 1 },
-  gsql_lower: { min: 1, max: 1 },
-  gsql_reverse: { min: 1, max: 1 },
-  gsql_length: { min: 1, max: 1 },
-  gsql_find: { min: 2, max: 2 },
-  gsql_substring: { min: 2, max: 3, counts: [1, 2] },
-  gsql_replace: { min: 3, max: 4, counts: [3] },
-  gsql_uuid_v4: { min: 0, max: 0 },
-  gsql_to_int: { min: 1, max: 1 },
-  gsql_to_uint: { min: 1, max: 1 },
-  gsql_to_bool: { min: 1, max: 1 },
-  gsql_split_by_space: { min: 1, max: 1 },
-  gsql_ts_to_epoch_seconds: { min: 1, max: 1 },
-  gsql_current_time_epoch: { min: 1, max: 1 },
-  gsql_year: { min: 1, max: 1 },
-  gsql_month: { min: 1, max: 1 },
-  gsql_day: { min: 1, max: 1 },
-  gsql_year_epoch: { min: 1, max: 1 },
-  gsql_month_epoch: { min: 1, max: 1 },
-  gsql_day_epoch: { min: 1, max: 1 },
-};
 
 const usingKeys = new Set(['SEPARATOR', 'HEADER', 'EOL', 'QUOTE', 'JSON_FILE']);
 
