@@ -1,15 +1,13 @@
 import type { GraphStore } from './graph-store.js';
 import { attributeSql } from './query-params.js';
-import type { AttributeDef } from './schema-types.js';
+import { isNumericType, type AttributeDef } from './schema-types.js';
 
 /** Per attribute: MIN, MAX and AVG of a number, or the TRUE and FALSE counts of a BOOL. */
 export type AttributeStats = Record<string, Record<string, number | null>>;
 
-const numeric = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE']);
-
 /** Whether `stat_vertex_attr`/`stat_edge_attr` has anything to report for these attributes. */
 export function hasStats(attributes: AttributeDef[]): boolean {
-  return attributes.some((a) => numeric.has(a.type) || a.type === 'BOOL');
+  return attributes.some((a) => isNumericType(a.type) || a.type === 'BOOL');
 }
 
 /**
@@ -27,7 +25,7 @@ export function attributeStats(
   const reads: [string, string][] = [];
   for (const a of attributes) {
     const value = attributeSql(a.name);
-    if (numeric.has(a.type)) {
+    if (isNumericType(a.type)) {
       for (const [label, fn] of [
         ['MIN', 'min'],
         ['MAX', 'max'],

@@ -1,4 +1,10 @@
-import type { AttributeTypeName, AttributeValue, PrimaryIdTypeName, ScalarTypeName } from './schema-types.js';
+import {
+  isNumericType,
+  type AttributeTypeName,
+  type AttributeValue,
+  type PrimaryIdTypeName,
+  type ScalarTypeName,
+} from './schema-types.js';
 
 /** A value checked against its attribute type, or the reason it does not fit. */
 export type Checked = { ok: true; value: AttributeValue } | { ok: false; reason: string };
@@ -154,7 +160,7 @@ export type OpCode = (typeof opCodes)[keyof typeof opCodes];
 
 /** Whether an operation code applies to an attribute type at all. */
 export function opFits(op: OpCode, type: AttributeTypeName): boolean {
-  const numeric = type === 'INT' || type === 'UINT' || type === 'FLOAT' || type === 'DOUBLE';
+  const numeric = isNumericType(type);
   switch (op) {
     case 'ignore_if_exists':
       return true;

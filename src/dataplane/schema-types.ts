@@ -4,6 +4,11 @@
 export const scalarTypeNames = ['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME'] as const;
 export type ScalarTypeName = (typeof scalarTypeNames)[number];
 
+const numericTypeNames = new Set<string>(['INT', 'UINT', 'FLOAT', 'DOUBLE']);
+
+/** INT, UINT, FLOAT and DOUBLE: the types that add, compare and sum as numbers. */
+export const isNumericType = (type: string | undefined): boolean => type !== undefined && numericTypeNames.has(type);
+
 /** Attribute types the data plane stores: scalars, FIXED_BINARY, a user-defined tuple (UDT) and collections. */
 export const attributeTypeNames = [...scalarTypeNames, 'FIXED_BINARY', 'UDT', 'LIST', 'SET', 'MAP'] as const;
 export type AttributeTypeName = (typeof attributeTypeNames)[number];

@@ -102,15 +102,32 @@ export function countVertices(store: GraphStore, type: StoredVertexType, conditi
   );
 }
 
+type Db = GraphStore['db'];
+const deletes = new WeakMap<Db, ReturnType<typeof prepareDeletes>>();
+
+const prepareDeletes = (db: Db) => ({
+  edgesOut: db.prepare('DELETE FROM edges WHERE from_type = ? AND from_id = ?'),
+  edgesIn: db.prepare('DELETE FROM edges WHERE to_type = ? AND to_id = ?'),
+  vertex: db.prepare('DELETE FROM vertices WHERE type_id = ? AND id = ?'),
+});
+
+/**
+ * The statements of a vertex's delete, prepared once per connection: queries and loading jobs
+ * delete one vertex at a time, and would otherwise prepare three statements for each.
+ */
+function deleteStatements(db: Db) {
+  let st = deletes.get(db);
+  if (!st) deletes.set(db, (st = prepareDeletes(db)));
+  return st;
+}
+
 /**
  * Deletes vertices with every edge that touches them, as TigerGraph's delete cascades; inside
  * the caller's write transaction (a query's writes commit together). Each vertex deleted is
  * listed in `touched`, when given.
  */
 export function deleteIds(store: GraphStore, type: StoredVertexType, ids: string[], touched?: TouchedRows): number {
-  const edgesOut = store.db.prepare('DELETE FROM edges WHERE from_type = ? AND from_id = ?');
-  const edgesIn = store.db.prepare('DELETE FROM edges WHERE to_type = ? AND to_id = ?');
-  const vertex = store.db.prepare('DELETE FROM vertices WHERE type_id = ? AND id = ?');
+  const { edgesOut, edgesIn, vertex } = deleteStatements(store.db);
   let deleted = 0;
   for (const id of ids) {
     edgesOut.run(type.id, id);

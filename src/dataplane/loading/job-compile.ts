@@ -2,6 +2,7 @@ import { CatalogError, endsHas, endsOf, hasPair, type EdgeView, type StoredVerte
 import type { GraphStore } from '../graph-store.js';
 import type { AttributeDef, GraphDef } from '../schema-types.js';
 import { deleteTarget, type DeleteTarget } from './job-delete.js';
+import { at, defaultLoadOptions } from './job-types.js';
 import type { DeleteStatementDef, LoadingJobDef, LoadOptions, LoadTarget, TextValue } from './job-types.js';
 import { applied, checkSlotValue, isText, slotOf, type Getter, type Slot } from './job-values.js';
 import { compileCondition, deleteTokens, readsOf, targetTokens, tokenRefusal } from './job-where.js';
@@ -47,11 +48,6 @@ export interface CompiledDelete {
 export const planTokens = (plan: FilePlan): TextValue[] =>
   [...plan.targets.flatMap(targetTokens), ...plan.deletes.flatMap(deleteTokens)].flatMap(readsOf);
 
-/** TigerGraph's `USING` defaults, for a file no LOAD reads. */
-const defaultOptions: LoadOptions = { separator: ',', eol: '\n', header: false };
-
-const where = (t: LoadTarget) => `(at line ${t.line}, column ${t.column})`;
-
 /**
  * Checks a job against the schema as it is now: at CREATE, and again at each run, since the
  * schema may have changed in between. Refusals are CatalogErrors, in GSQL's words.
@@ -70,8 +66,8 @@ export function checkJob(store: GraphStore, job: LoadingJobDef): GraphDef {
   // A DELETE reads its file as the LOADs of that file do (it has no USING of its own).
   for (const d of job.deletes ?? []) {
     deleteTarget(store, graph, d);
-    const refusal = tokenRefusal(deleteTokens(d).flatMap(readsOf), byFile.get(d.file) ?? defaultOptions);
-    if (refusal) throw new CatalogError(`${refusal} (at line ${d.line}, column ${d.column}).`);
+    const refusal = tokenRefusal(deleteTokens(d).flatMap(readsOf), byFile.get(d.file) ?? defaultLoadOptions);
+    if (refusal) throw new CatalogError(`${refusal} ${at(d)}.`);
   }
   return graph;
 }
@@ -81,7 +77,7 @@ export function filePlan(job: LoadingJobDef, file: string): FilePlan | undefined
   if (!job.files.some((f) => f.name === file)) return undefined;
   const loads = job.loads.filter((l) => l.file === file);
   return {
-    options: loads[0]?.options ?? defaultOptions,
+    options: loads[0]?.options ?? defaultLoadOptions,
     targets: loads.flatMap((l) => l.targets),
     deletes: (job.deletes ?? []).filter((d) => d.file === file),
   };
@@ -99,29 +95,28 @@ function vertexSlots(type: StoredVertexType): { idIndex: number; attrs: (Attribu
 function targetOf(store: GraphStore, graph: GraphDef, t: LoadTarget) {
   if (t.kind === 'vertex') {
     const type = store.catalog.vertexTypeIn(graph, t.type);
-    if (!type) throw new CatalogError(`The vertex type ${t.type} is not in graph ${graph.name} ${where(t)}.`);
+    if (!type) throw new CatalogError(`The vertex type ${t.type} is not in graph ${graph.name} ${at(t)}.`);
     const { idIndex, attrs } = vertexSlots(type);
     if (t.values.length !== attrs.length)
       throw new CatalogError(
-        `The LOAD to vertex ${t.type} gives ${t.values.length} values; it takes ${attrs.length} ${where(t)}.`,
+        `The LOAD to vertex ${t.type} gives ${t.values.length} values; it takes ${attrs.length} ${at(t)}.`,
       );
     if (t.values[idIndex]!.kind === 'skip')
-      throw new CatalogError(`The primary id of vertex ${t.type} cannot be skipped with _ ${where(t)}.`);
+      throw new CatalogError(`The primary id of vertex ${t.type} cannot be skipped with _ ${at(t)}.`);
     checkValues(t, [idIndex], attrs);
     return { kind: 'vertex' as const, type, idIndex, attrs };
   }
   const view = store.catalog.edgeViewIn(graph, t.type);
-  if (!view || view.reversed)
-    throw new CatalogError(`The edge type ${t.type} is not in graph ${graph.name} ${where(t)}.`);
+  if (!view || view.reversed) throw new CatalogError(`The edge type ${t.type} is not in graph ${graph.name} ${at(t)}.`);
   const from = endOf(store, graph, t, view, 'from');
   const to = endOf(store, graph, t, view, 'to');
   if (!('kind' in from) && !('kind' in to) && !hasPair(view.type, from.name, to.name))
-    throw new CatalogError(`The edge type ${t.type} does not go from ${from.name} to ${to.name} ${where(t)}.`);
+    throw new CatalogError(`The edge type ${t.type} does not go from ${from.name} to ${to.name} ${at(t)}.`);
   const want = 2 + view.type.attributes.length;
   if (t.values.length !== want)
-    throw new CatalogError(`The LOAD to edge ${t.type} gives ${t.values.length} values; it takes ${want} ${where(t)}.`);
+    throw new CatalogError(`The LOAD to edge ${t.type} gives ${t.values.length} values; it takes ${want} ${at(t)}.`);
   if (t.values[0]!.kind === 'skip' || t.values[1]!.kind === 'skip')
-    throw new CatalogError(`The ends of edge ${t.type} cannot be skipped with _ ${where(t)}.`);
+    throw new CatalogError(`The ends of edge ${t.type} cannot be skipped with _ ${at(t)}.`);
   const attrs = [undefined, undefined, ...view.type.attributes];
   checkValues(t, [0, 1], attrs);
   return { kind: 'edge' as const, view, from, to, attrs };
@@ -146,7 +141,7 @@ function endOf(
     if (!type)
       throw new CatalogError(
         `The edge type ${t.type} has several ${side.toUpperCase()} vertex types: write the ` +
-          `${side === 'from' ? 'source' : 'target'}'s type after its id, as ($0 Person, …) ${where(t)}.`,
+          `${side === 'from' ? 'source' : 'target'}'s type after its id, as ($0 Person, …) ${at(t)}.`,
       );
     return type;
   }
@@ -155,7 +150,7 @@ function endOf(
   if (!type || !endsHas(ends, type.name))
     throw new CatalogError(
       `The edge type ${t.type} has no ${side.toUpperCase()} vertex type ${written.value} ` +
-        `in graph ${graph.name} ${where(t)}.`,
+        `in graph ${graph.name} ${at(t)}.`,
     );
   return type;
 }
@@ -165,10 +160,10 @@ function checkValues(t: LoadTarget, ids: number[], attrs: (AttributeDef | undefi
   for (const k of ids)
     if (!isText(t.values[k]!))
       throw new CatalogError(
-        `An id of ${t.kind} ${t.type} is loaded from a token, a literal or a token function ${where(t)}.`,
+        `An id of ${t.kind} ${t.type} is loaded from a token, a literal or a token function ${at(t)}.`,
       );
   attrs.forEach((attr, k) => {
-    if (attr && !ids.includes(k)) checkSlotValue(attr, t.values[k]!, where(t));
+    if (attr && !ids.includes(k)) checkSlotValue(attr, t.values[k]!, at(t));
   });
 }
 

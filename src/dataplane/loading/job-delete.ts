@@ -6,7 +6,7 @@ import type { TouchedRows } from '../touched-rows.js';
 import { ordered } from '../upsert-plan.js';
 import type { EdgeRow } from '../edge-ops.js';
 import { deleteIds } from '../vertex-ops.js';
-import type { DeleteStatementDef } from './job-types.js';
+import { at, type DeleteStatementDef } from './job-types.js';
 
 /**
  * The `DELETE` statements of a loading job: each line names a vertex, or the edges from a
@@ -23,8 +23,6 @@ export type DeleteTarget =
 /** The name a delete's edges are counted under in `deleteEdge`: the edge type, or `*`. */
 export const deletedName = (target: Exclude<DeleteTarget, { kind: 'vertex' }>) =>
   target.kind === 'edge' ? target.view.name : '*';
-
-const at = (d: DeleteStatementDef) => `(at line ${d.line}, column ${d.column})`;
 
 /** The types a `DELETE` names, checked against the graph as it is now; refusals in GSQL's words. */
 export function deleteTarget(store: GraphStore, graph: GraphDef, d: DeleteStatementDef): DeleteTarget {

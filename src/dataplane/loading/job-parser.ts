@@ -10,7 +10,7 @@ import type {
   Reducer,
   TextValue,
 } from './job-types.js';
-import { reducers } from './job-types.js';
+import { defaultLoadOptions, reducers } from './job-types.js';
 import { isText } from './job-values.js';
 import { tokenFunctions } from './token-functions.js';
 import { parseWhere, readsOf, targetTokens, tokenRefusal } from './job-where.js';
@@ -188,7 +188,7 @@ function loadStatement(r: Reader, defined: Set<string>): LoadStatementDef {
     if (r.acceptKeyword('WHERE')) target.where = parseWhere(r, () => textValue(r));
     targets.push(target);
   } while (r.acceptPunct(','));
-  const options: LoadOptions = { separator: ',', eol: '\n', header: false };
+  const options: LoadOptions = { ...defaultLoadOptions };
   if (r.acceptKeyword('USING')) {
     do {
       const keyTok = r.peek();

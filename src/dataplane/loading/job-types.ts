@@ -65,6 +65,12 @@ export interface LoadTarget {
   column: number;
 }
 
+/** Where a statement or clause begins in the job's text, as GSQL's refusals name it. */
+export const at = (where: { line: number; column: number }) => `(at line ${where.line}, column ${where.column})`;
+
+/** TigerGraph's `USING` defaults: a LOAD without them, or a file only DELETEs read. */
+export const defaultLoadOptions: Readonly<LoadOptions> = { separator: ',', eol: '\n', header: false };
+
 /** The `USING` options of one `LOAD`, with TigerGraph's defaults filled in. */
 export interface LoadOptions {
   separator: string;

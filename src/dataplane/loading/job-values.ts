@@ -1,5 +1,12 @@
 import { CatalogError } from '../catalog.js';
-import type { AttributeDef, AttributeTypeName, AttributeValue, ScalarTypeName, TupleDef } from '../schema-types.js';
+import {
+  isNumericType,
+  type AttributeDef,
+  type AttributeTypeName,
+  type AttributeValue,
+  type ScalarTypeName,
+  type TupleDef,
+} from '../schema-types.js';
 import { checkShapedValue, shapeDefault, shapeText } from '../typed-values.js';
 import { applyOp } from '../attribute-values.js';
 import type { LoadValue, Reducer, TextValue } from './job-types.js';
@@ -135,7 +142,7 @@ function reducedPiece(attr: AttributeDef): string {
 }
 
 function reducerTakes(fn: Reducer, attr: AttributeDef): boolean {
-  const numeric = attr.type === 'INT' || attr.type === 'UINT' || attr.type === 'FLOAT' || attr.type === 'DOUBLE';
+  const numeric = isNumericType(attr.type);
   switch (fn) {
     case 'max':
     case 'min':
@@ -293,8 +300,6 @@ export interface Fold {
 /** What lines give attributes that combine (collections, `REDUCE`), by attribute name, folded line by line. */
 export type Folded = Record<string, Fold>;
 
-const numericTypes = new Set<string>(['INT', 'UINT', 'FLOAT', 'DOUBLE']);
-
 /**
  * Combines `incoming` (a line's checked value) into `fold`, whose value it owns and changes in
  * place: a LIST, SET or MAP grows by what is added, never copied, so that many lines naming one
@@ -344,7 +349,7 @@ function combineInto(attr: AttributeDef, fold: Fold, incoming: AttributeValue): 
   } else if (attr.type === 'MAP') {
     const map = fold.value as Record<string, AttributeValue>;
     // add((key -> value)): the values of a key given again sum (numbers) or join (STRING); else the later one.
-    const sums = by === 'add' && (attr.valueType === 'STRING' || numericTypes.has(attr.valueType!));
+    const sums = by === 'add' && (attr.valueType === 'STRING' || isNumericType(attr.valueType));
     for (const [k, v] of Object.entries(incoming as Record<string, AttributeValue>))
       map[k] = sums && k in map ? applyOp('add', map[k]!, v) : v;
   } else {
